@@ -1,0 +1,8 @@
+"""overlapviz: see where asynchronous GPU copies and kernels overlap, and why."""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("overlapviz")
+except PackageNotFoundError:  # running from a checkout that was never installed
+    __version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Backends: the simulated GPU (`sim`) and the real one through CuPy (`cupy`)."""

@@ -1,0 +1,64 @@
+"""The seam every backend implements, and the small types that cross it."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from overlapviz.core.config import PipelineConfig
+from overlapviz.core.trace import Trace
+
+
+class BackendError(RuntimeError):
+    """A backend could not run the pipeline; the message says why in words."""
+
+
+class RunCancelled(BackendError):
+    """The run was cancelled before it finished (a newer request superseded it)."""
+
+
+class CancelToken:
+    """Set from any thread; a backend checks it between steps and stops cleanly."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        """Ask the run to stop."""
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether `cancel` was called."""
+        return self._event.is_set()
+
+    def check(self) -> None:
+        """Raise `RunCancelled` if the run was cancelled."""
+        if self._event.is_set():
+            raise RunCancelled("run cancelled")
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """One device a backend can run on."""
+
+    key: str  # what `--device` takes
+    name: str  # what a person reads
+    simulated: bool
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """Runs a pipeline on one of its devices and returns what happened."""
+
+    name: str
+
+    def devices(self) -> list[DeviceInfo]:
+        """The devices this backend can run on, the default first."""
+        ...
+
+    def run(self, config: PipelineConfig, device: str | None = None, cancel: CancelToken | None = None) -> Trace:
+        """Run `config` on `device` (None: the default) and return its trace."""
+        ...

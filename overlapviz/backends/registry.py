@@ -1,0 +1,69 @@
+"""Finds the backends usable on this machine and says why the others are not.
+
+The CuPy backend is imported only when asked for (or probed by ``auto``), so the model, the
+tests and the CLI never touch CUDA on a machine without it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from dataclasses import dataclass
+
+from overlapviz.backends.base import Backend, BackendError
+
+BACKEND_NAMES = ("cupy", "sim")
+BACKEND_ENV = "OVERLAPVIZ_BACKEND"
+_MODULES = {"sim": "overlapviz.backends.sim", "cupy": "overlapviz.backends.cupy"}
+_loaded: dict[str, Backend] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class BackendStatus:
+    """Whether a backend can run here, and why not when it cannot."""
+
+    name: str
+    usable: bool
+    reason: str
+
+
+def load_backend(name: str) -> Backend:
+    """The backend called `name`, created once per process; `BackendError` says why not."""
+    if name not in _MODULES:
+        raise BackendError(f"unknown backend {name!r}; choose one of: auto, {', '.join(BACKEND_NAMES)}")
+    if name not in _loaded:
+        if name == "cupy" and importlib.util.find_spec("cupy") is None:
+            raise BackendError("CuPy is not installed (install overlapviz[cuda12] or overlapviz[cuda13])")
+        try:
+            module = importlib.import_module(_MODULES[name])
+        except ImportError as error:
+            raise BackendError(f"the {name} backend cannot be loaded: {error}") from error
+        _loaded[name] = module.create_backend()
+    return _loaded[name]
+
+
+def probe_backends() -> list[BackendStatus]:
+    """Every backend with whether it is usable here."""
+    statuses = []
+    for name in BACKEND_NAMES:
+        try:
+            backend = load_backend(name)
+            usable = bool(backend.devices())
+            reason = "ready" if usable else "no device found"
+        except BackendError as error:
+            usable, reason = False, str(error)
+        statuses.append(BackendStatus(name, usable, reason))
+    return statuses
+
+
+def resolve_backend(name: str = "auto") -> Backend:
+    """`name`, or for ``auto`` the one in $OVERLAPVIZ_BACKEND, else the real GPU, else the model."""
+    if name == "auto":
+        name = os.environ.get(BACKEND_ENV, "auto")
+    if name != "auto":
+        return load_backend(name)
+    for status in probe_backends():
+        if status.usable:
+            return load_backend(status.name)
+    raise BackendError("no backend is usable")  # the model always is, so this means a broken install

@@ -1,0 +1,1 @@
+"""Qt-free, CuPy-free model of pipelines, traces, metrics and findings."""

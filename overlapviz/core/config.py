@@ -1,0 +1,223 @@
+"""The pipeline a user asks for: what is copied, how it is split, how it is issued.
+
+The pipeline is the one measured in ``shared/reference/h200/README.md``: a float32 host buffer
+of ``size_bytes`` split into ``chunks`` equal chunks; chunk ``c`` runs on stream
+``c % streams``; per chunk an H2D copy, the FMA-chain kernel on the chunk and a D2H copy into
+a second host buffer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+FLOAT32_BYTES = 4
+KIB = 1024
+MIB = 1024 * KIB
+GIB = 1024 * MIB
+
+MIN_SIZE_BYTES = 4 * KIB
+MAX_SIZE_BYTES = 64 * GIB
+MAX_CHUNKS = 65536
+MAX_STREAMS = 128
+MAX_ITERS = 1_000_000
+
+
+class ConfigError(ValueError):
+    """A pipeline value is out of range; the message names the field and what is allowed."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class HostMemory(StrEnum):
+    """How the host buffers are allocated."""
+
+    PINNED = "pinned"  # cudaMallocHost: page-locked, DMA straight from it
+    PAGEABLE = "pageable"  # plain malloc/numpy: the driver stages through a pinned buffer
+    REGISTERED = "registered"  # cudaHostRegister on existing memory: pinned after the fact
+
+
+class IssueOrder(StrEnum):
+    """In which order the host issues the per-chunk operations."""
+
+    DEPTH = "depth"  # H2D, kernel, D2H for chunk 0, then for chunk 1, ...
+    BREADTH = "breadth"  # every H2D, then every kernel, then every D2H
+
+
+class StreamKind(StrEnum):
+    """Which streams carry the work."""
+
+    NONBLOCKING = "nonblocking"  # cudaStreamNonBlocking streams, one per `streams`
+    LEGACY = "legacy"  # every op on the legacy default stream
+
+
+class KernelKind(StrEnum):
+    """Which kernel runs on each chunk."""
+
+    FMA = "fma"  # v = v * 0.999f + 0.001f repeated `iters` times per element
+    SINCOS = "sincos"  # a[i] += sqrt(sin(i)^2 + cos(i)^2), the kernel of Harris (2012)
+
+
+DEFAULT_SIZE_BYTES = 256 * MIB
+DEFAULT_CHUNKS = 16
+DEFAULT_STREAMS = 4
+DEFAULT_ITERS = 1860
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineConfig:
+    """A copy + compute pipeline, validated on construction."""
+
+    size_bytes: int = DEFAULT_SIZE_BYTES
+    chunks: int = DEFAULT_CHUNKS
+    streams: int = DEFAULT_STREAMS
+    memory: HostMemory = HostMemory.PINNED
+    order: IssueOrder = IssueOrder.DEPTH
+    stream_kind: StreamKind = StreamKind.NONBLOCKING
+    iters: int = DEFAULT_ITERS
+    kernel: KernelKind = KernelKind.FMA
+    fresh_output: bool = False  # D2H into a never-touched pageable buffer each run
+
+    def __post_init__(self) -> None:
+        for name, enum in _ENUM_FIELDS.items():
+            object.__setattr__(self, name, _coerce_enum(name, enum, getattr(self, name)))
+        _check_int("size_bytes", self.size_bytes, MIN_SIZE_BYTES, MAX_SIZE_BYTES, format_size)
+        _check_int("chunks", self.chunks, 1, MAX_CHUNKS)
+        _check_int("streams", self.streams, 1, MAX_STREAMS)
+        _check_int("iters", self.iters, 0, MAX_ITERS)
+        if not isinstance(self.fresh_output, bool):
+            raise ConfigError("fresh_output", "must be true or false")
+        if self.size_bytes % FLOAT32_BYTES:
+            raise ConfigError("size_bytes", "must be a whole number of float32 values (4 bytes)")
+        if self.elements % self.chunks:
+            raise ConfigError(
+                "chunks",
+                f"{self.chunks} chunks do not divide {self.elements} float32 elements evenly;"
+                f" pick a divisor such as {_nearest_divisor(self.elements, self.chunks)}",
+            )
+
+    @property
+    def elements(self) -> int:
+        """Number of float32 values in the host buffer."""
+        return self.size_bytes // FLOAT32_BYTES
+
+    @property
+    def chunk_elements(self) -> int:
+        """Number of float32 values per chunk."""
+        return self.elements // self.chunks
+
+    @property
+    def chunk_bytes(self) -> int:
+        """Bytes per chunk and so per copy."""
+        return self.chunk_elements * FLOAT32_BYTES
+
+    @property
+    def stream_count(self) -> int:
+        """Streams that actually carry work: one when everything is on the legacy stream."""
+        return 1 if self.stream_kind is StreamKind.LEGACY else min(self.streams, self.chunks)
+
+    def stream_of(self, chunk: int) -> int:
+        """The stream (0-based) that carries `chunk`."""
+        return 0 if self.stream_kind is StreamKind.LEGACY else chunk % self.streams
+
+    def replace(self, **changes: Any) -> PipelineConfig:
+        """A copy with some fields changed, validated again."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values (enums as their names)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
+        """Build from `to_dict` output (or a preset); unknown keys are an error."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(unknown[0], f"unknown setting; known: {', '.join(sorted(known))}")
+        values = dict(data)
+        if isinstance(values.get("size_bytes"), str):
+            values["size_bytes"] = parse_size(values["size_bytes"])
+        return cls(**values)
+
+    def describe(self) -> str:
+        """One line for captions and summaries."""
+        streams = "legacy stream" if self.stream_kind is StreamKind.LEGACY else f"{self.streams} streams"
+        work = f"{self.kernel.value} x{self.iters}" if self.kernel is KernelKind.FMA else self.kernel.value
+        return (
+            f"{format_size(self.size_bytes)}, {streams} x {self.chunks} chunks, {self.memory.value},"
+            f" {self.order.value}, kernel {work}"
+        )
+
+
+_ENUM_FIELDS: dict[str, type[StrEnum]] = {
+    "memory": HostMemory,
+    "order": IssueOrder,
+    "stream_kind": StreamKind,
+    "kernel": KernelKind,
+}
+
+
+def _coerce_enum(name: str, enum: type[StrEnum], value: object) -> StrEnum:
+    try:
+        return enum(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in enum)
+        raise ConfigError(name, f"{value!r} is not one of: {allowed}") from None
+
+
+def _check_int(name: str, value: object, low: int, high: int, show: Any = str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(name, f"must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(name, f"{show(value)} is out of range; allowed {show(low)} to {show(high)}")
+
+
+def _nearest_divisor(n: int, wanted: int) -> int:
+    """The divisor of `n` closest to `wanted` (ties go to the smaller one)."""
+    for delta in range(n):
+        for candidate in (wanted - delta, wanted + delta):
+            if 1 <= candidate <= n and n % candidate == 0:
+                return candidate
+    return 1
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, StrEnum) else value
+
+
+_SIZE_UNITS = {
+    "": 1, "b": 1,
+    "k": KIB, "kb": 1000, "kib": KIB,
+    "m": MIB, "mb": 1000**2, "mib": MIB,
+    "g": GIB, "gb": 1000**3, "gib": GIB,
+}
+_SIZE_PATTERN = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$")
+
+
+def parse_size(text: str) -> int:
+    """Parse ``256MiB``, ``1GiB``, ``64k`` or a plain byte count into bytes."""
+    match = _SIZE_PATTERN.match(str(text))
+    unit = match.group(2).lower() if match else ""
+    if not match or unit not in _SIZE_UNITS:
+        raise ConfigError("size", f"{text!r} is not a size; write e.g. 256MiB, 1GiB or 1048576")
+    value = float(match.group(1)) * _SIZE_UNITS[unit]
+    if value != int(value):
+        raise ConfigError("size", f"{text!r} is not a whole number of bytes")
+    return int(value)
+
+
+def format_size(n_bytes: object) -> str:
+    """``268435456`` -> ``256 MiB``; exact binary units where they fit."""
+    if not isinstance(n_bytes, int):
+        return str(n_bytes)
+    for unit, scale in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
+        if n_bytes >= scale:
+            value = n_bytes / scale
+            return f"{value:g} {unit}" if value == int(value) else f"{value:.3g} {unit}"
+    return f"{n_bytes} B"
