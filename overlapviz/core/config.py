@@ -165,7 +165,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
 
 def _coerce_enum(name: str, enum: type[StrEnum], value: object) -> StrEnum:
     try:
-        return enum(value)
+        return enum(str(value)) if not isinstance(value, enum) else value
     except ValueError:
         allowed = ", ".join(member.value for member in enum)
         raise ConfigError(name, f"{value!r} is not one of: {allowed}") from None

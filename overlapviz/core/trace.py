@@ -121,8 +121,9 @@ class Trace:
 
     @property
     def duration_ns(self) -> npt.NDArray[np.int64]:
-        """end - start per span."""
-        return self["end_ns"] - self["start_ns"]
+        """Duration (end - start) of every span."""
+        duration: npt.NDArray[np.int64] = self["end_ns"] - self["start_ns"]
+        return duration
 
     def mask(self, *kinds: OpKind) -> npt.NDArray[np.bool_]:
         """Rows whose kind is one of `kinds`."""
@@ -191,10 +192,13 @@ class TraceBuilder:
 
     def build(self, meta: dict[str, Any], *, origin_ns: int | None = None) -> Trace:
         """Freeze, shifting every time so that the earliest one (or `origin_ns`) is 0."""
-        columns = {name: np.asarray(values, dtype=COLUMNS[name]) for name, values in self._rows.items()}
+        columns: dict[str, npt.NDArray[Any]] = {
+            name: np.asarray(values, dtype=COLUMNS[name]) for name, values in self._rows.items()
+        }
         times = ("enqueue_ns", "ready_ns", "start_ns", "end_ns")
         if origin_ns is None:
-            origin_ns = min((int(columns[t][columns[t] >= 0].min()) for t in times if (columns[t] >= 0).any()), default=0)
+            known = [columns[t][columns[t] >= 0] for t in times]
+            origin_ns = min((int(values.min()) for values in known if values.size), default=0)
         for t in times:
             known = columns[t] != UNKNOWN
             columns[t][known] -= origin_ns

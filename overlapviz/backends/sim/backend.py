@@ -1,0 +1,100 @@
+"""The simulated backend: runs a pipeline on the GPU model and returns its trace."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz import __version__
+from overlapviz.backends.base import BackendError, CancelToken, DeviceInfo, RunCancelled
+from overlapviz.backends.sim.engine import GpuModel, Timeline
+from overlapviz.backends.sim.ops import Op, build_ops
+from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile
+from overlapviz.core.config import PipelineConfig
+from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
+
+DEFAULT_PROFILE = "h200"
+
+
+class SimBackend:
+    """The event-driven GPU model (see `overlapviz.backends.sim.engine`)."""
+
+    name = "sim"
+
+    def __init__(self) -> None:
+        self._profiles: dict[str, DeviceProfile] = {}
+
+    def profile(self, key: str | None = None) -> DeviceProfile:
+        """The device profile `key` (default: the H200), read once."""
+        key = key or DEFAULT_PROFILE
+        if key not in self._profiles:
+            try:
+                self._profiles[key] = load_profile(key)
+            except ProfileError as error:
+                raise BackendError(str(error)) from error
+        return self._profiles[key]
+
+    def devices(self) -> list[DeviceInfo]:
+        """Every simulated profile, the H200 first."""
+        keys = sorted(available_profiles(), key=lambda key: (key != DEFAULT_PROFILE, key))
+        return [self._device_info(self.profile(key)) for key in keys]
+
+    def run(self, config: PipelineConfig, device: str | None = None, cancel: CancelToken | None = None) -> Trace:
+        """Simulate `config` on the profile `device`."""
+        profile = self.profile(device)
+        ops = build_ops(config, profile)
+        model = GpuModel(profile, ops)
+        try:
+            timeline = model.run(should_stop=(lambda: cancel.cancelled) if cancel else None)
+        except InterruptedError:
+            raise RunCancelled("run cancelled") from None
+        return to_trace(config, profile, ops, timeline)
+
+    @staticmethod
+    def _device_info(profile: DeviceProfile) -> DeviceInfo:
+        return DeviceInfo(profile.key, profile.name, simulated=True, facts=profile.facts())
+
+
+def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], timeline: Timeline) -> Trace:
+    """Turn the model's timeline into a `Trace`: device ops first (in issue order), then host calls.
+
+    Built column by column: a 4,096-chunk run has 25,000 spans, too many to add one by one.
+    """
+    calls = timeline.host_calls
+    names = sorted({op.name for op in ops} | {call.name for call in calls})
+    name_index = {name: n for n, name in enumerate(names)}
+    call_ops = np.array([call.op for call in calls], dtype=np.int64)
+    op_chunks = np.array([op.chunk for op in ops], dtype=np.int64)
+    no_time = np.full(len(calls), UNKNOWN)
+
+    def both(device: Sequence[float] | npt.NDArray[Any], host: Sequence[float] | npt.NDArray[Any]) -> Any:
+        return np.concatenate([np.asarray(device), np.asarray(host)])
+
+    columns = {
+        "kind": both([op.kind for op in ops], np.full(len(calls), OpKind.API)),
+        "unit": both([op.unit for op in ops], np.full(len(calls), Unit.HOST)),
+        "stream": both([op.stream for op in ops], np.full(len(calls), -1)),
+        "chunk": both(op_chunks, np.where(call_ops >= 0, op_chunks[np.maximum(call_ops, 0)], -1)),
+        "enqueue_ns": both(np.rint(timeline.enqueue_ns), no_time),
+        "ready_ns": both(np.rint(timeline.ready_ns), no_time),
+        "start_ns": both(np.rint(timeline.start_ns), np.rint([call.start_ns for call in calls])),
+        "end_ns": both(np.rint(timeline.end_ns), np.rint([call.end_ns for call in calls])),
+        "bytes": both([op.nbytes for op in ops], np.zeros(len(calls))),
+        "memory": both([op.memory for op in ops], np.full(len(calls), MemoryKind.NONE)),
+        "name": both([name_index[op.name] for op in ops], [name_index[call.name] for call in calls]),
+        "op": both(np.full(len(ops), -1), call_ops),
+    }
+    meta = {
+        "backend": "sim",
+        "device": profile.key,
+        "device_name": profile.name,
+        "timing": "model",
+        "simulated": True,
+        "config": config.to_dict(),
+        "version": __version__,
+        "device_facts": profile.facts(),
+    }
+    return Trace(columns, tuple(names), meta)

@@ -1,0 +1,326 @@
+"""The event-driven GPU model: a host thread, streams, work queues, engines and the SMs.
+
+What it models, and why each piece is there (see docs/model.md):
+- The host thread issues ops one by one; each call costs host time. A pageable copy keeps
+  the host in the call until the copy is done, so nothing after it is even issued.
+- Streams are FIFO: an op becomes *ready* when the op before it in its stream has finished
+  and its completion has been signalled.
+- Work queues carry ops from the host to the engines in issue order. With Hyper-Q each
+  stream has a queue of its own (streams beyond the count share one); before Kepler each
+  engine had one queue for all streams. Either way an op that is not ready holds up every op
+  behind it in its queue: a false dependency.
+- Copy engines run one copy at a time. With one engine both directions share it. While both
+  directions copy at once each runs at `bidirectional_factor` of its bandwidth.
+- Kernels from different streams share the SMs: one starts only when its blocks fit beside
+  the kernels already running, so kernels that fill the GPU run one after the other.
+- Fermi signals the completion of kernels issued back to back only when all of them are done.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from overlapviz.backends.sim.ops import Op
+from overlapviz.backends.sim.profile import DeviceProfile
+from overlapviz.core.trace import OpKind, Unit
+
+_COMPLETE, _SIGNAL = 0, 1
+_COMPUTE = int(Unit.COMPUTE)
+_FULL = 1.0 + 1e-9  # occupancy sums up to this fit on the GPU (rounding slack)
+_CANCEL_CHECK_EVERY = 2048
+
+
+@dataclass(frozen=True, slots=True)
+class HostCall:
+    """One API call on the host thread."""
+
+    name: str
+    start_ns: float
+    end_ns: float
+    op: int  # index of the op it issued; -1 for none
+
+
+@dataclass(slots=True)
+class Timeline:
+    """When every op was issued, became ready, started and ended, and what the host did."""
+
+    enqueue_ns: list[float]
+    ready_ns: list[float]
+    start_ns: list[float]
+    end_ns: list[float]
+    host_calls: list[HostCall]
+
+
+class _Engine:
+    """A copy engine, or the SMs (capacity shared by occupancy)."""
+
+    __slots__ = ("busy", "last_queue", "pending", "running")
+
+    def __init__(self) -> None:
+        self.pending: list[int] = []  # ops handed over by their queue, waiting for this engine
+        self.running: list[int] = []
+        self.busy = 0.0  # occupancy in use (copy engines: 0 or 1)
+        self.last_queue = -1  # the queue that last started an op here (Hyper-Q keeps serving it)
+
+
+class GpuModel:
+    """Runs one pipeline's ops on one device profile."""
+
+    def __init__(self, profile: DeviceProfile, ops: list[Op]) -> None:
+        self.profile = profile
+        self.ops = ops
+        n = len(ops)
+        self.enqueue = [0.0] * n
+        self.submitted = [False] * n
+        self.ready = [0.0] * n
+        self.signalled = _first_in_stream(ops)  # the first op of a stream waits for nothing
+        self.start = [-1.0] * n
+        self.end = [-1.0] * n
+        self.host_calls: list[HostCall] = []
+        self._events: list[tuple[float, int, int, int, int]] = []  # (time, seq, kind, op, version)
+        self._seq = 0
+        self._version = [0] * n
+        self._successor = _stream_successors(ops)
+        self._queue_of, self._queues = _work_queues(ops, profile)
+        self._queue_pos = [0] * len(self._queues)
+        # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
+        self._unit = [int(op.unit) for op in ops]
+        self._engines = [_Engine() for _ in Unit]
+        self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
+        self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
+        self._batch_done: dict[int, list[int]] = {}
+        kernel = [op.kind is OpKind.KERNEL for op in ops]
+        self._call_ns = [(profile.launch_call_us if k else profile.memcpy_call_us) * 1e3 for k in kernel]
+        self._call_name = ["cuLaunchKernel" if k else "cudaMemcpyAsync" for k in kernel]
+        self._gap_ns = profile.issue_gap_us * 1e3
+        self._host_next = 0
+        self._host_time = 0.0
+        self._host_waiting_for = -1
+
+    def run(self, should_stop: Callable[[], bool] | None = None) -> Timeline:
+        """Simulate until every op has finished."""
+        events, version, pop = self._events, self._version, heapq.heappop
+        n_ops = len(self.ops)
+        steps = 0
+        while True:
+            host_due = self._host_next < n_ops and self._host_waiting_for < 0
+            if host_due and (not events or self._host_time <= events[0][0]):
+                self._issue_next()
+            elif events:
+                time, _, kind, op, op_version = pop(events)
+                if kind == _SIGNAL:
+                    self._signal(op, time)
+                elif op_version == version[op]:
+                    self._complete(op, time)
+            else:
+                break
+            steps += 1
+            if should_stop is not None and steps % _CANCEL_CHECK_EVERY == 0 and should_stop():
+                raise InterruptedError("simulation stopped")
+        last_end = max(self.end, default=0.0)
+        self.host_calls.append(HostCall("cudaDeviceSynchronize", self._host_time, max(last_end, self._host_time), -1))
+        return Timeline(self.enqueue, self.ready, self.start, self.end, self.host_calls)
+
+    # --- the host thread -------------------------------------------------------------------
+
+    def _issue_next(self) -> None:
+        """The host calls the API for the next op; the op reaches its queue when the call returns."""
+        i = self._host_next
+        self._host_next += 1
+        begin = self._host_time
+        returns = begin + self._call_ns[i]
+        self.enqueue[i] = begin
+        self.host_calls.append(HostCall(self._call_name[i], begin, returns, i))
+        if self.ops[i].blocks_host:
+            self._host_waiting_for = i  # the call returns when the copy is done (see _complete)
+        else:
+            self._host_time = returns + self._gap_ns
+        self.submitted[i] = True
+        self.ready[i] = returns
+        self._advance_queue(self._queue_of[i], returns)
+
+    # --- streams and queues ----------------------------------------------------------------
+
+    def _signal(self, i: int, time: float) -> None:
+        """The op before `i` in its stream has finished: `i` may go once it is submitted."""
+        self.signalled[i] = True
+        if self.submitted[i]:
+            self.ready[i] = max(self.ready[i], time)
+            self._advance_queue(self._queue_of[i], time)
+
+    def _advance_queue(self, queue: int, time: float) -> None:
+        """Hand the ops at the front of `queue` that are ready to their engines, in order."""
+        ops = self._queues[queue]
+        pos = self._queue_pos[queue]
+        submitted, signalled = self.submitted, self.signalled
+        units: list[int] = []
+        while pos < len(ops):
+            i = ops[pos]
+            if not (submitted[i] and signalled[i]):
+                break  # a false dependency for everything behind it in this queue
+            unit = self._unit[i]
+            self._engines[unit].pending.append(i)
+            if unit not in units:
+                units.append(unit)
+            pos += 1
+        self._queue_pos[queue] = pos
+        for unit in units:
+            self._start_ready(unit, time)
+
+    # --- engines ---------------------------------------------------------------------------
+
+    def _start_ready(self, unit: int, time: float) -> None:
+        engine = self._engines[unit]
+        while engine.pending:
+            i = self._pick(engine)
+            op = self.ops[i]
+            if unit == _COMPUTE:
+                fits = engine.busy + op.occupancy <= _FULL if self.profile.concurrent_kernels else not engine.running
+                if not fits and engine.running:
+                    return
+            elif engine.running:
+                return
+            engine.pending.remove(i)
+            engine.running.append(i)
+            engine.busy += op.occupancy
+            engine.last_queue = self._queue_of[i]
+            self.start[i] = time
+            if unit == _COMPUTE:
+                self._schedule_complete(i, time + op.work_ns)
+            else:
+                self._rebalance_copies(time, started=i)
+
+    def _pick(self, engine: _Engine) -> int:
+        """The pending op an engine takes next.
+
+        Per-engine queues hand ops over in issue order, so the oldest goes first. With Hyper-Q
+        the engine keeps serving the queue it served last while that queue has work for it
+        (seen on the H200: in breadth order a stream's second H2D runs right after its first,
+        ahead of other streams' copies that were ready earlier), else the op ready longest.
+        """
+        pending = engine.pending
+        if self.profile.work_queues:
+            for i in pending:
+                if self._queue_of[i] == engine.last_queue:
+                    return i
+            return min(pending, key=lambda i: (self.ready[i], i))
+        return min(pending)
+
+    def _complete(self, i: int, time: float) -> None:
+        op = self.ops[i]
+        unit = self._unit[i]
+        engine = self._engines[unit]
+        engine.running.remove(i)
+        engine.busy -= op.occupancy
+        self.end[i] = time
+        if unit != _COMPUTE:
+            del self._copy_rate[i]
+            self._rebalance_copies(time)
+        if self._host_waiting_for == i:
+            self._host_waiting_for = -1
+            calls = self.host_calls
+            last = calls[-1]
+            calls[-1] = HostCall(last.name, last.start_ns, time, last.op)
+            self._host_time = time + self.profile.issue_gap_us * 1e3
+        self._signal_successor(i, time)
+        self._start_ready(unit, time)
+
+    def _signal_successor(self, i: int, time: float) -> None:
+        batch = self._kernel_batch[i]
+        if batch >= 0:
+            self._batch_left[batch] -= 1
+            done = self._batch_done.setdefault(batch, [])
+            done.append(i)
+            if self._batch_left[batch]:
+                return  # Fermi holds the signal until the whole batch has finished
+            finished = done
+        else:
+            finished = [i]
+        latency = self.profile.signal_latency_us * 1e3
+        for j in finished:
+            successor = self._successor[j]
+            if successor < 0:
+                continue
+            if self._unit[successor] == self._unit[j]:
+                # The engine itself keeps a stream's consecutive ops in order: no signal to wait for.
+                self._signal(successor, time)
+            else:
+                self._push(time + latency, _SIGNAL, successor, 0)
+
+    # --- copies sharing the link -----------------------------------------------------------
+
+    def _rebalance_copies(self, time: float, started: int = -1) -> None:
+        """Give every running copy its rate: slower while both directions copy at once."""
+        running = self._copy_rate
+        if started >= 0:
+            running[started] = (0.0, self.ops[started].work_ns, time)
+        kinds = [self.ops[i].kind for i in running]
+        both_ways = len(kinds) > 1 and any(kind != kinds[0] for kind in kinds)
+        rate = self.profile.bidirectional_factor if both_ways else 1.0
+        for i, (old_rate, left, since) in list(running.items()):
+            left -= (time - since) * old_rate
+            running[i] = (rate, left, time)
+            if old_rate != rate:
+                self._schedule_complete(i, time + max(left, 0.0) / rate)
+
+    def _schedule_complete(self, i: int, time: float) -> None:
+        self._version[i] += 1
+        self._push(time, _COMPLETE, i, self._version[i])
+
+    def _push(self, time: float, kind: int, op: int, version: int) -> None:
+        self._seq += 1
+        heapq.heappush(self._events, (time, self._seq, kind, op, version))
+
+
+def _stream_successors(ops: list[Op]) -> list[int]:
+    """For each op, the next op of its stream in issue order (-1 for the last)."""
+    successor = [-1] * len(ops)
+    last: dict[int, int] = {}
+    for i, op in enumerate(ops):
+        if op.stream in last:
+            successor[last[op.stream]] = i
+        last[op.stream] = i
+    return successor
+
+
+def _first_in_stream(ops: list[Op]) -> list[bool]:
+    """True for each op that is the first of its stream."""
+    seen: set[int] = set()
+    first = []
+    for op in ops:
+        first.append(op.stream not in seen)
+        seen.add(op.stream)
+    return first
+
+
+def _work_queues(ops: list[Op], profile: DeviceProfile) -> tuple[list[int], list[list[int]]]:
+    """Which hardware queue carries each op, and each queue's ops in issue order."""
+    keys: list[int] = []
+    for op in ops:
+        keys.append(op.stream % profile.work_queues if profile.work_queues else int(op.unit))
+    index = {key: n for n, key in enumerate(dict.fromkeys(keys))}
+    queues: list[list[int]] = [[] for _ in index]
+    queue_of = [index[key] for key in keys]
+    for i, queue in enumerate(queue_of):
+        queues[queue].append(i)
+    return queue_of, queues
+
+
+def _kernel_batches(ops: list[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:
+    """Group kernels issued back to back on different streams (only where signals are delayed)."""
+    batch_of = [-1] * len(ops)
+    sizes: list[int] = []
+    if not delayed_signal:
+        return batch_of, sizes
+    previous_kernel = False
+    for i, op in enumerate(ops):
+        is_kernel = op.kind is OpKind.KERNEL
+        if is_kernel and not previous_kernel:
+            sizes.append(0)
+        if is_kernel:
+            batch_of[i] = len(sizes) - 1
+            sizes[-1] += 1
+        previous_kernel = is_kernel
+    return batch_of, sizes

@@ -1,0 +1,115 @@
+"""The operations a pipeline issues, in the host's order, with what each one costs alone."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from overlapviz.backends.sim.profile import DeviceProfile
+from overlapviz.core.config import FLOAT32_BYTES, HostMemory, IssueOrder, KernelKind, PipelineConfig
+from overlapviz.core.trace import MemoryKind, OpKind, Unit
+
+THREADS_PER_BLOCK = 256
+GRID_BLOCKS_PER_SM = 8  # the pipeline's kernels use min(ceil(n / 256), 8 x SMs) blocks
+KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
+
+_MEMORY_KINDS = {
+    HostMemory.PINNED: MemoryKind.PINNED,
+    HostMemory.PAGEABLE: MemoryKind.PAGEABLE,
+    HostMemory.REGISTERED: MemoryKind.REGISTERED,
+}
+KERNEL_NAMES = {KernelKind.FMA: "fma_chain", KernelKind.SINCOS: "sincos_sqrt"}
+
+
+class Op(NamedTuple):
+    """One device operation of the pipeline, before it runs (a tuple: runs build thousands)."""
+
+    kind: OpKind
+    chunk: int
+    stream: int
+    unit: Unit
+    work_ns: float  # how long it takes with its unit to itself
+    nbytes: int
+    memory: MemoryKind
+    occupancy: float  # share of the GPU a kernel fills (1.0 for copies)
+    blocks_host: bool  # a pageable copy: the host thread waits in the call until it is done
+    name: str
+
+
+def issue_sequence(config: PipelineConfig) -> list[tuple[OpKind, int]]:
+    """(kind, chunk) in the order the host issues them."""
+    stages = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+    chunks = range(config.chunks)
+    if config.order is IssueOrder.DEPTH:
+        return [(kind, c) for c in chunks for kind in stages]
+    return [(kind, c) for kind in stages for c in chunks]
+
+
+def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
+    """The pipeline's ops in issue order, each with its cost on `profile`."""
+    kernel_ns, occupancy = kernel_cost(config, profile)
+    memory = _MEMORY_KINDS[config.memory]
+    pageable = memory is MemoryKind.PAGEABLE
+    # Every chunk is the same size, so each kind of op costs the same: build one prototype each.
+    prototypes = {
+        OpKind.KERNEL: (Unit.COMPUTE, kernel_ns, 0, MemoryKind.NONE, occupancy, False, KERNEL_NAMES[config.kernel]),
+    }
+    for kind in (OpKind.H2D, OpKind.D2H):
+        prototypes[kind] = (copy_unit(kind, profile), copy_cost(kind, config, profile), config.chunk_bytes,
+                            memory, 1.0, pageable, _copy_name(kind))
+    return [Op(kind, chunk, config.stream_of(chunk), *prototypes[kind]) for kind, chunk in issue_sequence(config)]
+
+
+def copy_unit(kind: OpKind, profile: DeviceProfile) -> Unit:
+    """The engine that carries a copy of this direction."""
+    if not profile.separate_copy_directions:
+        return Unit.COPY_ENGINE
+    return Unit.H2D_ENGINE if kind is OpKind.H2D else Unit.D2H_ENGINE
+
+
+def copy_cost(kind: OpKind, config: PipelineConfig, profile: DeviceProfile) -> float:
+    """Nanoseconds a chunk's copy takes with the link to itself.
+
+    Pageable copies run at the staged rate (the driver copies through its own pinned buffer);
+    a D2H into a never-touched buffer also pays the host's page faults.
+    """
+    h2d = kind is OpKind.H2D
+    if config.memory is HostMemory.PAGEABLE:
+        gbps = profile.pageable_h2d_gbps if h2d else profile.pageable_d2h_gbps
+    else:
+        gbps = profile.h2d_gbps if h2d else profile.d2h_gbps
+    ns = profile.copy_latency_us * 1e3 + config.chunk_bytes / gbps
+    if config.fresh_output and not h2d:
+        ns += config.chunk_bytes / profile.first_touch_gbps
+    return ns
+
+
+def kernel_cost(config: PipelineConfig, profile: DeviceProfile) -> tuple[float, float]:
+    """(nanoseconds, occupancy) of the kernel on one chunk.
+
+    The grid is ``min(ceil(n / 256), 8 x SMs)`` blocks, each thread striding over its
+    elements. A resident thread's cost per element is the whole GPU's cost per element times
+    the threads the GPU holds, so a grid that fills the GPU takes ``n x cost``, and a grid
+    smaller than the GPU still takes one thread's full share per element: it leaves SMs idle
+    for other streams' kernels. ``iters = 0`` launches a kernel with nothing to do.
+    """
+    n = config.chunk_elements
+    blocks = min(math.ceil(n / THREADS_PER_BLOCK), GRID_BLOCKS_PER_SM * profile.sm_count)
+    resident_threads = profile.sm_count * profile.blocks_per_sm * THREADS_PER_BLOCK
+    occupancy = min(1.0, blocks * THREADS_PER_BLOCK / resident_threads)
+    launch_ns = profile.kernel_launch_us * 1e3
+    if config.kernel is KernelKind.FMA and config.iters == 0:
+        return launch_ns, occupancy
+    if config.kernel is KernelKind.FMA:
+        compute = profile.fma_base_ns_per_element + config.iters * profile.fma_ns_per_element_iter
+    else:
+        compute = profile.sincos_ns_per_element
+    per_element = max(compute, KERNEL_BYTES_PER_ELEMENT / profile.kernel_memory_gbps)
+    grid_threads = blocks * THREADS_PER_BLOCK
+    # Threads share the SMs: the total work sets the time, not the thread with the most elements.
+    elements_per_thread = max(1.0, n / grid_threads)
+    return launch_ns + elements_per_thread * max(grid_threads, resident_threads) * per_element, occupancy
+
+
+def _copy_name(kind: OpKind) -> str:
+    return "memcpy HtoD" if kind is OpKind.H2D else "memcpy DtoH"
