@@ -92,6 +92,9 @@ class PipelineConfig:
         _check_int("iters", self.iters, 0, MAX_ITERS)
         if not isinstance(self.fresh_output, bool):
             raise ConfigError("fresh_output", "must be true or false")
+        if self.fresh_output and self.memory is not HostMemory.PAGEABLE:
+            # pinned and registered buffers are allocated (and so touched) once, before any run
+            raise ConfigError("fresh_output", "a fresh, never-touched output buffer needs pageable host memory")
         if self.size_bytes % FLOAT32_BYTES:
             raise ConfigError("size_bytes", "must be a whole number of float32 values (4 bytes)")
         if self.elements % self.chunks:
@@ -147,7 +150,10 @@ class PipelineConfig:
 
     def describe(self) -> str:
         """One line for captions and summaries."""
-        streams = "legacy stream" if self.stream_kind is StreamKind.LEGACY else f"{self.streams} streams"
+        if self.stream_kind is StreamKind.LEGACY:
+            streams = "legacy stream"
+        else:
+            streams = f"{self.streams} stream{'s' if self.streams > 1 else ''}"
         work = f"{self.kernel.value} x{self.iters}" if self.kernel is KernelKind.FMA else self.kernel.value
         return (
             f"{format_size(self.size_bytes)}, {streams} x {self.chunks} chunks, {self.memory.value},"

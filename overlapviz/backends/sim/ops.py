@@ -88,27 +88,26 @@ def kernel_cost(config: PipelineConfig, profile: DeviceProfile) -> tuple[float, 
     """(nanoseconds, occupancy) of the kernel on one chunk.
 
     The grid is ``min(ceil(n / 256), 8 x SMs)`` blocks, each thread striding over its
-    elements. A resident thread's cost per element is the whole GPU's cost per element times
-    the threads the GPU holds, so a grid that fills the GPU takes ``n x cost``, and a grid
-    smaller than the GPU still takes one thread's full share per element: it leaves SMs idle
-    for other streams' kernels. ``iters = 0`` launches a kernel with nothing to do.
+    elements. A kernel takes the longer of two bounds: the GPU's throughput (``n x cost per
+    element`` with every SM busy) and one thread's dependent chain (its elements times
+    ``iters`` FMA latencies), which is what limits a grid too small to fill the GPU. Its
+    occupancy, the share of the GPU's threads it holds, decides what may run beside it.
+    ``iters = 0`` launches a kernel with nothing to do.
     """
     n = config.chunk_elements
     blocks = min(math.ceil(n / THREADS_PER_BLOCK), GRID_BLOCKS_PER_SM * profile.sm_count)
-    resident_threads = profile.sm_count * profile.blocks_per_sm * THREADS_PER_BLOCK
-    occupancy = min(1.0, blocks * THREADS_PER_BLOCK / resident_threads)
+    grid_threads = blocks * THREADS_PER_BLOCK
+    occupancy = min(1.0, grid_threads / (profile.sm_count * profile.blocks_per_sm * THREADS_PER_BLOCK))
     launch_ns = profile.kernel_launch_us * 1e3
     if config.kernel is KernelKind.FMA and config.iters == 0:
         return launch_ns, occupancy
+    memory_floor = KERNEL_BYTES_PER_ELEMENT / profile.kernel_memory_gbps
     if config.kernel is KernelKind.FMA:
-        compute = profile.fma_base_ns_per_element + config.iters * profile.fma_ns_per_element_iter
+        per_element = max(memory_floor, profile.fma_base_ns_per_element + config.iters * profile.fma_ns_per_element_iter)
+        chain = max(1.0, n / grid_threads) * config.iters * profile.fma_latency_ns
     else:
-        compute = profile.sincos_ns_per_element
-    per_element = max(compute, KERNEL_BYTES_PER_ELEMENT / profile.kernel_memory_gbps)
-    grid_threads = blocks * THREADS_PER_BLOCK
-    # Threads share the SMs: the total work sets the time, not the thread with the most elements.
-    elements_per_thread = max(1.0, n / grid_threads)
-    return launch_ns + elements_per_thread * max(grid_threads, resident_threads) * per_element, occupancy
+        per_element, chain = max(memory_floor, profile.sincos_ns_per_element), 0.0
+    return launch_ns + max(n * per_element, chain), occupancy
 
 
 def _copy_name(kind: OpKind) -> str:

@@ -45,6 +45,7 @@ class DeviceProfile:
     kernel_launch_us: float  # a kernel that does nothing (iters = 0)
     fma_base_ns_per_element: float  # load + store per element, whole GPU busy
     fma_ns_per_element_iter: float  # one FMA per element, whole GPU busy
+    fma_latency_ns: float  # one dependent FMA in one thread: bounds a kernel too small to fill the GPU
     kernel_memory_gbps: float  # bytes read + written per second by a streaming kernel
     sincos_ns_per_element: float  # the blog's sin/cos/sqrt kernel, whole GPU busy
     # Timing between dependent ops and on the host

@@ -1,0 +1,365 @@
+"""Findings: what the picture shows, explained in one plain sentence each.
+
+Every rule reads the trace (and its metrics) alone, so it works the same for the model, a
+real GPU and a loaded file. A finding names its numbers and points at the spans (trace rows)
+it talks about, so the view can highlight them. The thresholds below are deliberately round:
+a finding should fire when the effect is plain to see on the timeline, not when it is a
+matter of a few percent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.metrics import (
+    IntArray,
+    Metrics,
+    compute_metrics,
+    covered_ns,
+    covered_total_ns,
+    host_blocked_per_row,
+    issuing_calls,
+    union_intervals,
+)
+from overlapviz.core.trace import MemoryKind, OpKind, Trace, Unit
+
+# A quarter of the run spent blocked is no detail: the host thread, not the device, then sets
+# the pace of anything else it should be doing (issuing the next chunk, say).
+PAGEABLE_BLOCKED_SHARE = 0.25
+# Queueing is normal in a busy pipeline; a tenth of the run is where it starts to show as
+# visible waiting bars on the stream lanes.
+COPY_QUEUE_SHARE = 0.10
+# A run that reached 90% of the possible overlap lost nothing worth explaining by queueing.
+COPY_QUEUE_OVERLAP_OK = 90.0
+# A stage limits the run when its busy time clearly exceeds the other's; within 20% the two
+# are balanced and neither explanation would be honest.
+BOUND_RATIO = 1.2
+# Which stage limits only matters when stages overlapped at all: a run within 10% of the
+# serial time is explained by whatever stopped the overlap, not by its slowest stage.
+OVERLAP_GATE = 0.9
+# Unavoidable fill and drain worth a quarter of the run: more chunks would visibly shorten it.
+FILL_DRAIN_SHARE = 0.25
+# Beyond 8 chunks fill and drain are short on their own; what remains is something else.
+FEW_CHUNKS_MAX = 8
+# The host took half the run just to issue the work: it, not the device, sets the pace...
+HOST_ISSUE_SHARE = 0.5
+# ...and that pace cost time: the run ends at least 10% after the ideal bound. A long issue
+# loop that finishes while the device is still busy with earlier chunks costs nothing.
+HOST_LOSS_RATIO = 1.1
+
+_DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
+_ENGINE = {
+    Unit.H2D_ENGINE: "H2D engine",
+    Unit.D2H_ENGINE: "D2H engine",
+    Unit.COPY_ENGINE: "single copy engine",
+}
+_API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMemcpyAsync_v3020
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One explanation: a stable code, a sentence with its numbers, the rows it points at."""
+
+    code: str
+    message: str
+    rows: tuple[int, ...]
+
+
+def find_findings(trace: Trace, metrics: Metrics | None = None) -> list[Finding]:
+    """Every finding that applies to `trace`, in a fixed rule order."""
+    metrics = compute_metrics(trace) if metrics is None else metrics
+    if metrics.makespan_ns <= 0:
+        return []
+    found: list[Finding] = []
+    for rule in RULES:
+        found.extend(rule(trace, metrics))
+    return found
+
+
+def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find the host thread blocked inside copy calls on pageable memory."""
+    blocked = host_blocked_per_row(trace)
+    pageable = _pageable_copy_calls(trace) & (blocked > 0)
+    total = int(blocked[pageable].sum())
+    if total < PAGEABLE_BLOCKED_SHARE * metrics.makespan_ns:
+        return []
+    rows = np.flatnonzero(pageable)
+    names = " and ".join(sorted({_api_name(trace, int(r)) for r in rows}))
+    message = (
+        f"The host thread was blocked {_ms(total)} ({_pct(total, metrics.makespan_ns)} of the run) inside"
+        f" {names}: the host buffer is pageable, so the driver stages every copy through its own"
+        " pinned buffer and the call returns only when the data has moved. Pinned memory"
+        " (cudaMallocHost) lets the call return at once."
+    )
+    return [Finding("host-blocked-pageable", message, _rows(rows, trace["op"][rows]))]
+
+
+def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find every device op on one stream, each waiting for the one before it."""
+    device = np.flatnonzero(trace.device_mask)
+    chunks = chunk_count(trace)
+    if len(np.unique(trace["stream"][device])) != 1 or chunks < 2:
+        return []
+    legacy = _config(trace).get("stream_kind") == "legacy"
+    where = "the legacy default stream" if legacy else "one stream"
+    advice = (
+        "Non-blocking streams let one chunk's copies run beside another chunk's kernel."
+        if legacy
+        else "Two or more streams let one chunk's copies run beside another chunk's kernel."
+    )
+    message = (
+        f"All {device.size} device ops of the {chunks} chunks ran on {where}: every op waited for the"
+        f" one before it, so nothing overlapped and the run took {_ms(metrics.makespan_ns)}"
+        f" against {_ms(metrics.serial_ns)} for its ops back to back. {advice}"
+    )
+    return [Finding("single-stream", message, _rows(device))]
+
+
+def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find copies of one direction waiting for their engine while it ran other copies."""
+    if metrics.overlap_pct is not None and metrics.overlap_pct >= COPY_QUEUE_OVERLAP_OK:
+        return []  # copies queue in every busy pipeline; it only explains something when overlap was lost
+    waits = copy_engine_waits(trace)
+    found = []
+    for kind, label in _DIRECTION.items():
+        rows = np.flatnonzero(trace.mask(kind) & (waits > 0))
+        total = int(waits[rows].sum())
+        if rows.size == 0 or total < COPY_QUEUE_SHARE * metrics.makespan_ns:
+            continue
+        engines = {Unit(int(u)) for u in np.unique(trace["unit"][rows])}
+        engine = _ENGINE.get(next(iter(engines)), "copy engine") if len(engines) == 1 else "copy engines"
+        both_ways = " (it carries both directions)" if engines == {Unit.COPY_ENGINE} else ""
+        # Waits of several copies run side by side, so their sum is set against the run's
+        # length in words rather than as a share that could pass 100%.
+        message = (
+            f"{rows.size} {label} copies, ready to run, waited {_ms(total)} in all (the run took"
+            f" {_ms(metrics.makespan_ns)}) while the {engine}{both_ways} ran other copies: an engine"
+            f" runs one copy at a time, so {label} copies issued on different streams queue behind"
+            " each other instead of overlapping."
+        )
+        found.append(Finding("copy-queue", message, _rows(rows)))
+    return found
+
+
+def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Tell which stage limits an overlapping run: the kernels or the copies."""
+    if chunk_count(trace) < 2 or metrics.makespan_ns >= OVERLAP_GATE * metrics.serial_ns:
+        return []
+    if host_bound(trace, metrics):
+        return []  # the host, not a stage, sets the pace: too_many_chunks says so
+    kernel = metrics.busy_ns["kernel"]
+    h2d, d2h = metrics.busy_ns["h2d"], metrics.busy_ns["d2h"]
+    shared_engine = trace.copy_engines < 2
+    if shared_engine:
+        copy_kinds: tuple[OpKind, ...] = (OpKind.H2D, OpKind.D2H)
+    else:
+        copy_kinds = (OpKind.H2D,) if h2d >= d2h else (OpKind.D2H,)
+    copy_busy = h2d + d2h if shared_engine else max(h2d, d2h)
+    makespan = metrics.makespan_ns
+    if kernel > 0 and kernel >= BOUND_RATIO * copy_busy:
+        busiest = _DIRECTION[copy_kinds[0]]
+        other = "the copies together" if shared_engine else f"the busiest copy direction ({busiest})"
+        share = _pct(covered_total_ns(trace, OpKind.KERNEL), makespan)
+        message = (
+            f"Kernels limit this run: the compute unit was busy {share} of it ({_ms(kernel)} of"
+            f" {_ms(makespan)}) against {_ms(copy_busy)} for {other};"
+            " faster copies would not shorten it."
+        )
+        return [Finding("kernel-bound", message, _rows(np.flatnonzero(trace.mask(OpKind.KERNEL))))]
+    if copy_busy > 0 and copy_busy >= BOUND_RATIO * kernel:
+        direction = _DIRECTION[copy_kinds[0]]
+        what = "Copies" if shared_engine else f"{direction} copies"
+        engine = f"the {direction} engine"
+        if shared_engine:
+            engine = "the single copy engine, shared by both directions,"
+        share = _pct(covered_total_ns(trace, *copy_kinds), makespan)
+        message = (
+            f"{what} limit this run: {engine} was busy {share} of it ({_ms(copy_busy)} of"
+            f" {_ms(makespan)}) against {_ms(kernel)} for the kernels;"
+            " faster kernels would not shorten it, moving fewer bytes would."
+        )
+        return [Finding("copy-bound", message, _rows(np.flatnonzero(trace.mask(*copy_kinds))))]
+    return []
+
+
+def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find filling and draining the pipeline taking a large share of the run."""
+    chunks = chunk_count(trace)
+    if chunks > FEW_CHUNKS_MAX or streams_available(trace) < 2:
+        return []
+    stage, busiest = bottleneck_stage(trace, metrics)
+    # The fill and drain this chunking cannot avoid: how far even a perfect schedule (the
+    # ideal bound) runs past the busiest stage's own work. The measured makespan would also
+    # count waiting with other causes (too few streams, issue order, pageable copies).
+    fill_drain = metrics.ideal_ns - busiest
+    if fill_drain < FILL_DRAIN_SHARE * metrics.makespan_ns:
+        return []
+    first = _first_row(trace, OpKind.H2D, by_end=False)
+    last_kind = OpKind.D2H if trace.mask(OpKind.D2H).any() else OpKind.KERNEL
+    last = _first_row(trace, last_kind, by_end=True)
+    ending = "D2H copy" if last_kind is OpKind.D2H else "kernel"
+    plural = "chunk" if chunks == 1 else "chunks"
+    message = (
+        f"Filling and draining the pipeline cost at least {_ms(fill_drain)}"
+        f" ({_pct(fill_drain, metrics.makespan_ns)} of the run): with only {chunks} {plural}, the first H2D"
+        f" copy runs before any kernel can start and the last {ending} after everything else, so even a"
+        f" perfect schedule needs {_ms(metrics.ideal_ns)} where the busiest stage ({stage}) works"
+        f" {_ms(busiest)}. More, smaller chunks shorten both ends."
+    )
+    return [Finding("too-few-chunks", message, tuple(r for r in (first, last) if r >= 0))]
+
+
+def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find the host's per-call cost setting the pace: the device waited to be given work.
+
+    Calls that issue pageable copies are left out: the time spent in them is the subject of
+    `host_blocked_pageable`, not a per-call cost.
+    """
+    chunks = chunk_count(trace)
+    calls = np.flatnonzero(issuing_calls(trace) & ~_pageable_copy_calls(trace))
+    if chunks < 2 or calls.size == 0 or not host_bound(trace, metrics, calls):
+        return []
+    makespan = metrics.makespan_ns
+    issue_s, issue_e = _issuing_parts(trace, calls)
+    span = int(issue_e.max() - issue_s.min())
+    per_call_us = span / calls.size / 1000
+    idle = idle_while_issuing_ns(trace, calls)
+    starved = f"; the device sat idle {_ms(idle)} ({_pct(idle, makespan)}) between ops" if idle > 0 else ""
+    message = (
+        f"The host needed {_ms(span)} ({_pct(span, makespan)} of the run) to issue {calls.size:,} API calls"
+        f" for {chunks} chunks, about {per_call_us:.1f} µs each with the code between them, so the device"
+        f" was fed slower than it worked and the run took {_ms(makespan)} against an ideal"
+        f" {_ms(metrics.ideal_ns)}{starved}. Fewer, larger chunks cut the calls."
+    )
+    return [Finding("too-many-chunks", message, _rows(calls))]
+
+
+def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | None = None) -> bool:
+    """Whether issuing the work took the host most of the run and the run lost time for it."""
+    if calls is None:
+        calls = np.flatnonzero(issuing_calls(trace) & ~_pageable_copy_calls(trace))
+    if calls.size == 0:
+        return False
+    issue_s, issue_e = _issuing_parts(trace, calls)
+    span = int(issue_e.max() - issue_s.min())
+    return (span >= HOST_ISSUE_SHARE * metrics.makespan_ns
+            and metrics.makespan_ns >= HOST_LOSS_RATIO * metrics.ideal_ns)
+
+
+RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
+    host_blocked_pageable,
+    single_stream,
+    copy_queue,
+    stage_bound,
+    too_few_chunks,
+    too_many_chunks,
+)
+
+
+def chunk_count(trace: Trace) -> int:
+    """Distinct chunks among the device ops (or the most ops of one kind when unlabelled)."""
+    device = trace.device_mask
+    chunks = trace["chunk"][device]
+    if (chunks >= 0).any():
+        return len(np.unique(chunks[chunks >= 0]))
+    return max((int(trace.mask(kind).sum()) for kind in (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)), default=0)
+
+
+def streams_available(trace: Trace) -> int:
+    """Streams the pipeline could use: from its config when known, else those in the trace."""
+    config = _config(trace)
+    if config.get("stream_kind") == "legacy":
+        return 1
+    streams = config.get("streams")
+    if isinstance(streams, int) and not isinstance(streams, bool):
+        return streams
+    return len(np.unique(trace["stream"][trace.device_mask]))
+
+
+def bottleneck_stage(trace: Trace, metrics: Metrics) -> tuple[str, int]:
+    """Return the busiest stage's name and busy time (a shared copy engine is one stage)."""
+    busy = metrics.busy_ns
+    stages = {"kernels": busy["kernel"]}
+    if trace.copy_engines < 2:
+        stages["copies"] = busy["h2d"] + busy["d2h"]
+    else:
+        stages.update({"H2D copies": busy["h2d"], "D2H copies": busy["d2h"]})
+    name = max(stages, key=stages.__getitem__)
+    return name, stages[name]
+
+
+def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
+    """Per row: how long a copy, ready to run, waited while its engine ran other copies."""
+    waits = np.zeros(len(trace), dtype=np.int64)
+    copies = trace.mask(OpKind.H2D, OpKind.D2H)
+    for unit in np.unique(trace["unit"][copies]):
+        on_engine = copies & (trace["unit"] == unit)
+        union_s, union_e = union_intervals(trace["start_ns"][on_engine], trace["end_ns"][on_engine])
+        ready, start = trace["ready_ns"], trace["start_ns"]
+        waited = np.flatnonzero(on_engine & (ready >= 0) & (start > ready))
+        waits[waited] = covered_ns(union_s, union_e, ready[waited], start[waited])
+    return waits
+
+
+def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
+    """Time inside the run with no device op running while the host was issuing `calls`."""
+    device = trace.device_mask
+    busy_s, busy_e = union_intervals(trace["start_ns"][device], trace["end_ns"][device])
+    if busy_s.size < 2 or calls.size == 0:
+        return 0
+    issue_s, issue_e = union_intervals(*_issuing_parts(trace, calls))
+    return int(covered_ns(issue_s, issue_e, busy_e[:-1], busy_s[1:]).sum())
+
+
+def _issuing_parts(trace: Trace, calls: npt.NDArray[np.intp]) -> tuple[IntArray, IntArray]:
+    """Each issuing call up to the moment its op started: after that the host is blocked."""
+    call_s = trace["start_ns"][calls]
+    call_e = np.minimum(trace["end_ns"][calls], np.maximum(call_s, trace["start_ns"][trace["op"][calls]]))
+    return call_s, call_e
+
+
+def _pageable_copy_calls(trace: Trace) -> npt.NDArray[np.bool_]:
+    """Issuing calls whose op is a copy from or to pageable host memory."""
+    calls = issuing_calls(trace)
+    target = np.where(calls, trace["op"], 0)
+    pageable: npt.NDArray[np.bool_] = calls & (trace["memory"][target] == MemoryKind.PAGEABLE)
+    return pageable
+
+
+def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:
+    """Return the earliest-starting row of `kind` (`by_end`: the latest-ending); -1 if none."""
+    rows = np.flatnonzero(trace.mask(kind))
+    if rows.size == 0:
+        return -1
+    if by_end:
+        return int(rows[np.argmax(trace["end_ns"][rows])])
+    return int(rows[np.argmin(trace["start_ns"][rows])])
+
+
+def _config(trace: Trace) -> dict[str, Any]:
+    config = trace.meta.get("config")
+    return config if isinstance(config, dict) else {}
+
+
+def _api_name(trace: Trace, row: int) -> str:
+    return _API_VERSION_SUFFIX.sub("", trace.name_of(row))
+
+
+def _rows(*groups: npt.NDArray[Any]) -> tuple[int, ...]:
+    return tuple(sorted({int(r) for group in groups for r in group}))
+
+
+def _ms(ns: float) -> str:
+    """Milliseconds with two decimals, one from 10 ms up."""
+    value = ns / 1_000_000
+    return f"{value:.1f} ms" if abs(value) >= 10 else f"{value:.2f} ms"
+
+
+def _pct(part: float, whole: float) -> str:
+    return f"{100 * part / whole:.0f}%" if whole > 0 else "0%"

@@ -1,0 +1,360 @@
+"""Trace files: Chrome trace JSON (export and exact import) and CSV (export).
+
+Chrome trace JSON opens in Perfetto and chrome://tracing: one ``ph: "X"`` event per span and
+lane, ``ts``/``dur`` in microseconds, ``pid`` 1, one ``tid`` per lane (host thread, each
+stream, each hardware unit) named by ``thread_name`` metadata events; a lane whose spans overlap
+(kernels side by side on the compute unit) is split into as many tracks as it needs, because
+these viewers drop spans of one thread that overlap without nesting. A device op is drawn
+in its stream lane and in its unit lane, so it appears twice; the first event carries the
+row (``args.row`` and every column), the others point back at it with ``args.copy_of`` and
+are skipped on import. ``otherData.overlapviz`` holds the format version, the trace
+metadata and the span names, so `import_chrome` rebuilds exactly the trace that was written.
+Times are written as ``ns / 1000`` floats, from which the nanoseconds come back exactly for
+runs shorter than about three days; the integer nanoseconds also ride along in ``args``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.lanes import lane_rows, lanes_of
+from overlapviz.core.trace import COLUMNS, MemoryKind, OpKind, Trace, Unit
+
+FORMAT_VERSION = 1
+PROCESS_ID = 1
+UNPLACED_LANE_TITLE = "Other spans"
+CSV_HEADER = (
+    "row", "kind", "name", "unit", "stream", "chunk", "enqueue_ns", "ready_ns",
+    "start_ns", "end_ns", "duration_ns", "bytes", "memory",
+)  # fmt: skip
+
+_NOT_OURS = "overlapviz can only open traces it wrote"
+_KINDS = {kind.label: kind for kind in OpKind}
+_UNITS = {unit.name.lower(): unit for unit in Unit}
+_MEMORY = {memory.label: memory for memory in MemoryKind}
+_INT_ARGS = ("stream", "chunk", "enqueue_ns", "ready_ns", "start_ns", "end_ns", "bytes", "op")
+
+
+class TraceFormatError(ValueError):
+    """A file is not a trace overlapviz can read; the message says what is wrong."""
+
+
+# --- lanes -----------------------------------------------------------------------------
+
+
+def _lanes(trace: Trace) -> list[tuple[str, npt.NDArray[np.intp]]]:
+    """(title, rows sorted by start) per track: each non-empty lane, split where spans overlap."""
+    lanes = [(lane.title, lane_rows(trace, lane)) for lane in lanes_of(trace)]
+    placed = np.zeros(len(trace), dtype=bool)
+    for _, rows in lanes:
+        placed[rows] = True
+    if not placed.all():
+        # A span no lane shows (say, a device op whose unit has no lane) must still be
+        # written, or the round trip would lose it.
+        rows = np.flatnonzero(~placed)
+        lanes.append((UNPLACED_LANE_TITLE, rows[np.argsort(trace["start_ns"][rows], kind="stable")]))
+    return [track for title, rows in lanes for track in _tracks(trace, title, rows)]
+
+
+def _tracks(trace: Trace, title: str, rows: npt.NDArray[np.intp]) -> list[tuple[str, npt.NDArray[np.intp]]]:
+    """Split one lane's rows (sorted by start) into tracks whose spans never overlap.
+
+    Perfetto and chrome://tracing need the spans of one thread to nest; kernels of different
+    streams running side by side on the compute unit overlap without nesting, and would be
+    dropped. Each span goes to the first track that is free when it starts.
+    """
+    starts, ends = trace["start_ns"][rows].tolist(), trace["end_ns"][rows].tolist()
+    track_ends: list[int] = []
+    track_of = np.zeros(len(rows), dtype=np.intp)
+    for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        track = next((t for t, free_at in enumerate(track_ends) if free_at <= start), len(track_ends))
+        if track == len(track_ends):
+            track_ends.append(end)
+        track_ends[track] = end
+        track_of[i] = track
+    return [
+        (title if track == 0 else f"{title} ({track + 1})", rows[track_of == track])
+        for track in range(len(track_ends))
+    ]
+
+
+# --- Chrome trace export ---------------------------------------------------------------
+
+
+def chrome_dict(trace: Trace) -> dict[str, Any]:
+    """Convert `trace` to a Chrome trace JSON object (see the module docstring).
+
+    Parameters
+    ----------
+    trace
+        The trace to convert.
+
+    Returns
+    -------
+    dict
+        ``{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}``.
+    """
+    row_args = _row_args(trace)
+    names = [trace.names[i] for i in trace["name"].tolist()]
+    starts, ends = trace["start_ns"].tolist(), trace["end_ns"].tolist()
+    events: list[dict[str, Any]] = [_process_name(trace)]
+    written: set[int] = set()
+    for tid, (title, rows) in enumerate(_lanes(trace), start=1):
+        events += _lane_metadata(tid, title)
+        for row in rows.tolist():
+            args = {**row_args[row], "copy_of": row} if row in written else {"row": row, **row_args[row]}
+            written.add(row)
+            events.append({
+                "name": names[row], "cat": args["kind"], "ph": "X", "pid": PROCESS_ID, "tid": tid,
+                "ts": starts[row] / 1000, "dur": (ends[row] - starts[row]) / 1000, "args": args,
+            })  # fmt: skip
+    other = {"overlapviz": FORMAT_VERSION, "meta": trace.meta, "names": list(trace.names)}
+    return {"traceEvents": events, "displayTimeUnit": "ms", "otherData": other}
+
+
+def _row_args(trace: Trace) -> list[dict[str, Any]]:
+    """Every column of every row, with kinds, units and memory kinds as words."""
+    words = {
+        "kind": [OpKind(k).label for k in trace["kind"].tolist()],
+        "unit": [Unit(u).name.lower() for u in trace["unit"].tolist()],
+        "memory": [MemoryKind(m).label for m in trace["memory"].tolist()],
+    }
+    columns = {**words, **{name: trace[name].tolist() for name in _INT_ARGS}}
+    keys = tuple(columns)
+    return [dict(zip(keys, values, strict=True)) for values in zip(*columns.values(), strict=True)]
+
+
+def _process_name(trace: Trace) -> dict[str, Any]:
+    device = trace.meta.get("device_name") or trace.meta.get("device") or "unknown device"
+    how = ", simulated" if trace.meta.get("simulated") else ""
+    title = f"overlapviz: {device}, {trace.meta.get('backend', 'unknown')} backend{how}"
+    return {"name": "process_name", "ph": "M", "pid": PROCESS_ID, "args": {"name": title}}
+
+
+def _lane_metadata(tid: int, title: str) -> list[dict[str, Any]]:
+    return [
+        {"name": "thread_name", "ph": "M", "pid": PROCESS_ID, "tid": tid, "args": {"name": title}},
+        {"name": "thread_sort_index", "ph": "M", "pid": PROCESS_ID, "tid": tid, "args": {"sort_index": tid}},
+    ]
+
+
+def export_chrome(trace: Trace, path: str | os.PathLike[str]) -> None:
+    """Write `trace` as Chrome trace JSON, atomically.
+
+    Parameters
+    ----------
+    trace
+        The trace to write.
+    path
+        The file to create or replace.
+
+    Raises
+    ------
+    OSError
+        The file could not be written; nothing is left behind.
+    """
+    text = json.dumps(chrome_dict(trace), separators=(",", ":"), allow_nan=False, default=_json_value)
+    atomic_write_text(path, text)
+
+
+def _json_value(value: object) -> object:
+    """JSON for the numpy values a backend may leave in the metadata."""
+    if isinstance(value, np.generic | np.ndarray):
+        return value.tolist()
+    raise TypeError(f"trace metadata holds a {type(value).__name__}, which JSON cannot store")
+
+
+# --- Chrome trace import ---------------------------------------------------------------
+
+
+def import_chrome(path: str | os.PathLike[str]) -> Trace:
+    """Read a Chrome trace JSON file that overlapviz wrote.
+
+    Parameters
+    ----------
+    path
+        The file to read.
+
+    Returns
+    -------
+    Trace
+        The same spans, names and metadata that were exported.
+
+    Raises
+    ------
+    TraceFormatError
+        The file is not JSON, or not a trace overlapviz wrote; the message names the file
+        and what is missing.
+    OSError
+        The file could not be read.
+    """
+    raw = Path(path).read_bytes()
+    try:
+        data = json.loads(raw)
+    except ValueError as error:
+        raise TraceFormatError(f"{path}: not a JSON file ({error})") from None
+    try:
+        return trace_from_chrome(data)
+    except TraceFormatError as error:
+        raise TraceFormatError(f"{path}: {error}") from None
+
+
+def trace_from_chrome(data: object) -> Trace:
+    """Rebuild a trace from `chrome_dict` output (parsed JSON).
+
+    Parameters
+    ----------
+    data
+        The parsed JSON document.
+
+    Returns
+    -------
+    Trace
+        The trace that was exported.
+
+    Raises
+    ------
+    TraceFormatError
+        `data` is not a trace overlapviz wrote; the message says what is missing.
+    """
+    events, other = _document_parts(data)
+    names = other.get("names")
+    meta = other.get("meta", {})
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise TraceFormatError("otherData.names is missing or is not a list of span names")
+    if not isinstance(meta, dict):
+        raise TraceFormatError("otherData.meta is not an object")
+    name_index = {name: i for i, name in enumerate(names)}
+    rows: dict[int, dict[str, int]] = {}
+    for number, event in enumerate(events):
+        parsed = _span_of(number, event, name_index)
+        if parsed is not None:
+            row, values = parsed
+            if row in rows:
+                raise TraceFormatError(f"event {number}: row {row} appears twice")
+            rows[row] = values
+    return Trace(_columns_of(rows), tuple(names), meta)
+
+
+def _document_parts(data: object) -> tuple[list[Any], dict[str, Any]]:
+    """Return the events and overlapviz's part of otherData; raise if the document is not ours."""
+    if isinstance(data, list):
+        raise TraceFormatError(f"a Chrome trace in the plain array format; {_NOT_OURS}")
+    if not isinstance(data, dict) or not isinstance(data.get("traceEvents"), list):
+        raise TraceFormatError("not a Chrome trace: there is no traceEvents list")
+    other = data.get("otherData")
+    if not isinstance(other, dict) or "overlapviz" not in other:
+        raise TraceFormatError(f"a Chrome trace without overlapviz data (otherData.overlapviz); {_NOT_OURS}")
+    version = other["overlapviz"]
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise TraceFormatError(f"otherData.overlapviz is not a format version: {version!r}")
+    if version > FORMAT_VERSION:
+        raise TraceFormatError(
+            f"written in trace format {version}; this overlapviz reads formats up to {FORMAT_VERSION}"
+            " (update overlapviz)"
+        )
+    return data["traceEvents"], other
+
+
+def _span_of(number: int, event: object, name_index: dict[str, int]) -> tuple[int, dict[str, int]] | None:
+    """(row, column values) for the event that carries a row; None for every other event."""
+    if not isinstance(event, dict):
+        raise TraceFormatError(f"event {number} is not an object")
+    if event.get("ph") != "X":
+        return None
+    where = f"event {number} ({event.get('name')!r})"
+    args = event.get("args")
+    if not isinstance(args, dict) or ("row" not in args and "copy_of" not in args):
+        raise TraceFormatError(f"{where} has no overlapviz args (args.row); {_NOT_OURS}")
+    if "copy_of" in args:
+        return None
+    if event.get("name") not in name_index:
+        raise TraceFormatError(f"{where}: its name is not in otherData.names")
+    values = {name: _int_arg(where, args, name) for name in ("row", *_INT_ARGS)}
+    values["kind"] = int(_word_arg(where, args, "kind", _KINDS))
+    values["unit"] = int(_word_arg(where, args, "unit", _UNITS))
+    values["memory"] = int(_word_arg(where, args, "memory", _MEMORY))
+    values["name"] = name_index[event["name"]]
+    if values["end_ns"] < values["start_ns"]:
+        raise TraceFormatError(f"{where} ends before it starts")
+    return values.pop("row"), values
+
+
+def _int_arg(where: str, args: dict[str, Any], name: str) -> int:
+    value = args.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        problem = "is missing" if name not in args else f"is not a whole number: {value!r}"
+        raise TraceFormatError(f"{where}: args.{name} {problem}")
+    return value
+
+
+def _word_arg(where: str, args: dict[str, Any], name: str, allowed: dict[str, Any]) -> Any:
+    value = args.get(name)
+    if value not in allowed:
+        raise TraceFormatError(f"{where}: args.{name} is {value!r}; expected one of {', '.join(allowed)}")
+    return allowed[value]
+
+
+def _columns_of(rows: dict[int, dict[str, int]]) -> dict[str, npt.NDArray[Any]]:
+    """Columns from rows numbered 0..n-1, each exactly once."""
+    missing = sorted(set(range(len(rows))) - set(rows))
+    if missing:
+        raise TraceFormatError(f"rows are not numbered 0 to {len(rows) - 1}: row {missing[0]} is missing")
+    ordered = [rows[i] for i in range(len(rows))]
+    return {name: np.array([r[name] for r in ordered], dtype=dtype) for name, dtype in COLUMNS.items()}
+
+
+# --- CSV export ------------------------------------------------------------------------
+
+
+def csv_text(trace: Trace) -> str:
+    """Convert the spans to CSV text: a header (`CSV_HEADER`), then one row per span.
+
+    Parameters
+    ----------
+    trace
+        The trace to convert.
+
+    Returns
+    -------
+    str
+        The CSV text, with Unix line endings.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    args = _row_args(trace)
+    for row, values in enumerate(args):
+        writer.writerow([
+            row, values["kind"], trace.name_of(row), values["unit"], values["stream"], values["chunk"],
+            values["enqueue_ns"], values["ready_ns"], values["start_ns"], values["end_ns"],
+            values["end_ns"] - values["start_ns"], values["bytes"], values["memory"],
+        ])  # fmt: skip
+    return buffer.getvalue()
+
+
+def export_csv(trace: Trace, path: str | os.PathLike[str]) -> None:
+    """Write the spans of `trace` as CSV, atomically.
+
+    Parameters
+    ----------
+    trace
+        The trace to write.
+    path
+        The file to create or replace.
+
+    Raises
+    ------
+    OSError
+        The file could not be written; nothing is left behind.
+    """
+    atomic_write_text(path, csv_text(trace))

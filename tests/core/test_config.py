@@ -1,0 +1,104 @@
+"""PipelineConfig: defaults, validation messages, sizes, round trips."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from overlapviz.core.config import (
+    GIB,
+    MIB,
+    ConfigError,
+    HostMemory,
+    IssueOrder,
+    PipelineConfig,
+    StreamKind,
+    format_size,
+    parse_size,
+)
+
+
+def test_defaults_are_the_reference_pipeline() -> None:
+    config = PipelineConfig()
+    assert (config.size_bytes, config.chunks, config.streams, config.iters) == (256 * MIB, 16, 4, 1860)
+    assert (config.memory, config.order, config.stream_kind) == (
+        HostMemory.PINNED, IssueOrder.DEPTH, StreamKind.NONBLOCKING)
+    assert config.chunk_bytes == 16 * MIB and config.chunk_elements == 4 * 1024 * 1024
+
+
+def test_chunk_to_stream_mapping() -> None:
+    config = PipelineConfig(streams=3, chunks=16)
+    assert [config.stream_of(c) for c in range(5)] == [0, 1, 2, 0, 1]
+    legacy = config.replace(stream_kind="legacy")
+    assert {legacy.stream_of(c) for c in range(16)} == {0}
+    assert legacy.stream_count == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"chunks": 0}, "chunks", "allowed 1 to"),
+        ({"streams": -1}, "streams", "allowed 1 to"),
+        ({"iters": -5}, "iters", "allowed 0 to"),
+        ({"size_bytes": 10}, "size_bytes", "allowed 4 KiB to 64 GiB"),
+        ({"size_bytes": 128 * GIB}, "size_bytes", "out of range"),
+        ({"size_bytes": 1 * MIB + 2}, "size_bytes", "float32"),
+        ({"chunks": 3}, "chunks", "do not divide"),
+        ({"memory": "magic"}, "memory", "pinned, pageable, registered"),
+        ({"order": "random"}, "order", "depth, breadth"),
+        ({"stream_kind": "x"}, "stream_kind", "nonblocking, legacy"),
+        ({"chunks": 2.5}, "chunks", "whole number"),
+        ({"fresh_output": True}, "fresh_output", "pageable"),
+    ],
+)
+def test_bad_values_name_the_field_and_the_range(changes: dict, field: str, words: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        PipelineConfig(**changes)
+    assert error.value.field == field
+    assert str(error.value).startswith(f"{field}: ")
+    assert words in str(error.value)
+
+
+def test_divisor_suggestion() -> None:
+    with pytest.raises(ConfigError, match="such as 16"):
+        PipelineConfig(size_bytes=48 * MIB, chunks=17)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("256MiB", 256 * MIB), ("1GiB", GIB), ("1 GiB", GIB), ("64k", 64 * 1024), ("4096", 4096), ("1MB", 10**6),
+     ("0.5GiB", GIB // 2)],
+)
+def test_parse_size(text: str, expected: int) -> None:
+    assert parse_size(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "abc", "12 parsecs", "-5MiB", "1.3B"])
+def test_parse_size_rejects(text: str) -> None:
+    with pytest.raises(ConfigError, match="size"):
+        parse_size(text)
+
+
+def test_format_size() -> None:
+    assert format_size(256 * MIB) == "256 MiB"
+    assert format_size(GIB + GIB // 2) == "1.5 GiB"
+    assert format_size(100) == "100 B"
+
+
+@given(
+    streams=st.integers(1, 32),
+    chunks_log=st.integers(0, 10),
+    memory=st.sampled_from(list(HostMemory)),
+    order=st.sampled_from(list(IssueOrder)),
+    iters=st.integers(0, 5000),
+)
+def test_dict_round_trip(streams: int, chunks_log: int, memory: HostMemory, order: IssueOrder, iters: int) -> None:
+    config = PipelineConfig(streams=streams, chunks=2**chunks_log, memory=memory, order=order, iters=iters)
+    assert PipelineConfig.from_dict(config.to_dict()) == config
+
+
+def test_from_dict_rejects_unknown_keys_and_reads_sizes() -> None:
+    with pytest.raises(ConfigError, match="unknown setting"):
+        PipelineConfig.from_dict({"colour": "red"})
+    assert PipelineConfig.from_dict({"size_bytes": "64MiB"}).size_bytes == 64 * MIB

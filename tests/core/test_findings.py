@@ -1,0 +1,308 @@
+import dataclasses
+
+import numpy as np
+import pytest
+from tracefactory import MS, US, pipeline_trace
+
+from overlapviz.core.findings import (
+    COPY_QUEUE_SHARE,
+    Finding,
+    find_findings,
+)
+from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
+
+
+def codes(trace):
+    return [f.code for f in find_findings(trace)]
+
+
+def the(code, trace):
+    found = [f for f in find_findings(trace) if f.code == code]
+    assert len(found) == 1, f"expected one {code!r} finding, got {codes(trace)}"
+    return found[0]
+
+
+def rows_of(trace, *kinds):
+    return set(np.flatnonzero(trace.mask(*kinds)).tolist())
+
+
+# --- general -----------------------------------------------------------------------------------
+
+
+def test_empty_and_host_only_traces_have_no_findings():
+    assert find_findings(TraceBuilder().build({})) == []
+    builder = TraceBuilder()
+    builder.add(OpKind.API, Unit.HOST, 0, 100, name="cudaDeviceSynchronize")
+    assert find_findings(builder.build({})) == []
+
+
+def test_given_metrics_are_used_as_they_are():
+    trace = pipeline_trace(8, 1)
+    assert find_findings(trace, compute_metrics(trace)) == find_findings(trace)
+    assert find_findings(pipeline_trace(16, 4)) != find_findings(trace)
+
+
+def test_findings_are_frozen_and_point_at_real_rows():
+    trace = pipeline_trace(8, 4, memory="pageable")
+    found = find_findings(trace)
+    assert found
+    for finding in found:
+        assert isinstance(finding, Finding)
+        assert finding.rows and all(0 <= r < len(trace) for r in finding.rows)
+        assert list(finding.rows) == sorted(set(finding.rows))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        found[0].code = "x"  # type: ignore[misc]
+
+
+# --- host-blocked-pageable ---------------------------------------------------------------------
+
+
+def test_pageable_copies_that_block_the_host_fire():
+    trace = pipeline_trace(8, 4, memory="pageable")
+    finding = the("host-blocked-pageable", trace)
+    # 16 copies of 1 ms each, the host blocked in every one; the run takes 24.075 ms
+    assert "blocked 16.0 ms (66% of the run) inside cudaMemcpyAsync" in finding.message
+    assert "pageable" in finding.message and "cudaMallocHost" in finding.message
+    copy_calls = {r for r in range(len(trace)) if trace["kind"][r] == OpKind.API and trace["op"][r] >= 0
+                  and trace["kind"][trace["op"][r]] != OpKind.KERNEL}
+    assert set(finding.rows) == copy_calls | rows_of(trace, OpKind.H2D, OpKind.D2H)
+
+
+def test_pinned_copies_do_not_fire_the_pageable_rule():
+    assert "host-blocked-pageable" not in codes(pipeline_trace(8, 4, memory="pinned"))
+
+
+def test_pageable_copies_that_block_only_briefly_do_not_fire():
+    # tiny pageable copies next to long kernels: the host is blocked 1.6 ms of an 81 ms run
+    trace = pipeline_trace(8, 4, memory="pageable", h2d_ns=100 * US, d2h_ns=100 * US, kernel_ns=10 * MS)
+    assert "host-blocked-pageable" not in codes(trace)
+
+
+def test_cupti_call_names_lose_their_version_suffix():
+    builder = TraceBuilder()
+    copy = builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10 * MS, name="memcpy", memory=MemoryKind.PAGEABLE,
+                       stream=0, chunk=0, nbytes=1)
+    builder.add(OpKind.API, Unit.HOST, 0, 10 * MS, name="cudaMemcpyAsync_v3020", op=copy)
+    finding = the("host-blocked-pageable", builder.build({}))
+    assert "inside cudaMemcpyAsync:" in finding.message
+    assert "blocked 10.0 ms (100% of the run)" in finding.message
+
+
+# --- single-stream -----------------------------------------------------------------------------
+
+
+def test_one_stream_with_several_chunks_fires():
+    trace = pipeline_trace(8, 1)
+    finding = the("single-stream", trace)
+    assert "ran on one stream" in finding.message
+    assert "24 device ops of the 8 chunks" in finding.message
+    assert "24.0 ms against 24.0 ms" in finding.message
+    assert set(finding.rows) == rows_of(trace, OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+
+
+def test_the_legacy_stream_is_named_as_such():
+    finding = the("single-stream", pipeline_trace(8, 4, legacy=True))
+    assert "ran on the legacy default stream" in finding.message
+    assert "Non-blocking streams" in finding.message
+
+
+def test_several_streams_do_not_fire_single_stream():
+    assert "single-stream" not in codes(pipeline_trace(8, 4))
+
+
+def test_one_chunk_on_one_stream_does_not_fire_single_stream():
+    assert "single-stream" not in codes(pipeline_trace(1, 1))
+
+
+# --- copy-queue --------------------------------------------------------------------------------
+
+
+def two_copies(second_start, ready=0, unit=Unit.H2D_ENGINE, copy_engines=2):
+    builder = TraceBuilder()
+    builder.add(OpKind.H2D, unit, 0, 10 * MS, name="h2d", stream=0, chunk=0, ready_ns=0, nbytes=1)
+    builder.add(OpKind.H2D, unit, second_start, second_start + 10 * MS, name="h2d", stream=1, chunk=1,
+                ready_ns=ready, nbytes=1)
+    return builder.build({"device_facts": {"copy_engines": copy_engines}})
+
+
+def test_a_copy_waiting_for_its_engine_fires_copy_queue():
+    finding = the("copy-queue", two_copies(second_start=10 * MS))
+    assert finding.rows == (1,)
+    assert "1 H2D copies, ready to run, waited 10.0 ms in all (the run took 20.0 ms)" in finding.message
+    assert "H2D engine" in finding.message and "one copy at a time" in finding.message
+
+
+def test_only_time_with_the_engine_busy_counts_as_queueing():
+    # ready at 0, started at 12 ms, but the engine was free from 10 ms: 10 ms queued for the engine
+    assert the("copy-queue", two_copies(second_start=12 * MS)).message.count("waited 10.0 ms") == 1
+    # ready only at 12 ms: it never waited for the engine
+    assert "copy-queue" not in codes(two_copies(second_start=12 * MS, ready=12 * MS))
+
+
+def test_queueing_in_a_pipeline_that_reached_its_ideal_is_no_finding():
+    # copies queue on their engine in every busy pipeline; with overlap near the ideal bound
+    # nothing was lost to it
+    trace = pipeline_trace(16, 4)
+    assert compute_metrics(trace).overlap_pct >= 90
+    assert "copy-queue" not in codes(trace)
+
+
+def test_each_direction_gets_its_own_copy_queue_finding():
+    trace = pipeline_trace(8, 4, copy_engines=1, kernel_ns=500 * US, order="breadth")
+    messages = [f.message for f in find_findings(trace) if f.code == "copy-queue"]
+    assert [m.split(" copies")[0] for m in messages] == ["7 H2D", "7 D2H"]
+    assert all("single copy engine (it carries both directions)" in m for m in messages)
+
+
+def test_copy_queue_needs_ready_times():
+    assert "copy-queue" not in codes(pipeline_trace(16, 4, ready=False))
+
+
+def test_copy_queue_under_its_threshold_does_not_fire():
+    # one stream: every copy is ready only when the op before it is done, so none waits
+    assert "copy-queue" not in codes(pipeline_trace(8, 1))
+    wait = int(COPY_QUEUE_SHARE * 100 * MS) - 1
+    builder = TraceBuilder()
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10 * MS, name="h2d", stream=0, chunk=0, ready_ns=0)
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 10 * MS, 20 * MS, name="h2d", stream=1, chunk=1,
+                ready_ns=10 * MS - wait)
+    builder.add(OpKind.KERNEL, Unit.COMPUTE, 20 * MS, 100 * MS, name="k", stream=1, chunk=1)
+    assert "copy-queue" not in codes(builder.build({}))
+
+
+# --- kernel-bound / copy-bound -----------------------------------------------------------------
+
+
+def test_heavy_kernels_fire_kernel_bound():
+    trace = pipeline_trace(16, 4, kernel_ns=3 * MS)
+    finding = the("kernel-bound", trace)
+    assert finding.message.startswith("Kernels limit this run: the compute unit was busy 96% of it")
+    assert "(48.0 ms of 50.0 ms) against 16.0 ms for the busiest copy direction (H2D)" in finding.message
+    assert set(finding.rows) == rows_of(trace, OpKind.KERNEL)
+    assert "copy-bound" not in codes(trace)
+
+
+@pytest.mark.parametrize(("heavy", "kind", "label"), [("h2d_ns", OpKind.H2D, "H2D"), ("d2h_ns", OpKind.D2H, "D2H")])
+def test_heavy_copies_fire_copy_bound_naming_the_direction(heavy, kind, label):
+    trace = pipeline_trace(16, 4, **{heavy: 3 * MS})
+    finding = the("copy-bound", trace)
+    assert finding.message.startswith(f"{label} copies limit this run: the {label} engine was busy 96%")
+    assert set(finding.rows) == rows_of(trace, kind)
+    assert "kernel-bound" not in codes(trace)
+
+
+def test_with_one_copy_engine_the_copies_count_together():
+    trace = pipeline_trace(8, 4, copy_engines=1, kernel_ns=500 * US, order="breadth")
+    finding = the("copy-bound", trace)
+    assert finding.message.startswith("Copies limit this run: the single copy engine, shared by both")
+    assert set(finding.rows) == rows_of(trace, OpKind.H2D, OpKind.D2H)
+    # kernels twice either direction, but only as busy as both together
+    trace = pipeline_trace(8, 4, copy_engines=1, kernel_ns=2 * MS, order="breadth")
+    assert "kernel-bound" not in codes(trace)
+    assert "kernel-bound" in codes(pipeline_trace(8, 4, copy_engines=2, kernel_ns=2 * MS, order="breadth"))
+
+
+def test_balanced_stages_fire_neither_bound():
+    found = codes(pipeline_trace(16, 4, kernel_ns=1100 * US))
+    assert "kernel-bound" not in found and "copy-bound" not in found
+
+
+def test_no_bound_without_overlap_or_with_one_chunk():
+    assert "kernel-bound" not in codes(pipeline_trace(16, 1, kernel_ns=3 * MS))
+    assert "kernel-bound" not in codes(pipeline_trace(1, 4, kernel_ns=3 * MS))
+
+
+# --- too-few-chunks ----------------------------------------------------------------------------
+
+
+def test_two_chunks_on_four_streams_fire_too_few_chunks():
+    trace = pipeline_trace(2, 4)
+    finding = the("too-few-chunks", trace)
+    assert "cost at least 2.00 ms (50% of the run): with only 2 chunks" in finding.message
+    first_h2d = min(rows_of(trace, OpKind.H2D), key=lambda r: trace["start_ns"][r])
+    last_d2h = max(rows_of(trace, OpKind.D2H), key=lambda r: trace["end_ns"][r])
+    assert finding.rows == (first_h2d, last_d2h)
+
+
+def test_one_chunk_with_streams_to_spare_fires_too_few_chunks():
+    assert "with only 1 chunk," in the("too-few-chunks", pipeline_trace(1, 4)).message
+
+
+def test_enough_chunks_do_not_fire_too_few_chunks():
+    assert "too-few-chunks" not in codes(pipeline_trace(16, 4))
+
+
+def test_too_few_chunks_needs_more_than_one_stream():
+    assert "too-few-chunks" not in codes(pipeline_trace(2, 1))
+    assert "too-few-chunks" not in codes(pipeline_trace(2, 4, legacy=True))
+
+
+def test_short_fill_and_drain_do_not_fire_too_few_chunks():
+    # copies are tiny next to the kernels: filling and draining cost 0.2 ms of 40 ms
+    assert "too-few-chunks" not in codes(pipeline_trace(4, 4, kernel_ns=10 * MS, h2d_ns=100 * US, d2h_ns=100 * US))
+
+
+def test_waiting_for_other_reasons_is_not_blamed_on_chunks():
+    # two streams for eight chunks: the run is long because of the streams, not the chunks
+    trace = pipeline_trace(8, 2)
+    m = compute_metrics(trace)
+    assert m.makespan_ns - max(m.busy_ns.values()) >= 0.25 * m.makespan_ns
+    assert "too-few-chunks" not in codes(trace)
+
+
+# --- too-many-chunks ---------------------------------------------------------------------------
+
+
+def tiny_chunks(chunks, call_ns=10 * US, op_ns=2 * US, **kwargs):
+    return pipeline_trace(chunks, 4, h2d_ns=op_ns, kernel_ns=op_ns, d2h_ns=op_ns, call_ns=call_ns, **kwargs)
+
+
+def test_per_call_cost_of_many_tiny_chunks_fires_too_many_chunks():
+    trace = tiny_chunks(1024)
+    finding = the("too-many-chunks", trace)
+    assert "to issue 3,072 API calls for 1024 chunks" in finding.message
+    assert "the device sat idle" in finding.message
+    assert "Fewer, larger chunks" in finding.message
+    calls = {r for r in range(len(trace)) if trace["kind"][r] == OpKind.API and trace["op"][r] >= 0}
+    assert set(finding.rows) == calls
+
+
+def test_cheap_calls_do_not_fire_too_many_chunks():
+    assert "too-many-chunks" not in codes(pipeline_trace(16, 4))
+    assert "too-many-chunks" not in codes(tiny_chunks(1024, call_ns=100))
+
+
+def test_a_device_waiting_for_the_host_fires_too_many_chunks():
+    # the host takes 35 ms of a 50 ms run to issue two kernels; the device sits idle 30 ms
+    # between them, so the run ends far past its ideal bound
+    builder = TraceBuilder()
+    first = builder.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10 * MS, name="k", stream=0, chunk=0)
+    second = builder.add(OpKind.KERNEL, Unit.COMPUTE, 40 * MS, 50 * MS, name="k", stream=1, chunk=1)
+    builder.add(OpKind.API, Unit.HOST, 0, 1, name="cuLaunchKernel", op=first)
+    builder.add(OpKind.API, Unit.HOST, 15 * MS, 35 * MS, name="cuLaunchKernel", op=second)
+    finding = the("too-many-chunks", builder.build({}))
+    assert "The host needed 35.0 ms (70% of the run)" in finding.message
+    assert "the device sat idle 20.0 ms (40%)" in finding.message
+
+
+def test_time_inside_pageable_copies_is_not_taken_for_per_call_cost():
+    # pageable D2H calls wait for their stream's kernel: long calls, but no per-call cost
+    trace = pipeline_trace(64, 4, memory="pageable", kernel_ns=3 * MS, h2d_ns=100 * US, d2h_ns=100 * US)
+    assert compute_metrics(trace).host_issue_ns > 0.5 * compute_metrics(trace).makespan_ns
+    assert "too-many-chunks" not in codes(trace)
+
+
+def test_one_chunk_never_asks_for_fewer_chunks():
+    assert "too-many-chunks" not in codes(tiny_chunks(1, call_ns=1 * MS))
+
+
+def test_a_host_bound_run_is_not_blamed_on_a_stage():
+    # kernels are the busiest stage and the stages overlap, so kernel-bound would apply,
+    # but the host issuing the calls is what sets the pace
+    trace = pipeline_trace(256, 4, h2d_ns=10 * US, kernel_ns=20 * US, d2h_ns=10 * US, call_ns=10 * US)
+    metrics = compute_metrics(trace)
+    assert metrics.makespan_ns < 0.9 * metrics.serial_ns
+    assert metrics.busy_ns["kernel"] >= 1.2 * max(metrics.busy_ns["h2d"], metrics.busy_ns["d2h"])
+    assert "too-many-chunks" in codes(trace)
+    assert not {"kernel-bound", "copy-bound"} & set(codes(trace))
