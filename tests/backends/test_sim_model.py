@@ -72,7 +72,7 @@ def test_legacy_stream_runs_everything_in_issue_order() -> None:
 def test_fill_the_gpu_kernels_do_not_run_together_but_small_ones_do() -> None:
     big = simulate(streams=4, chunks=16)
     assert no_self_overlap(spans(big, OpKind.KERNEL))
-    small = simulate(size_bytes=4 * MIB, streams=8, chunks=64, order="breadth", iters=4000)
+    small = simulate(size_bytes=4 * MIB, streams=8, chunks=64, order="breadth", iters=40000)
     assert not no_self_overlap(spans(small, OpKind.KERNEL)), "kernels of 16 KiB leave room for each other"
 
 
