@@ -47,9 +47,13 @@ OVERLAP_GATE = 0.9
 FILL_DRAIN_SHARE = 0.25
 # Beyond 8 chunks fill and drain are short on their own; what remains is something else.
 FEW_CHUNKS_MAX = 8
-# The host took half the run just to issue the work: it, not the device, sets the pace...
+# The host spent half the run inside the calls that issue the work: it, not the device,
+# sets the pace, or...
 HOST_ISSUE_SHARE = 0.5
-# ...and that pace cost time: the run ends at least 10% after the ideal bound. A long issue
+# A quarter of the run with the device idle while the host was still issuing: the device was
+# starved by per-call cost...
+IDLE_WHILE_ISSUING_SHARE = 0.25
+# ...and either way that pace cost time: the run ends at least 10% after the ideal bound. A long issue
 # loop that finishes while the device is still busy with earlier chunks costs nothing.
 HOST_LOSS_RATIO = 1.1
 
@@ -226,30 +230,34 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     if chunks < 2 or calls.size == 0 or not host_bound(trace, metrics, calls):
         return []
     makespan = metrics.makespan_ns
-    issue_s, issue_e = _issuing_parts(trace, calls)
-    span = int(issue_e.max() - issue_s.min())
-    per_call_us = span / calls.size / 1000
+    issue = host_issue_ns(trace, calls)
     idle = idle_while_issuing_ns(trace, calls)
     starved = f"; the device sat idle {_ms(idle)} ({_pct(idle, makespan)}) between ops" if idle > 0 else ""
     message = (
-        f"The host needed {_ms(span)} ({_pct(span, makespan)} of the run) to issue {calls.size:,} API calls"
-        f" for {chunks} chunks, about {per_call_us:.1f} µs each with the code between them, so the device"
-        f" was fed slower than it worked and the run took {_ms(makespan)} against an ideal"
-        f" {_ms(metrics.ideal_ns)}{starved}. Fewer, larger chunks cut the calls."
+        f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) inside {calls.size:,} API calls"
+        f" for {chunks} chunks, about {issue / calls.size / 1000:.1f} µs each, so the device was fed slower"
+        f" than it worked: the run took {_ms(makespan)} against an ideal {_ms(metrics.ideal_ns)}{starved}."
+        " Fewer, larger chunks cut the calls."
     )
     return [Finding("too-many-chunks", message, _rows(calls))]
 
 
 def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | None = None) -> bool:
-    """Whether issuing the work took the host most of the run and the run lost time for it."""
+    """Whether issuing calls took the host most of the run and the run lost time for it."""
     if calls is None:
         calls = np.flatnonzero(issuing_calls(trace) & ~_pageable_copy_calls(trace))
     if calls.size == 0:
         return False
+    makespan = metrics.makespan_ns
+    slow_host = (host_issue_ns(trace, calls) >= HOST_ISSUE_SHARE * makespan
+                 or idle_while_issuing_ns(trace, calls) >= IDLE_WHILE_ISSUING_SHARE * makespan)
+    return slow_host and makespan >= HOST_LOSS_RATIO * metrics.ideal_ns
+
+
+def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
+    """Time the host spent inside `calls`, each counted until its op started running."""
     issue_s, issue_e = _issuing_parts(trace, calls)
-    span = int(issue_e.max() - issue_s.min())
-    return (span >= HOST_ISSUE_SHARE * metrics.makespan_ns
-            and metrics.makespan_ns >= HOST_LOSS_RATIO * metrics.ideal_ns)
+    return int((issue_e - issue_s).sum())
 
 
 RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (

@@ -41,6 +41,10 @@ _NOT_OURS = "overlapviz can only open traces it wrote"
 _KINDS = {kind.label: kind for kind in OpKind}
 _UNITS = {unit.name.lower(): unit for unit in Unit}
 _MEMORY = {memory.label: memory for memory in MemoryKind}
+_WORD_OF: dict[str, dict[int, str]] = {
+    column: {int(value): word for word, value in vocabulary.items()}
+    for column, vocabulary in (("kind", _KINDS), ("unit", _UNITS), ("memory", _MEMORY))
+}
 _INT_ARGS = ("stream", "chunk", "enqueue_ns", "ready_ns", "start_ns", "end_ns", "bytes", "op")
 
 
@@ -123,11 +127,7 @@ def chrome_dict(trace: Trace) -> dict[str, Any]:
 
 def _row_args(trace: Trace) -> list[dict[str, Any]]:
     """Every column of every row, with kinds, units and memory kinds as words."""
-    words = {
-        "kind": [OpKind(k).label for k in trace["kind"].tolist()],
-        "unit": [Unit(u).name.lower() for u in trace["unit"].tolist()],
-        "memory": [MemoryKind(m).label for m in trace["memory"].tolist()],
-    }
+    words = {column: [_WORD_OF[column][value] for value in trace[column].tolist()] for column in _WORD_OF}
     columns = {**words, **{name: trace[name].tolist() for name in _INT_ARGS}}
     keys = tuple(columns)
     return [dict(zip(keys, values, strict=True)) for values in zip(*columns.values(), strict=True)]

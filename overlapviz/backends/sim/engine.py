@@ -88,6 +88,7 @@ class GpuModel:
         # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
         self._unit = [int(op.unit) for op in ops]
         self._engines = [_Engine() for _ in Unit]
+        self._copy_units = sorted({int(op.unit) for op in ops} - {_COMPUTE})
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
         self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
@@ -173,24 +174,26 @@ class GpuModel:
 
     def _start_ready(self, unit: int, time: float) -> None:
         engine = self._engines[unit]
+        if unit != _COMPUTE:
+            if engine.pending and not engine.running:  # a copy engine runs one copy at a time
+                self._start(engine, self._pick(engine), time)
+                self._rebalance_copies(time)
+            return
         while engine.pending:
             i = self._pick(engine)
-            op = self.ops[i]
-            if unit == _COMPUTE:
-                fits = engine.busy + op.occupancy <= _FULL if self.profile.concurrent_kernels else not engine.running
-                if not fits and engine.running:
+            if engine.running:
+                fits = self.profile.concurrent_kernels and engine.busy + self.ops[i].occupancy <= _FULL
+                if not fits:
                     return
-            elif engine.running:
-                return
-            engine.pending.remove(i)
-            engine.running.append(i)
-            engine.busy += op.occupancy
-            engine.last_queue = self._queue_of[i]
-            self.start[i] = time
-            if unit == _COMPUTE:
-                self._schedule_complete(i, time + op.work_ns)
-            else:
-                self._rebalance_copies(time, started=i)
+            self._start(engine, i, time)
+            self._schedule_complete(i, time + self.ops[i].work_ns)
+
+    def _start(self, engine: _Engine, i: int, time: float) -> None:
+        engine.pending.remove(i)
+        engine.running.append(i)
+        engine.busy += self.ops[i].occupancy
+        engine.last_queue = self._queue_of[i]
+        self.start[i] = time
 
     def _pick(self, engine: _Engine) -> int:
         """The pending op an engine takes next.
@@ -251,17 +254,20 @@ class GpuModel:
 
     # --- copies sharing the link -----------------------------------------------------------
 
-    def _rebalance_copies(self, time: float, started: int = -1) -> None:
-        """Give every running copy its rate: slower while both directions copy at once."""
-        running = self._copy_rate
-        if started >= 0:
-            running[started] = (0.0, self.ops[started].work_ns, time)
-        kinds = [self.ops[i].kind for i in running]
-        both_ways = len(kinds) > 1 and any(kind != kinds[0] for kind in kinds)
+    def _rebalance_copies(self, time: float) -> None:
+        """Give every running copy its rate: slower while both directions copy at once.
+
+        Called whenever a copy starts or ends. A copy's work is kept as nanoseconds at the
+        full rate; its end is rescheduled whenever its rate changes.
+        """
+        copies = self._copy_rate
+        running = [i for unit in self._copy_units for i in self._engines[unit].running]
+        both_ways = len(running) > 1 and len({self.ops[i].kind for i in running}) > 1
         rate = self.profile.bidirectional_factor if both_ways else 1.0
-        for i, (old_rate, left, since) in list(running.items()):
+        for i in running:
+            old_rate, left, since = copies.get(i, (0.0, self.ops[i].work_ns, time))
             left -= (time - since) * old_rate
-            running[i] = (rate, left, time)
+            copies[i] = (rate, left, time)
             if old_rate != rate:
                 self._schedule_complete(i, time + max(left, 0.0) / rate)
 

@@ -103,7 +103,8 @@ def kernel_cost(config: PipelineConfig, profile: DeviceProfile) -> tuple[float, 
         return launch_ns, occupancy
     memory_floor = KERNEL_BYTES_PER_ELEMENT / profile.kernel_memory_gbps
     if config.kernel is KernelKind.FMA:
-        per_element = max(memory_floor, profile.fma_base_ns_per_element + config.iters * profile.fma_ns_per_element_iter)
+        compute = profile.fma_base_ns_per_element + config.iters * profile.fma_ns_per_element_iter
+        per_element = max(memory_floor, compute)
         chain = max(1.0, n / grid_threads) * config.iters * profile.fma_latency_ns
     else:
         per_element, chain = max(memory_floor, profile.sincos_ns_per_element), 0.0

@@ -1,0 +1,8 @@
+"""``python -m overlapviz``: the same as the ``overlapviz`` command."""
+
+import sys
+
+from overlapviz.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,432 @@
+"""The command line: ``overlapviz`` starts the app; ``run``, ``devices`` and ``presets`` work without it.
+
+Every subcommand is one ``add_*`` function that builds its parser and one ``*_command``
+function that runs it. Bad input is one line on stderr starting ``overlapviz: error:`` and
+exit code 2; a backend that fails is the same line with exit code 1; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from overlapviz import __version__
+from overlapviz.backends import registry
+from overlapviz.backends.base import BackendError, DeviceInfo
+from overlapviz.core.config import (
+    DEFAULT_CHUNKS,
+    DEFAULT_ITERS,
+    DEFAULT_SIZE_BYTES,
+    DEFAULT_STREAMS,
+    ConfigError,
+    HostMemory,
+    IssueOrder,
+    KernelKind,
+    PipelineConfig,
+    StreamKind,
+    format_size,
+    parse_size,
+)
+from overlapviz.core.trace_io import export_chrome, export_csv
+from overlapviz.presets import Preset, PresetError, get_preset, load_presets
+from overlapviz.session import RunResult, UnknownDeviceError, find_backend, run_pipeline
+
+PROG = "overlapviz"
+EXIT_FAILED = 1  # the input was fine, the run was not
+EXIT_USAGE = 2  # the input was wrong
+
+Command = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    """The command line is wrong; the message says how."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (argparse prints the usage too)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise instead of printing usage and exiting."""
+        raise UsageError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code.
+
+    Parameters
+    ----------
+    argv
+        The arguments after the program name; None for ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        0 on success, 1 when a run failed, 2 for bad arguments.
+    """
+    try:
+        args = build_parser().parse_args(argv)
+        command: Command = args.command
+        return command(args)
+    except SystemExit as done:  # --help and --version
+        return done.code if isinstance(done.code, int) else 0
+    except (UsageError, ConfigError, PresetError, UnknownDeviceError) as error:
+        return _fail(str(error), EXIT_USAGE)
+    except BackendError as error:
+        return _fail(str(error), EXIT_FAILED)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except BrokenPipeError:  # the reader went away (`overlapviz run | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the parser with every subcommand."""
+    parser = _Parser(
+        prog=PROG,
+        description="See where asynchronous GPU copies and kernels overlap. With no command, start the app.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.set_defaults(command=app_command)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for add in (add_run, add_devices, add_presets):
+        add(commands)
+    return parser
+
+
+# --- the app ---------------------------------------------------------------------------
+
+
+def app_command(args: argparse.Namespace) -> int:
+    """Start the desktop app (imported only here, so nothing else on the command line loads Qt)."""
+    try:
+        from overlapviz._qt.app import main as app_main
+    except ImportError as error:
+        print(
+            f"{PROG}: the desktop app is not available in this build ({error});"
+            f" 'overlapviz run' works without it",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    return int(app_main() or 0)
+
+
+# --- run -------------------------------------------------------------------------------
+
+_RUN_HELP = f"""\
+Run the pipeline once and print its metrics and findings.
+
+Settings not given take the preset's values with --preset, else the defaults:
+{format_size(DEFAULT_SIZE_BYTES)}, {DEFAULT_CHUNKS} chunks, {DEFAULT_STREAMS} streams, pinned, depth, nonblocking,
+fma kernel with {DEFAULT_ITERS} iterations, backend auto (the real GPU if usable, else the model).
+Flags given next to --preset override the preset's values.
+
+A preset that compares two pipelines runs both: the summary shows both, --json prints
+{{"preset": NAME, "runs": [A, B]}} (each run with its "label"), and --trace/--csv write
+one file per run, named FILE-a.json and FILE-b.json (likewise for CSV).
+"""
+
+
+def add_run(commands: Any) -> None:
+    """Add ``overlapviz run``."""
+    run = commands.add_parser(
+        "run",
+        help="run the pipeline once and print its metrics and findings",
+        description=_RUN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.set_defaults(command=run_command)
+    where = run.add_argument_group("where to run")
+    where.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), help="default: auto")
+    where.add_argument("--device", metavar="PROFILE", help="a simulated profile or a GPU (see 'overlapviz devices')")
+    where.add_argument("--preset", metavar="NAME", help="start from a preset (see 'overlapviz presets')")
+    pipeline = run.add_argument_group("the pipeline (default: the preset's value, else the default)")
+    pipeline.add_argument("--size", type=_size, metavar="SIZE", help="total size, e.g. 256MiB, 1GiB")
+    pipeline.add_argument("--chunks", type=int, metavar="N", help=f"chunks (default {DEFAULT_CHUNKS})")
+    pipeline.add_argument("--streams", type=int, metavar="N", help=f"streams (default {DEFAULT_STREAMS})")
+    pipeline.add_argument("--memory", choices=[m.value for m in HostMemory], help="host memory (default pinned)")
+    pipeline.add_argument("--order", choices=[o.value for o in IssueOrder], help="issue order (default depth)")
+    pipeline.add_argument(
+        "--stream-kind",
+        choices=[k.value for k in StreamKind],
+        help="non-blocking streams, or every op on the legacy default stream (default nonblocking)",
+    )
+    pipeline.add_argument(
+        "--kernel",
+        choices=[k.value for k in KernelKind],
+        help="an FMA chain, or the sin/cos kernel of Harris 2012 (default fma)",
+    )
+    pipeline.add_argument(
+        "--kernel-iters", type=int, metavar="N", help=f"FMA iterations per element (default {DEFAULT_ITERS})"
+    )
+    pipeline.add_argument(
+        "--fresh-output",
+        action=argparse.BooleanOptionalAction,
+        help="copy back into a never-touched buffer each run; needs --memory pageable (default off)",
+    )
+    output = run.add_argument_group("output")
+    output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
+    output.add_argument("--trace", type=Path, metavar="FILE.json", help="write the trace as Chrome trace JSON")
+    output.add_argument("--csv", type=Path, metavar="FILE", help="write the spans as CSV")
+
+
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(_reason(error)) from None
+
+
+def _reason(error: ConfigError) -> str:
+    """The message without the field name it starts with."""
+    return str(error).removeprefix(f"{error.field}: ")
+
+
+_FLAG_FIELDS = {
+    "size": "size_bytes",
+    "chunks": "chunks",
+    "streams": "streams",
+    "memory": "memory",
+    "order": "order",
+    "stream_kind": "stream_kind",
+    "kernel": "kernel",
+    "kernel_iters": "iters",
+    "fresh_output": "fresh_output",
+}
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the pipeline (or both of a comparison preset) and report."""
+    preset = get_preset(args.preset) if args.preset else None
+    configs, labels = _configs(args, preset)
+    backend_name = args.backend or (preset.backend if preset else None) or "auto"
+    device = args.device or (preset.device if preset else None)
+    outputs = {kind: _output_paths(getattr(args, kind), len(configs)) for kind in ("trace", "csv")}
+    backend = find_backend(backend_name, device)
+    results = [run_pipeline(config, backend.name, device) for config in configs]
+    written = _write_outputs(results, outputs)
+    if args.json:
+        print(json.dumps(_json_report(preset, configs, labels, results), indent=2, allow_nan=False))
+    else:
+        print(_text_report(preset, configs, labels, results, written))
+    return 0
+
+
+def _configs(args: argparse.Namespace, preset: Preset | None) -> tuple[list[PipelineConfig], list[str]]:
+    """The preset's configs (or the default one) with the flags given on the command line applied."""
+    given = {field: getattr(args, flag) for flag, field in _FLAG_FIELDS.items() if getattr(args, flag) is not None}
+    try:
+        if preset is None:
+            return [PipelineConfig(**given)], [""]
+        return [config.replace(**given) for config in preset.configs], list(preset.labels)
+    except ConfigError as error:
+        if error.field not in given:
+            raise
+        flag = next(flag for flag, field in _FLAG_FIELDS.items() if field == error.field)
+        raise UsageError(f"--{flag.replace('_', '-')}: {_reason(error)}") from None
+
+
+def _output_paths(path: Path | None, runs: int) -> list[Path]:
+    """One path per run (FILE-a.json, FILE-b.json for two), each checked to be writable."""
+    if path is None:
+        return []
+    paths = [path] if runs == 1 else [path.with_name(f"{path.stem}-{k}{path.suffix}") for k in "ab"[:runs]]
+    for each in paths:
+        _check_writable(each)
+    return paths
+
+
+def _check_writable(path: Path) -> None:
+    """Fail before a long run, not after it, when an output file cannot be written."""
+    folder = path.parent
+    if path.is_dir():
+        raise UsageError(f"cannot write {path}: it is a folder")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"cannot write {path}: no permission to write in {folder}")
+
+
+def _write_outputs(results: list[RunResult], outputs: dict[str, list[Path]]) -> list[Path]:
+    writers = {"trace": export_chrome, "csv": export_csv}
+    written = []
+    for kind, paths in outputs.items():
+        for result, path in zip(results, paths, strict=False):
+            try:
+                writers[kind](result.trace, path)
+            except OSError as error:
+                raise UsageError(str(error)) from None
+            written.append(path)
+    return written
+
+
+# --- run: the reports ------------------------------------------------------------------
+
+
+def _json_report(
+    preset: Preset | None, configs: list[PipelineConfig], labels: list[str], results: list[RunResult]
+) -> dict[str, Any]:
+    runs = [_json_run(config, result) for config, result in zip(configs, results, strict=True)]
+    if preset is None:
+        return runs[0]
+    for run, label in zip(runs, labels, strict=True):
+        run["label"] = label
+    return {"preset": preset.name, **runs[0]} if len(runs) == 1 else {"preset": preset.name, "runs": runs}
+
+
+def _json_run(config: PipelineConfig, result: RunResult) -> dict[str, Any]:
+    meta = result.trace.meta
+    report = {
+        **result.metrics.to_dict(),
+        "backend": meta.get("backend"),
+        "device": meta.get("device"),
+        "device_name": meta.get("device_name"),
+        "timing": meta.get("timing"),
+        "simulated": bool(meta.get("simulated", False)),
+        "config": config.to_dict(),
+        "findings": [{"code": f.code, "message": f.message} for f in result.findings],
+        "wall_s": result.wall_s,
+    }
+    finite: dict[str, Any] = _finite(report)
+    return finite
+
+
+def _finite(value: Any) -> Any:
+    """The same JSON data with NaN and infinities as null (JSON has no such numbers)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
+
+
+def _text_report(
+    preset: Preset | None,
+    configs: list[PipelineConfig],
+    labels: list[str],
+    results: list[RunResult],
+    written: list[Path],
+) -> str:
+    lines: list[str] = []
+    if preset is not None:
+        lines += [f"preset     {preset.name}: {preset.title}", *textwrap.wrap(preset.text, 88), ""]
+    for index, (config, label, result) in enumerate(zip(configs, labels, results, strict=True)):
+        if len(configs) > 1:
+            lines += [""] * (index > 0) + [f"== {'AB'[index]}: {label} =="]
+        lines += summary_lines(config, result)
+    lines += [f"wrote      {path}" for path in written]
+    return "\n".join(lines)
+
+
+def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
+    """Summarise one run in a few readable lines, then its findings one per line."""
+    meta, m = result.trace.meta, result.metrics
+    truth = "simulated" if meta.get("simulated") else "measured"
+    device = meta.get("device_name") or meta.get("device") or "default device"
+    overlap = "n/a (nothing can overlap)" if m.overlap_pct is None else f"{m.overlap_pct:.1f} %"
+    busy = "   ".join(
+        f"{key} {_ms(ns)} ({m.utilisation.get(key, 0.0) * 100:.0f} %)" for key, ns in m.busy_ns.items()
+    )
+    bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
+    lines = [
+        f"pipeline   {config.describe()}",
+        f"device     {device}, {meta.get('backend', '?')} backend, {truth} (timing: {meta.get('timing', '?')})"
+        f", run took {result.wall_s:.3f} s",
+        f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   ideal {_ms(m.ideal_ns)}",
+        f"overlap    {overlap}   speedup {m.speedup:.2f}x   host blocked {_ms(m.host_blocked_ns)}",
+        f"busy       {busy}",
+        f"bandwidth  {bandwidth}",
+    ]
+    lines.append("findings" if result.findings else "findings   none")
+    lines += [f"  - {' '.join(finding.message.split())}" for finding in result.findings]
+    return lines
+
+
+def _ms(ns: int) -> str:
+    return f"{ns / 1e6:.3f} ms"
+
+
+def _gbps(value: float | None) -> str:
+    return "-" if value is None or not math.isfinite(value) else f"{value:.1f} GB/s"
+
+
+# --- devices ---------------------------------------------------------------------------
+
+
+def add_devices(commands: Any) -> None:
+    """Add ``overlapviz devices``."""
+    devices = commands.add_parser("devices", help="list the backends usable here, the GPU and the models")
+    devices.set_defaults(command=devices_command)
+
+
+def devices_command(args: argparse.Namespace) -> int:
+    """Print the backends (with why one is not usable), the GPUs, and the simulated profiles."""
+    statuses = registry.probe_backends()
+    lines = ["backends"]
+    lines += [f"  {s.name:<6} {'usable' if s.usable else 'not usable':<11} {s.reason}" for s in statuses]
+    lines.append(f"  auto   picks {_auto_choice()}")
+    gpus = [
+        (status.name, info)
+        for status in statuses
+        if status.usable
+        for info in registry.load_backend(status.name).devices()
+        if not info.simulated
+    ]
+    lines.append("GPUs")
+    lines += [f"  {info.key:<14} {_device_line(info)} ({name} backend)" for name, info in gpus] or ["  none found"]
+    lines.append("simulated profiles")
+    lines += _profile_lines()
+    print("\n".join(lines))
+    return 0
+
+
+def _auto_choice() -> str:
+    try:
+        return registry.resolve_backend("auto").name
+    except BackendError as error:
+        return f"nothing: {error}"
+
+
+def _profile_lines() -> list[str]:
+    try:
+        profiles = registry.load_backend("sim").devices()
+    except BackendError as error:
+        return [f"  not available: {error}"]
+    return [f"  {info.key:<14} {_device_line(info)}" for info in profiles]
+
+
+def _device_line(info: DeviceInfo) -> str:
+    engines = info.facts.get("copy_engines")
+    return info.name if engines is None else f"{info.name}, {engines} copy engine{'s' if engines != 1 else ''}"
+
+
+# --- presets ---------------------------------------------------------------------------
+
+
+def add_presets(commands: Any) -> None:
+    """Add ``overlapviz presets``."""
+    presets = commands.add_parser("presets", help="list the presets, one per line: name, then title")
+    presets.set_defaults(command=presets_command)
+
+
+def presets_command(args: argparse.Namespace) -> int:
+    """Print one preset per line: its name, then its title."""
+    presets = load_presets()
+    width = max((len(name) for name in presets), default=0)
+    for name, preset in presets.items():
+        print(f"{name:<{width}}  {preset.title}")
+    return 0

@@ -1,0 +1,180 @@
+"""Presets: named pipelines (or A/B pairs of pipelines) with a title and a short text.
+
+Each preset is a TOML file in ``assets/presets/``; its name is the file's stem. The format is
+described in ``docs/presets.md``: ``title``, ``text``, optional ``device`` and ``backend``,
+then either a ``[config]`` table or two tables ``[a]`` and ``[b]`` (each with a ``label``).
+Config keys are `PipelineConfig` fields, with ``size`` for the total size (``"256MiB"`` or a
+byte count); keys not given take the `PipelineConfig` defaults.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from overlapviz.backends.registry import BACKEND_NAMES
+from overlapviz.core.config import ConfigError, PipelineConfig, parse_size
+from overlapviz.resources import asset_path
+
+PRESET_SUFFIX = ".toml"
+_TOP_KEYS = {"title", "text", "device", "backend", "config", "a", "b"}
+_BACKENDS = ("auto", *BACKEND_NAMES)
+
+
+class PresetError(ValueError):
+    """A preset file is wrong, or no preset has the asked-for name; the message says which."""
+
+
+class UnknownPresetError(PresetError, KeyError):
+    """No preset has that name; the message lists the names there are."""
+
+    def __str__(self) -> str:
+        # KeyError would print the message in quotes
+        return str(self.args[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named pipeline, or two of them to compare, with the words that explain it."""
+
+    name: str
+    title: str
+    text: str
+    configs: tuple[PipelineConfig, ...]  # one, or two for an A/B comparison
+    labels: tuple[str, ...]  # one per config
+    device: str | None = None
+    backend: str | None = None
+
+    @property
+    def is_comparison(self) -> bool:
+        """Whether the preset compares two pipelines."""
+        return len(self.configs) == 2
+
+
+def presets_folder() -> Path:
+    """Return the folder the shipped presets live in."""
+    return asset_path("presets")
+
+
+def load_presets(folder: Path | None = None) -> dict[str, Preset]:
+    """Load every preset in `folder` (default: the shipped ones), by name, sorted by name.
+
+    Raises
+    ------
+    PresetError
+        A file is not a valid preset; the message names the file and the problem.
+    """
+    folder = presets_folder() if folder is None else folder
+    paths = sorted(folder.glob(f"*{PRESET_SUFFIX}"))
+    return {path.stem: load_preset(path) for path in paths}
+
+
+def preset_names(folder: Path | None = None) -> list[str]:
+    """List the names of the presets in `folder` (default: the shipped ones), sorted."""
+    folder = presets_folder() if folder is None else folder
+    return sorted(path.stem for path in folder.glob(f"*{PRESET_SUFFIX}"))
+
+
+def get_preset(name: str, folder: Path | None = None) -> Preset:
+    """Load the preset called `name`.
+
+    Raises
+    ------
+    UnknownPresetError
+        No such preset; the message lists the names there are.
+    PresetError
+        Its file is not a valid preset.
+    """
+    folder = presets_folder() if folder is None else folder
+    path = folder / f"{name}{PRESET_SUFFIX}"
+    if "/" in name or "\\" in name or not path.is_file():
+        known = ", ".join(preset_names(folder)) or "none"
+        raise UnknownPresetError(f"unknown preset {name!r}; the presets are: {known}")
+    return load_preset(path)
+
+
+def load_preset(path: Path) -> Preset:
+    """Read and check one preset file.
+
+    Raises
+    ------
+    PresetError
+        The file cannot be read or is not a valid preset; the message names the file.
+    """
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return _preset_from(path.stem, data)
+    except OSError as error:
+        raise PresetError(f"{path}: cannot be read ({error.strerror or error})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise PresetError(f"{path}: not valid TOML ({error})") from None
+    except (PresetError, ConfigError) as error:
+        raise PresetError(f"{path}: {error}") from None
+
+
+def _preset_from(name: str, data: dict[str, Any]) -> Preset:
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise PresetError(f"unknown key {unknown[0]!r}; allowed: {', '.join(sorted(_TOP_KEYS))}")
+    tables = _config_tables(data)
+    backend = _optional_text(data, "backend")
+    if backend is not None and backend not in _BACKENDS:
+        raise PresetError(f"backend {backend!r} is not one of: {', '.join(_BACKENDS)}")
+    return Preset(
+        name=name,
+        title=_required_text(data, "title"),
+        text=_required_text(data, "text"),
+        configs=tuple(_config_from(table_name, table) for table_name, table in tables),
+        labels=tuple(_label_of(table_name, table, data) for table_name, table in tables),
+        device=_optional_text(data, "device"),
+        backend=backend,
+    )
+
+
+def _config_tables(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """[("config", table)] or [("a", table), ("b", table)], or why neither is there."""
+    present = [key for key in ("config", "a", "b") if key in data]
+    if present not in (["config"], ["a", "b"]):
+        raise PresetError("give either a [config] table, or two tables [a] and [b] to compare")
+    for key in present:
+        if not isinstance(data[key], dict):
+            raise PresetError(f"{key} must be a table, written [{key}]")
+    return [(key, data[key]) for key in present]
+
+
+def _config_from(table_name: str, table: dict[str, Any]) -> PipelineConfig:
+    values = {key: value for key, value in table.items() if key != "label"}
+    try:
+        if "size" in values:
+            if "size_bytes" in values:
+                raise PresetError("gives both size and size_bytes; keep one")
+            size = values.pop("size")
+            values["size_bytes"] = parse_size(size) if isinstance(size, str) else size
+        return PipelineConfig.from_dict(values)
+    except (ConfigError, PresetError) as error:
+        raise PresetError(f"[{table_name}] {error}") from None
+
+
+def _label_of(table_name: str, table: dict[str, Any], data: dict[str, Any]) -> str:
+    if table_name == "config":
+        return str(table.get("label", data.get("title", "")))
+    label = table.get("label")
+    if not isinstance(label, str) or not label.strip():
+        raise PresetError(f"[{table_name}] needs a label, e.g. label = \"pinned\"")
+    return label
+
+
+def _required_text(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise PresetError(f"{key} is missing or empty")
+    return " ".join(value.split())  # a text wrapped over several lines reads as one paragraph
+
+
+def _optional_text(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise PresetError(f"{key} must be a non-empty string")
+    return value

@@ -1,0 +1,161 @@
+"""Runs pipelines and keeps what the views show: the config, the backend, the last result.
+
+Qt-free: the app calls `run_pipeline` (or `Session.run`) on a worker thread, the command line
+calls it directly. A result carries the trace with its metrics and findings, so every view
+works the same for the model, a real GPU and a file.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from overlapviz.backends import registry
+from overlapviz.backends.base import Backend, BackendError, CancelToken
+from overlapviz.core.config import PipelineConfig
+from overlapviz.core.findings import Finding, find_findings
+from overlapviz.core.metrics import Metrics, compute_metrics
+from overlapviz.core.trace import Trace
+from overlapviz.core.trace_io import import_chrome
+
+
+class UnknownDeviceError(BackendError):
+    """No usable backend has the asked-for device; the message lists the devices there are."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One run: its trace, the numbers and explanations computed from it, and its wall time."""
+
+    trace: Trace
+    metrics: Metrics
+    findings: list[Finding]
+    wall_s: float  # how long the backend took to produce the trace (0 for a loaded file)
+
+
+def analyse(trace: Trace, wall_s: float = 0.0) -> RunResult:
+    """Compute the metrics and findings of `trace`.
+
+    Parameters
+    ----------
+    trace
+        A trace from a backend or a file.
+    wall_s
+        How long producing it took.
+
+    Returns
+    -------
+    RunResult
+        The trace with its metrics and findings.
+    """
+    metrics = compute_metrics(trace)
+    return RunResult(trace, metrics, find_findings(trace, metrics), wall_s)
+
+
+def find_backend(name: str = "auto", device: str | None = None) -> Backend:
+    """Return the backend to run on: `name`, or for ``auto`` the first usable one with `device`.
+
+    With ``auto`` and no device this is `registry.resolve_backend` (the real GPU if usable,
+    else the model). With ``auto`` and a device (say ``tesla-c1060``), it is the first usable
+    backend that has that device, so a simulated profile works on a machine with a GPU.
+
+    Raises
+    ------
+    UnknownDeviceError
+        `device` is not one of the backend's devices.
+    BackendError
+        The backend cannot be used here.
+    """
+    if device is None:
+        return registry.resolve_backend(name)
+    auto = name == "auto" and os.environ.get(registry.BACKEND_ENV, "auto") == "auto"
+    candidates = (
+        [registry.load_backend(s.name) for s in registry.probe_backends() if s.usable]
+        if auto
+        else [registry.resolve_backend(name)]
+    )
+    for backend in candidates:
+        if device in device_keys(backend):
+            return backend
+    known = sorted({key for backend in candidates for key in device_keys(backend)})
+    where = "any usable backend" if auto else f"the {candidates[0].name} backend"
+    raise UnknownDeviceError(f"unknown device {device!r} for {where}; choose one of: {', '.join(known)}")
+
+
+def device_keys(backend: Backend) -> list[str]:
+    """List the device keys `backend` accepts (what `--device` takes)."""
+    return [info.key for info in backend.devices()]
+
+
+def run_pipeline(
+    config: PipelineConfig,
+    backend: str = "auto",
+    device: str | None = None,
+    cancel: CancelToken | None = None,
+) -> RunResult:
+    """Run `config` on a backend and analyse the trace.
+
+    Parameters
+    ----------
+    config
+        The pipeline.
+    backend
+        ``auto``, ``sim`` or ``cupy`` (see `find_backend`).
+    device
+        The device key; None for the backend's default.
+    cancel
+        Checked by the backend between steps.
+
+    Returns
+    -------
+    RunResult
+        The trace, its metrics and findings, and how long the run took.
+
+    Raises
+    ------
+    BackendError
+        The backend or device cannot be used, or the run failed (`RunCancelled` when
+        cancelled).
+    """
+    chosen = find_backend(backend, device)
+    started = time.perf_counter()
+    trace = chosen.run(config, device, cancel)
+    return analyse(trace, time.perf_counter() - started)
+
+
+@dataclass
+class Session:
+    """What the user has chosen and what the last run gave."""
+
+    config: PipelineConfig = field(default_factory=PipelineConfig)
+    backend: str = "auto"
+    device: str | None = None
+    last: RunResult | None = None
+
+    def update(self, **changes: Any) -> PipelineConfig:
+        """Change some settings of the config (validated; `ConfigError` names a bad one)."""
+        self.config = self.config.replace(**changes)
+        return self.config
+
+    def run(self, cancel: CancelToken | None = None) -> RunResult:
+        """Run the current config on the current backend and device; keep the result."""
+        result = run_pipeline(self.config, self.backend, self.device, cancel)
+        self.last = result
+        return result
+
+    def open_trace(self, path: str | os.PathLike[str]) -> RunResult:
+        """Load a Chrome trace JSON file overlapviz wrote and keep it as the last result.
+
+        Raises
+        ------
+        TraceFormatError
+            The file is not a trace overlapviz wrote.
+        OSError
+            The file cannot be read.
+        """
+        result = analyse(import_chrome(Path(path)))
+        self.last = result
+        return result

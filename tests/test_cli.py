@@ -1,0 +1,393 @@
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import types
+
+import pytest
+from fake_backend import FakeBackend, fake_loader
+
+from overlapviz import cli, presets
+from overlapviz.backends import registry
+from overlapviz.core.config import PipelineConfig
+from overlapviz.core.trace import COLUMNS
+from overlapviz.core.trace_io import CSV_HEADER, import_chrome
+
+JSON_KEYS = {
+    "makespan_ms", "serial_ms", "ideal_ms", "overlap_pct", "speedup", "host_blocked_ms", "busy_ms", "backend",
+    "device", "timing", "config", "findings", "bandwidth_gbps", "utilisation", "simulated", "wall_s",
+}  # fmt: skip
+
+
+@pytest.fixture
+def backends(monkeypatch):
+    """A fake `sim` backend; `cupy` is not installed."""
+    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    fakes = {"sim": FakeBackend("sim")}
+    monkeypatch.setattr(registry, "load_backend", fake_loader(fakes))
+    return fakes
+
+
+@pytest.fixture
+def preset_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "presets"
+    folder.mkdir()
+    (folder / "one.toml").write_text(textwrap.dedent("""
+        title = "One preset"
+        text = "It has one config. That is all."
+        device = "fake-old"
+        backend = "sim"
+        [config]
+        size = "1MiB"
+        chunks = 8
+        streams = 2
+        memory = "pageable"
+    """))
+    (folder / "pair.toml").write_text(textwrap.dedent("""
+        title = "A pair"
+        text = "Pageable first. Pinned second."
+        [a]
+        label = "pageable"
+        memory = "pageable"
+        size = "1MiB"
+        [b]
+        label = "pinned"
+        size = "1MiB"
+    """))
+    monkeypatch.setattr(presets, "presets_folder", lambda: folder)
+    return folder
+
+
+def run_cli(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv):
+    code, out, err = run_cli(capsys, *argv, "--json")
+    assert (code, err) == (0, "")
+    return json.loads(out)
+
+
+# --- run -------------------------------------------------------------------------------
+
+
+def test_json_has_the_agreed_keys(backends, capsys):
+    report = run_json(capsys, "run", "--backend", "sim")
+    assert set(report) >= JSON_KEYS
+    assert set(report["busy_ms"]) == {"h2d", "kernel", "d2h"}
+    assert report["backend"] == "sim" and report["device"] == "fake-gpu"
+    assert report["timing"] == "model" and report["simulated"] is True
+    assert report["config"] == PipelineConfig().to_dict()  # the defaults
+    assert all(set(f) == {"code", "message"} for f in report["findings"])
+    assert report["makespan_ms"] == pytest.approx(18 / 1000)  # 16 chunks, 3 stages of 1 us, pipelined
+
+
+def test_auto_falls_back_to_the_model(backends, capsys):
+    assert run_json(capsys, "run")["backend"] == "sim"
+
+
+def test_every_flag_reaches_the_config(backends, capsys):
+    report = run_json(
+        capsys, "run", "--size", "64MiB", "--chunks", "8", "--streams", "2", "--memory", "pageable",
+        "--order", "breadth", "--stream-kind", "legacy", "--kernel", "sincos", "--kernel-iters", "0",
+        "--fresh-output", "--device", "fake-old",
+    )  # fmt: skip
+    assert report["config"] == PipelineConfig(
+        size_bytes=64 * 2**20, chunks=8, streams=2, memory="pageable", order="breadth", stream_kind="legacy",
+        kernel="sincos", iters=0, fresh_output=True,
+    ).to_dict()  # fmt: skip
+    assert backends["sim"].calls[0][1] == "fake-old"
+
+
+def test_text_summary(backends, capsys):
+    code, out, err = run_cli(capsys, "run", "--chunks", "4")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == f"pipeline   {PipelineConfig(chunks=4).describe()}"
+    assert lines[1].startswith("device     Fake fake-gpu, sim backend, simulated (timing: model), run took ")
+    assert lines[2] == "makespan   0.006 ms   serial 0.012 ms   ideal 0.006 ms"
+    assert lines[3].startswith("overlap    ") and "speedup 2.00x" in lines[3] and "host blocked 0.000 ms" in lines[3]
+    assert lines[4] == "busy       h2d 0.004 ms (67 %)   kernel 0.004 ms (67 %)   d2h 0.004 ms (67 %)"
+    assert lines[5].startswith("bandwidth  h2d ") and "GB/s" in lines[5]
+    assert lines[6].startswith("findings")
+
+
+def test_text_summary_says_measured_for_a_real_gpu(monkeypatch, capsys):
+    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    gpu = FakeBackend("cupy", devices=("0",), simulated=False)
+    monkeypatch.setattr(registry, "load_backend", fake_loader({"cupy": gpu, "sim": FakeBackend()}))
+    code, out, _ = run_cli(capsys, "run")
+    assert code == 0
+    assert "cupy backend, measured (timing: cupti)" in out.splitlines()[1]
+
+
+def test_findings_one_per_line(backends, capsys, monkeypatch):
+    from overlapviz.core.findings import Finding
+
+    monkeypatch.setattr(
+        "overlapviz.session.find_findings",
+        lambda trace, metrics: [Finding("a", "First finding.", (0,)), Finding("b", "Second\nfinding.", (1,))],
+    )
+    _, out, _ = run_cli(capsys, "run")
+    assert out.splitlines()[-3:] == ["findings", "  - First finding.", "  - Second finding."]
+    report = run_json(capsys, "run")
+    assert [f["code"] for f in report["findings"]] == ["a", "b"]
+
+
+def test_no_findings_and_nothing_to_overlap(backends, capsys, monkeypatch):
+    monkeypatch.setattr("overlapviz.session.find_findings", lambda trace, metrics: [])
+    _, out, _ = run_cli(capsys, "run", "--chunks", "1")
+    lines = out.splitlines()
+    assert lines[3].startswith("overlap    n/a (nothing can overlap)")
+    assert lines[-1] == "findings   none"
+    assert run_json(capsys, "run", "--chunks", "1")["overlap_pct"] is None
+
+
+def test_preset_values_used(backends, preset_dir, capsys):
+    report = run_json(capsys, "run", "--preset", "one")
+    assert report["preset"] == "one" and report["label"] == "One preset"
+    assert report["config"] == PipelineConfig(size_bytes=2**20, chunks=8, streams=2, memory="pageable").to_dict()
+    assert report["device"] == "fake-old"  # the preset's device
+
+
+def test_flags_override_the_preset(backends, preset_dir, capsys):
+    report = run_json(capsys, "run", "--preset", "one", "--chunks", "4", "--memory", "pinned", "--device", "fake-gpu")
+    assert report["config"] == PipelineConfig(size_bytes=2**20, chunks=4, streams=2, memory="pinned").to_dict()
+    assert report["device"] == "fake-gpu"
+
+
+def test_comparison_runs_both(backends, preset_dir, capsys):
+    report = run_json(capsys, "run", "--preset", "pair", "--chunks", "2")
+    assert report["preset"] == "pair"
+    a, b = report["runs"]
+    assert (a["label"], b["label"]) == ("pageable", "pinned")
+    assert (a["config"]["memory"], b["config"]["memory"]) == ("pageable", "pinned")
+    assert a["config"]["chunks"] == b["config"]["chunks"] == 2  # the flag changes both sides
+    assert set(a) >= JSON_KEYS and set(b) >= JSON_KEYS
+    assert len(backends["sim"].calls) == 2
+
+
+def test_comparison_text_shows_both(backends, preset_dir, capsys):
+    code, out, _ = run_cli(capsys, "run", "--preset", "pair")
+    assert code == 0
+    assert out.splitlines()[0] == "preset     pair: A pair"
+    assert "== A: pageable ==" in out and "== B: pinned ==" in out
+    assert out.count("makespan ") == 2
+
+
+def test_trace_and_csv_written_and_reimport(backends, tmp_path, capsys):
+    trace_path, csv_path = tmp_path / "run.json", tmp_path / "run.csv"
+    code, out, _ = run_cli(capsys, "run", "--chunks", "4", "--trace", str(trace_path), "--csv", str(csv_path))
+    assert code == 0
+    assert f"wrote      {trace_path}" in out and f"wrote      {csv_path}" in out
+    expected = FakeBackend().run(PipelineConfig(chunks=4))
+    loaded = import_chrome(trace_path)
+    assert all((loaded[c] == expected[c]).all() for c in COLUMNS) and loaded.meta == expected.meta
+    lines = csv_path.read_text().splitlines()
+    assert lines[0] == ",".join(CSV_HEADER) and len(lines) == len(expected) + 1
+
+
+def test_comparison_writes_one_file_per_side(backends, preset_dir, tmp_path, capsys):
+    code, _, _ = run_cli(capsys, "run", "--preset", "pair", "--trace", str(tmp_path / "cmp.json"), "--json")
+    assert code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cmp-a.json", "cmp-b.json", "presets"]
+    assert import_chrome(tmp_path / "cmp-a.json").meta["config"]["memory"] == "pageable"
+    assert import_chrome(tmp_path / "cmp-b.json").meta["config"]["memory"] == "pinned"
+
+
+# --- bad input: one line, exit code 2, nothing run ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "--memory", "cheap"], "argument --memory: invalid choice: 'cheap'"),
+        (["run", "--backend", "opencl"], "argument --backend: invalid choice: 'opencl'"),
+        (["run", "--order", "sideways"], "argument --order: invalid choice"),
+        (["run", "--size", "12 parsecs"], "argument --size: '12 parsecs' is not a size"),
+        (["run", "--size", "2KiB"], "--size: 2 KiB is out of range"),
+        (["run", "--chunks", "7"], "--chunks: 7 chunks do not divide 67108864 float32 elements"),
+        (["run", "--chunks", "many"], "argument --chunks: invalid int value: 'many'"),
+        (["run", "--streams", "0"], "--streams: 0 is out of range"),
+        (["run", "--kernel-iters", "-1"], "--kernel-iters: -1 is out of range"),
+        (["run", "--preset", "nope"], "unknown preset 'nope'; the presets are: "),
+        (["run", "--device", "gtx480"], "unknown device 'gtx480' for any usable backend; choose one of: fake-gpu"),
+        (["run", "--trace", "/no/such/folder/t.json"], "cannot write /no/such/folder/t.json: the folder"),
+        (["run", "--bogus"], "unrecognized arguments: --bogus"),
+        (["frobnicate"], "argument COMMAND: invalid choice: 'frobnicate'"),
+        (["--nope"], "unrecognized arguments: --nope"),
+    ],
+)
+def test_bad_arguments_one_line_exit_2(backends, capsys, argv, message):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("overlapviz: error: ")
+    assert message in err
+    assert backends["sim"].calls == []
+
+
+def test_output_path_that_is_a_folder(backends, tmp_path, capsys):
+    code, _, err = run_cli(capsys, "run", "--csv", str(tmp_path))
+    assert code == 2 and err == f"overlapviz: error: cannot write {tmp_path}: it is a folder\n"
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root ignores folder permissions")
+def test_output_folder_without_permission(backends, tmp_path, capsys):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        code, _, err = run_cli(capsys, "run", "--trace", str(folder / "t.json"))
+    finally:
+        folder.chmod(0o755)
+    assert code == 2
+    assert err == f"overlapviz: error: cannot write {folder / 't.json'}: no permission to write in {folder}\n"
+
+
+def test_fresh_output_needs_pageable(backends, capsys):
+    code, _, err = run_cli(capsys, "run", "--fresh-output")
+    assert code == 2 and err.startswith("overlapviz: error: --fresh-output: ")
+
+
+def test_preset_value_made_invalid_by_a_flag_names_the_field(backends, preset_dir, capsys):
+    # the preset's 8 chunks do not divide a size of 12 KiB + 4 bytes
+    code, _, err = run_cli(capsys, "run", "--preset", "one", "--size", "12292")
+    assert code == 2 and err.startswith("overlapviz: error: chunks: 8 chunks do not divide")
+
+
+def test_write_failure_after_the_run_is_one_line(backends, tmp_path, capsys, monkeypatch):
+    def full_disk(trace, path):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(cli, "export_chrome", full_disk)
+    code, _, err = run_cli(capsys, "run", "--trace", str(tmp_path / "t.json"))
+    assert code == 2
+    assert err == f"overlapviz: error: [Errno 28] No space left on device: '{tmp_path / 't.json'}'\n"
+
+
+def test_unusable_backend_is_exit_1(backends, capsys):
+    code, out, err = run_cli(capsys, "run", "--backend", "cupy")
+    assert (code, out) == (1, "")
+    assert err == "overlapviz: error: the cupy backend is not here\n"
+
+
+def test_interrupt_is_one_line(backends, capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "run_pipeline", interrupted)
+    code, _, err = run_cli(capsys, "run")
+    assert (code, err) == (130, "overlapviz: error: interrupted\n")
+
+
+def test_json_has_no_nan():
+    assert cli._finite({"a": float("nan"), "b": [float("inf"), 1.5], "c": "x"}) == {"a": None, "b": [None, 1.5],
+                                                                                    "c": "x"}
+
+
+# --- devices, presets, help, the app -------------------------------------------------------
+
+
+def test_devices_without_gpu(backends, capsys):
+    code, out, _ = run_cli(capsys, "devices")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "backends"
+    assert any(line.split()[:3] == ["cupy", "not", "usable"] and "is not here" in line for line in lines)
+    assert any(line.split()[:2] == ["sim", "usable"] for line in lines)
+    assert "  auto   picks sim" in lines
+    assert lines[lines.index("GPUs") + 1] == "  none found"
+    profiles = lines[lines.index("simulated profiles") + 1:]
+    assert [p.split()[0] for p in profiles] == ["fake-gpu", "fake-old"]
+    assert profiles[0].endswith("Fake fake-gpu, 2 copy engines")
+
+
+def test_devices_with_gpu(backends, capsys):
+    backends["cupy"] = FakeBackend("cupy", devices=("0",), simulated=False)
+    _, out, _ = run_cli(capsys, "devices")
+    lines = out.splitlines()
+    assert "  auto   picks cupy" in lines
+    assert lines[lines.index("GPUs") + 1].split() == ["0", "Fake", "0,", "2", "copy", "engines", "(cupy", "backend)"]
+
+
+def test_presets_one_per_line_name_first(capsys):
+    code, out, _ = run_cli(capsys, "presets")
+    assert code == 0
+    shipped = presets.load_presets()
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == list(shipped)
+    for line, preset in zip(lines, shipped.values(), strict=True):
+        assert line.endswith(preset.title)
+
+
+def test_help_and_version(capsys):
+    code, out, _ = run_cli(capsys, "--help")
+    assert code == 0 and "run" in out and "devices" in out and "presets" in out
+    code, out, _ = run_cli(capsys, "run", "--help")
+    assert code == 0 and "--kernel-iters" in out and '"runs"' in out
+    code, out, _ = run_cli(capsys, "--version")
+    assert code == 0 and out.startswith("overlapviz ")
+
+
+def test_no_command_without_the_app_is_one_line_exit_1(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "overlapviz._qt.app", None)  # makes the import fail
+    code, out, err = run_cli(capsys)
+    assert (code, out) == (1, "")
+    assert err.count("\n") == 1 and "the desktop app is not available in this build" in err
+
+
+def test_no_command_starts_the_app(capsys, monkeypatch):
+    started = []
+    app = types.ModuleType("overlapviz._qt.app")
+    app.main = lambda: started.append(True) or 0
+    monkeypatch.setitem(sys.modules, "overlapviz._qt.app", app)
+    assert cli.main([]) == 0
+    assert started == [True]
+
+
+def test_python_dash_m(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "overlapviz", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and "usage: overlapviz" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "overlapviz", "run", "--memory", "x"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith("overlapviz: error: argument --memory") and done.stderr.count("\n") == 1
+
+
+# --- with the real simulated backend ------------------------------------------------------
+
+
+def test_sim_h200_json(capsys, monkeypatch):
+    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    report = run_json(capsys, "run", "--backend", "sim", "--device", "h200")
+    assert set(report) >= JSON_KEYS
+    assert (report["backend"], report["device"], report["timing"], report["simulated"]) == ("sim", "h200", "model",
+                                                                                            True)
+    assert 0 < report["ideal_ms"] <= report["makespan_ms"] < report["serial_ms"]
+
+
+def test_sim_every_shipped_preset_runs(capsys, monkeypatch):
+    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    for name, preset in presets.load_presets().items():
+        report = run_json(capsys, "run", "--preset", name)
+        runs = report.get("runs", [report])
+        assert len(runs) == len(preset.configs), name
+        assert all(run["device"] == preset.device and run["simulated"] for run in runs), name
+
+
+def test_sim_harris_issue_order_on_the_c1060(capsys):
+    v1 = run_json(capsys, "run", "--preset", "harris-c1060-v1")
+    v2 = run_json(capsys, "run", "--preset", "harris-c1060-v2")
+    assert v2["makespan_ms"] < v1["makespan_ms"]  # one copy engine: breadth order wins
+
+
+def test_sim_trace_file_is_the_run(capsys, tmp_path):
+    code, _, _ = run_cli(capsys, "run", "--backend", "sim", "--chunks", "8", "--trace", str(tmp_path / "t.json"))
+    assert code == 0
+    direct = registry.load_backend("sim").run(PipelineConfig(chunks=8))
+    loaded = import_chrome(tmp_path / "t.json")
+    assert all((loaded[c] == direct[c]).all() for c in COLUMNS)
+    assert loaded.names == direct.names
