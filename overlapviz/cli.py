@@ -1,4 +1,4 @@
-"""The command line: ``overlapviz`` starts the app; ``run``, ``devices`` and ``presets`` work without it.
+"""The command line: ``overlapviz`` starts the app; ``run``, ``bandwidth``, ``devices`` and ``presets`` work without it.
 
 Every subcommand is one ``add_*`` function that builds its parser and one ``*_command``
 function that runs it. Bad input is one line on stderr starting ``overlapviz: error:`` and
@@ -19,13 +19,15 @@ from typing import Any, NoReturn
 
 from overlapviz import __version__
 from overlapviz.backends import registry
-from overlapviz.backends.base import BackendError, DeviceInfo
+from overlapviz.backends.base import Backend, BackendError, DeviceInfo
+from overlapviz.backends.sim.bandwidth import DEFAULT_KINDS, SWEEP_SIZES
 from overlapviz.core.config import (
     DEFAULT_CHUNKS,
     DEFAULT_ITERS,
     DEFAULT_SIZE_BYTES,
     DEFAULT_STREAMS,
     ConfigError,
+    HostAlloc,
     HostMemory,
     IssueOrder,
     KernelKind,
@@ -35,7 +37,7 @@ from overlapviz.core.config import (
     parse_size,
 )
 from overlapviz.core.trace_io import export_chrome, export_csv
-from overlapviz.presets import Preset, PresetError, get_preset, load_presets
+from overlapviz.presets import Preset, PresetError, get_preset, lessons, load_presets
 from overlapviz.session import RunResult, UnknownDeviceError, find_backend, run_pipeline
 
 PROG = "overlapviz"
@@ -101,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.set_defaults(command=app_command)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (add_run, add_devices, add_presets):
+    for add in (add_run, add_bandwidth, add_devices, add_presets):
         add(commands)
     return parser
 
@@ -133,9 +135,10 @@ Settings not given take the preset's values with --preset, else the defaults:
 fma kernel with {DEFAULT_ITERS} iterations, backend auto (the real GPU if usable, else the model).
 Flags given next to --preset override the preset's values.
 
-A preset that compares two pipelines runs both: the summary shows both, --json prints
-{{"preset": NAME, "runs": [A, B]}} (each run with its "label"), and --trace/--csv write
-one file per run, named FILE-a.json and FILE-b.json (likewise for CSV).
+A preset that compares two pipelines runs both (each on its own device when the preset
+names one per side; --device runs both on the one given): the summary shows both, --json
+prints {{"preset": NAME, "runs": [A, B]}} (each run with its "label"), and --trace/--csv
+write one file per run, named FILE-a.json and FILE-b.json (likewise for CSV).
 """
 
 
@@ -176,6 +179,12 @@ def add_run(commands: Any) -> None:
         action=argparse.BooleanOptionalAction,
         help="copy back into a never-touched buffer each run; needs --memory pageable (default off)",
     )
+    pipeline.add_argument(
+        "--host-alloc",
+        choices=[a.value for a in HostAlloc],
+        help="allocate the host buffers once before timing (reuse), or inside every run (per-run);"
+        " default reuse",
+    )
     output = run.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     output.add_argument("--trace", type=Path, metavar="FILE.json", help="write the trace as Chrome trace JSON")
@@ -204,6 +213,7 @@ _FLAG_FIELDS = {
     "kernel": "kernel",
     "kernel_iters": "iters",
     "fresh_output": "fresh_output",
+    "host_alloc": "host_alloc",
 }
 
 
@@ -212,10 +222,13 @@ def run_command(args: argparse.Namespace) -> int:
     preset = get_preset(args.preset) if args.preset else None
     configs, labels = _configs(args, preset)
     backend_name = args.backend or (preset.backend if preset else None) or "auto"
-    device = args.device or (preset.device if preset else None)
+    devices = [args.device or (preset.devices[side] if preset else None) for side in range(len(configs))]
     outputs = {kind: _output_paths(getattr(args, kind), len(configs)) for kind in ("trace", "csv")}
-    backend = find_backend(backend_name, device)
-    results = [run_pipeline(config, backend.name, device) for config in configs]
+    backends = [find_backend(backend_name, device) for device in devices]
+    results = [
+        run_pipeline(config, backend.name, device)
+        for config, backend, device in zip(configs, backends, devices, strict=True)
+    ]
     written = _write_outputs(results, outputs)
     if args.json:
         print(json.dumps(_json_report(preset, configs, labels, results), indent=2, allow_nan=False))
@@ -350,6 +363,7 @@ def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
         f"overlap    {overlap}   speedup {m.speedup:.2f}x   host blocked {_ms(m.host_blocked_ns)}",
         f"busy       {busy}",
         f"bandwidth  {bandwidth}",
+        f"wall       {_ms(m.wall_ns)} (first host call to last)   allocating and freeing {_ms(m.host_alloc_ns)}",
     ]
     lines.append("findings" if result.findings else "findings   none")
     lines += [f"  - {' '.join(finding.message.split())}" for finding in result.findings]
@@ -362,6 +376,85 @@ def _ms(ns: int) -> str:
 
 def _gbps(value: float | None) -> str:
     return "-" if value is None or not math.isfinite(value) else f"{value:.1f} GB/s"
+
+
+# --- bandwidth -------------------------------------------------------------------------
+
+
+def add_bandwidth(commands: Any) -> None:
+    """Add ``overlapviz bandwidth``."""
+    bandwidth = commands.add_parser(
+        "bandwidth",
+        help="copy bandwidth by transfer size: H2D and D2H, pinned and pageable",
+        description="Copy bandwidth by transfer size (64 KiB to 1 GiB), H2D and D2H, from pinned and"
+        " pageable host memory: one copy at a time, on the real GPU or from the model. Prints a table"
+        " in GB/s (1e9 bytes/s) with the link's theoretical limit, or JSON.",
+    )
+    bandwidth.set_defaults(command=bandwidth_command)
+    bandwidth.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), default="auto",
+                           help="default: auto (the real GPU if usable, else the model)")
+    bandwidth.add_argument("--device", metavar="D", help="a simulated profile or a GPU (see 'overlapviz devices')")
+    bandwidth.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+
+
+def bandwidth_command(args: argparse.Namespace) -> int:
+    """Sweep copy sizes on the chosen backend and print the bandwidth table (or JSON)."""
+    backend = find_backend(args.backend, args.device)
+    sweep = getattr(backend, "bandwidth_sweep", None)
+    if not callable(sweep):
+        return _fail(
+            f"the {backend.name} backend cannot sweep copy bandwidth in this version;"
+            " 'overlapviz bandwidth --backend sim' gives the model's",
+            EXIT_FAILED,
+        )
+    points = [dict(point) for point in sweep(sizes=SWEEP_SIZES, kinds=DEFAULT_KINDS, device=args.device)]
+    info = _device_info(backend, args.device)
+    report = {
+        "backend": backend.name,
+        "device": info.key if info else args.device,
+        "device_name": info.name if info else None,
+        "simulated": bool(info.simulated) if info else False,
+        "link": info.facts.get("link") if info else None,
+        "link_peak_gbps": info.facts.get("link_peak_gbps") if info else None,
+        "points": points,
+    }
+    if args.json:
+        print(json.dumps(_finite(report), indent=2, allow_nan=False))
+    else:
+        print("\n".join(bandwidth_lines(report)))
+    return 0
+
+
+def _device_info(backend: Backend, device: str | None) -> DeviceInfo | None:
+    """The backend's description of `device` (its default device when None)."""
+    infos = backend.devices()
+    matching = [info for info in infos if device is None or info.key == device]
+    return matching[0] if matching else None
+
+
+def bandwidth_lines(report: dict[str, Any]) -> list[str]:
+    """The bandwidth report as a table: one row per size, one column per memory kind and direction."""
+    truth = "simulated" if report["simulated"] else "measured"
+    name = report.get("device_name") or report.get("device") or "default device"
+    lines = [f"device  {name}, {report['backend']} backend, {truth}"]
+    peak = report.get("link_peak_gbps")
+    if peak:
+        lines.append(f"link    {report.get('link') or 'the link'}: theoretical limit {peak:.1f} GB/s per direction")
+    points = report["points"]
+    columns = list(dict.fromkeys((p["memory"], p["direction"]) for p in points))
+    sizes = sorted({int(p["size"]) for p in points})
+    value = {(int(p["size"]), p["memory"], p["direction"]): p["gbps"] for p in points}
+    titles = [f"{memory} {direction.upper()}" for memory, direction in columns]
+    widths = [max(len(title), 8) for title in titles]
+    lines.append("  ".join([f"{'size':>8}", *(f"{t:>{w}}" for t, w in zip(titles, widths, strict=True))]) + "  (GB/s)")
+    for size in sizes:
+        cells = [_gbps_cell(value.get((size, *column))) for column in columns]
+        lines.append("  ".join([f"{format_size(size):>8}", *(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))]))
+    return lines
+
+
+def _gbps_cell(value: float | None) -> str:
+    return "-" if value is None or not math.isfinite(value) else f"{value:.1f}"
 
 
 # --- devices ---------------------------------------------------------------------------
@@ -421,10 +514,18 @@ def add_presets(commands: Any) -> None:
     """Add ``overlapviz presets``."""
     presets = commands.add_parser("presets", help="list the presets, one per line: name, then title")
     presets.set_defaults(command=presets_command)
+    presets.add_argument("--lessons", action="store_true",
+                         help="list only the lessons, in their order: number, name, title")
 
 
 def presets_command(args: argparse.Namespace) -> int:
-    """Print one preset per line: its name, then its title."""
+    """Print one preset per line: its name, then its title (or the lessons, numbered, in order)."""
+    if args.lessons:
+        ordered = lessons()
+        width = max((len(preset.name) for preset in ordered), default=0)
+        for preset in ordered:
+            print(f"{preset.lesson:>2}  {preset.name:<{width}}  {preset.title}")
+        return 0
     presets = load_presets()
     width = max((len(name) for name in presets), default=0)
     for name, preset in presets.items():

@@ -1,10 +1,12 @@
 """Presets: named pipelines (or A/B pairs of pipelines) with a title and a short text.
 
 Each preset is a TOML file in ``assets/presets/``; its name is the file's stem. The format is
-described in ``docs/presets.md``: ``title``, ``text``, optional ``device`` and ``backend``,
-then either a ``[config]`` table or two tables ``[a]`` and ``[b]`` (each with a ``label``).
-Config keys are `PipelineConfig` fields, with ``size`` for the total size (``"256MiB"`` or a
-byte count); keys not given take the `PipelineConfig` defaults.
+described in ``docs/presets.md``: ``title``, ``text``, optional ``device``, ``backend`` and
+``lesson``, then either a ``[config]`` table or two tables ``[a]`` and ``[b]`` (each with a
+``label``, and optionally its own ``device``). Config keys are `PipelineConfig` fields, with
+``size`` for the total size (``"256MiB"`` or a byte count); keys not given take the
+`PipelineConfig` defaults. Presets with a ``lesson`` number are the lessons, stepped through
+in that order (`lessons`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from overlapviz.core.config import ConfigError, PipelineConfig, parse_size
 from overlapviz.resources import asset_path
 
 PRESET_SUFFIX = ".toml"
-_TOP_KEYS = {"title", "text", "device", "backend", "config", "a", "b"}
+_TOP_KEYS = {"title", "text", "device", "backend", "lesson", "config", "a", "b"}
+_SIDE_KEYS = {"label", "device"}  # keys of [a]/[b] that are not pipeline settings
 _BACKENDS = ("auto", *BACKEND_NAMES)
 
 
@@ -44,13 +47,26 @@ class Preset:
     text: str
     configs: tuple[PipelineConfig, ...]  # one, or two for an A/B comparison
     labels: tuple[str, ...]  # one per config
-    device: str | None = None
+    device: str | None = None  # the device of every side that names none of its own
     backend: str | None = None
+    devices: tuple[str | None, ...] = ()  # one per config; left empty, `device` for each
+    lesson: int | None = None  # the position among the lessons; None for a plain preset
+
+    def __post_init__(self) -> None:
+        if not self.devices:
+            object.__setattr__(self, "devices", (self.device,) * len(self.configs))
+        if len(self.devices) != len(self.configs):
+            raise PresetError(f"{len(self.devices)} devices for {len(self.configs)} configs")
 
     @property
     def is_comparison(self) -> bool:
         """Whether the preset compares two pipelines."""
         return len(self.configs) == 2
+
+    @property
+    def is_lesson(self) -> bool:
+        """Whether the preset is one of the lessons."""
+        return self.lesson is not None
 
 
 def presets_folder() -> Path:
@@ -68,7 +84,34 @@ def load_presets(folder: Path | None = None) -> dict[str, Preset]:
     """
     folder = presets_folder() if folder is None else folder
     paths = sorted(folder.glob(f"*{PRESET_SUFFIX}"))
-    return {path.stem: load_preset(path) for path in paths}
+    presets = {path.stem: load_preset(path) for path in paths}
+    _check_lesson_numbers(folder, presets)
+    return presets
+
+
+def lessons(folder: Path | None = None) -> list[Preset]:
+    """Return the lessons among the presets in `folder` (default: the shipped ones), in lesson order.
+
+    Raises
+    ------
+    PresetError
+        A file is not a valid preset, or two presets claim the same lesson number.
+    """
+    found = [preset for preset in load_presets(folder).values() if preset.lesson is not None]
+    return sorted(found, key=lambda preset: preset.lesson or 0)
+
+
+def _check_lesson_numbers(folder: Path, presets: dict[str, Preset]) -> None:
+    owners: dict[int, str] = {}
+    for name, preset in presets.items():
+        if preset.lesson is None:
+            continue
+        if preset.lesson in owners:
+            raise PresetError(
+                f"{folder}: {owners[preset.lesson]}.toml and {name}.toml are both lesson {preset.lesson};"
+                " give each lesson its own number"
+            )
+        owners[preset.lesson] = name
 
 
 def preset_names(folder: Path | None = None) -> list[str]:
@@ -122,15 +165,38 @@ def _preset_from(name: str, data: dict[str, Any]) -> Preset:
     backend = _optional_text(data, "backend")
     if backend is not None and backend not in _BACKENDS:
         raise PresetError(f"backend {backend!r} is not one of: {', '.join(_BACKENDS)}")
+    device = _optional_text(data, "device")
     return Preset(
         name=name,
         title=_required_text(data, "title"),
         text=_required_text(data, "text"),
         configs=tuple(_config_from(table_name, table) for table_name, table in tables),
         labels=tuple(_label_of(table_name, table, data) for table_name, table in tables),
-        device=_optional_text(data, "device"),
+        device=device,
         backend=backend,
+        devices=tuple(_side_device(table_name, table, device) for table_name, table in tables),
+        lesson=_lesson_number(data),
     )
+
+
+def _side_device(table_name: str, table: dict[str, Any], default: str | None) -> str | None:
+    if "device" not in table:
+        return default
+    if table_name == "config":
+        raise PresetError("[config] cannot name a device; give it at the top of the file (device = ...)")
+    try:
+        return _optional_text(table, "device")
+    except PresetError as error:
+        raise PresetError(f"[{table_name}] {error}") from None
+
+
+def _lesson_number(data: dict[str, Any]) -> int | None:
+    value = data.get("lesson")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise PresetError(f"lesson must be a whole number from 1 (its place among the lessons), not {value!r}")
+    return value
 
 
 def _config_tables(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -145,7 +211,7 @@ def _config_tables(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _config_from(table_name: str, table: dict[str, Any]) -> PipelineConfig:
-    values = {key: value for key, value in table.items() if key != "label"}
+    values = {key: value for key, value in table.items() if key not in _SIDE_KEYS}
     try:
         if "size" in values:
             if "size_bytes" in values:

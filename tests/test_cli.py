@@ -11,6 +11,7 @@ from fake_backend import FakeBackend, fake_loader
 from overlapviz import cli, presets
 from overlapviz.backends import registry
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.pinning import PINNED_SHARE_ENV
 from overlapviz.core.trace import COLUMNS
 from overlapviz.core.trace_io import CSV_HEADER, import_chrome
 
@@ -93,11 +94,11 @@ def test_every_flag_reaches_the_config(backends, capsys):
     report = run_json(
         capsys, "run", "--size", "64MiB", "--chunks", "8", "--streams", "2", "--memory", "pageable",
         "--order", "breadth", "--stream-kind", "legacy", "--kernel", "sincos", "--kernel-iters", "0",
-        "--fresh-output", "--device", "fake-old",
+        "--fresh-output", "--host-alloc", "per-run", "--device", "fake-old",
     )  # fmt: skip
     assert report["config"] == PipelineConfig(
         size_bytes=64 * 2**20, chunks=8, streams=2, memory="pageable", order="breadth", stream_kind="legacy",
-        kernel="sincos", iters=0, fresh_output=True,
+        kernel="sincos", iters=0, fresh_output=True, host_alloc="per-run",
     ).to_dict()  # fmt: skip
     assert backends["sim"].calls[0][1] == "fake-old"
 
@@ -112,7 +113,8 @@ def test_text_summary(backends, capsys):
     assert lines[3].startswith("overlap    ") and "speedup 2.00x" in lines[3] and "host blocked 0.000 ms" in lines[3]
     assert lines[4] == "busy       h2d 0.004 ms (67 %)   kernel 0.004 ms (67 %)   d2h 0.004 ms (67 %)"
     assert lines[5].startswith("bandwidth  h2d ") and "GB/s" in lines[5]
-    assert lines[6].startswith("findings")
+    assert lines[6] == "wall       0.006 ms (first host call to last)   allocating and freeing 0.000 ms"
+    assert lines[7].startswith("findings")
 
 
 def test_text_summary_says_measured_for_a_real_gpu(monkeypatch, capsys):
@@ -176,6 +178,23 @@ def test_comparison_text_shows_both(backends, preset_dir, capsys):
     assert out.splitlines()[0] == "preset     pair: A pair"
     assert "== A: pageable ==" in out and "== B: pinned ==" in out
     assert out.count("makespan ") == 2
+
+
+def test_comparison_sides_run_on_their_own_devices(backends, preset_dir, capsys):
+    (preset_dir / "machines.toml").write_text(textwrap.dedent("""
+        title = "Two machines"
+        text = "Side A here. Side B there."
+        [a]
+        label = "new"
+        device = "fake-gpu"
+        [b]
+        label = "old"
+        device = "fake-old"
+    """))
+    a, b = run_json(capsys, "run", "--preset", "machines")["runs"]
+    assert (a["device"], b["device"]) == ("fake-gpu", "fake-old")
+    a, b = run_json(capsys, "run", "--preset", "machines", "--device", "fake-old")["runs"]
+    assert a["device"] == b["device"] == "fake-old"  # --device runs both on the one given
 
 
 def test_trace_and_csv_written_and_reimport(backends, tmp_path, capsys):
@@ -314,6 +333,16 @@ def test_devices_with_gpu(backends, capsys):
     assert lines[lines.index("GPUs") + 1].split() == ["0", "Fake", "0,", "2", "copy", "engines", "(cupy", "backend)"]
 
 
+def test_presets_lessons_in_their_order(capsys):
+    code, out, _ = run_cli(capsys, "presets", "--lessons")
+    assert code == 0
+    ordered = presets.lessons()
+    lines = out.splitlines()
+    assert [line.split()[:2] for line in lines] == [[str(p.lesson), p.name] for p in ordered]
+    assert lines[0].split()[:2] == ["1", "copy-pinned-vs-pageable"] and len(lines) == 16
+    assert all(line.endswith(p.title) for line, p in zip(lines, ordered, strict=True))
+
+
 def test_presets_one_per_line_name_first(capsys):
     code, out, _ = run_cli(capsys, "presets")
     assert code == 0
@@ -371,11 +400,18 @@ def test_sim_h200_json(capsys, monkeypatch):
 
 def test_sim_every_shipped_preset_runs(capsys, monkeypatch):
     monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    monkeypatch.delenv(PINNED_SHARE_ENV, raising=False)
     for name, preset in presets.load_presets().items():
+        if name == "pin-too-much":  # the lesson whose run the RAM guard refuses
+            code, out, err = run_cli(capsys, "run", "--preset", name)
+            assert (code, out) == (1, "") and err.count("\n") == 1
+            assert err.startswith("overlapviz: error: refusing to pin 64 GiB of host memory")
+            continue
         report = run_json(capsys, "run", "--preset", name)
         runs = report.get("runs", [report])
         assert len(runs) == len(preset.configs), name
-        assert all(run["device"] == preset.device and run["simulated"] for run in runs), name
+        for run, device in zip(runs, preset.devices, strict=True):
+            assert run["device"] == (device or "h200") and run["simulated"], name  # no GPU here: the h200 model
 
 
 def test_sim_harris_issue_order_on_the_c1060(capsys):
@@ -391,3 +427,66 @@ def test_sim_trace_file_is_the_run(capsys, tmp_path):
     loaded = import_chrome(tmp_path / "t.json")
     assert all((loaded[c] == direct[c]).all() for c in COLUMNS)
     assert loaded.names == direct.names
+
+
+# --- bandwidth -------------------------------------------------------------------------------
+
+
+def test_bandwidth_table_from_the_model(capsys, monkeypatch):
+    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    code, out, err = run_cli(capsys, "bandwidth", "--backend", "sim")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "device  NVIDIA H200 (model), sim backend, simulated"
+    assert lines[1] == "link    PCIe Gen5 x16: theoretical limit 63.0 GB/s per direction"
+    assert lines[2] == "    size  pinned H2D  pinned D2H  pageable H2D  pageable D2H  (GB/s)"
+    rows = [line.split() for line in lines[3:]]
+    assert [" ".join(row[:2]) for row in rows] == ["64 KiB", "256 KiB", "1 MiB", "4 MiB", "16 MiB", "64 MiB",
+                                                   "256 MiB", "1 GiB"]
+    assert rows[-1][2:] == ["55.3", "55.3", "7.0", "11.2"]  # the profile's measured rates at 1 GiB
+
+
+def test_bandwidth_json_for_a_tesla_model(capsys, monkeypatch):
+    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    report = run_json(capsys, "bandwidth", "--device", "tesla-c1060")
+    assert (report["backend"], report["device"], report["simulated"]) == ("sim", "tesla-c1060", True)
+    assert (report["link"], report["link_peak_gbps"]) == ("PCIe Gen2 x16", 8.0)
+    assert len(report["points"]) == 8 * 2 * 2
+    assert set(report["points"][0]) == {"size", "memory", "direction", "gbps", "seconds"}
+    assert {p["memory"] for p in report["points"]} == {"pinned", "pageable"}
+
+
+def test_bandwidth_on_a_backend_that_cannot_sweep_is_one_line_exit_1(backends, capsys):
+    backends["cupy"] = FakeBackend("cupy", devices=("0",), simulated=False)
+    code, out, err = run_cli(capsys, "bandwidth", "--backend", "cupy")
+    assert (code, out) == (1, "")
+    assert err == (
+        "overlapviz: error: the cupy backend cannot sweep copy bandwidth in this version;"
+        " 'overlapviz bandwidth --backend sim' gives the model's\n"
+    )
+
+
+def test_bandwidth_on_a_backend_that_sweeps(backends, capsys):
+    gpu = FakeBackend("cupy", devices=("cuda:0",), simulated=False)
+    asked = []
+
+    def sweep(sizes, kinds, device):
+        asked.append((tuple(sizes), tuple(kinds), device))
+        return [{"size": size, "memory": kind, "direction": d, "gbps": 50.0 if kind == "pinned" else float("nan"),
+                 "seconds": 1.0} for kind in kinds for size in sizes for d in ("h2d", "d2h")]
+
+    gpu.bandwidth_sweep = sweep
+    backends["cupy"] = gpu
+    code, out, _ = run_cli(capsys, "bandwidth", "--backend", "cupy", "--device", "cuda:0")
+    assert code == 0 and asked[0][1:] == (("pinned", "pageable"), "cuda:0") and len(asked[0][0]) == 8
+    lines = out.splitlines()
+    assert lines[0] == "device  Fake cuda:0, cupy backend, measured"  # no link line: the facts do not say
+    assert lines[2].split()[2:] == ["50.0", "50.0", "-", "-"]
+    report = run_json(capsys, "bandwidth", "--backend", "cupy")
+    assert report["points"][-1]["gbps"] is None and report["link_peak_gbps"] is None
+
+
+def test_bandwidth_bad_device_is_exit_2(capsys, monkeypatch):
+    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    code, _, err = run_cli(capsys, "bandwidth", "--backend", "sim", "--device", "nope")
+    assert code == 2 and err.startswith("overlapviz: error: unknown device 'nope'") and err.count("\n") == 1

@@ -4,23 +4,29 @@ from pathlib import Path
 
 import pytest
 
+from overlapviz.backends.base import BackendError
 from overlapviz.core.config import (
+    GIB,
     HostMemory,
     IssueOrder,
     KernelKind,
     PipelineConfig,
     StreamKind,
 )
+from overlapviz.core.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
+from overlapviz.core.trace import OpKind
 from overlapviz.presets import (
     Preset,
     PresetError,
     UnknownPresetError,
     get_preset,
+    lessons,
     load_preset,
     load_presets,
     preset_names,
     presets_folder,
 )
+from overlapviz.session import run_pipeline
 
 HARRIS_DEVICES = {"c1060": "tesla-c1060", "c2050": "tesla-c2050", "k20c": "tesla-k20c"}
 HARRIS_N = 4 * 1024 * 256 * 4  # n = 4 * 1024 * blockSize * nStreams in async.cu
@@ -45,9 +51,10 @@ def test_every_shipped_preset_loads_and_validates():
         assert len(preset.configs) in (1, 2) and len(preset.labels) == len(preset.configs)
         assert all(isinstance(c, PipelineConfig) for c in preset.configs)
         assert preset.backend in (None, "auto", "sim", "cupy")
+        assert len(preset.devices) == len(preset.configs)
         if preset.is_comparison:
             assert all(preset.labels) and preset.labels[0] != preset.labels[1]
-            assert preset.configs[0] != preset.configs[1]
+            assert preset.configs[0] != preset.configs[1] or preset.devices[0] != preset.devices[1]
 
 
 def test_shipped_names_match_files():
@@ -80,6 +87,7 @@ def test_shipped_devices_are_simulated_profiles():
     keys = {d.key for d in sim.create_backend().devices()}
     for preset in load_presets().values():
         assert preset.device is None or preset.device in keys, preset.name
+        assert all(device is None or device in keys for device in preset.devices), preset.name
 
 
 # --- the file format -------------------------------------------------------------------
@@ -124,7 +132,8 @@ def test_single_config_with_defaults(tmp_path):
         configs=(PipelineConfig(size_bytes=64 * 1024 * 1024, chunks=8),), labels=("One",),
         device=None, backend=None,
     )
-    assert not preset.is_comparison
+    assert not preset.is_comparison and not preset.is_lesson
+    assert preset.devices == (None,) and preset.lesson is None
 
 
 def test_comparison_has_two_configs_and_labels(tmp_path):
@@ -135,6 +144,7 @@ def test_comparison_has_two_configs_and_labels(tmp_path):
     assert preset.configs[1] == PipelineConfig(size_bytes=1024 * 1024)
     assert preset.text == "Pageable memory is staged. Pinned memory is not."  # lines joined
     assert (preset.device, preset.backend) == ("h200", "sim")
+    assert preset.devices == ("h200", "h200")  # the top-level device for each side
 
 
 def test_load_presets_from_a_folder(tmp_path):
@@ -186,6 +196,12 @@ def test_unknown_shipped_name_lists_shipped_names():
         ("title = 'x'\ntext = 'y'\ndevice = 7\n[config]\n", r"device must be a non-empty string"),
         ("title = 'x'\ntext = 'y'\ncolour = 'red'\n[config]\n", r"unknown key 'colour'"),
         ("title = 'x\ntext = 'y'\n", r"not valid TOML"),
+        ("title = 'x'\ntext = 'y'\nlesson = 0\n[config]\n", r"lesson must be a whole number from 1 .*not 0"),
+        ("title = 'x'\ntext = 'y'\nlesson = '3'\n[config]\n", r"lesson must be a whole number"),
+        ("title = 'x'\ntext = 'y'\nlesson = true\n[config]\n", r"lesson must be a whole number"),
+        ("title = 'x'\ntext = 'y'\n[config]\ndevice = 'h200'\n", r"\[config\] cannot name a device"),
+        ("title = 'x'\ntext = 'y'\n[a]\nlabel='a'\ndevice = ''\n[b]\nlabel='b'\n",
+         r"\[a\] device must be a non-empty string"),
     ],
 )
 def test_bad_files_name_the_file_and_problem(tmp_path, body, problem):
@@ -214,3 +230,220 @@ def test_unreadable_file_is_a_preset_error(tmp_path):
     folder.mkdir()  # a folder where a file should be
     with pytest.raises(PresetError, match="cannot be read"):
         load_preset(folder)
+
+
+# --- per-side devices and lesson numbers -------------------------------------------------
+
+
+def test_each_side_may_name_its_own_device(tmp_path):
+    preset = load_preset(write(tmp_path, "sides", """
+        title = "Two machines"
+        text = "One side here. The other there."
+        device = "h200"
+        [a]
+        label = "default device"
+        [b]
+        label = "own device"
+        device = "tesla-c1060"
+    """))
+    assert preset.devices == ("h200", "tesla-c1060")
+    assert preset.configs[0] == preset.configs[1] == PipelineConfig()  # device is no pipeline setting
+
+
+def test_lessons_come_in_their_order_and_plain_presets_are_left_out(tmp_path):
+    for name, number in (("zeta", 1), ("alpha", 3), ("mid", 2)):
+        write(tmp_path, name, f"lesson = {number}\n" + textwrap.dedent(GOOD_SINGLE))
+    write(tmp_path, "plain", GOOD_SINGLE)
+    ordered = lessons(tmp_path)
+    assert [(p.name, p.lesson) for p in ordered] == [("zeta", 1), ("mid", 2), ("alpha", 3)]
+    assert all(p.is_lesson for p in ordered) and not load_presets(tmp_path)["plain"].is_lesson
+
+
+def test_two_presets_with_one_lesson_number_are_an_error(tmp_path):
+    write(tmp_path, "one", "lesson = 4\n" + textwrap.dedent(GOOD_SINGLE))
+    write(tmp_path, "two", "lesson = 4\n" + textwrap.dedent(GOOD_SINGLE))
+    with pytest.raises(PresetError, match=r"one\.toml and two\.toml are both lesson 4"):
+        load_presets(tmp_path)
+
+
+# --- the lessons: each loads, runs on the model and shows what its text claims ----------------
+
+LESSONS = [
+    "copy-pinned-vs-pageable", "overlap-pinned-vs-pageable", "streams-one-vs-four", "chunks-too-few",
+    "chunks-too-many", "legacy-default-stream", "copy-vs-kernel-bound", "copy-engines-both-ways", "order-h200",
+    "order-c1060", "order-c2050", "order-k20c", "fresh-output-page-faults", "alloc-cudamallochost-vs-malloc",
+    "alloc-once-and-reuse", "pin-too-much",
+]  # fmt: skip
+
+
+def run_on_model(name):
+    """Run every side of a lesson on the simulated backend; (result, ...) in side order."""
+    preset = get_preset(name)
+    return tuple(
+        run_pipeline(config, "sim", device) for config, device in zip(preset.configs, preset.devices, strict=True)
+    )
+
+
+def codes(result):
+    return {finding.code for finding in result.findings}
+
+
+def ms(ns):
+    return ns / 1e6
+
+
+def test_the_lessons_in_order():
+    ordered = lessons()
+    assert [p.name for p in ordered] == LESSONS
+    assert [p.lesson for p in ordered] == list(range(1, len(LESSONS) + 1))
+    for preset in ordered:
+        assert preset.title and 2 <= len(sentences(preset.text)) <= 3
+        assert preset.is_comparison or preset.name == "pin-too-much"
+
+
+def test_lessons_on_the_h200_run_where_a_gpu_is_present():
+    # No device and no backend: the real GPU when there is one, else the h200 model.
+    on_model_only = {"copy-engines-both-ways", "order-c1060", "order-c2050", "order-k20c", "pin-too-much"}
+    for preset in lessons():
+        named = preset.backend is not None or any(preset.devices)
+        assert named == (preset.name in on_model_only), preset.name
+
+
+def test_lesson_one_copy_each_way():
+    pageable, pinned = run_on_model("copy-pinned-vs-pageable")
+    p, q = pageable.metrics, pinned.metrics
+    assert p.host_blocked_ns >= 0.99 * p.makespan_ns and "host-blocked-pageable" in codes(pageable)
+    assert q.host_blocked_ns == 0 and "host-blocked-pageable" not in codes(pinned)
+    assert round(p.bandwidth_gbps["h2d"]) == 7 and round(p.bandwidth_gbps["d2h"]) == 11
+    peak = 63.0
+    assert 0.85 * peak < q.bandwidth_gbps["h2d"] < peak and round(q.bandwidth_gbps["d2h"]) == 55
+    trace = pinned.trace
+    calls = [r for r in range(len(trace)) if trace.name_of(r) == "cudaMemcpyAsync"]
+    assert all(trace.duration_ns[r] < 10_000 for r in calls)  # the pinned calls return within microseconds
+
+
+def test_lesson_overlap_needs_pinned_memory():
+    pageable, pinned = run_on_model("overlap-pinned-vs-pageable")
+    assert pageable.metrics.overlap_pct < 5 and pinned.metrics.overlap_pct > 95
+    assert pageable.metrics.makespan_ns > 10 * pinned.metrics.makespan_ns
+    assert "host-blocked-pageable" in codes(pageable)
+
+
+def test_lesson_one_stream_vs_four():
+    one, four = run_on_model("streams-one-vs-four")
+    assert "single-stream" in codes(one) and one.metrics.makespan_ns >= 0.99 * one.metrics.serial_ns
+    assert round(ms(one.metrics.makespan_ns)) == 15 and round(ms(four.metrics.makespan_ns)) == 6
+
+
+def test_lesson_too_few_chunks():
+    few, enough = run_on_model("chunks-too-few")
+    assert "too-few-chunks" in codes(few) and "too-few-chunks" not in codes(enough)
+    assert round(ms(few.metrics.makespan_ns), 1) == 9.7 and round(ms(enough.metrics.makespan_ns), 1) == 5.9
+
+
+def test_lesson_too_many_chunks():
+    enough, many = run_on_model("chunks-too-many")
+    assert "too-many-chunks" in codes(many) and "too-many-chunks" not in codes(enough)
+    assert round(ms(many.metrics.makespan_ns)) == 23 and round(ms(enough.metrics.makespan_ns)) == 6
+    assert many.metrics.host_issue_ns > 0.5 * many.metrics.makespan_ns
+    assert round(enough.metrics.bandwidth_gbps["h2d"], -1) == 50 and round(many.metrics.bandwidth_gbps["h2d"]) == 25
+
+
+def test_lesson_legacy_default_stream():
+    legacy, nonblocking = run_on_model("legacy-default-stream")
+    assert "single-stream" in codes(legacy) and "legacy default stream" in legacy.findings[0].message
+    assert legacy.metrics.makespan_ns >= 0.99 * legacy.metrics.serial_ns
+    assert round(ms(legacy.metrics.makespan_ns)) == 15 and round(ms(nonblocking.metrics.makespan_ns)) == 6
+
+
+def test_lesson_copy_bound_vs_kernel_bound():
+    copies, kernels = run_on_model("copy-vs-kernel-bound")
+    assert "copy-bound" in codes(copies) and "kernel-bound" in codes(kernels)
+    assert copies.metrics.utilisation["h2d"] > 0.9 and round(ms(copies.metrics.makespan_ns), 1) == 5.6
+    assert round(ms(kernels.metrics.busy_ns["kernel"]), 1) == 20.5 and round(ms(kernels.metrics.makespan_ns), 1) == 21.1
+
+
+def test_lesson_copies_both_ways_at_once():
+    three, one = run_on_model("copy-engines-both-ways")
+    assert three.trace.copy_engines == 3 and one.trace.copy_engines == 1
+
+    def both_ways_at_once(trace):
+        """Whether any H2D copy ran while a D2H copy ran."""
+        h2d, d2h = trace.mask(OpKind.H2D), trace.mask(OpKind.D2H)
+        d2h_start, d2h_end = trace["start_ns"][d2h], trace["end_ns"][d2h]
+        return any(
+            ((d2h_start < end) & (d2h_end > start)).any()
+            for start, end in zip(trace["start_ns"][h2d], trace["end_ns"][h2d], strict=True)
+        )
+
+    assert both_ways_at_once(three.trace) and not both_ways_at_once(one.trace)
+    assert round(ms(three.metrics.makespan_ns), 1) == 5.6 and round(ms(one.metrics.makespan_ns), 1) == 9.9
+    assert round(three.metrics.bandwidth_gbps["h2d"], -1) == 50
+    busy = one.metrics.busy_ns
+    assert one.metrics.makespan_ns == pytest.approx(busy["h2d"] + busy["d2h"], rel=0.01)  # the two added up
+
+
+@pytest.mark.parametrize(("name", "winner"), [("order-h200", "depth"), ("order-c1060", "breadth"),
+                                              ("order-c2050", "depth"), ("order-k20c", "neither")])
+def test_lessons_depth_vs_breadth(name, winner):
+    depth, breadth = (r.metrics.makespan_ns for r in run_on_model(name))
+    if winner == "depth":
+        assert depth < 0.9 * breadth
+    elif winner == "breadth":
+        assert breadth < 0.9 * depth
+    else:
+        assert depth == pytest.approx(breadth, rel=0.01)
+
+
+def test_lesson_fresh_output_buffer():
+    touched, fresh = run_on_model("fresh-output-page-faults")
+    assert round(ms(touched.metrics.busy_ns["d2h"])) == 24 and round(ms(fresh.metrics.busy_ns["d2h"])) == 67
+    assert round(ms(touched.metrics.makespan_ns)) == 67 and round(ms(fresh.metrics.makespan_ns)) == 110
+
+
+def host_calls_named(result, name):
+    trace = result.trace
+    return [int(r) for r in range(len(trace)) if trace.name_of(r) == name]
+
+
+def test_lesson_what_cudamallochost_costs_against_malloc():
+    malloc, pinned = run_on_model("alloc-cudamallochost-vs-malloc")
+    touches = [ms(malloc.trace.duration_ns[r]) for r in host_calls_named(malloc, "first touch")]
+    pins = [ms(pinned.trace.duration_ns[r]) for r in host_calls_named(pinned, "cudaMallocHost")]
+    frees = [ms(pinned.trace.duration_ns[r]) for r in host_calls_named(pinned, "cudaFreeHost")]
+    assert [round(t) for t in touches] == [43, 43] and [round(p) for p in pins] == [92, 92]
+    assert [round(f) for f in frees] == [24, 24]
+    sync = host_calls_named(pinned, "cudaDeviceSynchronize")[0]
+    ends = pinned.trace["end_ns"]
+    assert all(pinned.trace["start_ns"][r] >= ends[sync] for r in host_calls_named(pinned, "cudaFreeHost"))
+    assert pinned.metrics.makespan_ns * 10 < malloc.metrics.makespan_ns
+    assert round(ms(pinned.metrics.wall_ns)) == 239 and round(ms(malloc.metrics.wall_ns)) == 155
+    assert "alloc-per-run" in codes(malloc) and "alloc-per-run" in codes(pinned)
+
+
+def test_lesson_allocate_once_and_reuse():
+    per_run, reused = run_on_model("alloc-once-and-reuse")
+    assert per_run.metrics.makespan_ns == reused.metrics.makespan_ns
+    assert round(ms(per_run.metrics.host_alloc_ns)) == 233 and round(ms(per_run.metrics.wall_ns)) == 239
+    assert round(ms(reused.metrics.wall_ns)) == 6 and reused.metrics.host_alloc_ns == 0
+    found = {f.code: f.message for f in per_run.findings}
+    assert "cudaFreeHost" in found["alloc-per-run"] and "alloc-per-run" not in codes(reused)
+
+
+def test_lesson_asking_to_pin_too_much_loads_and_is_refused_with_the_guards_message(monkeypatch):
+    monkeypatch.delenv(PINNED_SHARE_ENV, raising=False)
+    preset = get_preset("pin-too-much")
+    (config,) = preset.configs
+    assert config.size_bytes == 32 * GIB and config.memory is HostMemory.PINNED
+    with pytest.raises(PinnedMemoryRefused) as guard:
+        check_pinned_request(2 * config.size_bytes, 125 * GIB)
+    with pytest.raises(BackendError) as refused:
+        run_on_model("pin-too-much")
+    assert str(refused.value) == str(guard.value)
+    assert "Pinned pages cannot be swapped out" in str(refused.value)
+
+
+def test_the_lessons_page_has_a_section_for_every_lesson():
+    page = (presets_folder().parents[1] / "docs" / "lessons.md").read_text(encoding="utf-8")
+    for preset in lessons():
+        assert f"`{preset.name}`" in page, preset.name

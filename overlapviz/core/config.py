@@ -56,6 +56,13 @@ class StreamKind(StrEnum):
     LEGACY = "legacy"  # every op on the legacy default stream
 
 
+class HostAlloc(StrEnum):
+    """When the two host buffers are allocated: once before timing, or inside every run."""
+
+    REUSE = "reuse"  # allocated (and touched or pinned) once, before the timed region
+    PER_RUN = "per-run"  # each run allocates both buffers before issuing and frees them after
+
+
 class KernelKind(StrEnum):
     """Which kernel runs on each chunk."""
 
@@ -82,6 +89,7 @@ class PipelineConfig:
     iters: int = DEFAULT_ITERS
     kernel: KernelKind = KernelKind.FMA
     fresh_output: bool = False  # D2H into a never-touched pageable buffer each run
+    host_alloc: HostAlloc = HostAlloc.REUSE
 
     def __post_init__(self) -> None:
         for name, enum in _ENUM_FIELDS.items():
@@ -155,9 +163,11 @@ class PipelineConfig:
         else:
             streams = f"{self.streams} stream{'s' if self.streams > 1 else ''}"
         work = f"{self.kernel.value} x{self.iters}" if self.kernel is KernelKind.FMA else self.kernel.value
+        extras = ", fresh output buffer" * self.fresh_output
+        extras += ", host buffers allocated per run" * (self.host_alloc is HostAlloc.PER_RUN)
         return (
             f"{format_size(self.size_bytes)}, {streams} x {self.chunks} chunks, {self.memory.value},"
-            f" {self.order.value}, kernel {work}"
+            f" {self.order.value}, kernel {work}{extras}"
         )
 
 
@@ -166,6 +176,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "order": IssueOrder,
     "stream_kind": StreamKind,
     "kernel": KernelKind,
+    "host_alloc": HostAlloc,
 }
 
 

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from overlapviz.core.metrics import (
     IntArray,
     Metrics,
+    allocation_calls,
     compute_metrics,
     covered_ns,
     covered_total_ns,
@@ -56,6 +57,10 @@ IDLE_WHILE_ISSUING_SHARE = 0.25
 # ...and either way that pace cost time: the run ends at least 10% after the ideal bound. A long issue
 # loop that finishes while the device is still busy with earlier chunks costs nothing.
 HOST_LOSS_RATIO = 1.1
+# A quarter of what the program waited for spent getting and giving back host memory: the
+# allocation, not the pipeline, is then what a user would have to shorten first.
+ALLOC_SHARE = 0.25
+_PINNING_CALLS = frozenset({"cudaMallocHost", "cudaHostAlloc", "cuMemAllocHost", "cuMemHostAlloc"})
 
 _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _ENGINE = {
@@ -260,6 +265,32 @@ def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     return int((issue_e - issue_s).sum())
 
 
+def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find allocating and freeing host memory taking a large share of what the program waited."""
+    alloc, wall = metrics.host_alloc_ns, metrics.wall_ns
+    if wall <= 0 or alloc < ALLOC_SHARE * wall:
+        return []
+    rows = np.flatnonzero(allocation_calls(trace))
+    per_call: dict[str, int] = {}
+    for row in rows[np.argsort(trace["start_ns"][rows], kind="stable")]:
+        name = _api_name(trace, int(row))
+        per_call[name] = per_call.get(name, 0) + int(trace.duration_ns[row])
+    calls = ", ".join(f"{name} {_ms(ns)}" for name, ns in per_call.items())
+    pinning = any(name in _PINNING_CALLS for name in per_call)
+    why = (
+        "cudaMallocHost pins every page of a buffer before it returns, which is why it is slow"
+        if pinning
+        else "the OS hands fresh pages over only when the program first touches them"
+    )
+    message = (
+        f"Getting and giving back host memory took {_ms(alloc)}, {_pct(alloc, wall)} of the {_ms(wall)} the"
+        f" program waited, against {_ms(metrics.makespan_ns)} for the copies and kernels ({calls}): {why}."
+        " Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
+        " cudaMallocHost, freed with cudaFreeHost when the program is done."
+    )
+    return [Finding("alloc-per-run", message, _rows(rows))]
+
+
 RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     host_blocked_pageable,
     single_stream,
@@ -267,6 +298,7 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     stage_bound,
     too_few_chunks,
     too_many_chunks,
+    alloc_per_run,
 )
 
 

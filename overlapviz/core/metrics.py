@@ -35,10 +35,20 @@ All times are integer nanoseconds; `Metrics.to_dict` gives milliseconds.
   which its own op was already running on the device, ``max(0, end - max(start, op.start))``:
   the host waited for the device. Summed over the calls.
 - host issue: the summed durations of the issuing calls minus their blocked parts.
+- wall: from the first span's start to the last span's end, host calls included: with a host
+  lane, from the program's first call (an allocation, when it allocates inside the run) to
+  the end of its final synchronize or free, i.e. what the user's program waits for. Without
+  host spans it equals the makespan.
+- host alloc: the time the host thread spent getting and giving back host memory: in the
+  calls named in `ALLOCATION_CALLS` (``cudaMallocHost``, ``cudaFreeHost``,
+  ``cudaHostRegister``, ``malloc``, the first touch of fresh pages, ``free``, ...; CUPTI's
+  ``_v3020``-style suffixes are ignored). Nested calls (a runtime call and the driver call
+  inside it) count once.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +60,14 @@ from overlapviz.core.trace import DEVICE_KINDS, OpKind, Trace
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
 COPY_KINDS = (OpKind.H2D, OpKind.D2H)
 NS_PER_MS = 1_000_000
+# Host spans that get or give back host memory. "first touch" is the host writing to fresh
+# pageable pages, which is when the OS actually hands them over (malloc only reserves them).
+ALLOCATION_CALLS = frozenset({
+    "cudaMallocHost", "cudaHostAlloc", "cudaFreeHost", "cudaHostRegister", "cudaHostUnregister",
+    "cuMemAllocHost", "cuMemHostAlloc", "cuMemFreeHost", "cuMemHostRegister", "cuMemHostUnregister",
+    "malloc", "free", "first touch",
+})
+_API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMallocHost_v3020
 
 IntArray = npt.NDArray[np.int64]
 
@@ -68,6 +86,8 @@ class Metrics:
     host_blocked_ns: int
     bandwidth_gbps: dict[str, float | None]
     host_issue_ns: int
+    wall_ns: int
+    host_alloc_ns: int
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready values, times in milliseconds."""
@@ -82,6 +102,8 @@ class Metrics:
             "utilisation": dict(self.utilisation),
             "bandwidth_gbps": dict(self.bandwidth_gbps),
             "host_issue_ms": ns_to_ms(self.host_issue_ns),
+            "wall_ms": ns_to_ms(self.wall_ns),
+            "host_alloc_ms": ns_to_ms(self.host_alloc_ns),
         }
 
 
@@ -109,6 +131,8 @@ def compute_metrics(trace: Trace) -> Metrics:
         host_blocked_ns=int(blocked.sum()),
         bandwidth_gbps={STAGE_KEYS[kind]: direction_bandwidth_gbps(trace, kind) for kind in COPY_KINDS},
         host_issue_ns=int(trace.duration_ns[issuing].sum() - blocked[issuing].sum()),
+        wall_ns=wall_ns(trace),
+        host_alloc_ns=host_alloc_ns(trace),
     )
 
 
@@ -118,6 +142,29 @@ def makespan_ns(trace: Trace) -> int:
     if not device.any():
         return 0
     return int(trace["end_ns"][device].max() - trace["start_ns"][device].min())
+
+
+def wall_ns(trace: Trace) -> int:
+    """First span's start to last span's end, host spans included; 0 for an empty trace."""
+    if len(trace) == 0:
+        return 0
+    return int(trace["end_ns"].max() - trace["start_ns"].min())
+
+
+def allocation_calls(trace: Trace) -> npt.NDArray[np.bool_]:
+    """Host spans that get or give back host memory (see `ALLOCATION_CALLS`)."""
+    is_alloc = np.array([_API_VERSION_SUFFIX.sub("", name) in ALLOCATION_CALLS for name in trace.names], dtype=bool)
+    if is_alloc.size == 0:
+        return np.zeros(len(trace), dtype=bool)
+    calls: npt.NDArray[np.bool_] = (trace["kind"] == OpKind.API) & is_alloc[trace["name"]]
+    return calls
+
+
+def host_alloc_ns(trace: Trace) -> int:
+    """Time the host spent in allocation and free calls (nested calls count once)."""
+    rows = allocation_calls(trace)
+    starts, ends = union_intervals(trace["start_ns"][rows], trace["end_ns"][rows])
+    return int((ends - starts).sum())
 
 
 def busy_ns(trace: Trace, kind: OpKind) -> int:

@@ -10,6 +10,7 @@ from overlapviz.core.config import (
     GIB,
     MIB,
     ConfigError,
+    HostAlloc,
     HostMemory,
     IssueOrder,
     PipelineConfig,
@@ -50,6 +51,7 @@ def test_chunk_to_stream_mapping() -> None:
         ({"stream_kind": "x"}, "stream_kind", "nonblocking, legacy"),
         ({"chunks": 2.5}, "chunks", "whole number"),
         ({"fresh_output": True}, "fresh_output", "pageable"),
+        ({"host_alloc": "sometimes"}, "host_alloc", "reuse, per-run"),
     ],
 )
 def test_bad_values_name_the_field_and_the_range(changes: dict, field: str, words: str) -> None:
@@ -58,6 +60,16 @@ def test_bad_values_name_the_field_and_the_range(changes: dict, field: str, word
     assert error.value.field == field
     assert str(error.value).startswith(f"{field}: ")
     assert words in str(error.value)
+
+
+def test_host_buffers_are_reused_by_default_and_may_be_allocated_per_run() -> None:
+    assert PipelineConfig().host_alloc is HostAlloc.REUSE
+    per_run = PipelineConfig(host_alloc="per-run", memory="pageable", fresh_output=True)
+    assert per_run.host_alloc is HostAlloc.PER_RUN
+    assert per_run.to_dict()["host_alloc"] == "per-run"
+    assert PipelineConfig.from_dict(per_run.to_dict()) == per_run
+    assert per_run.describe().endswith(", fresh output buffer, host buffers allocated per run")
+    assert "per run" not in PipelineConfig().describe() and "fresh" not in PipelineConfig().describe()
 
 
 def test_divisor_suggestion() -> None:

@@ -2,7 +2,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from tracefactory import MS, US, pipeline_trace
+from tracefactory import MS, US, alloc_trace, pipeline_trace
 
 from overlapviz.core.findings import (
     COPY_QUEUE_SHARE,
@@ -306,3 +306,41 @@ def test_a_host_bound_run_is_not_blamed_on_a_stage():
     assert metrics.busy_ns["kernel"] >= 1.2 * max(metrics.busy_ns["h2d"], metrics.busy_ns["d2h"])
     assert "too-many-chunks" in codes(trace)
     assert not {"kernel-bound", "copy-bound"} & set(codes(trace))
+
+
+# --- alloc-per-run -----------------------------------------------------------------------------
+
+
+def test_pinned_allocation_inside_the_run_fires_and_names_the_calls():
+    trace = alloc_trace()
+    finding = the("alloc-per-run", trace)
+    assert finding.message.startswith(
+        "Getting and giving back host memory took 230.0 ms, 99% of the 233.0 ms the program waited, against"
+        " 3.00 ms for the copies and kernels (cudaMallocHost 180.0 ms, cudaFreeHost 50.0 ms): cudaMallocHost"
+        " pins every page of a buffer before it returns"
+    )
+    assert "once" in finding.message and "reuse them" in finding.message
+    assert "freed with cudaFreeHost" in finding.message
+    allocations = {r for r in range(len(trace)) if trace.name_of(r) in ("cudaMallocHost", "cudaFreeHost")}
+    assert set(finding.rows) == allocations and len(allocations) == 4
+
+
+def test_pageable_allocation_inside_the_run_fires_with_its_own_reason():
+    trace = alloc_trace(before=(("malloc", 60 * US), ("first touch", 40 * MS)), after=(("free", 1 * MS),))
+    finding = the("alloc-per-run", trace)
+    assert "(malloc 0.06 ms, first touch 40.0 ms, free 1.00 ms)" in finding.message
+    assert "hands fresh pages over only when the program first touches them" in finding.message
+    assert "pins every page" not in finding.message
+    assert "cudaMallocHost" in finding.message and "cudaFreeHost" in finding.message  # the advice still names them
+
+
+def test_allocation_that_is_a_small_share_of_the_wall_time_does_not_fire():
+    # 0.5 ms of allocation against a 3 ms pipeline: 14% of what the program waited
+    trace = alloc_trace(before=(("cudaMallocHost", MS // 4),), after=(("cudaFreeHost", MS // 4),))
+    assert compute_metrics(trace).host_alloc_ns == MS // 2
+    assert "alloc-per-run" not in codes(trace)
+
+
+def test_a_run_without_allocation_calls_does_not_fire_the_alloc_rule():
+    assert "alloc-per-run" not in codes(alloc_trace(before=(), after=()))
+    assert "alloc-per-run" not in codes(pipeline_trace(16, 4))

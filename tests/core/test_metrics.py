@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tracefactory import MS, US, pipeline_trace
+from tracefactory import MS, US, alloc_trace, pipeline_trace
 
 from overlapviz.core.metrics import (
     Metrics,
@@ -239,8 +239,41 @@ def test_to_dict_is_json_ready_and_in_milliseconds():
     assert data["host_issue_ms"] == pytest.approx(0.06)
     assert set(data) == {
         "makespan_ms", "serial_ms", "ideal_ms", "overlap_pct", "speedup", "host_blocked_ms",
-        "busy_ms", "utilisation", "bandwidth_gbps", "host_issue_ms",
+        "busy_ms", "utilisation", "bandwidth_gbps", "host_issue_ms", "wall_ms", "host_alloc_ms",
     }
+
+
+def test_wall_runs_from_the_first_host_call_to_the_last_and_alloc_counts_only_allocation_calls():
+    m = compute_metrics(alloc_trace())
+    assert m.makespan_ns == 3 * MS + 20  # the device part alone, as before
+    assert m.wall_ns == 180 * MS + 3 * MS + 30 + 50 * MS  # allocations, the pipeline and its sync, the frees
+    assert m.host_alloc_ns == 230 * MS  # not the issuing calls, not the sync
+    data = m.to_dict()
+    assert data["wall_ms"] == pytest.approx(233.00003) and data["host_alloc_ms"] == 230.0
+
+
+def test_without_allocation_calls_alloc_is_zero_and_wall_is_the_host_extent():
+    m = compute_metrics(alloc_trace(before=(), after=()))
+    assert m.host_alloc_ns == 0
+    assert m.wall_ns == 3 * MS + 30  # the first call starts 10 ns before its op; the sync ends with the last op
+
+
+def test_wall_is_the_makespan_without_host_spans():
+    m = compute_metrics(pipeline_trace(4, 4, host=False))
+    assert m.wall_ns == m.makespan_ns > 0
+    assert m.host_alloc_ns == 0
+
+
+def test_alloc_names_with_cupti_suffixes_and_nested_calls_count_once():
+    builder = TraceBuilder()
+    builder.add(OpKind.API, Unit.HOST, 0, 100, name="cudaMallocHost_v3020")
+    builder.add(OpKind.API, Unit.HOST, 10, 90, name="cuMemHostAlloc")  # the driver call inside it
+    builder.add(OpKind.API, Unit.HOST, 100, 130, name="first touch")
+    builder.add(OpKind.API, Unit.HOST, 130, 200, name="cudaLaunchKernel")
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 140, 150, name="malloc")  # a device op by that name is no allocation
+    m = compute_metrics(builder.build({}))
+    assert m.host_alloc_ns == 130
+    assert m.wall_ns == 200
 
 
 def test_metrics_are_frozen():

@@ -119,3 +119,25 @@ def _meta(
         "device_facts": {"copy_engines": copy_engines},
         "simulated": True,
     }
+
+
+def alloc_trace(
+    before: Sequence[tuple[str, int]] = (("cudaMallocHost", 90 * MS), ("cudaMallocHost", 90 * MS)),
+    after: Sequence[tuple[str, int]] = (("cudaFreeHost", 25 * MS), ("cudaFreeHost", 25 * MS)),
+) -> Trace:
+    """Host calls `before` the work, one chunk's H2D, kernel, D2H (1 ms each, one after the
+    other), a synchronize, then the host calls `after` it: a run that allocates its buffers."""
+    builder = TraceBuilder()
+    clock = 0
+    for name, ns in before:
+        builder.add(OpKind.API, Unit.HOST, clock, clock + ns, name=name)
+        clock += ns
+    for kind, unit in _units(2).items():
+        row = builder.add(kind, unit, clock + 10, clock + 10 + MS, name=OP_NAMES[kind], chunk=0, stream=0)
+        builder.add(OpKind.API, Unit.HOST, clock, clock + 5, name=API_NAMES[kind], op=row)
+        clock += MS + 10
+    builder.add(OpKind.API, Unit.HOST, clock - MS, clock, name="cudaDeviceSynchronize")
+    for name, ns in after:
+        builder.add(OpKind.API, Unit.HOST, clock, clock + ns, name=name)
+        clock += ns
+    return builder.build({"device_facts": {"copy_engines": 2}}, origin_ns=0)

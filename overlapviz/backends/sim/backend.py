@@ -10,10 +10,13 @@ import numpy.typing as npt
 
 from overlapviz import __version__
 from overlapviz.backends.base import BackendError, CancelToken, DeviceInfo, RunCancelled
+from overlapviz.backends.sim.alloc import host_alloc_calls, pinned_bytes
+from overlapviz.backends.sim.bandwidth import DEFAULT_KINDS, SWEEP_SIZES, BandwidthPoint, bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel, Timeline
 from overlapviz.backends.sim.ops import Op, build_ops
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.pinning import check_pinned_request
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 
 DEFAULT_PROFILE = "h200"
@@ -43,15 +46,45 @@ class SimBackend:
         return [self._device_info(self.profile(key)) for key in keys]
 
     def run(self, config: PipelineConfig, device: str | None = None, cancel: CancelToken | None = None) -> Trace:
-        """Simulate `config` on the profile `device`."""
+        """Simulate `config` on the profile `device`.
+
+        Raises
+        ------
+        BackendError
+            The profile is unknown, or the pipeline would pin more of the host's RAM than the
+            guard allows (`overlapviz.core.pinning`); the message says why.
+        """
         profile = self.profile(device)
+        try:
+            check_pinned_request(pinned_bytes(config), profile.host_ram_bytes)
+        except ValueError as error:  # PinnedMemoryRefused, or a malformed share setting
+            raise BackendError(str(error)) from None
         ops = build_ops(config, profile)
-        model = GpuModel(profile, ops)
+        before, after = host_alloc_calls(config, profile)
+        model = GpuModel(profile, ops, before, after)
         try:
             timeline = model.run(should_stop=(lambda: cancel.cancelled) if cancel else None)
         except InterruptedError:
             raise RunCancelled("run cancelled") from None
         return to_trace(config, profile, ops, timeline)
+
+    def bandwidth_sweep(
+        self,
+        sizes: Sequence[int] = SWEEP_SIZES,
+        kinds: Sequence[str] = DEFAULT_KINDS,
+        device: str | None = None,
+    ) -> list[BandwidthPoint]:
+        """H2D and D2H bandwidth by transfer size on the profile `device` (see `bandwidth_sweep`).
+
+        Raises
+        ------
+        BackendError
+            The profile is unknown, or a size or memory kind is not valid.
+        """
+        try:
+            return bandwidth_sweep(self.profile(device), sizes, kinds)
+        except ValueError as error:
+            raise BackendError(str(error)) from None
 
     @staticmethod
     def _device_info(profile: DeviceProfile) -> DeviceInfo:

@@ -14,12 +14,14 @@ What it models, and why each piece is there (see docs/model.md):
 - Kernels from different streams share the SMs: one starts only when its blocks fit beside
   the kernels already running, so kernels that fill the GPU run one after the other.
 - Fermi signals the completion of kernels issued back to back only when all of them are done.
+- Host calls that issue nothing (allocating host buffers before the first op, freeing them
+  after the final synchronize) occupy the host thread for their cost.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from overlapviz.backends.sim.ops import Op
@@ -68,7 +70,14 @@ class _Engine:
 class GpuModel:
     """Runs one pipeline's ops on one device profile."""
 
-    def __init__(self, profile: DeviceProfile, ops: list[Op]) -> None:
+    def __init__(
+        self,
+        profile: DeviceProfile,
+        ops: list[Op],
+        host_before: Sequence[tuple[str, float]] = (),
+        host_after: Sequence[tuple[str, float]] = (),
+    ) -> None:
+        """Prepare to run `ops`; `host_before`/`host_after` are (name, ns) host calls around them."""
         self.profile = profile
         self.ops = ops
         n = len(ops)
@@ -99,6 +108,14 @@ class GpuModel:
         self._host_next = 0
         self._host_time = 0.0
         self._host_waiting_for = -1
+        self._host_after = host_after
+        for name, ns in host_before:
+            self._host_call(name, ns)
+
+    def _host_call(self, name: str, ns: float) -> None:
+        """The host spends `ns` in a call that issues no device op."""
+        self.host_calls.append(HostCall(name, self._host_time, self._host_time + ns, -1))
+        self._host_time += ns
 
     def run(self, should_stop: Callable[[], bool] | None = None) -> Timeline:
         """Simulate until every op has finished."""
@@ -121,7 +138,11 @@ class GpuModel:
             if should_stop is not None and steps % _CANCEL_CHECK_EVERY == 0 and should_stop():
                 raise InterruptedError("simulation stopped")
         last_end = max(self.end, default=0.0)
-        self.host_calls.append(HostCall("cudaDeviceSynchronize", self._host_time, max(last_end, self._host_time), -1))
+        sync_end = max(last_end, self._host_time)
+        self.host_calls.append(HostCall("cudaDeviceSynchronize", self._host_time, sync_end, -1))
+        self._host_time = sync_end
+        for name, ns in self._host_after:
+            self._host_call(name, ns)
         return Timeline(self.enqueue, self.ready, self.start, self.end, self.host_calls)
 
     # --- the host thread -------------------------------------------------------------------

@@ -73,15 +73,23 @@ def copy_cost(kind: OpKind, config: PipelineConfig, profile: DeviceProfile) -> f
     Pageable copies run at the staged rate (the driver copies through its own pinned buffer);
     a D2H into a never-touched buffer also pays the host's page faults.
     """
+    ns = copy_ns(kind, config.memory, config.chunk_bytes, profile)
+    if config.fresh_output and kind is OpKind.D2H:
+        ns += config.chunk_bytes / profile.first_touch_gbps
+    return ns
+
+
+def copy_ns(kind: OpKind, memory: HostMemory, nbytes: int, profile: DeviceProfile) -> float:
+    """Nanoseconds one copy of `nbytes` takes alone: the fixed cost plus bytes over the rate.
+
+    Pinned and registered memory move at the link's rate; pageable memory at the staged rate.
+    """
     h2d = kind is OpKind.H2D
-    if config.memory is HostMemory.PAGEABLE:
+    if memory is HostMemory.PAGEABLE:
         gbps = profile.pageable_h2d_gbps if h2d else profile.pageable_d2h_gbps
     else:
         gbps = profile.h2d_gbps if h2d else profile.d2h_gbps
-    ns = profile.copy_latency_us * 1e3 + config.chunk_bytes / gbps
-    if config.fresh_output and not h2d:
-        ns += config.chunk_bytes / profile.first_touch_gbps
-    return ns
+    return profile.copy_latency_us * 1e3 + nbytes / gbps
 
 
 def kernel_cost(config: PipelineConfig, profile: DeviceProfile) -> tuple[float, float]:

@@ -10,6 +10,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from overlapviz.core.config import GIB, MIB
+
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 PER_ENGINE_QUEUES = 0  # `work_queues` value for pre-Kepler GPUs: one FIFO per engine, in issue order
 
@@ -33,6 +37,8 @@ class DeviceProfile:
     sm_count: int
     blocks_per_sm: int  # resident 256-thread blocks per SM
     # The link (pinned memory)
+    link: str  # what connects the GPU to the host, e.g. "PCIe Gen5 x16"
+    link_peak_gbps: float  # the link's theoretical limit per direction (1e9 bytes/s)
     h2d_gbps: float
     d2h_gbps: float
     copy_latency_us: float  # fixed cost of each copy on the engine
@@ -53,6 +59,17 @@ class DeviceProfile:
     memcpy_call_us: float  # host time inside cudaMemcpyAsync (pinned)
     launch_call_us: float  # host time inside cuLaunchKernel
     issue_gap_us: float  # host time between two calls (the caller's own code)
+    host_ram_gib: float  # the host's RAM: what the guard against pinning too much measures against
+    # Host buffers allocated inside the run (host_alloc = "per-run"). Per-byte costs are given at
+    # `alloc_sizes_mib` and interpolated linearly in size between them (the nearest outside).
+    alloc_sizes_mib: tuple[float, ...]
+    pin_alloc_ns_per_byte: tuple[float, ...]  # cudaMallocHost
+    pin_free_ns_per_byte: tuple[float, ...]  # cudaFreeHost
+    touch_ns_per_byte: tuple[float, ...]  # the host's first write to fresh pageable pages
+    free_ns_per_byte: tuple[float, ...]  # free() of a touched pageable buffer
+    register_ns_per_byte: tuple[float, ...]  # cudaHostRegister of touched pages
+    unregister_ns_per_byte: tuple[float, ...]  # cudaHostUnregister
+    malloc_us: float  # malloc of a large buffer: reserves addresses, no pages yet
 
     @property
     def separate_copy_directions(self) -> bool:
@@ -68,7 +85,20 @@ class DeviceProfile:
             "sm_count": self.sm_count,
             "h2d_gbps": self.h2d_gbps,
             "d2h_gbps": self.d2h_gbps,
+            "link": self.link,
+            "link_peak_gbps": self.link_peak_gbps,
+            "host_ram_gib": self.host_ram_gib,
         }
+
+    @property
+    def host_ram_bytes(self) -> int:
+        """The host's RAM in bytes."""
+        return int(self.host_ram_gib * GIB)
+
+    def alloc_ns(self, per_byte: tuple[float, ...], n_bytes: int) -> float:
+        """Nanoseconds of an allocation call on `n_bytes`, from one of the per-byte cost tables."""
+        sizes = [mib * MIB for mib in self.alloc_sizes_mib]
+        return float(np.interp(n_bytes, sizes, per_byte)) * n_bytes
 
 
 def available_profiles() -> list[str]:
@@ -77,18 +107,46 @@ def available_profiles() -> list[str]:
 
 
 def load_profile(key: str) -> DeviceProfile:
-    """Read ``profiles/<key>.toml``; `ProfileError` names what is wrong."""
+    """Read ``profiles/<key>.toml``; `ProfileError` names what is wrong.
+
+    A profile may start from another one (``based_on = "h200"`` at the top of the file) and
+    change only some of its numbers: a what-if model of the same machine.
+    """
     path = PROFILE_DIR / f"{key}.toml"
-    if not path.is_file():
-        raise ProfileError(f"unknown device profile {key!r}; known: {', '.join(available_profiles())}")
-    with path.open("rb") as stream:
-        data = tomllib.load(stream)
-    flat = {"key": key, **data.pop("device", {})}
-    for section in data.values():
-        flat.update(section)
+    flat = {**_profile_values(key, ()), "key": key}
     wanted = {f.name for f in fields(DeviceProfile)}
     missing = sorted(wanted - set(flat))
     unknown = sorted(set(flat) - wanted)
     if missing or unknown:
         raise ProfileError(f"{path.name}: missing {missing or 'nothing'}, unknown {unknown or 'nothing'}")
-    return DeviceProfile(**flat)
+    tables = {name: tuple(value) for name, value in flat.items() if isinstance(value, list)}
+    lengths = {name: len(table) for name, table in tables.items()}
+    if len(set(lengths.values())) > 1 or 0 in lengths.values():
+        raise ProfileError(f"{path.name}: the per-size tables differ in length or are empty: {lengths}")
+    if list(tables.get("alloc_sizes_mib", ())) != sorted(tables.get("alloc_sizes_mib", ())):
+        raise ProfileError(f"{path.name}: alloc_sizes_mib must be in increasing order")
+    return DeviceProfile(**{**flat, **tables})
+
+
+def _profile_values(key: str, seen: tuple[str, ...]) -> dict[str, Any]:
+    """The file's values, sections flattened, on top of those of the profile it is based on."""
+    path = PROFILE_DIR / f"{key}.toml"
+    if not path.is_file():
+        known = ", ".join(available_profiles())
+        where = f" (the base of {seen[-1]!r})" if seen else ""
+        raise ProfileError(f"unknown device profile {key!r}{where}; known: {known}")
+    if key in seen:
+        raise ProfileError(f"{path.name}: based_on goes round in a circle: {' -> '.join((*seen, key))}")
+    with path.open("rb") as stream:
+        try:
+            data = tomllib.load(stream)
+        except tomllib.TOMLDecodeError as error:
+            raise ProfileError(f"{path.name}: not valid TOML ({error})") from None
+    base = data.pop("based_on", None)
+    flat = _profile_values(str(base), (*seen, key)) if base is not None else {}
+    flat.update(data.pop("device", {}))
+    for section in data.values():
+        if not isinstance(section, dict):
+            raise ProfileError(f"{path.name}: every value belongs in a [section]")
+        flat.update(section)
+    return flat

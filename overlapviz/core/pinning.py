@@ -1,0 +1,82 @@
+"""The guard against pinning too much host memory, shared by every backend.
+
+Pinned (page-locked) pages stay in RAM until they are freed: the operating system can
+neither swap them out nor move them. Pin most of the RAM and the system, and every other
+program on it, runs out of memory it can reclaim. So a request that would pin more than a
+share of the RAM is refused, with a message that says why. The share is 50% unless the
+environment variable ``OVERLAPVIZ_PINNED_SHARE`` gives another (a number above 0, at most 1).
+"""
+
+from __future__ import annotations
+
+import os
+
+from overlapviz.core.config import GIB
+
+DEFAULT_PINNED_SHARE = 0.5
+PINNED_SHARE_ENV = "OVERLAPVIZ_PINNED_SHARE"
+
+
+class PinnedMemoryRefused(ValueError):
+    """A request to pin host memory was refused to protect the machine; the message says why."""
+
+
+def configured_pinned_share() -> float:
+    """Return the share of RAM that may be pinned: ``$OVERLAPVIZ_PINNED_SHARE``, else 0.5.
+
+    Raises
+    ------
+    ValueError
+        The variable is set to something that is not a number above 0 and at most 1.
+    """
+    text = os.environ.get(PINNED_SHARE_ENV, "").strip()
+    if not text:
+        return DEFAULT_PINNED_SHARE
+    try:
+        share = float(text)
+    except ValueError:
+        share = float("nan")
+    if not 0.0 < share <= 1.0:  # also false for NaN
+        raise ValueError(f"{PINNED_SHARE_ENV}={text!r} is not a number above 0 and at most 1 (e.g. 0.5)")
+    return share
+
+
+def check_pinned_request(n_bytes: int, available_bytes: int, share: float | None = None) -> None:
+    """Refuse to pin `n_bytes` when that is more than `share` of `available_bytes` of RAM.
+
+    Parameters
+    ----------
+    n_bytes
+        Everything the request would pin (all of its buffers together).
+    available_bytes
+        The RAM the request may draw on.
+    share
+        The largest share of `available_bytes` that may be pinned; None for
+        `configured_pinned_share()`.
+
+    Raises
+    ------
+    PinnedMemoryRefused
+        The request is too large; the message gives both sizes in GiB, the share, and why.
+    ValueError
+        `share` is not above 0 and at most 1, or ``OVERLAPVIZ_PINNED_SHARE`` is malformed.
+    """
+    share = configured_pinned_share() if share is None else share
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"the pinned-memory share must be above 0 and at most 1, not {share}")
+    limit = share * available_bytes
+    if n_bytes <= limit:
+        return
+    raise PinnedMemoryRefused(
+        f"refusing to pin {gib(n_bytes)} of host memory: that is more than {share:.0%} of the"
+        f" {gib(available_bytes)} of RAM available (at most {gib(limit)}). Pinned pages cannot be"
+        " swapped out, so pinning that much would starve the operating system and every other"
+        " program of memory. Use a smaller size or pageable memory, or raise the share with"
+        f" {PINNED_SHARE_ENV}."
+    )
+
+
+def gib(n_bytes: float) -> str:
+    """Bytes in GiB with up to two decimals: ``64 GiB``, ``62.5 GiB``, ``0.25 GiB``."""
+    text = f"{n_bytes / GIB:.2f}".rstrip("0").rstrip(".")
+    return f"{text} GiB"
