@@ -1,0 +1,1 @@
+"""Pictures of the timeline: PNG at a chosen width, SVG, the clipboard, with a caption."""

@@ -1,0 +1,35 @@
+"""The caption line of an exported picture: what ran, where, and how well it overlapped."""
+
+from __future__ import annotations
+
+from overlapviz._qt.formatting import format_duration, format_percent
+from overlapviz.core.config import ConfigError, PipelineConfig
+from overlapviz.core.metrics import Metrics
+from overlapviz.core.trace import Trace
+
+SEPARATOR = "  \u00b7  "
+
+
+def caption_text(trace: Trace, metrics: Metrics) -> str:
+    """Config, device, backend (and timing source), makespan, overlap %; "simulated" if so."""
+    meta = trace.meta
+    parts = []
+    config = _config(meta.get("config"))
+    if config is not None:
+        parts.append(config.describe())
+    parts.append(str(meta.get("device_name") or meta.get("device") or "unknown device"))
+    parts.append(f"{meta.get('backend', 'unknown')} backend, timing: {meta.get('timing', 'unknown')}")
+    parts.append(f"makespan {format_duration(metrics.makespan_ns)}")
+    parts.append(f"overlap {format_percent(metrics.overlap_pct)}")
+    if meta.get("simulated"):
+        parts.append("simulated")
+    return SEPARATOR.join(parts)
+
+
+def _config(data: object) -> PipelineConfig | None:
+    if not isinstance(data, dict):
+        return None
+    try:
+        return PipelineConfig.from_dict(data)
+    except (ConfigError, TypeError):
+        return None

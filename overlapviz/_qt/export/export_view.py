@@ -1,0 +1,115 @@
+"""The picture that exports draw: caption, colour key and timeline, laid out for a slide.
+
+It is a real widget laid out offscreen (never shown on screen), so the exported image is the
+same drawing code as the window, at a size chosen for the export rather than the window's.
+Layout happens at a logical width of at most 1920 px; wider images scale it up (3840 px is
+1920 at a device pixel ratio of 2), so text stays readable on a slide at any width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
+
+from overlapviz._qt.export.caption import caption_text
+from overlapviz._qt.legend import LegendBar
+from overlapviz._qt.themes import get_theme
+from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.trace import Trace
+
+LAYOUT_WIDTH = 1920
+LANE_PX = 58  # logical pixels per lane height unit
+CHROME_PX = 170  # caption, legend, time axis and margins
+MIN_HEIGHT, MAX_HEIGHT = 480, 1080
+TEXT_PX = 17
+CAPTION_PX = 19
+MIN_WIDTH, MAX_WIDTH = 320, 16384
+
+
+@dataclass(frozen=True, slots=True)
+class ExportOptions:
+    """How a picture is made."""
+
+    width: int = 1920  # device pixels of the PNG
+    theme: str = "light"
+    transparent: bool = False
+    caption: bool = True
+    window_ms: tuple[float, float] | None = None  # the time window; None: the whole run
+
+    def __post_init__(self) -> None:
+        if not MIN_WIDTH <= self.width <= MAX_WIDTH:
+            raise ValueError(f"width {self.width} px is out of range; allowed {MIN_WIDTH} to {MAX_WIDTH}")
+        get_theme(self.theme)
+
+    @property
+    def scale(self) -> float:
+        """Device pixels per logical pixel."""
+        return max(1.0, self.width / LAYOUT_WIDTH)
+
+    @property
+    def logical_width(self) -> int:
+        """The width the widgets are laid out at."""
+        return round(self.width / self.scale)
+
+
+class ExportView(QWidget):
+    """Caption, legend and timeline of one trace, sized for export."""
+
+    def __init__(self, trace: Trace, options: ExportOptions) -> None:
+        super().__init__()
+        self.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+        self.options = options
+        theme = get_theme(options.theme)
+        self.setObjectName("export_view")
+        background = "transparent" if options.transparent else theme.background
+        self.setStyleSheet(
+            f"#export_view {{ background: {background}; }}"
+            f" QLabel {{ color: {theme.foreground}; background: transparent; }}"
+        )
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.caption = QLabel(caption_text(trace, compute_metrics(trace)) if options.caption else "", self)
+        self.caption.setVisible(options.caption)
+        self.caption.setWordWrap(True)
+        self.legend = LegendBar(self)
+        self.legend.set_text_colour(QColor(theme.foreground))
+        self.timeline = TimelineWidget(theme, self)
+        self.timeline.set_theme(theme, transparent=options.transparent)
+        self._apply_fonts()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 8)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.timeline, 1)
+        self.timeline.set_trace(trace)
+        self.resize(options.logical_width, self._height_for(trace))
+
+    def _apply_fonts(self) -> None:
+        text = QFont(QApplication.font())
+        text.setPixelSize(TEXT_PX)
+        caption = QFont(text)
+        caption.setPixelSize(CAPTION_PX)
+        caption.setBold(True)
+        self.caption.setFont(caption)
+        self.legend.setFont(text)
+        self.timeline.set_font(text)
+
+    def _height_for(self, trace: Trace) -> int:
+        scene = self.timeline.scene_items
+        lanes = scene.layout.height if scene is not None else 4.0
+        return int(min(max(lanes * LANE_PX + CHROME_PX, MIN_HEIGHT), MAX_HEIGHT))
+
+    def lay_out(self) -> None:
+        """Lay the widgets out at the export size, offscreen, and fit the view to the window."""
+        self.show()  # WA_DontShowOnScreen: laid out and polished, never mapped
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
+        QApplication.sendPostedEvents()
+        if self.options.window_ms is not None:
+            self.timeline.set_view_range_ms(*self.options.window_ms)
+        else:
+            self.timeline.reset_view()

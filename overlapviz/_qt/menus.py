@@ -1,0 +1,91 @@
+"""The window's actions, with their shortcuts, arranged in the File, Run and View menus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+from overlapviz._qt.themes import THEMES
+
+
+@dataclass
+class WindowActions:
+    """Every action of the main window."""
+
+    open: QAction
+    save_session: QAction
+    recent_menu: QMenu
+    export_png: QAction
+    export_svg: QAction
+    copy_image: QAction
+    export_trace: QAction
+    export_csv: QAction
+    quit: QAction
+    run: QAction
+    live: QAction
+    reset_view: QAction
+    bigger_text: QAction
+    smaller_text: QAction
+    normal_text: QAction
+    themes: dict[str, QAction]
+
+
+def _action(
+    window: QMainWindow, text: str, *shortcuts: QKeySequence | QKeySequence.StandardKey | str, tip: str = ""
+) -> QAction:
+    action = QAction(text, window)
+    action.setShortcuts([QKeySequence(s) for s in shortcuts])
+    action.setStatusTip(tip)
+    return action
+
+
+def build_actions(window: QMainWindow) -> WindowActions:
+    """Create the actions and the menus that hold them."""
+    std = QKeySequence.StandardKey
+    actions = WindowActions(
+        open=_action(window, "&Open session or trace\u2026", std.Open),
+        save_session=_action(window, "&Save session\u2026", std.Save),
+        recent_menu=QMenu("Open &recent", window),
+        export_png=_action(window, "Export &PNG\u2026", "Ctrl+E", tip="1920 or 3840 px, for slides"),
+        export_svg=_action(window, "Export S&VG\u2026", "Ctrl+Shift+E"),
+        copy_image=_action(window, "&Copy picture", "Ctrl+Shift+C"),
+        export_trace=_action(window, "Export Chrome &trace\u2026", "Ctrl+Shift+T", tip="Opens in Perfetto"),
+        export_csv=_action(window, "Export C&SV\u2026"),
+        quit=_action(window, "&Quit", std.Quit),
+        run=_action(window, "&Run", "Ctrl+Return", "Ctrl+R"),
+        live=_action(window, "&Live", "Ctrl+L", tip="Run again on every change"),
+        reset_view=_action(window, "Reset &timeline view", "Home"),
+        bigger_text=_action(window, "&Bigger text", std.ZoomIn, "Ctrl+="),
+        smaller_text=_action(window, "&Smaller text", std.ZoomOut),
+        normal_text=_action(window, "&Normal text size", "Ctrl+0"),
+        themes={name: _action(window, theme.title) for name, theme in THEMES.items()},
+    )
+    actions.live.setCheckable(True)
+    _build_menus(window, actions)
+    return actions
+
+
+def _build_menus(window: QMainWindow, a: WindowActions) -> None:
+    bar = window.menuBar()
+    file_menu = bar.addMenu("&File")
+    file_menu.addActions([a.open])
+    file_menu.addMenu(a.recent_menu)
+    file_menu.addAction(a.save_session)
+    file_menu.addSeparator()
+    file_menu.addActions([a.export_png, a.export_svg, a.copy_image, a.export_trace, a.export_csv])
+    file_menu.addSeparator()
+    file_menu.addAction(a.quit)
+    run_menu = bar.addMenu("&Run")
+    run_menu.addActions([a.run, a.live])
+    view_menu = bar.addMenu("&View")
+    view_menu.addAction(a.reset_view)
+    view_menu.addSeparator()
+    view_menu.addActions([a.bigger_text, a.smaller_text, a.normal_text])
+    theme_menu = view_menu.addMenu("&Theme")
+    group = QActionGroup(window)
+    for action in a.themes.values():
+        action.setCheckable(True)
+        group.addAction(action)
+        theme_menu.addAction(action)

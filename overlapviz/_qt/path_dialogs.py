@@ -1,0 +1,29 @@
+"""File dialogs behind one small class, so tests (and scripts) can answer them instead."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+JSON_FILTER = "overlapviz sessions and traces (*.json);;All files (*)"
+PNG_FILTER = "PNG image (*.png)"
+SVG_FILTER = "SVG image (*.svg)"
+CSV_FILTER = "CSV table (*.csv)"
+
+
+class PathDialogs:
+    """Asks the user for a file to open or to write."""
+
+    def __init__(self, parent: QWidget | None) -> None:
+        self._parent = parent
+
+    def open_path(self, title: str, filters: str) -> Path | None:
+        """A file to read, or None when cancelled."""
+        name, _chosen = QFileDialog.getOpenFileName(self._parent, title, "", filters)
+        return Path(name) if name else None
+
+    def save_path(self, title: str, filters: str, suggested: str) -> Path | None:
+        """A file to write, or None when cancelled."""
+        name, _chosen = QFileDialog.getSaveFileName(self._parent, title, suggested, filters)
+        return Path(name) if name else None

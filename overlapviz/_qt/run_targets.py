@@ -1,0 +1,50 @@
+"""What the app can run on: the real GPU when there is one, and every simulated device."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from overlapviz.backends.base import BackendError
+from overlapviz.backends.registry import load_backend, probe_backends, resolve_backend
+
+
+@dataclass(frozen=True, slots=True)
+class RunTarget:
+    """One backend and one of its devices."""
+
+    backend: str
+    device: str
+    title: str
+    simulated: bool
+
+
+def available_targets() -> list[RunTarget]:
+    """Every usable (backend, device), real GPUs first."""
+    targets = []
+    for status in probe_backends():
+        if not status.usable:
+            continue
+        try:
+            devices = load_backend(status.name).devices()
+        except BackendError:
+            continue
+        for info in devices:
+            title = target_title(info.name, status.name, info.simulated)
+            targets.append(RunTarget(status.name, info.key, title, info.simulated))
+    return targets
+
+
+def target_title(name: str, backend: str, simulated: bool) -> str:
+    """``NVIDIA H200 (real GPU, cupy)`` or ``Tesla C1060 (model)``: real or simulated, always said."""
+    if not simulated:
+        return f"{name} (real GPU, {backend})"
+    return name if "(model)" in name or "simulated" in name.lower() else f"{name} (model)"
+
+
+def default_target(targets: list[RunTarget]) -> RunTarget | None:
+    """What ``auto`` picks: its backend's default (first) device."""
+    try:
+        backend = resolve_backend("auto").name
+    except BackendError:
+        return targets[0] if targets else None
+    return next((t for t in targets if t.backend == backend), targets[0] if targets else None)

@@ -1,0 +1,45 @@
+"""The values each control offers.
+
+Sizes and chunk counts on log scales, only chunk counts that divide the buffer evenly,
+kernel iterations on a ladder around the default.
+
+Pure functions, so the snapping rules are tested without a window.
+"""
+
+from __future__ import annotations
+
+import math
+
+from overlapviz.core.config import DEFAULT_ITERS, FLOAT32_BYTES, MIB
+
+STREAM_VALUES: tuple[int, ...] = tuple(range(1, 33))
+MAX_SLIDER_CHUNKS = 1024
+
+# 1 MiB to 4 GiB: every power of two and the midpoint 1.5x between them.
+SIZE_VALUES: tuple[int, ...] = tuple(
+    sorted({2**p * MIB for p in range(13)} | {3 * 2**p * MIB // 2 for p in range(12)})
+)
+
+# 0 (copies only), then steps of sqrt(2) from 1/64 to 8 times the default intensity, so the
+# default sits exactly on the ladder.
+ITER_VALUES: tuple[int, ...] = (0, *sorted({round(DEFAULT_ITERS * 2 ** (k / 2)) for k in range(-12, 7)}))
+
+
+def chunk_values(size_bytes: int, limit: int = MAX_SLIDER_CHUNKS) -> tuple[int, ...]:
+    """Chunk counts up to `limit` that split a buffer of `size_bytes` into equal float32 chunks."""
+    elements = size_bytes // FLOAT32_BYTES
+    return tuple(n for n in range(1, limit + 1) if elements % n == 0)
+
+
+def nearest_value(values: tuple[int, ...], wanted: int, *, log: bool = True) -> int:
+    """The entry of `values` closest to `wanted` (by ratio when `log`); ties go to the smaller."""
+    if not values:
+        raise ValueError("no values to choose from")
+    if log and wanted > 0:
+        return min(values, key=lambda v: (abs(math.log(v / wanted)) if v > 0 else math.inf, v))
+    return min(values, key=lambda v: (abs(v - wanted), v))
+
+
+def snap_chunks(size_bytes: int, wanted: int) -> int:
+    """The chunk count to use for `size_bytes` when `wanted` chunks were asked for."""
+    return nearest_value(chunk_values(size_bytes), wanted)

@@ -1,0 +1,34 @@
+"""The status bar's words: where the picture came from and how it was timed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from overlapviz._qt.formatting import format_duration
+
+SIMULATED = "simulated"
+
+
+def status_parts(meta: dict[str, Any], wall_s: float, source: Path | None = None) -> list[str]:
+    """Backend, device, timing source, "simulated" when the model drew it, and the run time.
+
+    `source` is the file the trace came from, if it was opened rather than run.
+    """
+    parts = [
+        f"Backend: {meta.get('backend', 'unknown')}",
+        f"Device: {meta.get('device_name') or meta.get('device', 'unknown')}",
+        f"Timing: {meta.get('timing', 'unknown')}",
+    ]
+    if meta.get("simulated"):
+        parts.append(SIMULATED)
+    if source is not None:
+        parts.append(f"Opened {source.name}")
+    else:
+        parts.append(f"Run took {format_duration(wall_s * 1e9)}")
+    return parts
+
+
+def status_line(meta: dict[str, Any], wall_s: float, source: Path | None = None) -> str:
+    """`status_parts` joined for one label."""
+    return "  \u00b7  ".join(status_parts(meta, wall_s, source))

@@ -1,0 +1,88 @@
+"""The timeline's axes: time in µs, ms or s below; lane titles on the left."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtGui import QFont, QFontMetrics
+
+from overlapviz._qt.timeline.layout import TimelineLayout
+
+TITLE_PAD_PX = 10
+TIME_LABEL = "Time since the run started"
+TIME_UNITS = (("s", 1e-3), ("ms", 1.0), ("µs", 1e3))  # factor from ms
+
+
+def time_unit(span_ms: float) -> tuple[str, float]:
+    """The unit a time window of `span_ms` reads best in, and the factor from ms."""
+    if span_ms >= 10_000:
+        return TIME_UNITS[0]
+    if span_ms >= 1.0:
+        return TIME_UNITS[1]
+    return TIME_UNITS[2]
+
+
+def tick_decimals(spacing: float) -> int:
+    """Decimals that tell ticks `spacing` apart (in the shown unit)."""
+    if spacing <= 0 or not math.isfinite(spacing):
+        return 0
+    return max(0, -math.floor(math.log10(spacing) + 1e-9))
+
+
+class TimeAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
+    """Bottom axis over scene x in ms, labelled in the unit that suits the visible window."""
+
+    def __init__(self) -> None:
+        super().__init__("bottom")
+        self.enableAutoSIPrefix(False)
+        self._unit, self._factor = TIME_UNITS[1]
+        self.setLabel(f"{TIME_LABEL} ({self._unit})")
+
+    @property
+    def unit(self) -> str:
+        """The unit the ticks are written in."""
+        return self._unit
+
+    def fit_unit(self, t0_ms: float, t1_ms: float) -> None:
+        """Pick the unit for the window [t0, t1] (called when the view changes, not in paint)."""
+        unit, factor = time_unit(t1_ms - t0_ms)
+        if unit != self._unit:
+            self._unit, self._factor = unit, factor
+            self.setLabel(f"{TIME_LABEL} ({unit})")
+            self.picture = None
+            self.update()
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        """Tick labels in the chosen unit."""
+        decimals = tick_decimals(spacing * self._factor)
+        return [f"{value * self._factor:.{decimals}f}" for value in values]
+
+
+class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
+    """Left axis that names each lane, with a header per group.
+
+    Its width is set from the titles' text: pyqtgraph would otherwise widen the axis only
+    after a first paint, and a one-shot export would show it without its labels.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("left")
+        self.setStyle(tickLength=0)
+        self._titles: list[str] = []
+
+    def show_layout(self, layout: TimelineLayout) -> None:
+        """Label the lanes and group headers of `layout`."""
+        headers = [(band.header_centre, band.title) for band in layout.groups]
+        lanes = [(placed.centre, placed.lane.title) for placed in layout.lanes]
+        self._titles = [title for _y, title in headers + lanes]
+        self.setTicks([sorted(headers + lanes)])
+        self.fit_width()
+
+    def fit_width(self) -> None:
+        """Make room for the longest title in the current tick font."""
+        font = self.style["tickFont"] or QFont()
+        metrics = QFontMetrics(font)
+        widest = max((metrics.horizontalAdvance(title) for title in self._titles), default=0)
+        self.setWidth(widest + self.style["tickTextOffset"][0] + TITLE_PAD_PX)
+

@@ -1,0 +1,102 @@
+"""Where each lane sits on the timeline's vertical axis.
+
+Lanes come from `core.lanes` (host thread, streams, hardware units); here they get a vertical
+position: one unit of height per lane, a header row above each group, a small gap between
+groups. y grows downwards (the view inverts its y axis), so the host lane is on top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
+from overlapviz.core.trace import Trace
+
+LANE_HEIGHT = 1.0
+HEADER_HEIGHT = 0.75
+GROUP_GAP = 0.3
+SPAN_MARGIN = 0.14  # empty space above and below the spans of a lane, in lane heights
+
+GROUP_TITLES = {LaneGroup.HOST: "HOST", LaneGroup.STREAMS: "STREAMS", LaneGroup.HARDWARE: "HARDWARE"}
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedLane:
+    """A lane, its vertical position and the trace rows it shows (sorted by start)."""
+
+    lane: Lane
+    top: float
+    rows: npt.NDArray[np.intp]
+
+    @property
+    def centre(self) -> float:
+        """The middle of the lane."""
+        return self.top + LANE_HEIGHT / 2
+
+    @property
+    def span_top(self) -> float:
+        """Where the lane's spans begin."""
+        return self.top + SPAN_MARGIN * LANE_HEIGHT
+
+    @property
+    def span_bottom(self) -> float:
+        """Where the lane's spans end."""
+        return self.top + (1 - SPAN_MARGIN) * LANE_HEIGHT
+
+
+@dataclass(frozen=True, slots=True)
+class GroupBand:
+    """One group of lanes with its header row."""
+
+    group: LaneGroup
+    title: str
+    top: float  # the header's top
+    bottom: float  # the last lane's bottom
+
+    @property
+    def header_centre(self) -> float:
+        """The middle of the header row."""
+        return self.top + HEADER_HEIGHT / 2
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineLayout:
+    """Every lane and group of one trace, placed."""
+
+    lanes: tuple[PlacedLane, ...]
+    groups: tuple[GroupBand, ...]
+    height: float
+
+    def lane_at(self, y: float) -> PlacedLane | None:
+        """The lane whose row contains `y`, if any."""
+        for placed in self.lanes:
+            if placed.top <= y < placed.top + LANE_HEIGHT:
+                return placed
+        return None
+
+    def lanes_of_group(self, group: LaneGroup) -> tuple[PlacedLane, ...]:
+        """The lanes of `group`, top to bottom."""
+        return tuple(placed for placed in self.lanes if placed.lane.group is group)
+
+
+def layout_trace(trace: Trace) -> TimelineLayout:
+    """Place the lanes of `trace`: groups in the order host, streams, hardware."""
+    placed: list[PlacedLane] = []
+    groups: list[GroupBand] = []
+    y = 0.0
+    lanes = lanes_of(trace)
+    for group in LaneGroup:
+        members = [lane for lane in lanes if lane.group is group]
+        if not members:
+            continue
+        top = y
+        y += HEADER_HEIGHT
+        for lane in members:
+            placed.append(PlacedLane(lane, y, lane_rows(trace, lane)))
+            y += LANE_HEIGHT
+        groups.append(GroupBand(group, GROUP_TITLES[group], top, y))
+        y += GROUP_GAP
+    return TimelineLayout(tuple(placed), tuple(groups), max(y - GROUP_GAP, 0.0))

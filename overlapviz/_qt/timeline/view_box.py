@@ -1,0 +1,48 @@
+"""The timeline's view box: time zooms and pans; the lanes stay put."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+ZOOM_STEP = 1.25
+PAN_STEP = 0.1  # of the visible window
+MIN_WINDOW_MS = 1e-4  # 100 ns: below that the ticks say nothing new
+EDGE_PAD = 0.02  # of the run's length, on each side, when the view is reset
+
+
+class TimelineViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped
+    """x-only mouse (wheel zooms, drag pans), y fixed to the lanes, no context menu."""
+
+    def __init__(self) -> None:
+        super().__init__(enableMenu=False)
+        self.setMouseEnabled(x=True, y=False)
+        self.invertY(True)
+        self.disableAutoRange()
+        self._full = (0.0, 1.0)
+
+    def fit(self, end_ms: float, height: float) -> None:
+        """Bound the view to a run of `end_ms` and lanes `height` tall; show all of it."""
+        pad = max(end_ms, MIN_WINDOW_MS) * EDGE_PAD
+        self._full = (-pad, end_ms + pad)
+        self.setLimits(
+            xMin=self._full[0], xMax=self._full[1], minXRange=MIN_WINDOW_MS,
+            yMin=-0.1, yMax=height + 0.1,
+        )
+        self.setYRange(-0.1, height + 0.1, padding=0)
+        self.reset_view()
+
+    def reset_view(self) -> None:
+        """Show the whole run."""
+        self.setXRange(*self._full, padding=0)
+
+    def zoom_by(self, factor: float) -> None:
+        """Zoom in (`factor` > 1) or out around the window's centre."""
+        x0, x1 = self.viewRange()[0]
+        centre, half = (x0 + x1) / 2, (x1 - x0) / 2 / factor
+        self.setXRange(centre - half, centre + half, padding=0)
+
+    def pan_by(self, fraction: float) -> None:
+        """Move the window by `fraction` of its width (negative: earlier)."""
+        x0, x1 = self.viewRange()[0]
+        shift = (x1 - x0) * fraction
+        self.setXRange(x0 + shift, x1 + shift, padding=0)

@@ -1,0 +1,175 @@
+"""Host and device buffers, allocated once before any timed region and reused.
+
+Allocating pinned or device memory between two commands stops them running concurrently,
+and ``cudaMallocHost`` of 256 MiB costs about 90 ms on the H200, so a buffer is kept for the
+next run of the same size and replaced only when the size changes. Host kinds:
+
+- pinned: ``cudaHostAlloc(n, 0)`` (what ``cudaMallocHost`` does; CuPy's pinned pool would
+  round the size up to a power of two), freed with ``cudaFreeHost``;
+- pageable: a numpy array, touched so the first copy pays no page faults;
+- registered: a touched numpy array pinned after the fact with ``cudaHostRegister``.
+
+Pinned and registered requests pass the RAM guard first.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.backends.cupy.ram_guard import available_ram, check_pin_request
+from overlapviz.core.config import HostMemory
+
+_FLOAT32 = np.dtype(np.float32)
+Filler = Callable[[npt.NDArray[np.float32]], None]
+
+
+@dataclass
+class HostBuffer:
+    """A float32 host buffer and how to give it back."""
+
+    array: npt.NDArray[np.float32]
+    memory: HostMemory
+    release: Callable[[], None] = field(repr=False)
+
+    @property
+    def nbytes(self) -> int:
+        """Size in bytes."""
+        return int(self.array.nbytes)
+
+    @property
+    def pointer(self) -> int:
+        """Host address, for ``cudaMemcpyAsync``."""
+        return int(self.array.ctypes.data)
+
+
+def _touched(elements: int) -> npt.NDArray[np.float32]:
+    array = np.empty(elements, dtype=np.float32)
+    array.fill(0.0)  # first touch now, not inside a timed copy
+    return array
+
+
+def alloc_host(memory: HostMemory, elements: int) -> HostBuffer:
+    """A host buffer of `elements` float32 values of the given kind (no RAM guard here)."""
+    if memory is HostMemory.PAGEABLE:
+        return HostBuffer(_touched(elements), memory, lambda: None)
+    import cupy
+
+    runtime = cupy.cuda.runtime
+    nbytes = elements * _FLOAT32.itemsize
+    if memory is HostMemory.PINNED:
+        pointer = runtime.hostAlloc(nbytes, 0)
+        view = np.frombuffer(memoryview((ctypes.c_char * nbytes).from_address(pointer)), dtype=np.float32)
+        view.fill(0.0)
+        return HostBuffer(view, memory, lambda: runtime.freeHost(pointer))
+    array = _touched(elements)
+    runtime.hostRegister(array.ctypes.data, nbytes, 0)
+    return HostBuffer(array, memory, lambda: runtime.hostUnregister(array.ctypes.data))
+
+
+class BufferPool:
+    """Keeps one host buffer per (memory kind, role) and one device buffer per role."""
+
+    def __init__(self, pin_share: float) -> None:
+        self.pin_share = pin_share
+        self._host: dict[tuple[HostMemory, str], HostBuffer] = {}
+        self._device: dict[str, Any] = {}
+        # Allocation serials, for `snapshot`: id() would not do, a new buffer may reuse a freed id.
+        self._serials: dict[object, int] = {}
+        self._next_serial = 0
+        self.available_ram: Callable[[], int | None] = available_ram
+        self.allocate: Callable[[HostMemory, int], HostBuffer] = alloc_host
+
+    @property
+    def pinned_bytes(self) -> int:
+        """Bytes this pool holds page-locked (pinned and registered)."""
+        return sum(b.nbytes for b in self._host.values() if b.memory is not HostMemory.PAGEABLE)
+
+    def host(
+        self, memory: HostMemory, role: str, elements: int, fill: Filler | None = None, *, guard: bool = True
+    ) -> HostBuffer:
+        """The host buffer for `role`, reused when its kind and size match; else a new one.
+
+        `fill` writes its initial contents once, when it is allocated. `guard=False` skips the
+        RAM guard, for scratch buffers of a few KiB that any machine can spare.
+        """
+        key = (memory, role)
+        held = self._host.get(key)
+        if held is not None and len(held.array) == elements:
+            return held
+        if held is not None:
+            del self._host[key]
+            held.release()
+        if guard and memory is not HostMemory.PAGEABLE:
+            self.check_pin(elements * _FLOAT32.itemsize)
+        buffer = self.allocate(memory, elements)
+        self._host[key] = buffer
+        self._born(key)
+        if fill is not None:
+            fill(buffer.array)
+        return buffer
+
+    def check_pin(self, nbytes: int) -> None:
+        """Raise `PinRefused` if pinning `nbytes` more would take too much of the RAM."""
+        check_pin_request(nbytes, self.pinned_bytes, self.available_ram(), self.pin_share)
+
+    def device(self, role: str, elements: int) -> Any:
+        """A float32 device array for `role` (``cupy.ndarray``), reused while the size matches."""
+        import cupy
+
+        held = self._device.get(role)
+        if held is None or held.size != elements:
+            self._device.pop(role, None)
+            del held
+            self._device[role] = cupy.empty(elements, dtype=cupy.float32)
+            self._born(role)
+        return self._device[role]
+
+    def _born(self, key: object) -> None:
+        self._serials[key] = self._next_serial
+        self._next_serial += 1
+
+    def drop(self, role: str) -> None:
+        """Free the host buffers of `role` (every kind) and its device buffer."""
+        for key in [key for key in self._host if key[1] == role]:
+            self._host.pop(key).release()
+        self.drop_device(role)
+
+    def drop_device(self, *roles: str) -> None:
+        """Let go of the device buffers of `roles` (CuPy's pool gets them back)."""
+        for role in roles:
+            self._device.pop(role, None)
+
+    def snapshot(self) -> set[int]:
+        """Allocation serials of the buffers held now (for `release_new`)."""
+        held = [*self._host, *self._device]
+        return {self._serials[key] for key in held}
+
+    def release_new(self, before: set[int]) -> None:
+        """Free the buffers allocated since `snapshot` returned `before`; keep the older ones."""
+        for key in [key for key in self._host if self._serials[key] not in before]:
+            self._host.pop(key).release()
+        for role in [role for role in self._device if self._serials[role] not in before]:
+            del self._device[role]
+
+    def release_all(self) -> None:
+        """Free every buffer (the caller has synchronised: nothing may still use them)."""
+        buffers, self._host = list(self._host.values()), {}
+        self._device = {}
+        errors = []
+        for buffer in buffers:
+            try:
+                buffer.release()
+            except Exception as error:  # keep freeing the rest; report the first failure
+                errors.append(error)
+        cupy = sys.modules.get("cupy")  # device arrays exist only if CuPy was imported
+        if cupy is not None:
+            cupy.get_default_memory_pool().free_all_blocks()
+        if errors:
+            raise errors[0]

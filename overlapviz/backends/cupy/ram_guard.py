@@ -1,0 +1,70 @@
+"""Refuse to pin more host memory than the machine can spare (the real GPU's side of it).
+
+The rule and its message are `overlapviz.core.pinning`'s, shared with the model: a request
+that would take the pinned total past a share of the RAM (by default half) is refused,
+because pinned pages cannot be swapped out and pinning most of the RAM starves the system.
+Here the RAM is what the system reports as available now, plus what this process already
+pins (that memory is no longer "available", but it is ours to count).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from overlapviz.backends.base import BackendError
+from overlapviz.core.pinning import PINNED_SHARE_ENV, check_pinned_request, configured_pinned_share
+
+_MEMINFO = Path("/proc/meminfo")
+
+__all__ = ["PINNED_SHARE_ENV", "PinRefused", "available_ram", "check_pin_request", "parse_meminfo", "pin_share"]
+
+
+class PinRefused(BackendError):
+    """A pinned allocation was refused to protect the machine; the message says why."""
+
+
+def pin_share(value: float | None = None) -> float:
+    """The share of RAM that may be pinned: `value`, else $OVERLAPVIZ_PINNED_SHARE, else 0.5."""
+    try:
+        share = configured_pinned_share() if value is None else value
+    except ValueError as error:
+        raise BackendError(str(error)) from None
+    if not 0.0 < share <= 1.0:
+        raise BackendError(f"the pinned-memory share must be above 0 and at most 1, not {share}")
+    return share
+
+
+def check_pin_request(request: int, held: int, available: int | None, share: float) -> None:
+    """Raise `PinRefused` if pinning `request` more bytes would exceed `share` of the RAM.
+
+    `held` is what this process already pins; `available` is the RAM the system reports as
+    available, or None when it cannot tell, in which case nothing is refused.
+    """
+    if available is None:
+        return
+    try:
+        check_pinned_request(held + request, available + held, share)
+    except ValueError as error:
+        raise PinRefused(str(error)) from None
+
+
+def parse_meminfo(text: str) -> int | None:
+    """Bytes of ``MemAvailable`` in a /proc/meminfo text, or None if it has none."""
+    for line in text.splitlines():
+        if line.startswith("MemAvailable:"):
+            fields = line.split()
+            return int(fields[1]) * 1024 if len(fields) >= 2 and fields[1].isdigit() else None
+    return None
+
+
+def available_ram() -> int | None:
+    """RAM the system can give without swapping, in bytes; None when it cannot be read."""
+    try:
+        return parse_meminfo(_MEMINFO.read_text(encoding="ascii"))
+    except OSError:
+        pass
+    try:
+        import psutil  # optional; Windows and macOS have no /proc
+    except ImportError:
+        return None
+    return int(psutil.virtual_memory().available)

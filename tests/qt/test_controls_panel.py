@@ -1,0 +1,111 @@
+import pytest
+
+from overlapviz._qt.controls import ControlsPanel
+from overlapviz._qt.run_targets import RunTarget
+from overlapviz.core.config import MIB, HostMemory, IssueOrder, PipelineConfig, StreamKind
+
+
+@pytest.fixture
+def panel(qtbot):
+    panel = ControlsPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    return panel
+
+
+def _drag(slider, value):
+    """Hold the handle, move it to `value`, let go (as a mouse drag does)."""
+    inner = slider._slider._slider
+    inner.setSliderDown(True)
+    inner.setValue(slider.values().index(value))
+    inner.setSliderDown(False)
+
+
+def test_starts_on_the_default_pipeline(panel):
+    assert panel.config() == PipelineConfig()
+    assert panel.size_slider.value_text() == "256 MiB"
+    assert panel.iters_slider.value_text() == "1860 iters"
+
+
+def test_dragging_edits_then_commits_the_new_config(panel, qtbot):
+    edited, committed = [], []
+    panel.config_edited.connect(edited.append)
+    panel.config_committed.connect(committed.append)
+    _drag(panel.streams_slider, 8)
+    assert edited[-1].streams == 8
+    assert [c.streams for c in committed] == [8]
+    assert panel.config().streams == 8
+
+
+@pytest.mark.parametrize(
+    ("group", "value", "field"),
+    [
+        ("memory", HostMemory.PAGEABLE, "memory"),
+        ("memory", HostMemory.REGISTERED, "memory"),
+        ("order", IssueOrder.BREADTH, "order"),
+        ("stream_kind", StreamKind.LEGACY, "stream_kind"),
+    ],
+)
+def test_toggles_commit_their_value(panel, qtbot, group, value, field):
+    with qtbot.waitSignal(panel.config_committed) as blocker:
+        getattr(panel, group).button(value).click()
+    assert getattr(blocker.args[0], field) is value
+    assert getattr(panel.config(), field) is value
+
+
+def test_only_chunk_counts_that_divide_the_size_are_offered(panel):
+    _drag(panel.size_slider, 3 * MIB)
+    assert all((3 * MIB // 4) % n == 0 for n in panel.chunks_slider.values())
+    assert 3 in panel.chunks_slider.values()
+
+
+def test_a_chunk_count_that_stops_dividing_snaps_and_says_so(panel):
+    _drag(panel.size_slider, 3 * MIB)
+    _drag(panel.chunks_slider, 3)
+    assert not panel.notice.isVisible()
+    _drag(panel.size_slider, 4 * MIB)  # 3 does not divide 2^20 elements
+    assert panel.config().chunks == 4
+    assert panel.notice.isVisible()
+    assert "3 chunks do not divide 4 MiB evenly: using 4" in panel.notice.text()
+    _drag(panel.size_slider, 6 * MIB)  # 3 divides again: the asked-for count comes back
+    assert panel.config().chunks == 3 and not panel.notice.isVisible()
+
+
+def test_set_config_shows_values_off_the_ladder_exactly(panel):
+    config = PipelineConfig(size_bytes=100 * MIB, chunks=25, streams=48, iters=1000)
+    with_signals = []
+    panel.config_committed.connect(with_signals.append)
+    panel.set_config(config)
+    assert panel.config() == config and with_signals == []
+    assert panel.size_slider.value_text() == "100 MiB"
+
+
+def test_kernel_time_label_follows_the_slider(panel):
+    default = PipelineConfig()
+    panel.set_kernel_rate(1e6 / (default.chunk_elements * default.iters))  # 1 ms per default chunk
+    assert panel.iters_slider._detail_label.text() == "\u2248 1.00 ms per chunk"
+    _drag(panel.chunks_slider, 32)
+    assert panel.iters_slider._detail_label.text() == "\u2248 500 µs per chunk"
+    _drag(panel.iters_slider, 0)
+    assert panel.iters_slider._detail_label.text() == "copies only: no kernel work"
+
+
+def test_targets_and_live_switch(panel, qtbot):
+    targets = [RunTarget("sim", "h200", "H200 (model)", True), RunTarget("sim", "tesla-c1060", "C1060", True)]
+    panel.set_targets(targets, targets[1])
+    assert panel.target() == targets[1]
+    with qtbot.waitSignal(panel.target_changed) as blocker:
+        panel.device_combo.setCurrentIndex(0)
+    assert blocker.args == [targets[0]]
+    with qtbot.waitSignal(panel.live_toggled) as blocker:
+        panel.set_live(True)
+    assert blocker.args == [True] and panel.is_live()
+
+
+def test_an_invalid_combination_is_explained_not_emitted(panel, monkeypatch):
+    committed = []
+    panel.config_committed.connect(committed.append)
+    monkeypatch.setattr("overlapviz._qt.controls.chunk_values", lambda size: (1, 3))  # 3 never divides 2^k MiB
+    _drag(panel.size_slider, 4 * MIB)  # the nearest "offered" count is now 3
+    assert committed == []
+    assert panel.notice.isVisible() and panel.notice.text().startswith("Not a valid pipeline: chunks:")

@@ -1,0 +1,105 @@
+import json
+
+import pytest
+from qt_traces import two_chunk_trace
+
+from overlapviz._qt.export.export_view import ExportOptions
+from overlapviz._qt.main_window import MainWindow
+from overlapviz.core.config import PipelineConfig
+from overlapviz.core.trace_io import export_chrome
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.shown() is not None, timeout=10_000)
+    return window
+
+
+def test_save_and_reopen_a_session(window, qtbot, tmp_path):
+    path = tmp_path / "lesson.json"
+    window.controls.set_config(PipelineConfig(chunks=8, streams=2, memory="pageable"))
+    window.controls.run_button.click()
+    qtbot.waitUntil(lambda: window.shown().result.trace.meta["config"]["chunks"] == 8, timeout=10_000)
+    saved = window.shown().result.trace
+    assert window.files.save_session(path)
+    window.controls.set_config(PipelineConfig())
+    assert window.files.open(path)
+    assert not window.controls.is_live()
+    assert window.controls.config() == PipelineConfig(chunks=8, streams=2, memory="pageable")
+    assert (window.current_trace()["end_ns"] == saved["end_ns"]).all()
+    assert "Opened lesson.json" in window.status_label.text()
+
+
+def test_open_a_chrome_trace_from_another_machine(window, tmp_path):
+    path = tmp_path / "gpu-server.json"
+    export_chrome(two_chunk_trace(), path)
+    assert window.files.open(path)
+    assert window.current_trace().meta["device_name"] == "Test GPU"
+    assert window.metrics.value_text("makespan") == "4.00 ms"
+    assert "Device: Test GPU" in window.status_label.text()
+    recent = window.window_actions.recent_menu.actions()
+    assert [a.text() for a in recent] == [str(path.resolve())]
+
+
+def test_a_file_that_cannot_be_read_is_explained_and_changes_nothing(window, tmp_path):
+    shown = window.current_trace()
+    path = tmp_path / "notes.json"
+    path.write_text(json.dumps({"hello": 1}))
+    assert not window.files.open(path)
+    assert window.banner.message().startswith("Could not open notes.json: ")
+    assert "traceEvents" in window.banner.message()
+    assert window.current_trace() is shown
+    assert not window.files.open(tmp_path / "missing.json")
+    assert "missing.json" in window.banner.message()
+
+
+def test_recent_files_survive_a_restart(window, qtbot, settings, tmp_path):
+    path = tmp_path / "t.json"
+    export_chrome(two_chunk_trace(), path)
+    window.files.open(path)
+    again = MainWindow(settings, live=False)
+    qtbot.addWidget(again)
+    assert [a.text() for a in again.window_actions.recent_menu.actions()] == [str(path.resolve())]
+    again.window_actions.recent_menu.actions()[0].trigger()
+    assert again.current_trace().meta["device_name"] == "Test GPU"
+
+
+def test_exports_from_the_window(window, tmp_path):
+    png, svg, chrome, csv = (tmp_path / n for n in ("t.png", "t.svg", "t.json", "t.csv"))
+    assert window.files.export_png(png, ExportOptions(width=1920)), window.banner.message()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert window.files.export_svg(svg)
+    assert "<svg" in svg.read_text()
+    assert window.files.export_trace(chrome)
+    assert json.loads(chrome.read_text())["otherData"]["overlapviz"] >= 1
+    assert window.files.export_csv(csv)
+    assert csv.read_text().startswith("row,")
+
+
+def test_export_png_asks_for_options_and_a_path(window, tmp_path, monkeypatch):
+    target = tmp_path / "asked.png"
+    window.files.ask_export_options = lambda: ExportOptions(width=3840, theme="dark")
+    monkeypatch.setattr(window.files.dialogs, "save_path", lambda *_args: target)
+    window.window_actions.export_png.trigger()
+    assert target.is_file()
+
+
+def test_a_failed_write_is_explained(window, tmp_path):
+    assert not window.files.export_png(tmp_path / "no-such-folder" / "t.png", ExportOptions())
+    assert window.banner.message().startswith("Could not write t.png: ")
+
+
+def test_copy_picture_puts_an_image_on_the_clipboard(window, qapp):
+    assert window.files.copy_image()
+    assert qapp.clipboard().image().width() == 1920
+
+
+def test_exports_without_a_timeline_say_so(qtbot, settings, tmp_path):
+    window = MainWindow(settings, live=False)
+    qtbot.addWidget(window)
+    assert not window.files.export_png(tmp_path / "x.png", ExportOptions())
+    assert "There is no timeline yet" in window.banner.message()
+    assert not (tmp_path / "x.png").exists()
