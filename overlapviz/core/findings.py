@@ -25,10 +25,12 @@ from overlapviz.core.metrics import (
     covered_ns,
     covered_total_ns,
     host_blocked_per_row,
+    host_issue_ns,
     issuing_calls,
+    pageable_copy_calls,
     union_intervals,
 )
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace import OpKind, Trace, Unit
 
 # A quarter of the run spent blocked is no detail: the host thread, not the device, then sets
 # the pace of anything else it should be doing (issuing the next chunk, say).
@@ -94,7 +96,7 @@ def find_findings(trace: Trace, metrics: Metrics | None = None) -> list[Finding]
 def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find the host thread blocked inside copy calls on pageable memory."""
     blocked = host_blocked_per_row(trace)
-    pageable = _pageable_copy_calls(trace) & (blocked > 0)
+    pageable = pageable_copy_calls(trace) & (blocked > 0)
     total = int(blocked[pageable].sum())
     if total < PAGEABLE_BLOCKED_SHARE * metrics.makespan_ns:
         return []
@@ -231,7 +233,7 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     `host_blocked_pageable`, not a per-call cost.
     """
     chunks = chunk_count(trace)
-    calls = np.flatnonzero(issuing_calls(trace) & ~_pageable_copy_calls(trace))
+    calls = np.flatnonzero(issuing_calls(trace) & ~pageable_copy_calls(trace))
     if chunks < 2 or calls.size == 0 or not host_bound(trace, metrics, calls):
         return []
     makespan = metrics.makespan_ns
@@ -239,8 +241,9 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     idle = idle_while_issuing_ns(trace, calls)
     starved = f"; the device sat idle {_ms(idle)} ({_pct(idle, makespan)}) between ops" if idle > 0 else ""
     message = (
-        f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) inside {calls.size:,} API calls"
-        f" for {chunks} chunks, about {issue / calls.size / 1000:.1f} µs each, so the device was fed slower"
+        f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) issuing {calls.size:,} API calls"
+        f" for {chunks} chunks, about {issue / calls.size / 1000:.1f} µs each with the code between them,"
+        " so the device was fed slower"
         f" than it worked: the run took {_ms(makespan)} against an ideal {_ms(metrics.ideal_ns)}{starved}."
         " Fewer, larger chunks cut the calls."
     )
@@ -250,19 +253,13 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
 def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | None = None) -> bool:
     """Whether issuing calls took the host most of the run and the run lost time for it."""
     if calls is None:
-        calls = np.flatnonzero(issuing_calls(trace) & ~_pageable_copy_calls(trace))
+        calls = np.flatnonzero(issuing_calls(trace) & ~pageable_copy_calls(trace))
     if calls.size == 0:
         return False
     makespan = metrics.makespan_ns
     slow_host = (host_issue_ns(trace, calls) >= HOST_ISSUE_SHARE * makespan
                  or idle_while_issuing_ns(trace, calls) >= IDLE_WHILE_ISSUING_SHARE * makespan)
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.ideal_ns
-
-
-def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
-    """Time the host spent inside `calls`, each counted until its op started running."""
-    issue_s, issue_e = _issuing_parts(trace, calls)
-    return int((issue_e - issue_s).sum())
 
 
 def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -362,14 +359,6 @@ def _issuing_parts(trace: Trace, calls: npt.NDArray[np.intp]) -> tuple[IntArray,
     call_s = trace["start_ns"][calls]
     call_e = np.minimum(trace["end_ns"][calls], np.maximum(call_s, trace["start_ns"][trace["op"][calls]]))
     return call_s, call_e
-
-
-def _pageable_copy_calls(trace: Trace) -> npt.NDArray[np.bool_]:
-    """Issuing calls whose op is a copy from or to pageable host memory."""
-    calls = issuing_calls(trace)
-    target = np.where(calls, trace["op"], 0)
-    pageable: npt.NDArray[np.bool_] = calls & (trace["memory"][target] == MemoryKind.PAGEABLE)
-    return pageable
 
 
 def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:

@@ -34,7 +34,10 @@ All times are integer nanoseconds; `Metrics.to_dict` gives milliseconds.
 - host blocked: for every host API call that issued a device op, the part of the call during
   which its own op was already running on the device, ``max(0, end - max(start, op.start))``:
   the host waited for the device. Summed over the calls.
-- host issue: the summed durations of the issuing calls minus their blocked parts.
+- host issue: the host's time spent issuing work: each issuing call and the caller's own code
+  up to the next issuing call, less the part of the call spent blocked. Calls that copy
+  pageable memory are left out: they wait for their stream and their copy, which is the host
+  blocked, not the cost of issuing.
 - wall: from the first span's start to the last span's end, host calls included: with a host
   lane, from the program's first call (an allocation, when it allocates inside the run) to
   the end of its final synchronize or free, i.e. what the user's program waits for. Without
@@ -55,7 +58,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace import DEVICE_KINDS, OpKind, Trace
+from overlapviz.core.trace import DEVICE_KINDS, MemoryKind, OpKind, Trace
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
 COPY_KINDS = (OpKind.H2D, OpKind.D2H)
@@ -130,7 +133,7 @@ def compute_metrics(trace: Trace) -> Metrics:
         utilisation={key: _share(covered_total_ns(trace, k), makespan) for k, key in STAGE_KEYS.items()},
         host_blocked_ns=int(blocked.sum()),
         bandwidth_gbps={STAGE_KEYS[kind]: direction_bandwidth_gbps(trace, kind) for kind in COPY_KINDS},
-        host_issue_ns=int(trace.duration_ns[issuing].sum() - blocked[issuing].sum()),
+        host_issue_ns=host_issue_ns(trace, np.flatnonzero(issuing & ~pageable_copy_calls(trace))),
         wall_ns=wall_ns(trace),
         host_alloc_ns=host_alloc_ns(trace),
     )
@@ -198,6 +201,31 @@ def issuing_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     target = np.where(linked, op, 0)
     issued: npt.NDArray[np.bool_] = linked & np.isin(trace["kind"][target], [int(k) for k in DEVICE_KINDS])
     return issued
+
+
+def pageable_copy_calls(trace: Trace) -> npt.NDArray[np.bool_]:
+    """Issuing calls whose op is a copy from or to pageable host memory."""
+    calls = issuing_calls(trace)
+    target = np.where(calls, trace["op"], 0)
+    pageable: npt.NDArray[np.bool_] = calls & (trace["memory"][target] == MemoryKind.PAGEABLE)
+    return pageable
+
+
+def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
+    """Host time spent issuing `calls`: each call and the caller's own code up to the next issuing call.
+
+    The time a call spent blocked (its op already running) is not issuing; nor is the time
+    after the last issuing call.
+    """
+    if calls.size == 0:
+        return 0
+    every = np.flatnonzero(issuing_calls(trace))
+    every = every[np.argsort(trace["start_ns"][every], kind="stable")]
+    next_start = np.empty(len(trace), dtype=np.int64)
+    next_start[every[:-1]] = trace["start_ns"][every[1:]]
+    next_start[every[-1:]] = trace["end_ns"][every[-1:]]
+    spent = next_start[calls] - trace["start_ns"][calls] - host_blocked_per_row(trace)[calls]
+    return int(np.maximum(spent, 0).sum())
 
 
 def host_blocked_per_row(trace: Trace) -> IntArray:

@@ -168,7 +168,8 @@ def test_host_blocked_counts_only_the_part_of_a_call_while_its_own_op_ran():
     m = compute_metrics(trace)
     assert m.host_blocked_ns == 11
     assert host_blocked_per_row(trace).tolist() == [0, 0, 0, 6, 5, 0, 0]
-    assert m.host_issue_ns == (10 - 6) + (5 - 5) + 5
+    # issuing: each call up to the next call's start, less its blocked part (never below 0)
+    assert m.host_issue_ns == max(0, 5 - 0 - 6) + max(0, 10 - 5 - 5) + (15 - 10)
 
 
 def test_a_pageable_pipeline_blocks_the_host_for_every_copy():
