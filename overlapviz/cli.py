@@ -480,7 +480,11 @@ def devices_command(args: argparse.Namespace) -> int:
         if not info.simulated
     ]
     lines.append("GPUs")
-    lines += [f"  {info.key:<14} {_device_line(info)} ({name} backend)" for name, info in gpus] or ["  none found"]
+    for name, info in gpus:
+        lines.append(f"  {info.key:<14} {_device_line(info)} ({name} backend)")
+        lines += _timing_lines(info)
+    if not gpus:
+        lines.append("  none found")
     lines.append("simulated profiles")
     lines += _profile_lines()
     print("\n".join(lines))
@@ -500,6 +504,15 @@ def _profile_lines() -> list[str]:
     except BackendError as error:
         return [f"  not available: {error}"]
     return [f"  {info.key:<14} {_device_line(info)}" for info in profiles]
+
+
+def _timing_lines(info: DeviceInfo) -> list[str]:
+    """Which timing source a GPU's runs will use, and why not CUPTI when it is not."""
+    timing = info.facts.get("timing")
+    if not timing:
+        return []
+    reason = info.facts.get("timing_reason")
+    return [f"  {'':<14} timing: {timing}" + (f" ({reason})" if reason else "")]
 
 
 def _device_line(info: DeviceInfo) -> str:

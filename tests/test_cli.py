@@ -10,6 +10,7 @@ from fake_backend import FakeBackend, fake_loader
 
 from overlapviz import cli, presets
 from overlapviz.backends import registry
+from overlapviz.backends.base import DeviceInfo
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pinning import PINNED_SHARE_ENV
 from overlapviz.core.trace import COLUMNS
@@ -490,3 +491,14 @@ def test_bandwidth_bad_device_is_exit_2(capsys, monkeypatch):
     monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
     code, _, err = run_cli(capsys, "bandwidth", "--backend", "sim", "--device", "nope")
     assert code == 2 and err.startswith("overlapviz: error: unknown device 'nope'") and err.count("\n") == 1
+
+
+def test_devices_says_which_timing_a_gpu_uses_and_why(backends, capsys, monkeypatch):
+    gpu = FakeBackend("cupy", devices=("0",), simulated=False)
+    facts = {"copy_engines": 3, "timing": "cuda-events", "timing_reason": "CUPTI is not used: another profiler"}
+    monkeypatch.setattr(gpu, "devices", lambda: [DeviceInfo("0", "Fake 0", simulated=False, facts=facts)])
+    backends["cupy"] = gpu
+    _, out, _ = run_cli(capsys, "devices")
+    lines = out.splitlines()
+    assert lines[lines.index("GPUs") + 2].split(maxsplit=1) == [
+        "timing:", "cuda-events (CUPTI is not used: another profiler)"]
