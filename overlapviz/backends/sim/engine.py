@@ -97,7 +97,6 @@ class GpuModel:
         # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
         self._unit = [int(op.unit) for op in ops]
         self._engines = [_Engine() for _ in Unit]
-        self._copy_units = sorted({int(op.unit) for op in ops} - {_COMPUTE})
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
         self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
@@ -197,8 +196,9 @@ class GpuModel:
         engine = self._engines[unit]
         if unit != _COMPUTE:
             if engine.pending and not engine.running:  # a copy engine runs one copy at a time
-                self._start(engine, self._pick(engine), time)
-                self._rebalance_copies(time)
+                i = self._pick(engine)
+                self._start(engine, i, time)
+                self._rebalance_copies(time, started=i)
             return
         while engine.pending:
             i = self._pick(engine)
@@ -275,22 +275,24 @@ class GpuModel:
 
     # --- copies sharing the link -----------------------------------------------------------
 
-    def _rebalance_copies(self, time: float) -> None:
+    def _rebalance_copies(self, time: float, started: int = -1) -> None:
         """Give every running copy its rate: slower while both directions copy at once.
 
         Called whenever a copy starts or ends. A copy's work is kept as nanoseconds at the
         full rate; its end is rescheduled whenever its rate changes.
         """
-        copies = self._copy_rate
-        running = [i for unit in self._copy_units for i in self._engines[unit].running]
-        both_ways = len(running) > 1 and len({self.ops[i].kind for i in running}) > 1
+        copies = self._copy_rate  # exactly the running copies
+        if started >= 0:
+            copies[started] = (0.0, self.ops[started].work_ns, time)
+        kinds = [self.ops[i].kind for i in copies]
+        both_ways = len(kinds) > 1 and any(kind != kinds[0] for kind in kinds)
         rate = self.profile.bidirectional_factor if both_ways else 1.0
-        for i in running:
-            old_rate, left, since = copies.get(i, (0.0, self.ops[i].work_ns, time))
+        for i, (old_rate, left, since) in copies.items():
+            if old_rate == rate:
+                continue
             left -= (time - since) * old_rate
-            copies[i] = (rate, left, time)
-            if old_rate != rate:
-                self._schedule_complete(i, time + max(left, 0.0) / rate)
+            copies[i] = (rate, left, time)  # replacing a value keeps the dict's size: safe mid-loop
+            self._schedule_complete(i, time + max(left, 0.0) / rate)
 
     def _schedule_complete(self, i: int, time: float) -> None:
         self._version[i] += 1
