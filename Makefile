@@ -19,7 +19,7 @@ run: $(STAMP)
 	$(BIN)/overlapviz
 
 lint: $(STAMP)
-	$(BIN)/ruff check overlapviz tests benchmarks tools
+	$(BIN)/ruff check overlapviz tests benchmarks tools docs
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
