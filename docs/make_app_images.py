@@ -60,12 +60,33 @@ def window_screenshot(theme: str, name: str) -> None:
     window.close()
 
 
+def compare_screenshot(theme: str, name: str) -> None:
+    """The window comparing the default pipeline from pageable (A) and pinned (B) memory."""
+    settings = QSettings(str(Path(tempfile.mkdtemp()) / "docs.ini"), QSettings.Format.IniFormat)
+    settings.setValue("theme", theme)
+    window = MainWindow(settings, live=False)
+    window.resize(1800, 1000)
+    window.show()
+    loop = QEventLoop()
+    window.timeline_drawn.connect(loop.quit)
+    QTimer.singleShot(10_000, loop.quit)
+    window.teaching.compare.pageable_vs_pinned()
+    loop.exec()
+    settle = QEventLoop()
+    QTimer.singleShot(300, settle.quit)
+    settle.exec()
+    window.grab().save(str(IMAGES / name))
+    print(IMAGES / name)
+    window.close()
+
+
 def main() -> None:
     """Write every picture."""
     ensure_app()
     IMAGES.mkdir(exist_ok=True)
     exports()
     window_screenshot("light", "window-light.png")
+    compare_screenshot("light", "window-compare-light.png")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,8 @@
 """The command line: ``overlapviz`` starts the app; ``run``, ``bandwidth``, ``devices`` and ``presets`` work without it.
 
+``render`` and ``run --png`` draw pictures with the app's own drawing code, offscreen; Qt is
+imported inside those two only, so everything else runs without it.
+
 Every subcommand is one ``add_*`` function that builds its parser and one ``*_command``
 function that runs it. Bad input is one line on stderr starting ``overlapviz: error:`` and
 exit code 2; a backend that fails is the same line with exit code 1; never a traceback.
@@ -19,8 +22,7 @@ from typing import Any, NoReturn
 
 from overlapviz import __version__
 from overlapviz.backends import registry
-from overlapviz.backends.base import Backend, BackendError, DeviceInfo
-from overlapviz.backends.sim.bandwidth import DEFAULT_KINDS, SWEEP_SIZES
+from overlapviz.backends.base import BackendError, DeviceInfo
 from overlapviz.core.config import (
     DEFAULT_CHUNKS,
     DEFAULT_ITERS,
@@ -36,9 +38,17 @@ from overlapviz.core.config import (
     format_size,
     parse_size,
 )
-from overlapviz.core.trace_io import export_chrome, export_csv
+from overlapviz.core.trace import Trace
+from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv, import_chrome
 from overlapviz.presets import Preset, PresetError, get_preset, lessons, load_presets
-from overlapviz.session import RunResult, UnknownDeviceError, find_backend, run_pipeline
+from overlapviz.session import (
+    RunResult,
+    SweepUnsupportedError,
+    UnknownDeviceError,
+    find_backend,
+    run_pipeline,
+    sweep_bandwidth,
+)
 
 PROG = "overlapviz"
 EXIT_FAILED = 1  # the input was fine, the run was not
@@ -103,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.set_defaults(command=app_command)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (add_run, add_bandwidth, add_devices, add_presets):
+    for add in (add_run, add_render, add_bandwidth, add_devices, add_presets):
         add(commands)
     return parser
 
@@ -138,7 +148,8 @@ Flags given next to --preset override the preset's values.
 A preset that compares two pipelines runs both (each on its own device when the preset
 names one per side; --device runs both on the one given): the summary shows both, --json
 prints {{"preset": NAME, "runs": [A, B]}} (each run with its "label"), and --trace/--csv
-write one file per run, named FILE-a.json and FILE-b.json (likewise for CSV).
+write one file per run, named FILE-a.json and FILE-b.json (likewise for CSV); --png draws
+both in one picture, A above B on one time axis.
 """
 
 
@@ -189,6 +200,14 @@ def add_run(commands: Any) -> None:
     output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     output.add_argument("--trace", type=Path, metavar="FILE.json", help="write the trace as Chrome trace JSON")
     output.add_argument("--csv", type=Path, metavar="FILE", help="write the spans as CSV")
+    output.add_argument("--png", type=Path, metavar="FILE.png",
+                        help="draw the timeline (both, for a comparison preset) to a PNG, as the app exports it")
+    _add_picture_options(output)
+
+
+def _add_picture_options(group: Any) -> None:
+    group.add_argument("--width", type=int, default=1920, metavar="W", help="picture width in pixels (default 1920)")
+    group.add_argument("--theme", default="light", metavar="THEME", help="light, dark or projector (default light)")
 
 
 def _size(text: str) -> int:
@@ -224,12 +243,17 @@ def run_command(args: argparse.Namespace) -> int:
     backend_name = args.backend or (preset.backend if preset else None) or "auto"
     devices = [args.device or (preset.devices[side] if preset else None) for side in range(len(configs))]
     outputs = {kind: _output_paths(getattr(args, kind), len(configs)) for kind in ("trace", "csv")}
+    if args.png is not None:
+        _check_picture(args.png, args.width, args.theme)
     backends = [find_backend(backend_name, device) for device in devices]
     results = [
         run_pipeline(config, backend.name, device)
         for config, backend, device in zip(configs, backends, devices, strict=True)
     ]
     written = _write_outputs(results, outputs)
+    if args.png is not None:
+        title = "" if preset is None else f"{preset.lesson}. {preset.title}" if preset.lesson else preset.title
+        written.append(_draw([r.trace for r in results], labels, args.png, args.width, args.theme, title))
     if args.json:
         print(json.dumps(_json_report(preset, configs, labels, results), indent=2, allow_nan=False))
     else:
@@ -283,6 +307,73 @@ def _write_outputs(results: list[RunResult], outputs: dict[str, list[Path]]) -> 
                 raise UsageError(str(error)) from None
             written.append(path)
     return written
+
+
+# --- pictures: run --png and render ---------------------------------------------------------
+
+
+def add_render(commands: Any) -> None:
+    """Add ``overlapviz render``."""
+    render = commands.add_parser(
+        "render",
+        help="draw a trace file (Chrome trace JSON written by overlapviz) to a PNG or SVG",
+        description="Draw a trace written by overlapviz (run --trace, or the app's Export Chrome trace) as the"
+        " app exports it: caption, colour key, timeline and the findings as callouts. No display needed."
+        " An output ending in .svg is written as SVG, anything else as PNG.",
+    )
+    render.set_defaults(command=render_command)
+    render.add_argument("trace", type=Path, metavar="TRACE.json", help="the trace to draw")
+    render.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png", help="the picture to write")
+    _add_picture_options(render)
+
+
+def render_command(args: argparse.Namespace) -> int:
+    """Read a trace file and draw it."""
+    _check_picture(args.output, args.width, args.theme)
+    try:
+        trace = import_chrome(args.trace)
+    except TraceFormatError as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"cannot read {args.trace}: {error.strerror or error}") from None
+    print(f"wrote      {_draw([trace], [''], args.output, args.width, args.theme)}")
+    return 0
+
+
+def _check_picture(path: Path, width: int, theme: str) -> None:
+    """Fail before any work when the picture could not be drawn or written."""
+    render = _render_module()
+    try:
+        render.check_options(width, theme)
+    except ValueError as error:
+        raise UsageError(f"--width/--theme: {error}") from None
+    _check_writable(path)
+
+
+def _draw(traces: list[Trace], labels: list[str], path: Path, width: int, theme: str, title: str = "") -> Path:
+    """One trace as its timeline, two as a comparison (A above B); SVG when `path` ends in .svg."""
+    render = _render_module()
+    svg = path.suffix.lower() == ".svg"
+    try:
+        if len(traces) == 1 and svg:
+            return Path(render.render_trace_svg(traces[0], path, theme=theme))
+        if len(traces) == 1:
+            return Path(render.render_trace_png(traces[0], path, width=width, theme=theme))
+        if svg:
+            return Path(render.render_comparison_svg(traces, labels, path, theme=theme, title=title))
+        return Path(render.render_comparison_png(traces, labels, path, width=width, theme=theme, title=title))
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _render_module() -> Any:
+    """The app's headless drawing code, imported only when a picture is asked for."""
+    try:
+        from overlapviz._qt import render
+    except ImportError as error:
+        raise UsageError(f"pictures need the desktop app's libraries, which this build lacks ({error})") from None
+    render.quiet_platform_notes()
+    return render
 
 
 # --- run: the reports ------------------------------------------------------------------
@@ -399,37 +490,19 @@ def add_bandwidth(commands: Any) -> None:
 
 def bandwidth_command(args: argparse.Namespace) -> int:
     """Sweep copy sizes on the chosen backend and print the bandwidth table (or JSON)."""
-    backend = find_backend(args.backend, args.device)
-    sweep = getattr(backend, "bandwidth_sweep", None)
-    if not callable(sweep):
+    try:
+        report = sweep_bandwidth(args.backend, args.device).to_dict()
+    except SweepUnsupportedError as error:
         return _fail(
-            f"the {backend.name} backend cannot sweep copy bandwidth in this version;"
+            f"the {error.backend} backend cannot sweep copy bandwidth in this version;"
             " 'overlapviz bandwidth --backend sim' gives the model's",
             EXIT_FAILED,
         )
-    points = [dict(point) for point in sweep(sizes=SWEEP_SIZES, kinds=DEFAULT_KINDS, device=args.device)]
-    info = _device_info(backend, args.device)
-    report = {
-        "backend": backend.name,
-        "device": info.key if info else args.device,
-        "device_name": info.name if info else None,
-        "simulated": bool(info.simulated) if info else False,
-        "link": info.facts.get("link") if info else None,
-        "link_peak_gbps": info.facts.get("link_peak_gbps") if info else None,
-        "points": points,
-    }
     if args.json:
         print(json.dumps(_finite(report), indent=2, allow_nan=False))
     else:
         print("\n".join(bandwidth_lines(report)))
     return 0
-
-
-def _device_info(backend: Backend, device: str | None) -> DeviceInfo | None:
-    """The backend's description of `device` (its default device when None)."""
-    infos = backend.devices()
-    matching = [info for info in infos if device is None or info.key == device]
-    return matching[0] if matching else None
 
 
 def bandwidth_lines(report: dict[str, Any]) -> list[str]:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from overlapviz.backends import registry
-from overlapviz.backends.base import Backend, BackendError, CancelToken
+from overlapviz.backends.base import Backend, BackendError, CancelToken, DeviceInfo
+from overlapviz.backends.sim.bandwidth import DEFAULT_KINDS, SWEEP_SIZES
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import Finding, find_findings
 from overlapviz.core.metrics import Metrics, compute_metrics
@@ -24,6 +25,14 @@ from overlapviz.core.trace_io import import_chrome
 
 class UnknownDeviceError(BackendError):
     """No usable backend has the asked-for device; the message lists the devices there are."""
+
+
+class SweepUnsupportedError(BackendError):
+    """The chosen backend has no bandwidth sweep."""
+
+    def __init__(self, backend: str) -> None:
+        super().__init__(f"the {backend} backend cannot sweep copy bandwidth in this version; the model can")
+        self.backend = backend
 
 
 @dataclass(frozen=True)
@@ -124,6 +133,64 @@ def run_pipeline(
     started = time.perf_counter()
     trace = chosen.run(config, device, cancel)
     return analyse(trace, time.perf_counter() - started)
+
+
+@dataclass(frozen=True)
+class BandwidthSweep:
+    """Copy bandwidth by transfer size on one device, with the link's theoretical limit."""
+
+    backend: str
+    device: str | None
+    device_name: str | None
+    simulated: bool
+    link: str | None  # e.g. "PCIe Gen5 x16"
+    link_peak_gbps: float | None  # per direction, 1e9 bytes/s
+    points: list[dict[str, Any]]  # size (bytes), memory, direction ("h2d"/"d2h"), gbps, ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, as `overlapviz bandwidth --json` prints it."""
+        return {
+            "backend": self.backend, "device": self.device, "device_name": self.device_name,
+            "simulated": self.simulated, "link": self.link, "link_peak_gbps": self.link_peak_gbps,
+            "points": [dict(point) for point in self.points],
+        }  # fmt: skip
+
+
+def sweep_bandwidth(backend: str = "auto", device: str | None = None) -> BandwidthSweep:
+    """Measure (or, on the model, compute) H2D and D2H bandwidth from 64 KiB to 1 GiB.
+
+    One copy at a time, pinned and pageable, on `device` of `backend` (see `find_backend`).
+
+    Raises
+    ------
+    SweepUnsupportedError
+        The backend cannot sweep.
+    BackendError
+        The backend or device cannot be used, or the sweep failed.
+    """
+    chosen = find_backend(backend, device)
+    sweep = getattr(chosen, "bandwidth_sweep", None)
+    if not callable(sweep):
+        raise SweepUnsupportedError(chosen.name)
+    points = [dict(point) for point in sweep(sizes=SWEEP_SIZES, kinds=DEFAULT_KINDS, device=device)]
+    info = device_info(chosen, device)
+    facts = info.facts if info else {}
+    return BandwidthSweep(
+        backend=chosen.name,
+        device=info.key if info else device,
+        device_name=info.name if info else None,
+        simulated=bool(info.simulated) if info else False,
+        link=facts.get("link"),
+        link_peak_gbps=facts.get("link_peak_gbps"),
+        points=points,
+    )
+
+
+def device_info(backend: Backend, device: str | None) -> DeviceInfo | None:
+    """The backend's description of `device` (its default device when None)."""
+    infos = backend.devices()
+    matching = [info for info in infos if device is None or info.key == device]
+    return matching[0] if matching else None
 
 
 @dataclass

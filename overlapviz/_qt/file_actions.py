@@ -1,7 +1,12 @@
-"""What the File menu does: open, save, export and copy, with errors shown in the window."""
+"""What the File menu does: open, save, export and copy, with errors shown in the window.
+
+A picture (PNG, SVG, the clipboard) shows what the window shows: the comparison when one
+is on show, with or without the callouts as the timeline draws them.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -11,7 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from overlapviz._qt.export.export_dialog import ExportDialog
 from overlapviz._qt.export.export_view import ExportOptions
-from overlapviz._qt.export.image_export import ExportError, copy_image, write_png, write_svg
+from overlapviz._qt.export.image_export import ExportError, Subject, copy_image, write_png, write_svg
 from overlapviz._qt.path_dialogs import CSV_FILTER, JSON_FILTER, PNG_FILTER, SVG_FILTER, PathDialogs
 from overlapviz._qt.recent_files import RecentFiles
 from overlapviz._qt.session_file import SessionData, SessionFormatError, open_file, save_session
@@ -25,6 +30,8 @@ class FileHost(Protocol):
     """What the file actions need from the window."""
 
     def current_trace(self) -> Trace | None: ...
+    def current_picture(self) -> Subject | None: ...
+    def explanations_shown(self) -> bool: ...
     def current_session(self) -> SessionData: ...
     def show_loaded(self, data: SessionData, path: Path) -> None: ...
     def show_error(self, text: str) -> None: ...
@@ -71,29 +78,32 @@ class FileActions(QObject):
 
     def export_png(self, path: Path | None = None, options: ExportOptions | None = None) -> bool:
         """Export the timeline as PNG (asks for width, theme and background when not given)."""
-        trace = self._trace_or_say()
-        options = options or (self.ask_export_options() if trace is not None else None)
-        if trace is None or options is None:
+        picture = self._picture_or_say()
+        options = options or (self.ask_export_options() if picture is not None else None)
+        if picture is None or options is None:
             return False
+        options = self._as_shown(options)
         path = path or self.dialogs.save_path("Export PNG", PNG_FILTER, "overlapviz-timeline.png")
-        return path is not None and self._write(path, lambda: write_png(trace, path, options))
+        return path is not None and self._write(path, lambda: write_png(picture, path, options))
 
     def export_svg(self, path: Path | None = None, options: ExportOptions | None = None) -> bool:
         """Export the timeline as SVG in the current theme."""
-        trace = self._trace_or_say()
-        if trace is None:
+        picture = self._picture_or_say()
+        if picture is None:
             return False
-        options = options or ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms())
+        options = self._as_shown(options or ExportOptions(theme=self._host.theme_name(),
+                                                          window_ms=self._host.view_window_ms()))
         path = path or self.dialogs.save_path("Export SVG", SVG_FILTER, "overlapviz-timeline.svg")
-        return path is not None and self._write(path, lambda: write_svg(trace, path, options))
+        return path is not None and self._write(path, lambda: write_svg(picture, path, options))
 
     def copy_image(self) -> bool:
         """Put a 1920-px picture of the timeline on the clipboard."""
-        trace = self._trace_or_say()
-        if trace is None:
+        picture = self._picture_or_say()
+        if picture is None:
             return False
         try:
-            copy_image(trace, ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms()))
+            options = ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms())
+            copy_image(picture, self._as_shown(options))
         except ExportError as error:
             self._host.show_error(f"Could not copy the picture: {error}")
             return False
@@ -114,6 +124,15 @@ class FileActions(QObject):
 
     def _ask_export_options(self) -> ExportOptions | None:
         return ExportDialog(self._window, self._host.theme_name(), self._host.view_window_ms()).ask()
+
+    def _picture_or_say(self) -> Subject | None:
+        picture = self._host.current_picture()
+        if picture is None:
+            self._host.show_error("There is no timeline yet: run the pipeline or open a trace first.")
+        return picture
+
+    def _as_shown(self, options: ExportOptions) -> ExportOptions:
+        return dataclasses.replace(options, explanations=self._host.explanations_shown())
 
     def _trace_or_say(self) -> Trace | None:
         trace = self._host.current_trace()

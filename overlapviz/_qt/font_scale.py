@@ -52,4 +52,7 @@ class FontScale(QObject):
         self._scale = min(max(scale, MIN_SCALE), MAX_SCALE)
         font = self.font()
         self._app.setFont(font)
+        sheet = self._app.styleSheet()
+        if sheet:  # widgets styled by a stylesheet take a new application font only when re-polished
+            self._app.setStyleSheet(sheet)
         self.changed.emit(font)

@@ -1,4 +1,9 @@
-"""The main window: controls on the left, the timeline in the middle, metrics on the right."""
+"""The main window: controls on the left, the timeline in the middle, metrics on the right.
+
+The teaching tools (`teaching`) add a toolbar, the Compare and Lessons menus, a second
+timeline for comparisons, a lesson panel above the metrics and a caption for presentation
+mode; the window makes room for them and offers what they need.
+"""
 
 from __future__ import annotations
 
@@ -9,23 +14,33 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QColor
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QMainWindow,
+)
 
+from overlapviz._qt.compare.compare_panel import ComparePanel
 from overlapviz._qt.controls import ControlsPanel
 from overlapviz._qt.error_banner import ErrorBanner
+from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.file_actions import FileActions
 from overlapviz._qt.font_scale import FontScale
 from overlapviz._qt.kernel_time import kernel_rate_ns
 from overlapviz._qt.legend import LegendBar
+from overlapviz._qt.lessons.lesson_panel import LessonPanel
 from overlapviz._qt.menus import build_actions
 from overlapviz._qt.metrics_panel import MetricsPanel
 from overlapviz._qt.path_dialogs import PathDialogs
+from overlapviz._qt.presentation import caption_label
 from overlapviz._qt.recent_files import RecentFiles
 from overlapviz._qt.run_targets import RunTarget, available_targets, default_target
 from overlapviz._qt.session_file import SessionData
 from overlapviz._qt.status_text import status_line
+from overlapviz._qt.teaching import TeachingTools
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, apply_stylesheet, get_theme
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.window_layout import arrange_columns
 from overlapviz._qt.worker import RunController, RunFunction, RunOutcome
 from overlapviz.core.trace import Trace
 from overlapviz.session import RunResult, analyse, run_pipeline
@@ -65,6 +80,9 @@ class MainWindow(QMainWindow):
         self.banner = ErrorBanner()
         self.legend = LegendBar()
         self.timeline = TimelineWidget()
+        self.compare = ComparePanel(self.timeline)
+        self.lesson_panel = LessonPanel()
+        self.presentation_caption = caption_label()
         self.metrics = MetricsPanel()
         self.status_label = QLabel("Starting\u2026")
         self.busy_label = QLabel("")
@@ -75,32 +93,24 @@ class MainWindow(QMainWindow):
         self.fonts = FontScale(self._app) if isinstance(self._app, QApplication) else None
         self.window_actions = build_actions(self)
         self.files = FileActions(self, RecentFiles(settings), PathDialogs(self), self)
+        self._targets = available_targets() if targets is None else targets
+        self._default_target = default_target(self._targets)
+        self.teaching = TeachingTools(self, run_function)
         self._connect()
         self.set_theme(str(settings.value(THEME_KEY, DEFAULT_THEME)))
         self._refresh_recent()
-        found = available_targets() if targets is None else targets
-        self.controls.set_targets(found, default_target(found))
+        self.controls.set_targets(self._targets, self._default_target)
         self.controls.set_live(live)
 
     # --- layout ------------------------------------------------------------------------
 
     def _build_layout(self) -> None:
-        scroll = QScrollArea()
-        scroll.setWidget(self.controls)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        centre = QWidget()
-        column = QVBoxLayout(centre)
-        column.setContentsMargins(4, 4, 4, 4)
-        column.addWidget(self.banner)
-        column.addWidget(self.legend)
-        column.addWidget(self.timeline, 1)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        for widget, stretch in ((scroll, 0), (centre, 1), (self.metrics, 0)):
-            splitter.addWidget(widget)
-            splitter.setStretchFactor(splitter.count() - 1, stretch)
-        splitter.setSizes([340, 900, 320])
-        self.setCentralWidget(splitter)
+        columns = arrange_columns(
+            self.controls, [self.banner, self.presentation_caption, self.legend], self.compare,
+            [self.lesson_panel, self.metrics],
+        )  # fmt: skip
+        self.controls_column, self.right_column = columns.controls, columns.right
+        self.setCentralWidget(columns.splitter)
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.busy_label)
         self.resize(1560, 820)
@@ -139,6 +149,7 @@ class MainWindow(QMainWindow):
             a.smaller_text.triggered.connect(self.fonts.smaller)
             a.normal_text.triggered.connect(self.fonts.reset)
             self.fonts.changed.connect(self.timeline.set_font)
+            self.fonts.changed.connect(self.compare.set_font)
 
     # --- running -----------------------------------------------------------------------
 
@@ -172,8 +183,8 @@ class MainWindow(QMainWindow):
             self.request_run()
 
     def _on_run_finished(self, outcome: RunOutcome) -> None:
-        if outcome.result is not None:
-            self.banner.clear()
+        self.banner.clear()
+        if isinstance(outcome.result, RunResult):  # a pair of runs is the teaching tools' to show
             self.show_result(outcome.result)
 
     def _on_run_failed(self, outcome: RunOutcome) -> None:
@@ -181,10 +192,11 @@ class MainWindow(QMainWindow):
 
     # --- showing -----------------------------------------------------------------------
 
-    def show_result(self, result: RunResult, source: Path | None = None) -> None:
-        """Put `result` on show: timeline, metrics, findings, status bar."""
+    def show_result(self, result: RunResult, source: Path | None = None, label: str = "") -> None:
+        """Put `result` on show: timeline, metrics, findings, status bar (`label`: its name as B)."""
         self._shown = Shown(result, source)
-        self.timeline.set_trace(result.trace)
+        self.compare.show_b(result, label)
+        self.timeline.set_trace(result.trace, metrics=result.metrics, findings=result.findings)
         self.metrics.show_results(result.metrics, result.findings)
         self.status_label.setText(status_line(result.trace.meta, result.wall_s, source))
         self.controls.set_kernel_rate(kernel_rate_ns(result.trace))
@@ -196,9 +208,17 @@ class MainWindow(QMainWindow):
         self.runner.cancel()
         if data.config is not None:
             self.controls.set_config(data.config)
-        self._select_target(data.backend, data.device)
+        self.select_target(data.backend, data.device)
         if data.trace is not None:
             self.show_result(analyse(data.trace), path)
+
+    def clear_result(self) -> None:
+        """Show no run (until the next one arrives)."""
+        self._shown = None
+        self.compare.show_b(None)
+        self.timeline.clear()
+        self.metrics.clear()
+        self.status_label.setText("")
 
     def show_error(self, text: str) -> None:
         """Say what went wrong, in the window."""
@@ -208,7 +228,16 @@ class MainWindow(QMainWindow):
         """A passing message in the status bar."""
         self.statusBar().showMessage(text, 6000)
 
-    def _select_target(self, backend: str | None, device: str | None) -> None:
+    def targets(self) -> list[RunTarget]:
+        """What the app can run on."""
+        return list(self._targets)
+
+    def default_target(self) -> RunTarget | None:
+        """What ``auto`` picks here."""
+        return self._default_target
+
+    def select_target(self, backend: str | None, device: str | None) -> None:
+        """Choose (`backend`, `device`) in the device picker, if offered, without running."""
         combo = self.controls.device_combo
         for index in range(combo.count()):
             target = combo.itemData(index)
@@ -231,6 +260,14 @@ class MainWindow(QMainWindow):
             target.backend if target else None, target.device if target else None,
         )  # fmt: skip
 
+    def current_picture(self) -> Trace | ComparisonPicture | None:
+        """What an export draws: A and B when comparing, else the trace on show."""
+        return self.compare.picture() or self.current_trace()
+
+    def explanations_shown(self) -> bool:
+        """Whether the timeline draws the findings as callouts."""
+        return self.timeline.explanations
+
     def shown(self) -> Shown | None:
         """The result on show and its source."""
         return self._shown
@@ -245,16 +282,18 @@ class MainWindow(QMainWindow):
 
     # --- looks and lifetime ------------------------------------------------------------
 
-    def set_theme(self, name: str) -> None:
-        """Switch to theme `name` (unknown names fall back to the default)."""
+    def set_theme(self, name: str, *, remember: bool = True) -> None:
+        """Switch to theme `name` (unknown names fall back to the default); `remember` it for next time."""
         self._theme = name if name in THEMES else DEFAULT_THEME
         theme = get_theme(self._theme)
         if isinstance(self._app, QApplication):
             apply_stylesheet(self._app, theme)
         self.timeline.set_theme(theme)
+        self.compare.set_theme(theme)
         self.legend.set_text_colour(QColor(theme.foreground))
         self.window_actions.themes[self._theme].setChecked(True)
-        self._settings.setValue(THEME_KEY, self._theme)
+        if remember:
+            self._settings.setValue(THEME_KEY, self._theme)
 
     def _refresh_recent(self) -> None:
         menu = self.window_actions.recent_menu
@@ -266,8 +305,9 @@ class MainWindow(QMainWindow):
         menu.setEnabled(bool(paths))
 
     def shutdown(self) -> None:
-        """Stop timers and the run thread (blocks until it has stopped)."""
+        """Stop timers and the run threads (blocks until they have stopped)."""
         self._debounce.stop()
+        self.teaching.shutdown()
         self.runner.shutdown()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)

@@ -2,14 +2,20 @@
 
 Usable without a display: a QApplication is created on the offscreen platform when none is
 running and there is no display. The picture is the app's own export (caption, colour key,
-timeline), so a script and the window draw the same thing.
+timeline, the findings as callouts), so a script and the window draw the same thing. Two runs
+(a comparison preset) make one picture: A above B on one time axis, with the differences.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
+from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
+
+from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import write_png, write_svg
 from overlapviz._qt.qt_app import ensure_app
@@ -35,7 +41,7 @@ def render_trace_png(
     width
         Image width in pixels (320 to 16384); 1920 and 3840 suit slides.
     theme
-        ``light`` or ``dark``.
+        ``light``, ``dark`` or ``projector``.
     caption
         Whether to put the config, device, backend, makespan and overlap above the timeline.
     transparent
@@ -59,4 +65,87 @@ def render_trace_svg(trace: Trace, path: str | os.PathLike[str], theme: str = "l
     options = ExportOptions(theme=theme, caption=caption)
     ensure_app()
     write_svg(trace, path, options)
+    return Path(path)
+
+
+PLATFORM_NOTE = "This plugin does not support"  # the offscreen platform lacks window features; harmless
+_QUIET = False  # whether the notes are dropped already
+
+
+def quiet_platform_notes() -> None:
+    """Drop the offscreen platform's notes about window features it lacks (a script's stderr is for errors).
+
+    Every other message goes where it went before.
+    """
+    global _QUIET
+    if _QUIET:
+        return
+    _QUIET = True
+    previous = None
+
+    def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+        if message.startswith(PLATFORM_NOTE):
+            return
+        if previous is not None:
+            previous(kind, context, message)
+        else:
+            print(message, file=sys.stderr)
+
+    previous = qInstallMessageHandler(handler)
+
+
+def check_options(width: int = 1920, theme: str = "light") -> None:
+    """Raise `ValueError` (saying which) when `width` or `theme` would not make a picture."""
+    ExportOptions(width=width, theme=theme)
+
+
+def render_comparison_png(
+    traces: Sequence[Trace],
+    labels: Sequence[str],
+    path: str | os.PathLike[str],
+    width: int = 1920,
+    theme: str = "light",
+    title: str = "",
+    transparent: bool = False,
+) -> Path:
+    """Draw two runs, A above B on one time axis, to one PNG; returns the path written.
+
+    Parameters
+    ----------
+    traces
+        A's trace and B's.
+    labels
+        A name for each side (``"pageable"``, ``"pinned"``), put before its caption.
+    path
+        The PNG to create or replace (written atomically).
+    width
+        Image width in pixels (320 to 16384).
+    theme
+        ``light``, ``dark`` or ``projector``.
+    title
+        A line above both (a lesson's title, say); empty for none.
+    transparent
+        Leave the background transparent instead of the theme's colour.
+
+    Raises
+    ------
+    ValueError
+        Not two traces and two labels, `width` out of range or `theme` unknown.
+    OSError
+        The file cannot be written; nothing is left behind.
+    """
+    picture = ComparisonPicture(tuple(traces), tuple(labels), title)  # type: ignore[arg-type]  # checked
+    options = ExportOptions(width=width, theme=theme, transparent=transparent)
+    ensure_app()
+    write_png(picture, path, options)
+    return Path(path)
+
+
+def render_comparison_svg(
+    traces: Sequence[Trace], labels: Sequence[str], path: str | os.PathLike[str], theme: str = "light", title: str = ""
+) -> Path:
+    """Draw two runs to one SVG (see `render_comparison_png`); returns the path written."""
+    picture = ComparisonPicture(tuple(traces), tuple(labels), title)  # type: ignore[arg-type]  # checked
+    ensure_app()
+    write_svg(picture, path, ExportOptions(theme=theme))
     return Path(path)

@@ -1,4 +1,9 @@
-"""Light and dark themes: a stylesheet from ui/*.qss for the widgets, colours for the plot."""
+"""Light, dark and projector themes: a stylesheet from ui/*.qss, colours for the plot.
+
+The projector theme is for a lecture hall: black on white at the highest contrast, group
+bands a projector does not wash out, thicker spans (less margin around them) and taller
+rows for the callouts.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QApplication
 
+from overlapviz._qt.timeline.layout import CALLOUT_HEIGHT, SPAN_MARGIN
 from overlapviz.resources import ui_path
 
 
@@ -20,11 +26,17 @@ class Theme:
     foreground: str
     muted: str  # grid, separators, secondary text
     band: str  # the shaded band behind every other lane group
+    span_margin: float = SPAN_MARGIN  # space above and below a lane's spans, in lane heights
+    callout_height: float = CALLOUT_HEIGHT  # a callout's row above its lane, in lane heights
 
 
 THEMES: dict[str, Theme] = {
     "light": Theme("light", "Light", "light.qss", "#FFFFFF", "#1F2328", "#8C959F", "#F3F4F6"),
     "dark": Theme("dark", "Dark", "dark.qss", "#1E1F22", "#E6E6E6", "#6E7681", "#2A2C31"),
+    "projector": Theme(
+        "projector", "Projector", "projector.qss", "#FFFFFF", "#000000", "#404040", "#E4E4E4",
+        span_margin=0.05, callout_height=1.0,
+    ),
 }
 DEFAULT_THEME = "light"
 

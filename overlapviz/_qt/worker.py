@@ -3,8 +3,9 @@
 One long-lived QThread carries every run, one at a time. A request while a run is in flight
 cancels that run (through its `CancelToken`) and waits as the one pending request; requests
 that arrive meanwhile replace it. Only the newest request's result reaches the window, so a
-slow, stale run can never overwrite a newer picture. The work itself is the plain function
-`session.run_pipeline`.
+slow, stale run can never overwrite a newer picture. The work itself is a plain function:
+`session.run_pipeline` for a request, or any job (a function of a `CancelToken`, such as
+running both sides of a comparison or a bandwidth sweep) handed to `submit`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
@@ -20,25 +22,31 @@ from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.session import RunResult, run_pipeline
 
 RunFunction = Callable[[PipelineConfig, str, "str | None", CancelToken], RunResult]
+Job = Callable[[CancelToken], Any]  # any work that checks its token between steps
 
 
 @dataclass(frozen=True)
 class RunRequest:
-    """What to run, and where."""
+    """What to run, and where (or, for a job, the job alone)."""
 
-    config: PipelineConfig
+    config: PipelineConfig | None = None
     backend: str = "auto"
     device: str | None = None
     number: int = 0
     cancel: CancelToken = field(default_factory=CancelToken, compare=False)
+    job: Job | None = field(default=None, compare=False)  # runs instead of the run function
 
 
 @dataclass(frozen=True)
 class RunOutcome:
-    """How a request ended: a result, an error in words, or cancelled."""
+    """How a request ended: a result, an error in words, or cancelled.
+
+    The result is a `RunResult` for a pipeline request, and whatever its job returned for
+    a job.
+    """
 
     request: RunRequest
-    result: RunResult | None = None
+    result: Any = None
     error: str | None = None
 
     @property
@@ -59,7 +67,12 @@ class _RunWorker(QObject):
     @Slot(object)
     def run(self, request: RunRequest) -> None:
         try:
-            result = self._run_function(request.config, request.backend, request.device, request.cancel)
+            if request.job is not None:
+                result = request.job(request.cancel)
+            elif request.config is not None:
+                result = self._run_function(request.config, request.backend, request.device, request.cancel)
+            else:
+                raise ValueError("a request needs a config or a job")
             outcome = RunOutcome(request, result=result)
         except RunCancelled:
             outcome = RunOutcome(request)
@@ -100,7 +113,13 @@ class RunController(QObject):
 
     def request(self, config: PipelineConfig, backend: str = "auto", device: str | None = None) -> RunRequest:
         """Run `config` as soon as possible, superseding whatever is in flight or waiting."""
-        request = RunRequest(config, backend, device, next(self._numbers))
+        return self._enqueue(RunRequest(config, backend, device, next(self._numbers)))
+
+    def submit(self, job: Job) -> RunRequest:
+        """Run `job` as soon as possible, superseding whatever is in flight or waiting."""
+        return self._enqueue(RunRequest(number=next(self._numbers), job=job))
+
+    def _enqueue(self, request: RunRequest) -> RunRequest:
         self._last_number = request.number
         if self._active is None:
             self._start(request)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from overlapviz._qt.export.caption import caption_text
 from overlapviz._qt.legend import LegendBar
-from overlapviz._qt.themes import get_theme
+from overlapviz._qt.themes import Theme, get_theme
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.trace import Trace
@@ -39,6 +39,7 @@ class ExportOptions:
     transparent: bool = False
     caption: bool = True
     window_ms: tuple[float, float] | None = None  # the time window; None: the whole run
+    explanations: bool = True  # the findings as callouts on their spans
 
     def __post_init__(self) -> None:
         if not MIN_WIDTH <= self.width <= MAX_WIDTH:
@@ -56,29 +57,87 @@ class ExportOptions:
         return round(self.width / self.scale)
 
 
-class ExportView(QWidget):
+def style_export_widget(widget: QWidget, options: ExportOptions) -> Theme:
+    """Give an export widget its theme's background and text colour; returns the theme."""
+    theme = get_theme(options.theme)
+    widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    widget.setObjectName("export_view")
+    background = "transparent" if options.transparent else theme.background
+    widget.setStyleSheet(
+        f"#export_view {{ background: {background}; }}"
+        f" QLabel {{ color: {theme.foreground}; background: transparent; }}"
+    )
+    widget.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+    return theme
+
+
+def export_fonts() -> tuple[QFont, QFont]:
+    """The text font and the (bold, larger) caption font of every export."""
+    text = QFont(QApplication.font())
+    text.setPixelSize(TEXT_PX)
+    caption = QFont(text)
+    caption.setPixelSize(CAPTION_PX)
+    caption.setBold(True)
+    return text, caption
+
+
+def export_timeline(theme: Theme, options: ExportOptions, font: QFont, parent: QWidget) -> TimelineWidget:
+    """A timeline for an export: themed, with or without callouts, in the export's font."""
+    timeline = TimelineWidget(theme, parent)
+    timeline.set_theme(theme, transparent=options.transparent)
+    timeline.set_explanations(options.explanations)
+    timeline.set_font(font)
+    return timeline
+
+
+class ExportWidget(QWidget):
+    """A picture laid out for export, offscreen: its timelines and what it shows in words."""
+
+    def __init__(self, options: ExportOptions) -> None:
+        super().__init__()
+        self.options = options
+
+    def timelines(self) -> list[TimelineWidget]:
+        """The timelines in the picture."""
+        raise NotImplementedError
+
+    def description(self) -> str:
+        """What the picture shows, in words (an SVG's description)."""
+        raise NotImplementedError
+
+    def lay_out(self) -> None:
+        """Lay the widgets out at the export size, offscreen, and fit the views to the window."""
+        self.show()  # WA_DontShowOnScreen: laid out and polished, never mapped
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
+        QApplication.sendPostedEvents()
+        self.fit_views()
+
+    def fit_views(self) -> None:
+        """Show the chosen time window, or the whole run."""
+        for timeline in self.timelines():
+            if self.options.window_ms is not None:
+                timeline.set_view_range_ms(*self.options.window_ms)
+            else:
+                timeline.reset_view()
+
+
+class ExportView(ExportWidget):
     """Caption, legend and timeline of one trace, sized for export."""
 
     def __init__(self, trace: Trace, options: ExportOptions) -> None:
-        super().__init__()
-        self.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
-        self.options = options
-        theme = get_theme(options.theme)
-        self.setObjectName("export_view")
-        background = "transparent" if options.transparent else theme.background
-        self.setStyleSheet(
-            f"#export_view {{ background: {background}; }}"
-            f" QLabel {{ color: {theme.foreground}; background: transparent; }}"
-        )
-        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        super().__init__(options)
+        theme = style_export_widget(self, options)
+        text_font, caption_font = export_fonts()
         self.caption = QLabel(caption_text(trace, compute_metrics(trace)) if options.caption else "", self)
         self.caption.setVisible(options.caption)
         self.caption.setWordWrap(True)
+        self.caption.setFont(caption_font)
         self.legend = LegendBar(self)
         self.legend.set_text_colour(QColor(theme.foreground))
-        self.timeline = TimelineWidget(theme, self)
-        self.timeline.set_theme(theme, transparent=options.transparent)
-        self._apply_fonts()
+        self.legend.setFont(text_font)
+        self.timeline = export_timeline(theme, options, text_font, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 8)
         layout.addWidget(self.caption)
@@ -87,29 +146,15 @@ class ExportView(QWidget):
         self.timeline.set_trace(trace)
         self.resize(options.logical_width, self._height_for(trace))
 
-    def _apply_fonts(self) -> None:
-        text = QFont(QApplication.font())
-        text.setPixelSize(TEXT_PX)
-        caption = QFont(text)
-        caption.setPixelSize(CAPTION_PX)
-        caption.setBold(True)
-        self.caption.setFont(caption)
-        self.legend.setFont(text)
-        self.timeline.set_font(text)
+    def timelines(self) -> list[TimelineWidget]:
+        """The one timeline."""
+        return [self.timeline]
+
+    def description(self) -> str:
+        """The caption."""
+        return self.caption.text()
 
     def _height_for(self, trace: Trace) -> int:
         scene = self.timeline.scene_items
         lanes = scene.layout.height if scene is not None else 4.0
         return int(min(max(lanes * LANE_PX + CHROME_PX, MIN_HEIGHT), MAX_HEIGHT))
-
-    def lay_out(self) -> None:
-        """Lay the widgets out at the export size, offscreen, and fit the view to the window."""
-        self.show()  # WA_DontShowOnScreen: laid out and polished, never mapped
-        layout = self.layout()
-        if layout is not None:
-            layout.activate()
-        QApplication.sendPostedEvents()
-        if self.options.window_ms is not None:
-            self.timeline.set_view_range_ms(*self.options.window_ms)
-        else:
-            self.timeline.reset_view()

@@ -1,4 +1,4 @@
-"""Render an `ExportView` to a PNG (atomic write), an SVG, or the clipboard."""
+"""Render a picture (one trace, or a comparison of two) to a PNG (atomic write), an SVG, or the clipboard."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ from PySide6.QtGui import QColor, QImage, QPainter, QRegion
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QWidget
 
-from overlapviz._qt.export.export_view import ExportOptions, ExportView
+from overlapviz._qt.export.comparison_view import ComparisonExportView, ComparisonPicture
+from overlapviz._qt.export.export_view import ExportOptions, ExportView, ExportWidget
 from overlapviz._qt.themes import get_theme
 from overlapviz.core.atomic import atomic_write_bytes
 from overlapviz.core.trace import Trace
+
+Subject = Trace | ComparisonPicture  # what a picture shows
 
 
 class ExportError(RuntimeError):
@@ -22,9 +25,10 @@ class ExportError(RuntimeError):
 
 
 @contextmanager
-def laid_out_view(trace: Trace, options: ExportOptions) -> Iterator[ExportView]:
-    """An `ExportView` of `trace`, laid out offscreen; destroyed on exit."""
-    view = ExportView(trace, options)
+def laid_out_view(subject: Subject, options: ExportOptions) -> Iterator[ExportWidget]:
+    """The picture of `subject`, laid out offscreen; destroyed on exit."""
+    view: ExportWidget
+    view = ExportView(subject, options) if isinstance(subject, Trace) else ComparisonExportView(subject, options)
     try:
         view.lay_out()
         yield view
@@ -33,9 +37,9 @@ def laid_out_view(trace: Trace, options: ExportOptions) -> Iterator[ExportView]:
         view.deleteLater()
 
 
-def render_image(trace: Trace, options: ExportOptions) -> QImage:
+def render_image(subject: Subject, options: ExportOptions) -> QImage:
     """The picture as an image `options.width` device pixels wide."""
-    with laid_out_view(trace, options) as view:
+    with laid_out_view(subject, options) as view:
         size = view.size() * options.scale
         image = QImage(QSize(round(size.width()), round(size.height())), QImage.Format.Format_ARGB32_Premultiplied)
         image.setDevicePixelRatio(options.scale)
@@ -57,36 +61,36 @@ def png_bytes(image: QImage) -> bytes:
     return bytes(data.data())
 
 
-def write_png(trace: Trace, path: str | os.PathLike[str], options: ExportOptions) -> None:
-    """Render `trace` and write it to `path` as PNG, atomically."""
-    atomic_write_bytes(path, png_bytes(render_image(trace, options)))
+def write_png(subject: Subject, path: str | os.PathLike[str], options: ExportOptions) -> None:
+    """Render `subject` and write it to `path` as PNG, atomically."""
+    atomic_write_bytes(path, png_bytes(render_image(subject, options)))
 
 
-def svg_bytes(trace: Trace, options: ExportOptions) -> bytes:
+def svg_bytes(subject: Subject, options: ExportOptions) -> bytes:
     """The picture as SVG (vector shapes and text)."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    with laid_out_view(trace, options) as view:
+    with laid_out_view(subject, options) as view:
         generator = QSvgGenerator()
         generator.setOutputDevice(buffer)
         generator.setSize(view.size())
         generator.setViewBox(QRect(QPoint(0, 0), view.size()))
         generator.setTitle("overlapviz timeline")
-        generator.setDescription(view.caption.text())
+        generator.setDescription(view.description())
         _paint(view, generator)
     buffer.close()
     return bytes(data.data())
 
 
-def write_svg(trace: Trace, path: str | os.PathLike[str], options: ExportOptions) -> None:
-    """Render `trace` and write it to `path` as SVG, atomically."""
-    atomic_write_bytes(path, svg_bytes(trace, options))
+def write_svg(subject: Subject, path: str | os.PathLike[str], options: ExportOptions) -> None:
+    """Render `subject` and write it to `path` as SVG, atomically."""
+    atomic_write_bytes(path, svg_bytes(subject, options))
 
 
-def copy_image(trace: Trace, options: ExportOptions) -> QImage:
+def copy_image(subject: Subject, options: ExportOptions) -> QImage:
     """Put the picture on the clipboard; returns it."""
-    image = render_image(trace, options)
+    image = render_image(subject, options)
     QApplication.clipboard().setImage(image)
     return image
 

@@ -70,6 +70,7 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         super().__init__("left")
         self.setStyle(tickLength=0)
         self._titles: list[str] = []
+        self.min_width = 0.0  # at least this wide (stacked timelines share one width)
 
     def show_layout(self, layout: TimelineLayout) -> None:
         """Label the lanes and group headers of `layout`."""
@@ -79,10 +80,14 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         self.setTicks([sorted(headers + lanes)])
         self.fit_width()
 
-    def fit_width(self) -> None:
-        """Make room for the longest title in the current tick font."""
+    def natural_width(self) -> int:
+        """The width the longest title needs in the current tick font."""
         font = self.style["tickFont"] or QFont()
         metrics = QFontMetrics(font)
         widest = max((metrics.horizontalAdvance(title) for title in self._titles), default=0)
-        self.setWidth(widest + self.style["tickTextOffset"][0] + TITLE_PAD_PX)
+        return int(widest + self.style["tickTextOffset"][0] + TITLE_PAD_PX)
+
+    def fit_width(self) -> None:
+        """Make room for the longest title in the current tick font (and `min_width`)."""
+        self.setWidth(max(self.natural_width(), int(self.min_width)))
 

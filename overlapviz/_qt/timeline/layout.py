@@ -2,11 +2,14 @@
 
 Lanes come from `core.lanes` (host thread, streams, hardware units); here they get a vertical
 position: one unit of height per lane, a header row above each group, a small gap between
-groups. y grows downwards (the view inverts its y axis), so the host lane is on top.
+groups, and above a lane one short row per explanation (callout) that points at its spans, so
+that a callout never covers what it explains. y grows downwards (the view inverts its y axis),
+so the host lane is on top.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +22,7 @@ LANE_HEIGHT = 1.0
 HEADER_HEIGHT = 0.75
 GROUP_GAP = 0.3
 SPAN_MARGIN = 0.14  # empty space above and below the spans of a lane, in lane heights
+CALLOUT_HEIGHT = 0.7  # one callout row, in lane heights
 
 GROUP_TITLES = {LaneGroup.HOST: "HOST", LaneGroup.STREAMS: "STREAMS", LaneGroup.HARDWARE: "HARDWARE"}
 
@@ -30,6 +34,9 @@ class PlacedLane:
     lane: Lane
     top: float
     rows: npt.NDArray[np.intp]
+    margin: float = SPAN_MARGIN  # above and below the spans, in lane heights
+    callouts: int = 0  # callout rows just above the lane
+    callout_height: float = CALLOUT_HEIGHT  # each, in lane heights
 
     @property
     def centre(self) -> float:
@@ -39,12 +46,19 @@ class PlacedLane:
     @property
     def span_top(self) -> float:
         """Where the lane's spans begin."""
-        return self.top + SPAN_MARGIN * LANE_HEIGHT
+        return self.top + self.margin * LANE_HEIGHT
 
     @property
     def span_bottom(self) -> float:
         """Where the lane's spans end."""
-        return self.top + (1 - SPAN_MARGIN) * LANE_HEIGHT
+        return self.top + (1 - self.margin) * LANE_HEIGHT
+
+    def callout_row(self, index: int) -> tuple[float, float]:
+        """Top and bottom of callout row `index` (0 is the highest) above the lane."""
+        if not 0 <= index < self.callouts:
+            raise IndexError(f"lane {self.lane.key} has {self.callouts} callout rows, not {index + 1}")
+        top = self.top - (self.callouts - index) * self.callout_height
+        return top, top + self.callout_height
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +96,20 @@ class TimelineLayout:
         return tuple(placed for placed in self.lanes if placed.lane.group is group)
 
 
-def layout_trace(trace: Trace) -> TimelineLayout:
-    """Place the lanes of `trace`: groups in the order host, streams, hardware."""
+def layout_trace(
+    trace: Trace,
+    *,
+    callout_rows: Mapping[str, int] | None = None,
+    span_margin: float = SPAN_MARGIN,
+    callout_height: float = CALLOUT_HEIGHT,
+) -> TimelineLayout:
+    """Place the lanes of `trace`: groups in the order host, streams, hardware.
+
+    `callout_rows` gives, by lane key, how many callout rows (each `callout_height` tall) go
+    above that lane; `span_margin` the space above and below each lane's spans (thinner:
+    thicker spans).
+    """
+    rows_above = callout_rows or {}
     placed: list[PlacedLane] = []
     groups: list[GroupBand] = []
     y = 0.0
@@ -95,7 +121,9 @@ def layout_trace(trace: Trace) -> TimelineLayout:
         top = y
         y += HEADER_HEIGHT
         for lane in members:
-            placed.append(PlacedLane(lane, y, lane_rows(trace, lane)))
+            callouts = rows_above.get(lane.key, 0)
+            y += callouts * callout_height
+            placed.append(PlacedLane(lane, y, lane_rows(trace, lane), span_margin, callouts, callout_height))
             y += LANE_HEIGHT
         groups.append(GroupBand(group, GROUP_TITLES[group], top, y))
         y += GROUP_GAP

@@ -3,6 +3,7 @@
 The timeline tells the item which time window is in view and how wide a pixel is; the item
 culls and merges its spans with `core.lod.visible_spans`, so the number of rectangles follows
 the number of pixels, not the number of spans. Scene x is milliseconds from the run's start.
+During a replay a cursor hides what had not started by then and cuts the rest at it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
         self._shown: list[tuple[FloatArray, FloatArray, int]] = [(np.zeros(0), np.zeros(0), 0) for _ in layers]
         self._batch = RectBatch()
         self._bounds = _bounds(layers)
+        self._window = (0.0, 0.0, 0.0)
+        self._cursor_ns: float | None = None
 
     @property
     def layers(self) -> list[SpanSet]:
@@ -53,13 +56,20 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
 
     def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float) -> None:
         """Cull and merge for the window [t0, t1] where one pixel is `pixel_ms` wide."""
+        self._window = (t0_ms, t1_ms, pixel_ms)
         t0, t1, pixel = t0_ms * NS_PER_MS, t1_ms * NS_PER_MS, max(pixel_ms * NS_PER_MS, 0.0)
         shown = []
         for layer in self._layers:
-            starts, ends, counts = visible_spans(layer.starts, layer.ends, t0, t1, pixel)
+            starts, ends = _until(layer.starts, layer.ends, self._cursor_ns)
+            starts, ends, counts = visible_spans(starts, ends, t0, t1, pixel)
             shown.append((_ms(starts), _ms(ends), int(counts.sum())))
         self._shown = shown
         self.update()
+
+    def set_cursor(self, t_ms: float | None) -> None:
+        """Draw only what started before `t_ms`, cut at `t_ms` (None: everything)."""
+        self._cursor_ns = None if t_ms is None else t_ms * NS_PER_MS
+        self.set_window(*self._window)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
         """Every span of the batch, whatever the window."""
@@ -78,6 +88,16 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
                 _separate_neighbours(rects)
             self._batch.draw(painter, rects, brushes)
         painter.restore()
+
+
+def _until(
+    starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64], cursor_ns: float | None
+) -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic]]:
+    """The spans that started by `cursor_ns`, cut at it (all of them when None)."""
+    if cursor_ns is None:
+        return starts, ends
+    started = starts <= cursor_ns
+    return starts[started], np.minimum(ends[started], cursor_ns)
 
 
 def _ms(ns: npt.NDArray[np.generic]) -> FloatArray:

@@ -1,4 +1,8 @@
-"""The timeline widget: lanes of spans, a time axis, zoom and pan, hover and highlight."""
+"""The timeline widget: lanes of spans, a time axis, zoom and pan, hover and highlight.
+
+Also the findings drawn as callouts (on by default, `set_explanations`), a replay cursor
+(`set_cursor_ms`) and a time extent shared with another timeline (`fit_time`).
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,15 @@ from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidge
 
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
+from overlapviz._qt.timeline.callouts import Callout, callouts_for
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
+from overlapviz.core.findings import Finding, find_findings
+from overlapviz.core.metrics import Metrics, compute_metrics
 from overlapviz.core.trace import Trace
 
 HOVER_TOLERANCE_PX = 3
+CURSOR_PX = 2
 KEYS = {
     Qt.Key.Key_Left: ("pan", -PAN_STEP), Qt.Key.Key_Right: ("pan", PAN_STEP),
     Qt.Key.Key_Plus: ("zoom", ZOOM_STEP), Qt.Key.Key_Equal: ("zoom", ZOOM_STEP),
@@ -42,6 +50,16 @@ class TimelineWidget(QWidget):
         self._plot.hideButtons()
         self._plot.getPlotItem().setMenuEnabled(False)
         self._scene: TimelineScene | None = None
+        self._explain = True
+        self._analysis: tuple[Metrics | None, list[Finding] | None] = (None, None)
+        self._highlight = np.zeros(0, dtype=np.intp)
+        self._font: QFont | None = None
+        self._cursor_ms: float | None = None
+        self._extent_ms: float | None = None
+        self._cursor_line = pg.InfiniteLine(angle=90, movable=False)
+        self._cursor_line.setZValue(20)
+        self._cursor_line.hide()
+        self._view_box.addItem(self._cursor_line, ignoreBounds=True)
         self._window_timer = QTimer(self, singleShot=True, interval=0)
         self._window_timer.timeout.connect(self._apply_window)
         layout = QVBoxLayout(self)
@@ -65,18 +83,101 @@ class TimelineWidget(QWidget):
         """The drawn items of the current trace (for exporters and tests)."""
         return self._scene
 
-    def set_trace(self, trace: Trace, *, keep_view: bool = False) -> None:
-        """Show `trace`; the view resets to the whole run unless `keep_view`."""
+    def set_trace(
+        self,
+        trace: Trace,
+        *,
+        keep_view: bool = False,
+        metrics: Metrics | None = None,
+        findings: list[Finding] | None = None,
+    ) -> None:
+        """Show `trace`; the view resets to the whole run unless `keep_view`.
+
+        `metrics` and `findings` are the trace's own (computed here when not given and
+        explanations are on).
+        """
+        self._analysis = (metrics, findings)
+        self._highlight = np.zeros(0, dtype=np.intp)
+        self._show(trace, keep_view)
+
+    def _show(self, trace: Trace, keep_view: bool) -> None:
         previous = self._view_box.viewRange()[0] if keep_view and self._scene is not None else None
         self.clear()
-        self._scene = TimelineScene(trace, self._theme)
+        self._scene = TimelineScene(trace, self._theme, self._callouts(trace))
         self._scene.add_to(self._view_box)
+        if self._font is not None:
+            self._scene.set_font(self._font)
         self._lane_axis.show_layout(self._scene.layout)
-        self._view_box.fit(self._scene.end_ms, self._scene.layout.height)
+        self._fit()
         if previous is not None:
             self._view_box.setXRange(*previous, padding=0)
+        self._scene.set_cursor(self._cursor_ms)
+        if len(self._highlight):
+            self._scene.highlight(self._highlight)
         self._apply_window()
         self.drawn.emit()
+
+    def _callouts(self, trace: Trace) -> list[Callout]:
+        if not self._explain:
+            return []
+        metrics, findings = self._analysis
+        metrics = metrics or compute_metrics(trace)
+        findings = find_findings(trace, metrics) if findings is None else findings
+        self._analysis = (metrics, findings)
+        return callouts_for(trace, metrics, findings)
+
+    def _fit(self) -> None:
+        if self._scene is not None:
+            end_ms = max(self._scene.end_ms, self._extent_ms or 0.0)
+            self._view_box.fit(end_ms, self._scene.layout.height)
+
+    @property
+    def explanations(self) -> bool:
+        """Whether the findings are drawn as callouts."""
+        return self._explain
+
+    def set_explanations(self, on: bool) -> None:
+        """Draw the findings as callouts on their spans, or not (the lanes move to make room)."""
+        if on != self._explain:
+            self._explain = on
+            if self._scene is not None:
+                self._show(self._scene.trace, keep_view=True)
+
+    def callouts(self) -> list[Callout]:
+        """The callouts on show."""
+        return [] if self._scene is None else self._scene.callout_item.callouts
+
+    def set_cursor_ms(self, t_ms: float | None) -> None:
+        """Replay: show only what started before `t_ms`, cut at it, with a line there (None: all)."""
+        self._cursor_ms = t_ms
+        self._cursor_line.setVisible(t_ms is not None)
+        if t_ms is not None:
+            self._cursor_line.setPos(t_ms)
+        if self._scene is not None:
+            self._scene.set_cursor(t_ms)
+
+    def cursor_ms(self) -> float | None:
+        """Where the replay cursor is (None: no replay)."""
+        return self._cursor_ms
+
+    def fit_time(self, end_ms: float | None) -> None:
+        """Let the time axis reach `end_ms` at least (shared with another timeline); show all."""
+        self._extent_ms = end_ms
+        self._fit()
+        self._apply_window()
+
+    def link_time_to(self, other: TimelineWidget | None) -> None:
+        """Zoom and pan with `other` (None: on its own again)."""
+        self._view_box.setXLink(None if other is None else other._view_box)
+
+    def lane_axis_width(self) -> float:
+        """The width the lane titles need."""
+        return float(self._lane_axis.natural_width())
+
+    def set_lane_axis_min_width(self, width: float) -> None:
+        """Make the lane titles at least `width` wide, so stacked timelines line up."""
+        self._lane_axis.min_width = width
+        self._lane_axis.fit_width()
 
     def clear(self) -> None:
         """Show nothing."""
@@ -87,8 +188,9 @@ class TimelineWidget(QWidget):
 
     def highlight_rows(self, rows: npt.ArrayLike) -> None:
         """Outline the spans of `rows` (empty: none)."""
+        self._highlight = np.asarray(rows, dtype=np.intp)
         if self._scene is not None:
-            self._scene.highlight(np.asarray(rows, dtype=np.intp))
+            self._scene.highlight(self._highlight)
 
     # --- view ------------------------------------------------------------------------
 
@@ -125,17 +227,26 @@ class TimelineWidget(QWidget):
 
     def set_theme(self, theme: Theme, *, transparent: bool = False) -> None:
         """Colour the plot with `theme` (no background when `transparent`)."""
+        relayout = self._scene is not None and (theme.span_margin, theme.callout_height) != (
+            self._theme.span_margin, self._theme.callout_height
+        )
         self._theme = theme
         self._plot.setBackground(None if transparent else theme.background)
         for axis in (self._time_axis, self._lane_axis):
             axis.setPen(pg.mkPen(theme.muted))
             axis.setTextPen(pg.mkPen(theme.foreground))
             axis.label.setDefaultTextColor(pg.mkColor(theme.foreground))
-        if self._scene is not None:
+        self._cursor_line.setPen(pg.mkPen(theme.foreground, width=CURSOR_PX))
+        if self._scene is not None and relayout:
+            self._show(self._scene.trace, keep_view=True)
+        elif self._scene is not None:
             self._scene.set_theme(theme)
 
     def set_font(self, font: QFont) -> None:
-        """Use `font` for tick labels and axis titles."""
+        """Use `font` for tick labels, axis titles and callouts."""
+        self._font = QFont(font)
+        if self._scene is not None:
+            self._scene.set_font(font)
         for axis in (self._time_axis, self._lane_axis):
             axis.setTickFont(font)
             axis.label.setFont(font)

@@ -1,0 +1,1 @@
+"""Copy bandwidth against transfer size: a plot of the backend's sweep, in a dialog."""

@@ -1,0 +1,115 @@
+"""The plot: bandwidth (GB/s) against transfer size (log scale), H2D and D2H, pinned and pageable.
+
+Directions take their kinds' colours (as on the timeline) and marks (H2D filled circles, D2H
+open squares, so that both show where they coincide); pinned is a solid line, pageable a
+dashed one. The link's theoretical limit per direction
+is a dashed horizontal line with its name. The title says "simulated" when the model drew it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
+from overlapviz._qt.themes import Theme
+from overlapviz.core.config import format_size
+from overlapviz.session import BandwidthSweep
+
+DIRECTION_COLOURS = {"h2d": KIND_COLOURS[SpanStyle.H2D], "d2h": KIND_COLOURS[SpanStyle.D2H]}
+DIRECTION_MARKS = {"h2d": ("o", 9, True), "d2h": ("s", 13, False)}  # symbol, size, filled
+MEMORY_LINES = {"pinned": Qt.PenStyle.SolidLine, "pageable": Qt.PenStyle.DashLine}
+ORDER = {"h2d": 0, "d2h": 1, "pinned": 0, "pageable": 1}
+LINE_PX = 3
+SIZE_LABEL = "Transfer size (one copy)"
+RATE_LABEL = "Bandwidth (GB/s, 10\u2079 bytes/s)"
+
+
+def sweep_title(sweep: BandwidthSweep) -> str:
+    """``NVIDIA H200 (model), simulated`` or ``NVIDIA H200, measured``."""
+    name = sweep.device_name or sweep.device or "default device"
+    return f"{name}, {'simulated' if sweep.simulated else 'measured'} ({sweep.backend} backend)"
+
+
+def series(sweep: BandwidthSweep) -> dict[tuple[str, str], tuple[list[int], list[float]]]:
+    """(memory, direction) -> sizes and GB/s, sorted by size, finite values only."""
+    found: dict[tuple[str, str], list[tuple[int, float]]] = {}
+    for point in sweep.points:
+        gbps = float(point["gbps"])
+        if math.isfinite(gbps):
+            found.setdefault((str(point["memory"]), str(point["direction"])), []).append((int(point["size"]), gbps))
+    return {key: ([s for s, _ in sorted(pts)], [g for _, g in sorted(pts)]) for key, pts in found.items()}
+
+
+def _legend_order(item: tuple[tuple[str, str], object]) -> tuple[int, int]:
+    (memory, direction), _values = item
+    return ORDER.get(direction, 9), ORDER.get(memory, 9)
+
+
+class BandwidthPlot(QWidget):
+    """The plot of one sweep."""
+
+    def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("bandwidth_plot")
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.plot.setMouseEnabled(x=False, y=False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot)
+        self._theme = theme
+        self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}
+        self.peak_line: pg.InfiniteLine | None = None
+        self._style_axes()
+
+    def show_sweep(self, sweep: BandwidthSweep) -> None:
+        """Draw `sweep` (replacing what was there)."""
+        self.plot.clear()
+        legend = self.plot.getPlotItem().legend or self.plot.addLegend(offset=(-10, -110))
+        legend.clear()
+        legend.setLabelTextColor(self._theme.foreground)
+        self.curves = {}
+        sizes: set[int] = set()
+        for (memory, direction), (xs, ys) in sorted(series(sweep).items(), key=_legend_order):
+            colour = DIRECTION_COLOURS.get(direction, self._theme.muted)
+            symbol, size, filled = DIRECTION_MARKS.get(direction, ("t", 9, True))
+            pen = pg.mkPen(colour, width=LINE_PX, style=MEMORY_LINES.get(memory, Qt.PenStyle.DotLine))
+            self.curves[(memory, direction)] = self.plot.plot(
+                xs, ys, pen=pen, symbol=symbol, symbolSize=size, symbolBrush=colour if filled else None,
+                symbolPen=pg.mkPen(colour, width=2), name=f"{direction.upper()}, {memory}",
+            )  # fmt: skip
+            sizes.update(xs)
+        self.peak_line = self._peak_line(sweep)
+        self.plot.getPlotItem().setTitle(sweep_title(sweep), color=self._theme.foreground)
+        self.plot.getAxis("bottom").setTicks([[(math.log10(s), format_size(s)) for s in sorted(sizes)]])
+        top = max([sweep.link_peak_gbps or 0.0, *(max(ys) for _xs, ys in series(sweep).values())], default=1.0)
+        self.plot.setYRange(0, top * 1.1, padding=0)
+
+    def _peak_line(self, sweep: BandwidthSweep) -> pg.InfiniteLine | None:
+        if not sweep.link_peak_gbps:
+            return None
+        link = sweep.link or "the link"
+        line = pg.InfiniteLine(
+            pos=sweep.link_peak_gbps, angle=0, movable=False,
+            pen=pg.mkPen(self._theme.foreground, width=2, style=Qt.PenStyle.DashLine),
+            label=f"{link}: theoretical limit {sweep.link_peak_gbps:.1f} GB/s per direction",
+            labelOpts={"position": 0.02, "color": self._theme.foreground, "anchors": [(0, 1), (0, 1)]},
+        )  # fmt: skip
+        self.plot.addItem(line)
+        return line
+
+    def _style_axes(self) -> None:
+        self.plot.setBackground(self._theme.background)
+        for name, label in (("bottom", SIZE_LABEL), ("left", RATE_LABEL)):
+            axis = self.plot.getAxis(name)
+            axis.enableAutoSIPrefix(False)
+            axis.setPen(pg.mkPen(self._theme.muted))
+            axis.setTextPen(pg.mkPen(self._theme.foreground))
+            axis.setLabel(label, color=self._theme.foreground)

@@ -1,0 +1,1 @@
+"""Comparing two runs, A and B: on one time axis, with the differences in numbers."""

@@ -1,0 +1,90 @@
+"""The differences between two runs, A and B, in words: what changed and by how much."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from overlapviz._qt.formatting import format_bandwidth, format_duration, format_percent
+from overlapviz.core.metrics import Metrics
+
+MINUS = "\u2212"
+SAME = "same"
+
+
+@dataclass(frozen=True, slots=True)
+class DeltaRow:
+    """One metric for A and B, and how B differs from A."""
+
+    name: str
+    a: str
+    b: str
+    change: str
+
+
+def delta_rows(a: Metrics, b: Metrics) -> list[DeltaRow]:
+    """Makespan, overlap, host blocked and bandwidth of A and B, with B's change from A."""
+    return [
+        DeltaRow("Makespan", format_duration(a.makespan_ns), format_duration(b.makespan_ns),
+                 _time_change(a.makespan_ns, b.makespan_ns)),
+        DeltaRow("Overlap", format_percent(a.overlap_pct), format_percent(b.overlap_pct),
+                 _points_change(a.overlap_pct, b.overlap_pct)),
+        DeltaRow("Host blocked", _blocked(a), _blocked(b), _signed_duration(b.host_blocked_ns - a.host_blocked_ns)),
+        *(_bandwidth_row(title, a.bandwidth_gbps.get(key), b.bandwidth_gbps.get(key))
+          for key, title in (("h2d", "H2D bandwidth"), ("d2h", "D2H bandwidth"))),
+    ]  # fmt: skip
+
+
+def delta_line(rows: list[DeltaRow]) -> str:
+    """The rows as one line: ``Makespan 67.4 ms → 5.93 ms (−61.4 ms, 11.4× faster) · ...``."""
+    return "  \u00b7  ".join(f"{row.name} {row.a} \u2192 {row.b} ({row.change})" for row in rows)
+
+
+def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B")) -> str:
+    """The rows as a small table: a column per metric; rows A, B and the change."""
+    cell = "<td style='padding: 1px 12px 1px 0'>{}</td>"
+    head = "<tr><td></td>" + "".join(cell.format(f"<b>{html.escape(r.name)}</b>") for r in rows) + "</tr>"
+    lines = [head]
+    for title, values in ((labels[0], [r.a for r in rows]), (labels[1], [r.b for r in rows]),
+                          ("B vs A", [r.change for r in rows])):  # fmt: skip
+        body = "".join(cell.format(html.escape(value)) for value in values)
+        lines.append(f"<tr>{cell.format(f'<b>{html.escape(title)}</b>')}{body}</tr>")
+    return "<table cellspacing='0'>" + "".join(lines) + "</table>"
+
+
+def _time_change(a_ns: int, b_ns: int) -> str:
+    if a_ns == b_ns or a_ns <= 0 or b_ns <= 0:
+        return SAME if a_ns == b_ns else _signed_duration(b_ns - a_ns)
+    ratio = a_ns / b_ns if b_ns < a_ns else b_ns / a_ns
+    how = "faster" if b_ns < a_ns else "slower"
+    return f"{_signed_duration(b_ns - a_ns)}, {ratio:.{1 if ratio < 100 else 0}f}\u00d7 {how}"
+
+
+def _signed_duration(diff_ns: int) -> str:
+    if diff_ns == 0:
+        return SAME
+    sign = "+" if diff_ns > 0 else MINUS
+    return f"{sign}{format_duration(abs(diff_ns))}"
+
+
+def _points_change(a: float | None, b: float | None) -> str:
+    if a is None or b is None:
+        return "\u2014"
+    diff = round(b - a)
+    if diff == 0:
+        return SAME
+    return f"{'+' if diff > 0 else MINUS}{abs(diff)} points"
+
+
+def _blocked(metrics: Metrics) -> str:
+    return format_duration(metrics.host_blocked_ns) if metrics.host_blocked_ns else "none"
+
+
+def _bandwidth_row(title: str, a: float | None, b: float | None) -> DeltaRow:
+    if a is None or b is None or a <= 0:
+        change = "\u2014"
+    elif abs(b - a) < 0.05:
+        change = SAME
+    else:
+        change = f"{'+' if b > a else MINUS}{format_bandwidth(abs(b - a))}, \u00d7{b / a:.2g}"
+    return DeltaRow(title, format_bandwidth(a), format_bandwidth(b), change)

@@ -1,0 +1,112 @@
+"""The picture of a comparison: A above B on one time axis, a caption each, and the deltas.
+
+Laid out like a single export (see `export_view`): a title, the colour key, then per side
+its caption and timeline, both reaching the longer run's end with lane titles of one width,
+so the same time lines up in both; last, how B differs from A.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QLabel, QVBoxLayout
+
+from overlapviz._qt.compare.alignment import align_timelines, side_caption, side_name
+from overlapviz._qt.compare.deltas import delta_html, delta_line, delta_rows
+from overlapviz._qt.export.export_view import (
+    CHROME_PX,
+    ExportOptions,
+    ExportWidget,
+    export_fonts,
+    export_timeline,
+    style_export_widget,
+)
+from overlapviz._qt.legend import LegendBar
+from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.trace import Trace
+
+SIDE_LANE_PX = 40  # logical pixels per lane height unit: two timelines share the picture
+SIDE_CHROME_PX = 90  # a side's caption and time axis
+MIN_HEIGHT, MAX_HEIGHT = 600, 2000
+
+
+@dataclass(frozen=True)
+class ComparisonPicture:
+    """Two runs to draw one above the other: A first."""
+
+    traces: tuple[Trace, Trace]
+    labels: tuple[str, str] = ("", "")
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.traces) != 2 or len(self.labels) != 2:
+            raise ValueError("a comparison has two sides, A and B, each with a label")
+
+
+class ComparisonExportView(ExportWidget):
+    """Title, legend, A and B with their captions, and the deltas, sized for export."""
+
+    def __init__(self, picture: ComparisonPicture, options: ExportOptions) -> None:
+        super().__init__(options)
+        theme = style_export_widget(self, options)
+        text_font, caption_font = export_fonts()
+        metrics = [compute_metrics(trace) for trace in picture.traces]
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 8)
+        self.title = self._label(picture.title, caption_font, visible=bool(picture.title) and options.caption)
+        layout.addWidget(self.title)
+        self.legend = LegendBar(self)
+        self.legend.set_text_colour(QColor(theme.foreground))
+        self.legend.setFont(text_font)
+        layout.addWidget(self.legend)
+        self.captions: list[QLabel] = []
+        self._timelines: list[TimelineWidget] = []
+        for side, (trace, label) in enumerate(zip(picture.traces, picture.labels, strict=True)):
+            caption = self._label(side_caption(side, label, trace, metrics[side]), caption_font, visible=True)
+            timeline = export_timeline(theme, options, text_font, self)
+            timeline.set_trace(trace, metrics=metrics[side])
+            layout.addWidget(caption)
+            layout.addWidget(timeline, max(1, round(self._lanes(timeline))))
+            self.captions.append(caption)
+            self._timelines.append(timeline)
+        rows = delta_rows(metrics[0], metrics[1])
+        self._deltas_text = delta_line(rows)
+        names = (side_name(0, picture.labels[0]), side_name(1, picture.labels[1]))
+        self.deltas = self._label(delta_html(rows, names), text_font, visible=True)
+        self.deltas.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.deltas)
+        self.resize(options.logical_width, self._height())
+
+    def timelines(self) -> list[TimelineWidget]:
+        """A's timeline, then B's."""
+        return list(self._timelines)
+
+    def description(self) -> str:
+        """Title, both captions and the deltas."""
+        lines = [self.title.text()] if self.title.text() else []
+        return "\n".join([*lines, *(caption.text() for caption in self.captions), self._deltas_text])
+
+    def fit_views(self) -> None:
+        """One time axis for both sides, then the chosen window."""
+        align_timelines(self._timelines)
+        super().fit_views()
+
+    def _label(self, text: str, font: QFont, *, visible: bool) -> QLabel:
+        label = QLabel(text, self)
+        label.setWordWrap(True)
+        label.setFont(font)
+        label.setVisible(visible)
+        return label
+
+    @staticmethod
+    def _lanes(timeline: TimelineWidget) -> float:
+        scene = timeline.scene_items
+        return scene.layout.height if scene is not None else 4.0
+
+    def _height(self) -> int:
+        lanes = sum(self._lanes(timeline) for timeline in self._timelines)
+        height = lanes * SIDE_LANE_PX + 2 * SIDE_CHROME_PX + CHROME_PX
+        return int(min(max(height, MIN_HEIGHT), MAX_HEIGHT))

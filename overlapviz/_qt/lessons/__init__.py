@@ -1,0 +1,1 @@
+"""Lessons: the lesson presets in the app, a panel with their words, stepping through them."""

@@ -1,0 +1,227 @@
+"""Explanations on the timeline: each finding as a short callout on the spans it points at.
+
+A callout is a few words (derived per finding code from the finding's spans and the run's
+metrics, never the finding's whole sentence), the lane it sits above, and the time ranges
+it brackets. The timeline gives each callout a row of its own just above its lane, so it
+never covers the spans it explains. Pure: no Qt here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz._qt.formatting import format_duration
+from overlapviz.core.findings import Finding, bottleneck_stage, chunk_count
+from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
+from overlapviz.core.metrics import (
+    Metrics,
+    covered_total_ns,
+    host_blocked_per_row,
+    host_issue_ns,
+    union_intervals,
+)
+from overlapviz.core.trace import OpKind, Trace
+
+MERGE_SHARE = 0.02  # brackets closer than this share of the run read as one
+MAX_GENERIC_CHARS = 60
+_API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMemcpyAsync_v3020
+_DIRECTIONS = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
+
+Segments = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Callout:
+    """A few words above one lane, bracketing the time ranges (ns) they talk about."""
+
+    code: str
+    lane_key: str
+    segments: Segments
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    trace: Trace
+    metrics: Metrics
+    lanes: list[Lane]
+    merge_gap_ns: float
+
+
+def callouts_for(trace: Trace, metrics: Metrics, findings: list[Finding]) -> list[Callout]:
+    """The callouts of `findings`, in finding order (a finding may give two, or none)."""
+    context = _Context(trace, metrics, lanes_of(trace), MERGE_SHARE * max(metrics.wall_ns, metrics.makespan_ns, 1))
+    found: list[Callout] = []
+    for finding in findings:
+        if not finding.rows:
+            continue
+        build = _BUILDERS.get(finding.code, _generic)
+        found.extend(build(context, finding))
+    return found
+
+
+def rows_per_lane(callouts: list[Callout]) -> dict[str, int]:
+    """How many callout rows each lane needs (one per callout above it)."""
+    counts: dict[str, int] = {}
+    for callout in callouts:
+        counts[callout.lane_key] = counts.get(callout.lane_key, 0) + 1
+    return counts
+
+
+# --- one builder per finding code ------------------------------------------------------------
+
+
+def _host_blocked(c: _Context, finding: Finding) -> list[Callout]:
+    calls = _of_kind(c.trace, finding.rows, OpKind.API)
+    blocked = host_blocked_per_row(c.trace)[calls]
+    names = " and ".join(sorted({_api_name(c.trace, int(row)) for row in calls}))
+    ends = c.trace["end_ns"][calls]
+    text = f"host blocked {format_duration(int(blocked.sum()))} in {names}: the host buffer is pageable"
+    return [_callout(c, finding, "host", ends - blocked, ends, text)]
+
+
+def _single_stream(c: _Context, finding: Finding) -> list[Callout]:
+    rows = np.asarray(finding.rows, dtype=np.intp)
+    legacy = c.trace.meta.get("config", {}).get("stream_kind") == "legacy"
+    where = "legacy default stream" if legacy else "one stream"
+    lane = _busiest_lane(c, rows, LaneGroup.STREAMS)
+    text = f"{where}: every op waits for the one before it, nothing overlaps"
+    return [_callout(c, finding, lane, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+def _copy_queue(c: _Context, finding: Finding) -> list[Callout]:
+    rows = np.asarray(finding.rows, dtype=np.intp)
+    ready, start = c.trace["ready_ns"][rows], c.trace["start_ns"][rows]
+    lane_key = _busiest_lane(c, rows, LaneGroup.HARDWARE)
+    direction = _DIRECTIONS.get(OpKind(int(c.trace["kind"][rows[0]])), "")
+    engine = _lane_title(c, lane_key)
+    waited = format_duration(int(np.maximum(start - ready, 0).sum()))
+    text = f"{rows.size} {direction} copies queued {waited} in all: the {engine} runs one copy at a time"
+    return [_callout(c, finding, lane_key, ready, start, text)]
+
+
+def _kernel_bound(c: _Context, finding: Finding) -> list[Callout]:
+    share = _share(covered_total_ns(c.trace, OpKind.KERNEL), c.metrics.makespan_ns)
+    text = f"kernel-bound: compute busy {share} of the run; faster copies would not help"
+    return [_spanning(c, finding, LaneGroup.HARDWARE, text)]
+
+
+def _copy_bound(c: _Context, finding: Finding) -> list[Callout]:
+    rows = np.asarray(finding.rows, dtype=np.intp)
+    kinds = sorted({OpKind(int(k)) for k in c.trace["kind"][rows]})
+    share = _share(covered_total_ns(c.trace, *kinds), c.metrics.makespan_ns)
+    lane_key = _busiest_lane(c, rows, LaneGroup.HARDWARE)
+    text = f"copy-bound: {_lane_title(c, lane_key)} busy {share} of the run; faster kernels would not help"
+    return [_spanning(c, finding, LaneGroup.HARDWARE, text)]
+
+
+def _too_few_chunks(c: _Context, finding: Finding) -> list[Callout]:
+    by_start = sorted(finding.rows, key=lambda row: int(c.trace["start_ns"][row]))
+    first, last = by_start[0], by_start[-1]
+    _stage, busiest = bottleneck_stage(c.trace, c.metrics)
+    fill_drain = max(c.metrics.ideal_ns - busiest, 0)
+    chunks = chunk_count(c.trace)
+    callouts = [_one_span(c, finding, first, f"fill: nothing else can run yet ({chunks} chunks)")]
+    if last != first:
+        drain = f"drain: nothing else is left; fill + drain \u2265 {format_duration(fill_drain)}"
+        callouts.append(_one_span(c, finding, last, drain))
+    return callouts
+
+
+def _too_many_chunks(c: _Context, finding: Finding) -> list[Callout]:
+    calls = _of_kind(c.trace, finding.rows, OpKind.API)
+    per_call = host_issue_ns(c.trace, calls) / max(calls.size, 1)
+    text = f"host-bound: {calls.size:,} API calls, about {format_duration(per_call)} each, feed the GPU too slowly"
+    return [_callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
+
+
+def _alloc_per_run(c: _Context, finding: Finding) -> list[Callout]:
+    calls = _of_kind(c.trace, finding.rows, OpKind.API)
+    names = {_api_name(c.trace, int(row)) for row in calls}
+    why = ": cudaMallocHost pins every page" if names & {"cudaMallocHost", "cudaHostAlloc"} else ""
+    alloc, wall = c.metrics.host_alloc_ns, c.metrics.wall_ns
+    text = f"allocating and freeing host memory: {format_duration(alloc)}, {_share(alloc, wall)} of the wait{why}"
+    return [_callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
+
+
+def _generic(c: _Context, finding: Finding) -> list[Callout]:
+    first_clause = re.split(r"[:;.]", finding.message, maxsplit=1)[0].strip()
+    text = first_clause if len(first_clause) <= MAX_GENERIC_CHARS else first_clause[: MAX_GENERIC_CHARS - 1] + "\u2026"
+    rows = np.asarray(finding.rows, dtype=np.intp)
+    lane_key = _busiest_lane(c, rows, None)
+    return [_callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+_BUILDERS: dict[str, Callable[[_Context, Finding], list[Callout]]] = {
+    "host-blocked-pageable": _host_blocked,
+    "single-stream": _single_stream,
+    "copy-queue": _copy_queue,
+    "kernel-bound": _kernel_bound,
+    "copy-bound": _copy_bound,
+    "too-few-chunks": _too_few_chunks,
+    "too-many-chunks": _too_many_chunks,
+    "alloc-per-run": _alloc_per_run,
+}
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _callout(
+    c: _Context, finding: Finding, lane_key: str, starts: npt.ArrayLike, ends: npt.ArrayLike, text: str
+) -> Callout:
+    return Callout(finding.code, lane_key, merged_segments(starts, ends, c.merge_gap_ns), text)
+
+
+def _spanning(c: _Context, finding: Finding, group: LaneGroup, text: str) -> Callout:
+    rows = np.asarray(finding.rows, dtype=np.intp)
+    lane_key = _busiest_lane(c, rows, group)
+    return _callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)
+
+
+def _one_span(c: _Context, finding: Finding, row: int, text: str) -> Callout:
+    lane_key = _busiest_lane(c, np.asarray([row], dtype=np.intp), LaneGroup.HARDWARE)
+    segment = ((int(c.trace["start_ns"][row]), int(c.trace["end_ns"][row])),)
+    return Callout(finding.code, lane_key, segment, text)
+
+
+def merged_segments(starts: npt.ArrayLike, ends: npt.ArrayLike, gap_ns: float) -> Segments:
+    """The union of [start, end] intervals, with gaps shorter than `gap_ns` closed."""
+    union_s, union_e = union_intervals(starts, ends)
+    merged: list[tuple[int, int]] = []
+    for start, end in zip(union_s.tolist(), union_e.tolist(), strict=True):
+        if merged and start - merged[-1][1] < gap_ns:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def _busiest_lane(c: _Context, rows: npt.NDArray[np.intp], group: LaneGroup | None) -> str:
+    """The lane of `group` (any lane when None) that shows the most of `rows`."""
+    candidates = [lane for lane in c.lanes if group is None or lane.group is group] or c.lanes
+    counts = [int(np.isin(lane_rows(c.trace, lane), rows).sum()) for lane in candidates]
+    return candidates[int(np.argmax(counts))].key
+
+
+def _lane_title(c: _Context, lane_key: str) -> str:
+    title = next((lane.title for lane in c.lanes if lane.key == lane_key), "engine")
+    return title if title.startswith(("H2D", "D2H")) else title.lower()
+
+
+def _of_kind(trace: Trace, rows: tuple[int, ...], kind: OpKind) -> npt.NDArray[np.intp]:
+    picked = np.asarray(rows, dtype=np.intp)
+    return np.asarray(picked[trace["kind"][picked] == kind], dtype=np.intp)
+
+
+def _api_name(trace: Trace, row: int) -> str:
+    return _API_VERSION_SUFFIX.sub("", trace.name_of(row))
+
+
+def _share(part: float, whole: float) -> str:
+    return f"{100 * part / whole:.0f}%" if whole > 0 else "0%"

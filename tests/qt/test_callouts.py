@@ -1,0 +1,170 @@
+import numpy as np
+import pytest
+from PySide6.QtGui import QColor
+from qt_traces import two_chunk_trace
+
+from overlapviz._qt.export.export_view import ExportOptions
+from overlapviz._qt.export.image_export import render_image
+from overlapviz._qt.themes import THEMES
+from overlapviz._qt.timeline.callouts import callouts_for, merged_segments, rows_per_lane
+from overlapviz._qt.timeline.layout import CALLOUT_HEIGHT, layout_trace
+from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.core.config import PipelineConfig
+from overlapviz.core.findings import Finding
+from overlapviz.core.lanes import LaneGroup
+from overlapviz.session import analyse, run_pipeline
+
+
+def _callouts(result):
+    return callouts_for(result.trace, result.metrics, result.findings)
+
+
+def _model(**changes):
+    return run_pipeline(PipelineConfig(**changes), "sim", changes.pop("device", "h200"))
+
+
+@pytest.fixture
+def timeline(qtbot):
+    widget = TimelineWidget(THEMES["light"])
+    qtbot.addWidget(widget)
+    widget.resize(1200, 700)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+# --- what the callouts say, and where ---------------------------------------------------------
+
+
+def test_pageable_copies_get_a_short_callout_over_the_blocked_host_time():
+    result = _model(memory="pageable", chunks=8)
+    [callout] = _callouts(result)
+    assert callout.lane_key == "host" and callout.code == "host-blocked-pageable"
+    blocked = result.metrics.host_blocked_ns / 1e6
+    assert callout.text == f"host blocked {blocked:.1f} ms in cudaMemcpyAsync: the host buffer is pageable"
+    assert len(callout.text) < 80  # a label, not the finding's paragraph
+    (start, end), = callout.segments  # the host's blocked stretches, gaps between calls closed
+    assert start < 0.05 * result.metrics.makespan_ns and end > 0.95 * result.metrics.makespan_ns
+
+
+def test_a_run_with_nothing_to_explain_has_no_callouts():
+    assert _callouts(_model()) == []
+
+
+def test_too_few_chunks_brackets_the_fill_and_the_drain_where_they_happen():
+    result = analyse(two_chunk_trace())
+    fill, drain = [c for c in _callouts(result) if c.code == "too-few-chunks"]
+    assert (fill.lane_key, fill.segments) == ("unit-h2d-engine", ((0, 1_000_000),))
+    assert (drain.lane_key, drain.segments) == ("unit-d2h-engine", ((3_000_000, 4_000_000),))
+    assert fill.text.startswith("fill:") and "2 chunks" in fill.text
+    assert drain.text.startswith("drain:") and "2.00 ms" in drain.text
+
+
+@pytest.mark.parametrize(
+    ("changes", "code", "lane", "words"),
+    [
+        ({"streams": 1}, "single-stream", "stream-0", "one stream: every op waits"),
+        ({"stream_kind": "legacy"}, "single-stream", "stream-0", "legacy default stream"),
+        ({"iters": 8000}, "kernel-bound", "unit-compute", "compute busy 97%"),
+        ({"iters": 0}, "copy-bound", "unit-d2h-engine", "copy-bound: D2H engine busy"),
+        ({"order": "breadth"}, "copy-queue", "unit-h2d-engine", "H2D copies queued"),
+        ({"chunks": 1024}, "too-many-chunks", "host", "3,072 API calls"),
+        ({"host_alloc": "per-run"}, "alloc-per-run", "host", "cudaMallocHost pins every page"),
+    ],
+)
+def test_each_finding_code_has_its_own_words_and_lane(changes, code, lane, words):
+    callouts = [c for c in _callouts(_model(**changes)) if c.code == code]
+    assert callouts, f"no {code} callout"
+    assert callouts[0].lane_key == lane
+    assert words in callouts[0].text
+
+
+def test_an_unknown_finding_gets_its_first_clause_over_the_lane_with_its_spans():
+    result = analyse(two_chunk_trace())
+    odd = Finding("something-new", "Kernels waited for a reason nobody has named yet: more words follow.", (1, 4))
+    [callout] = callouts_for(result.trace, result.metrics, [odd])
+    assert callout.text == "Kernels waited for a reason nobody has named yet"
+    assert callout.lane_key in {"unit-compute", "stream-0", "stream-1"}
+
+
+def test_a_finding_with_no_spans_draws_nothing():
+    result = analyse(two_chunk_trace())
+    assert callouts_for(result.trace, result.metrics, [Finding("x", "words", ())]) == []
+
+
+def test_segments_merge_across_short_gaps_only():
+    assert merged_segments([0, 110, 500], [100, 200, 600], gap_ns=20) == ((0, 200), (500, 600))
+    assert merged_segments([0, 110], [100, 200], gap_ns=5) == ((0, 100), (110, 200))
+
+
+# --- room for them: a row of their own above the lane ---------------------------------------
+
+
+def test_callout_rows_go_above_their_lane_and_push_the_lanes_below_down():
+    trace = two_chunk_trace()
+    plain = layout_trace(trace)
+    result = analyse(trace)
+    spaced = layout_trace(trace, callout_rows=rows_per_lane(_callouts(result)))
+    assert spaced.height == pytest.approx(plain.height + 3 * CALLOUT_HEIGHT)
+    host = spaced.lanes_of_group(LaneGroup.HOST)[0]
+    top, bottom = host.callout_row(0)
+    assert bottom == pytest.approx(host.top) and top == pytest.approx(host.top - CALLOUT_HEIGHT)
+    assert spaced.lane_at((top + bottom) / 2) is None  # no lane (and no span) in a callout row
+    with pytest.raises(IndexError, match="1 callout rows"):
+        host.callout_row(1)
+
+
+def test_explanations_switch_off_and_on_and_the_lanes_make_room(timeline):
+    timeline.set_trace(two_chunk_trace())
+    assert timeline.explanations and len(timeline.callouts()) == 3
+    height_with = timeline.scene_items.layout.height
+    timeline.highlight_rows([0])
+    timeline.set_explanations(False)
+    assert timeline.callouts() == []
+    assert timeline.scene_items.layout.height == pytest.approx(height_with - 3 * CALLOUT_HEIGHT)
+    assert timeline.scene_items.highlight_item.count() == 2  # the outline survives the new layout
+    timeline.set_explanations(True)
+    assert len(timeline.callouts()) == 3
+
+
+def _ink_in_row(image, widget, lane, t0_ms, t1_ms, colour):
+    top, bottom = lane.callout_row(0)
+    left, right = widget.map_to_widget(t0_ms, top), widget.map_to_widget(t1_ms, bottom)
+    target = QColor(colour).rgb()
+    return sum(
+        image.pixel(x, y) == target for x in range(left.x(), right.x()) for y in range(left.y(), right.y())
+    )
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "projector"])
+def test_a_callout_is_drawn_in_the_text_colour_right_above_its_span(timeline, theme):
+    timeline.set_theme(THEMES[theme])
+    timeline.set_trace(two_chunk_trace())
+    image = timeline.grab().toImage()
+    host = timeline.scene_items.layout.lanes_of_group(LaneGroup.HOST)[0]
+    ink = THEMES[theme].foreground
+    assert _ink_in_row(image, timeline, host, 3.0, 4.0, ink) > 20  # bracket (and words) over the blocked call
+    engine = next(p for p in timeline.scene_items.layout.lanes if p.lane.key == "unit-h2d-engine")
+    assert _ink_in_row(image, timeline, engine, 1.5, 4.0, ink) == 0  # nothing over spans it does not explain
+    # the spans keep their colour: the callout sits in its own row
+    span = image.pixelColor(timeline.map_to_widget(3.5, host.centre)).name().upper()
+    assert span == "#D55E00"
+
+
+def test_exports_carry_the_callouts_unless_switched_off():
+    with_callouts = render_image(two_chunk_trace(), ExportOptions())
+    without = render_image(two_chunk_trace(), ExportOptions(explanations=False))
+    assert with_callouts.height() > without.height()
+
+
+def test_callouts_follow_the_timeline_font(timeline):
+    from PySide6.QtGui import QFont
+
+    timeline.set_trace(two_chunk_trace())
+    font = QFont()
+    font.setPixelSize(23)
+    timeline.set_font(font)
+    item = timeline.scene_items.callout_item
+    assert item._font.pixelSize() == 23 and item._font.bold()
+    assert np.isclose(item._fitted_font(200).pixelSize(), 23)
+    assert item._fitted_font(12).pixelSize() < 23  # shrinks to fit a short row

@@ -1,0 +1,73 @@
+"""`overlapviz run --png` and `overlapviz render`: the app's pictures from the command line."""
+
+import pytest
+from PySide6.QtGui import QImage
+from qt_traces import two_chunk_trace
+
+from overlapviz import cli
+from overlapviz.core.trace_io import export_chrome
+
+
+def _run(capsys, *args):
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_run_png_draws_the_single_pipeline(capsys, tmp_path):
+    path = tmp_path / "one.png"
+    code, out, err = _run(capsys, "run", "--backend", "sim", "--chunks", "8", "--png", str(path), "--width", "1600")
+    assert code == 0 and err == ""
+    assert f"wrote      {path}" in out
+    image = QImage(str(path))
+    assert image.width() == 1600
+
+
+def test_a_comparison_preset_draws_one_picture_of_both(capsys, tmp_path):
+    single, both = tmp_path / "one.png", tmp_path / "both.png"
+    assert _run(capsys, "run", "--backend", "sim", "--png", str(single))[0] == 0
+    code, _out, _err = _run(capsys, "run", "--preset", "overlap-pinned-vs-pageable", "--backend", "sim",
+                            "--png", str(both), "--theme", "dark")  # fmt: skip
+    assert code == 0
+    image = QImage(str(both))
+    assert image.width() == 1920 and image.height() > QImage(str(single)).height() * 1.3
+    assert image.pixelColor(2, 2).name().upper() == "#1E1F22"  # the dark theme
+
+
+def test_render_draws_a_trace_file_as_png_or_svg(capsys, tmp_path):
+    trace = tmp_path / "run.json"
+    export_chrome(two_chunk_trace(), trace)
+    code, out, err = _run(capsys, "render", str(trace), "-o", str(tmp_path / "r.png"), "--theme", "projector",
+                          "--width", "3840")  # fmt: skip
+    assert code == 0 and err == "" and "r.png" in out
+    assert QImage(str(tmp_path / "r.png")).width() == 3840
+    assert _run(capsys, "render", str(trace), "-o", str(tmp_path / "r.svg"))[0] == 0
+    assert "<svg" in (tmp_path / "r.svg").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["render", "{tmp}/missing.json", "-o", "{tmp}/x.png"], "cannot read {tmp}/missing.json: No such file"),
+        (["render", "{tmp}/bad.json", "-o", "{tmp}/x.png"], "bad.json"),
+        (["render", "{tmp}/run.json", "-o", "{tmp}/x.png", "--width", "10"], "width 10 px is out of range"),
+        (["render", "{tmp}/run.json", "-o", "{tmp}/x.png", "--theme", "neon"], "unknown theme 'neon'"),
+        (["render", "{tmp}/run.json", "-o", "{tmp}/nowhere/x.png"], "does not exist"),
+        (["run", "--backend", "sim", "--png", "{tmp}/x.png", "--theme", "neon"], "unknown theme 'neon'"),
+        (["render", "{tmp}/run.json"], "required: -o/--output"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, args, words):
+    export_chrome(two_chunk_trace(), tmp_path / "run.json")
+    (tmp_path / "bad.json").write_text('{"hello": 1}')
+    code, out, err = _run(capsys, *(a.format(tmp=tmp_path) for a in args))
+    assert code == 2 and out == ""
+    assert err.startswith("overlapviz: error: ") and err.count("\n") == 1
+    assert words.format(tmp=tmp_path) in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_refused_run_draws_nothing(capsys, tmp_path):
+    code, _out, err = _run(capsys, "run", "--preset", "pin-too-much", "--png", str(tmp_path / "p.png"))
+    assert code == 1 and "refusing to pin" in err
+    assert not (tmp_path / "p.png").exists()

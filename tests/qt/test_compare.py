@@ -1,0 +1,143 @@
+import pytest
+from PySide6.QtGui import QImage
+from qt_traces import two_chunk_trace
+from teaching_helpers import (
+    H200,
+    config_of,
+    make_window_fixture,  # noqa: F401 (the make_window fixture)
+    run_and_wait,
+)
+
+from overlapviz._qt.compare.deltas import delta_html, delta_line, delta_rows
+from overlapviz._qt.compare.pair_run import pageable_vs_pinned
+from overlapviz._qt.export.comparison_view import ComparisonPicture
+from overlapviz._qt.export.export_view import ExportOptions
+from overlapviz._qt.export.image_export import render_image, svg_bytes
+from overlapviz._qt.render import render_comparison_png, render_trace_png
+from overlapviz.core.config import HostMemory, PipelineConfig
+from overlapviz.session import run_pipeline
+
+
+@pytest.fixture(scope="module")
+def pageable_and_pinned():
+    return [run_pipeline(PipelineConfig(memory=m), "sim", "h200") for m in ("pageable", "pinned")]
+
+
+# --- the deltas ------------------------------------------------------------------------------
+
+
+def test_deltas_say_how_b_differs_from_a(pageable_and_pinned):
+    a, b = (r.metrics for r in pageable_and_pinned)
+    rows = {row.name: row for row in delta_rows(a, b)}
+    assert list(rows) == ["Makespan", "Overlap", "Host blocked", "H2D bandwidth", "D2H bandwidth"]
+    ratio = a.makespan_ns / b.makespan_ns
+    assert rows["Makespan"].change.startswith("\u2212")
+    assert rows["Makespan"].change.endswith(f"{ratio:.1f}\u00d7 faster")
+    assert rows["Overlap"].b == "100 %" and rows["Overlap"].change.startswith("+")
+    assert rows["Host blocked"].b == "none" and rows["Host blocked"].change.startswith("\u2212")
+    assert rows["H2D bandwidth"].change.startswith("+") and "\u00d7" in rows["H2D bandwidth"].change
+    backwards = {row.name: row for row in delta_rows(b, a)}
+    assert backwards["Makespan"].change.endswith("slower") and backwards["Makespan"].change.startswith("+")
+
+
+def test_deltas_of_a_run_against_itself_are_the_same(pageable_and_pinned):
+    m = pageable_and_pinned[1].metrics
+    assert {row.change for row in delta_rows(m, m)} == {"same"}
+
+
+def test_deltas_as_a_line_and_a_table(pageable_and_pinned):
+    rows = delta_rows(pageable_and_pinned[0].metrics, pageable_and_pinned[1].metrics)
+    assert delta_line(rows).startswith("Makespan ") and " \u2192 " in delta_line(rows)
+    table = delta_html(rows, ("A \u00b7 pageable", "B \u00b7 <pinned>"))
+    assert table.count("<tr>") == 4 and "B \u00b7 &lt;pinned&gt;" in table
+
+
+# --- the comparison in the window ---------------------------------------------------------------
+
+
+def test_pin_a_change_anything_run_b(make_window, qtbot):
+    window = make_window()
+    assert not window.teaching.compare.pin_current()
+    assert "no run to pin" in window.banner.message()
+    a = run_and_wait(qtbot, window)
+    window.teaching.actions.pin_a.trigger()
+    assert window.compare.is_comparing() and window.teaching.actions.unpin.isEnabled()
+    b = run_and_wait(qtbot, window, PipelineConfig(streams=1))
+    assert window.compare.side_a().result is a and config_of(b).streams == 1
+    assert window.compare.timeline_a.trace is a.trace and window.timeline.trace is b.trace
+    assert "A: " in window.compare.caption_a.text() and "B: " in window.compare.caption_b.text()
+    assert "Makespan" in window.compare.deltas.text() and "slower" in window.compare.deltas.text()
+    window.teaching.actions.unpin.trigger()
+    assert not window.compare.is_comparing() and window.compare.timeline_a.isHidden() is False
+    assert window.compare.timeline_a.parentWidget().isHidden()
+
+
+def test_a_and_b_share_one_time_axis(make_window, qtbot):
+    window = make_window()
+    run_and_wait(qtbot, window, PipelineConfig(memory="pageable", stream_kind="legacy"))
+    window.teaching.compare.pin_current()
+    run_and_wait(qtbot, window, PipelineConfig())
+    a, b = window.compare.timeline_a, window.compare.timeline_b
+    qtbot.waitUntil(lambda: a.view_range_ms() == pytest.approx(b.view_range_ms()), timeout=5000)
+    assert b.view_range_ms()[1] > 60  # B (6 ms) is drawn on A's 67 ms axis
+    assert a.lane_axis_width() > b.lane_axis_width()  # "Legacy default stream" against "Stream 0"
+    assert a._lane_axis.width() == b._lane_axis.width()  # so that a time lines up in both
+    b.zoom_by(4)
+    qtbot.waitUntil(lambda: a.view_range_ms() == pytest.approx(b.view_range_ms(), rel=1e-3), timeout=5000)
+    window.teaching.compare.unpin()
+    assert b.view_range_ms()[1] < 10  # on its own again
+
+
+def test_pageable_vs_pinned_is_one_click(make_window, qtbot):
+    window = make_window()
+    window.controls.set_config(PipelineConfig(chunks=8))
+    window.teaching.actions.pageable_vs_pinned.trigger()
+    qtbot.waitUntil(window.compare.is_comparing, timeout=10_000)
+    a, b = window.compare.side_a(), window.shown()
+    assert a.label == "pageable" and config_of(a.result).memory is HostMemory.PAGEABLE
+    assert config_of(b.result).memory is HostMemory.PINNED and config_of(b.result).chunks == 8
+    assert window.controls.config().memory is HostMemory.PINNED  # the controls hold B
+    assert "A \u00b7 pageable" in window.compare.caption_a.text()
+    assert "B \u00b7 pinned" in window.compare.caption_b.text()
+
+
+def test_pageable_vs_pinned_drops_the_pageable_only_setting():
+    config = PipelineConfig(memory="pageable", fresh_output=True)
+    a, b = pageable_vs_pinned(config, H200)
+    assert a.config.fresh_output and not b.config.fresh_output and b.config.memory is HostMemory.PINNED
+
+
+def test_the_comparison_exports_as_one_picture(make_window, qtbot, tmp_path):
+    window = make_window()
+    window.teaching.compare.pageable_vs_pinned()
+    qtbot.waitUntil(window.compare.is_comparing, timeout=10_000)
+    assert isinstance(window.current_picture(), ComparisonPicture)
+    assert window.files.export_png(tmp_path / "ab.png", ExportOptions())
+    assert window.files.export_svg(tmp_path / "ab.svg")
+    single = tmp_path / "b.png"
+    render_trace_png(window.current_trace(), single)
+    assert QImage(str(tmp_path / "ab.png")).height() > QImage(str(single)).height() * 1.3
+    svg = (tmp_path / "ab.svg").read_text()
+    assert "Pageable vs pinned" in svg and "A \u00b7 pageable" in svg and "B \u00b7 pinned" in svg
+    run_and_wait(qtbot, window, PipelineConfig(streams=2))  # B is no longer the pair's own
+    assert window.current_picture().title == "" and window.current_picture().labels == ("pageable", "")
+
+
+# --- the comparison picture, headless ------------------------------------------------------------
+
+
+def test_a_comparison_picture_has_a_caption_per_side_and_the_deltas(pageable_and_pinned):
+    picture = ComparisonPicture(tuple(r.trace for r in pageable_and_pinned), ("pageable", "pinned"), "Pinned wins")
+    text = svg_bytes(picture, ExportOptions()).decode()
+    for words in ("Pinned wins", "A \u00b7 pageable: 256 MiB", "B \u00b7 pinned: 256 MiB", "Makespan", "faster"):
+        assert words in text
+    image = render_image(picture, ExportOptions(width=3840, theme="dark"))
+    assert image.width() == 3840
+
+
+def test_render_comparison_png_checks_its_sides(tmp_path):
+    with pytest.raises(ValueError, match="two sides"):
+        render_comparison_png([two_chunk_trace()], ["only"], tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+    path = render_comparison_png([two_chunk_trace(), two_chunk_trace()], ["a", "b"], tmp_path / "x.png", width=1600)
+    assert QImage(str(path)).width() == 1600

@@ -1,0 +1,97 @@
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QApplication
+from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
+
+from overlapviz._qt.presentation import TEXT_SCALE, caption_html
+from overlapviz._qt.themes import THEMES
+from overlapviz.core.lanes import LaneGroup
+from overlapviz.presets import lessons
+
+
+def _plot(window):
+    plot = window.timeline._plot
+    plot.setFocus()
+    return plot
+
+
+def test_f5_presents_full_screen_in_the_projector_theme_with_large_type(make_window, qtbot, settings):
+    window = make_window()
+    run_and_wait(qtbot, window)
+    normal_span = window.timeline.scene_items.layout.lanes[0]
+    base_size = QApplication.font().pointSizeF()
+    window.teaching.actions.presentation.trigger()
+    presenting = window.teaching.presentation
+    assert presenting.active and window.isFullScreen() and window.teaching.actions.presentation.isChecked()
+    assert window.theme_name() == "projector" and settings.value("theme") != "projector"
+    assert "#FFFFFF; color: #000000" in QApplication.instance().styleSheet()
+    assert QApplication.font().pointSizeF() == pytest.approx(base_size * TEXT_SCALE)
+    for panel in (window.controls_column, window.right_column, window.menuBar(), window.statusBar()):
+        assert panel.isHidden()
+    assert not window.presentation_caption.isHidden()
+    assert "Press \u2192" in window.presentation_caption.text() and "Makespan" in window.presentation_caption.text()
+    thick = window.timeline.scene_items.layout.lanes[0]
+    assert thick.span_bottom - thick.span_top > normal_span.span_bottom - normal_span.span_top  # thicker spans
+    qtbot.wait(50)
+    streams = window.timeline.scene_items.layout.lanes_of_group(LaneGroup.STREAMS)[0]
+    image = window.timeline.grab().toImage()
+    end = window.timeline.view_range_ms()[1]
+    band = image.pixelColor(window.timeline.map_to_widget(end * 0.999, streams.top + 0.02)).name().upper()
+    assert band == QColor(THEMES["projector"].band).name().upper()
+
+
+def test_arrow_keys_step_through_the_lessons_even_with_the_timeline_focused(make_window, qtbot):
+    window = make_window()
+    window.teaching.presentation.enter()
+    presets = lessons()
+    qtbot.keyClick(_plot(window), Qt.Key.Key_Right)
+    assert window.teaching.lessons.index == 0
+    assert presets[0].title in window.presentation_caption.text()
+    qtbot.keyClick(_plot(window), Qt.Key.Key_Right)
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)
+    assert window.teaching.lessons.index == 2
+    qtbot.keyClick(_plot(window), Qt.Key.Key_Left)
+    assert window.teaching.lessons.index == 1
+    assert f"2/{len(presets)} \u00b7 {presets[1].title}" in window.presentation_caption.text()
+    qtbot.waitUntil(lambda: window.shown() is not None and window.compare.is_comparing(), timeout=10_000)
+
+
+def test_space_plays_the_replay(make_window, qtbot):
+    window = make_window()
+    run_and_wait(qtbot, window)
+    window.teaching.presentation.enter()
+    qtbot.keyClick(_plot(window), Qt.Key.Key_Space)
+    assert window.teaching.replay.playing
+    qtbot.keyClick(_plot(window), Qt.Key.Key_Space)
+    assert not window.teaching.replay.playing
+
+
+def test_esc_leaves_and_puts_everything_back(make_window, qtbot, settings):
+    window = make_window()
+    run_and_wait(qtbot, window)
+    size = QApplication.font().pointSizeF()
+    window.teaching.presentation.enter()
+    qtbot.keyClick(_plot(window), Qt.Key.Key_Escape)
+    presenting = window.teaching.presentation
+    assert not presenting.active and not window.isFullScreen()
+    assert not window.teaching.actions.presentation.isChecked()
+    assert window.theme_name() == "light" and QApplication.font().pointSizeF() == pytest.approx(size)
+    for panel in (window.controls_column, window.right_column, window.menuBar(), window.statusBar()):
+        assert not panel.isHidden()
+    assert window.presentation_caption.isHidden()
+    window.teaching.presentation.enter()
+    qtbot.keyClick(window, Qt.Key.Key_F5)  # F5 leaves too, with the menus out of sight
+    assert not presenting.active and not window.menuBar().isHidden()
+    before = window.timeline.view_range_ms()
+    window.timeline.zoom_by(4)
+    zoomed = window.timeline.view_range_ms()
+    qtbot.keyClick(_plot(window), Qt.Key.Key_Right)  # the timeline's own key again: it pans
+    assert window.teaching.lessons.index is None and window.timeline.view_range_ms() != zoomed != before
+
+
+def test_the_caption_names_the_lesson_and_the_keys():
+    preset = lessons()[3]
+    text = caption_html(preset, 3, 16, "Makespan 9.73 ms")
+    assert text.startswith(f"<b>4/16 \u00b7 {preset.title}</b>") and "Makespan 9.73 ms" in text and "Esc" in text
+    assert "first of 16 lessons" in caption_html(None, None, 16)
