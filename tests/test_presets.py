@@ -347,7 +347,7 @@ def test_lesson_too_many_chunks():
     assert round(ms(many.metrics.makespan_ns)) == 31 and round(ms(enough.metrics.makespan_ns)) == 6
     assert many.metrics.host_issue_ns > 0.5 * many.metrics.makespan_ns
     assert round(enough.metrics.bandwidth_gbps["h2d"], -1) == 50 and round(many.metrics.bandwidth_gbps["h2d"]) == 27
-    assert round(enough.metrics.bandwidth_gbps["d2h"], -1) == 50 and round(many.metrics.bandwidth_gbps["d2h"]) == 24
+    assert round(enough.metrics.bandwidth_gbps["d2h"], -1) == 50 and round(many.metrics.bandwidth_gbps["d2h"]) == 27
 
 
 def test_lesson_legacy_default_stream():

@@ -154,6 +154,15 @@ def test_trace_shape_and_meta() -> None:
     assert np.all(trace["enqueue_ns"][device] <= trace["ready_ns"][device])
 
 
+@pytest.mark.parametrize("chunks", [16, 1024])  # 1024: the host is the bottleneck, ops wait for their call
+def test_no_op_runs_before_its_call_has_returned(chunks: int) -> None:
+    trace = simulate(chunks=chunks)
+    device = trace.device_mask
+    assert np.all(trace["ready_ns"][device] <= trace["start_ns"][device])
+    calls = np.flatnonzero(trace.mask(OpKind.API) & (trace["op"] >= 0))
+    assert np.all(trace["start_ns"][trace["op"][calls]] >= trace["end_ns"][calls])
+
+
 def test_cancel_stops_a_run() -> None:
     token = CancelToken()
     token.cancel()

@@ -118,12 +118,13 @@ class GpuModel:
 
     def run(self, should_stop: Callable[[], bool] | None = None) -> Timeline:
         """Simulate until every op has finished."""
-        events, version, pop = self._events, self._version, heapq.heappop
+        events, version, pop, call_ns = self._events, self._version, heapq.heappop, self._call_ns
         n_ops = len(self.ops)
         steps = 0
         while True:
             host_due = self._host_next < n_ops and self._host_waiting_for < 0
-            if host_due and (not events or self._host_time <= events[0][0]):
+            # An op reaches the GPU when its call returns: that is when the host's step happens.
+            if host_due and (not events or self._host_time + call_ns[self._host_next] <= events[0][0]):
                 self._issue_next()
             elif events:
                 time, _, kind, op, op_version = pop(events)
