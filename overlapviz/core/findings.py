@@ -40,6 +40,9 @@ PAGEABLE_BLOCKED_SHARE = 0.25
 COPY_QUEUE_SHARE = 0.10
 # A run that reached 90% of the possible overlap lost nothing worth explaining by queueing.
 COPY_QUEUE_OVERLAP_OK = 90.0
+# Ops that wait with their engine idle for a tenth of the run: the scheduling, not the work,
+# visibly stretched it.
+FALSE_DEPENDENCY_SHARE = 0.10
 # A stage limits the run when its busy time clearly exceeds the other's; within 20% the two
 # are balanced and neither explanation would be honest.
 BOUND_RATIO = 1.2
@@ -65,6 +68,7 @@ ALLOC_SHARE = 0.25
 _PINNING_CALLS = frozenset({"cudaMallocHost", "cudaHostAlloc", "cuMemAllocHost", "cuMemHostAlloc"})
 
 _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
+_KIND_WORDS = {OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies"}
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
     Unit.D2H_ENGINE: "D2H engine",
@@ -156,6 +160,44 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
         )
         found.append(Finding("copy-queue", message, _rows(rows)))
     return found
+
+
+def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find ops that were ready but waited while the hardware they needed stood idle.
+
+    Nothing in the op's own stream held it back and its engine was free, so only the GPU's
+    scheduling did: a hardware queue that hands ops over in issue order (an op of another
+    stream, not ready yet, in front of it) or, on Fermi, a completion signal held back.
+    """
+    waits = idle_unit_waits(trace)
+    rows = np.flatnonzero(waits > 0)
+    total = int(waits[rows].sum())
+    if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
+        return []
+    kinds = " and ".join(_KIND_WORDS[OpKind(int(k))] for k in np.unique(trace["kind"][rows]))
+    message = (
+        f"{rows.size} {kinds}, ready to run, waited {_ms(total)} in all (the run took"
+        f" {_ms(metrics.makespan_ns)}) while the hardware they needed stood idle: not their streams but the"
+        " GPU's scheduling held them back. Ops reach the engines through hardware queues in issue order,"
+        " so one can sit behind an op of another stream that is not ready yet (a false dependency), and"
+        " Fermi GPUs also hold back the completion of kernels issued back to back until the last one"
+        " ends. Another issue order, or no more streams than the GPU has hardware queues, avoids it."
+    )
+    return [Finding("false-dependency", message, _rows(rows))]
+
+
+def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
+    """Per row: how long a device op, ready to run, waited while no op ran on its unit."""
+    waits = np.zeros(len(trace), dtype=np.int64)
+    device = trace.device_mask
+    ready, start, unit = trace["ready_ns"], trace["start_ns"], trace["unit"]
+    for value in np.unique(unit[device]):
+        on_unit = device & (unit == value)
+        busy_s, busy_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
+        waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
+        busy = covered_ns(busy_s, busy_e, ready[waited], start[waited])
+        waits[waited] = start[waited] - ready[waited] - busy
+    return waits
 
 
 def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -292,6 +334,7 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     host_blocked_pageable,
     single_stream,
     copy_queue,
+    false_dependency,
     stage_bound,
     too_few_chunks,
     too_many_chunks,

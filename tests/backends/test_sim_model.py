@@ -15,7 +15,7 @@ from overlapviz.backends.sim.profile import load_profile
 from overlapviz.core.config import MIB, PipelineConfig
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.trace import OpKind, Unit
-from tests.backends.simrun import makespan_ms, overlaps, simulate, spans
+from tests.backends.simrun import harris_config, makespan_ms, overlaps, simulate, spans
 
 
 def no_self_overlap(pairs: np.ndarray) -> bool:
@@ -175,3 +175,15 @@ def test_unknown_device_is_a_clear_error() -> None:
 
     with pytest.raises(BackendError, match=r"unknown device profile 'gtx'.*h200"):
         create_backend().run(PipelineConfig(), "gtx")
+
+
+def test_the_issue_orders_false_dependencies_show_as_waiting_with_an_idle_engine() -> None:
+    """The blog's C1060 V1 (one copy engine, filled in issue order) and C2050 V2 (held back
+    kernel completion): ops wait, ready, while their engine stands idle. The K20c has neither."""
+    from overlapviz.core.findings import find_findings, idle_unit_waits
+
+    for device, version, fires in (("tesla-c1060", "v1", True), ("tesla-c2050", "v2", True),
+                                   ("tesla-k20c", "v1", False), ("tesla-k20c", "v2", False)):
+        trace = simulate(device, **harris_config(version))
+        assert ("false-dependency" in {f.code for f in find_findings(trace)}) is fires, (device, version)
+        assert bool(idle_unit_waits(trace).sum() > 0) is fires

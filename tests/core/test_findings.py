@@ -345,3 +345,23 @@ def test_allocation_that_is_a_small_share_of_the_wall_time_does_not_fire():
 def test_a_run_without_allocation_calls_does_not_fire_the_alloc_rule():
     assert "alloc-per-run" not in codes(alloc_trace(before=(), after=()))
     assert "alloc-per-run" not in codes(pipeline_trace(16, 4))
+
+
+def waiting_copies(second_start_ns):
+    """Two H2D copies on one engine, both ready at 0; the second starts at `second_start_ns`."""
+    builder = TraceBuilder()
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10 * MS, name="c", stream=0, chunk=0, ready_ns=0)
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, second_start_ns, second_start_ns + 10 * MS, name="c", stream=1,
+                chunk=1, ready_ns=0)
+    return builder.build({})
+
+
+def test_a_wait_with_the_engine_idle_is_a_false_dependency():
+    trace = waiting_copies(20 * MS)  # the engine stands idle from 10 to 20 ms
+    finding = the("false-dependency", trace)
+    assert finding.rows == (1,)
+    assert finding.message.startswith("1 H2D copies, ready to run, waited 10.0 ms in all")
+
+
+def test_a_wait_for_a_busy_engine_is_no_false_dependency():
+    assert "false-dependency" not in codes(waiting_copies(10 * MS))

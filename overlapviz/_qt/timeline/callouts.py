@@ -16,7 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz._qt.formatting import format_duration
-from overlapviz.core.findings import Finding, bottleneck_stage, chunk_count
+from overlapviz.core.findings import (
+    Finding,
+    bottleneck_stage,
+    chunk_count,
+    copy_engine_waits,
+    idle_unit_waits,
+)
 from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
 from overlapviz.core.metrics import (
     Metrics,
@@ -100,9 +106,17 @@ def _copy_queue(c: _Context, finding: Finding) -> list[Callout]:
     lane_key = _busiest_lane(c, rows, LaneGroup.HARDWARE)
     direction = _DIRECTIONS.get(OpKind(int(c.trace["kind"][rows[0]])), "")
     engine = _lane_title(c, lane_key)
-    waited = format_duration(int(np.maximum(start - ready, 0).sum()))
+    waited = format_duration(int(copy_engine_waits(c.trace)[rows].sum()))  # the finding's own measure
     text = f"{rows.size} {direction} copies queued {waited} in all: the {engine} runs one copy at a time"
     return [_callout(c, finding, lane_key, ready, start, text)]
+
+
+def _false_dependency(c: _Context, finding: Finding) -> list[Callout]:
+    rows = np.asarray(finding.rows, dtype=np.intp)
+    waited = format_duration(int(idle_unit_waits(c.trace)[rows].sum()))
+    lane_key = _busiest_lane(c, rows, LaneGroup.STREAMS)
+    text = f"{rows.size} ops waited {waited} with their engine idle: held back by the GPU's scheduling"
+    return [_callout(c, finding, lane_key, c.trace["ready_ns"][rows], c.trace["start_ns"][rows], text)]
 
 
 def _kernel_bound(c: _Context, finding: Finding) -> list[Callout]:
@@ -161,6 +175,7 @@ _BUILDERS: dict[str, Callable[[_Context, Finding], list[Callout]]] = {
     "host-blocked-pageable": _host_blocked,
     "single-stream": _single_stream,
     "copy-queue": _copy_queue,
+    "false-dependency": _false_dependency,
     "kernel-bound": _kernel_bound,
     "copy-bound": _copy_bound,
     "too-few-chunks": _too_few_chunks,

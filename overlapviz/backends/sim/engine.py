@@ -100,6 +100,7 @@ class GpuModel:
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
         self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
+        self._stream_reached: dict[int, float] = {}  # op -> when the op before it in its stream ended
         kernel = [op.kind is OpKind.KERNEL for op in ops]
         self._call_ns = [(profile.launch_call_us if k else profile.memcpy_call_us) * 1e3 for k in kernel]
         self._call_name = ["cuLaunchKernel" if k else "cudaMemcpyAsync" for k in kernel]
@@ -169,7 +170,9 @@ class GpuModel:
         """The op before `i` in its stream has finished: `i` may go once it is submitted."""
         self.signalled[i] = True
         if self.submitted[i]:
-            self.ready[i] = max(self.ready[i], time)
+            # Ready when its stream reached it, even where the signal itself came late (Fermi):
+            # the wait that follows is the hardware's doing, and the timeline shows it as such.
+            self.ready[i] = max(self.ready[i], min(time, self._stream_reached.get(i, time)))
             self._advance_queue(self._queue_of[i], time)
 
     def _advance_queue(self, queue: int, time: float) -> None:
@@ -253,6 +256,10 @@ class GpuModel:
         self._start_ready(unit, time)
 
     def _signal_successor(self, i: int, time: float) -> None:
+        latency = self.profile.signal_latency_us * 1e3
+        successor = self._successor[i]
+        if successor >= 0:
+            self._stream_reached[successor] = time + latency  # what stream order alone asks for
         batch = self._kernel_batch[i]
         if batch >= 0:
             self._batch_left[batch] -= 1
@@ -263,7 +270,6 @@ class GpuModel:
             finished = done
         else:
             finished = [i]
-        latency = self.profile.signal_latency_us * 1e3
         for j in finished:
             successor = self._successor[j]
             if successor < 0:
