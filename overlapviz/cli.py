@@ -454,8 +454,10 @@ def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
         f"overlap    {overlap}   speedup {m.speedup:.2f}x   host blocked {_ms(m.host_blocked_ns)}",
         f"busy       {busy}",
         f"bandwidth  {bandwidth}",
-        f"wall       {_ms(m.wall_ns)} (first host call to last)   allocating and freeing {_ms(m.host_alloc_ns)}",
     ]
+    if m.host_alloc_ns:  # only runs that allocate their host buffers have a wait beyond the pipeline
+        lines.append(f"wall       {_ms(m.wall_ns)} (first host call to last)   allocating and freeing"
+                     f" {_ms(m.host_alloc_ns)}")
     lines.append("findings" if result.findings else "findings   none")
     lines += [f"  - {' '.join(finding.message.split())}" for finding in result.findings]
     return lines

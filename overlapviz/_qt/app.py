@@ -44,13 +44,14 @@ def _run_window() -> int:
 
 
 def _render_instead() -> int:
-    from overlapviz._qt.render import render_trace_png
+    from overlapviz._qt.render import quiet_platform_notes, render_trace_png
     from overlapviz.backends.base import BackendError
     from overlapviz.core.config import PipelineConfig
     from overlapviz.session import run_pipeline
 
     path = Path(tempfile.gettempdir()) / HEADLESS_PNG_NAME
     print("overlapviz: no display (no DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM): drawing the timeline to a PNG")
+    quiet_platform_notes()
     try:
         result = run_pipeline(PipelineConfig())
         render_trace_png(result.trace, path)

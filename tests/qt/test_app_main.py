@@ -36,6 +36,7 @@ def test_without_a_display_main_renders_a_png_and_prints_its_path(tmp_path):
     assert path == str(tmp_path / HEADLESS_PNG_NAME)
     image = QImage(path)
     assert image.width() == 1920 and not image.isNull()
+    assert done.stderr == ""  # one line on stdout says what happened; nothing else to read
 
 
 @pytest.mark.parametrize(
