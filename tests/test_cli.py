@@ -23,15 +23,6 @@ JSON_KEYS = {
 
 
 @pytest.fixture
-def backends(monkeypatch):
-    """A fake `sim` backend; `cupy` is not installed."""
-    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
-    fakes = {"sim": FakeBackend("sim")}
-    monkeypatch.setattr(registry, "load_backend", fake_loader(fakes))
-    return fakes
-
-
-@pytest.fixture
 def preset_dir(tmp_path, monkeypatch):
     folder = tmp_path / "presets"
     folder.mkdir()

@@ -4,7 +4,7 @@ import sys
 from unittest.mock import MagicMock
 
 import pytest
-from fake_backend import FakeBackend, fake_loader
+from fake_backend import FakeBackend
 
 from overlapviz import session as session_module
 from overlapviz.backends import registry
@@ -21,15 +21,6 @@ from overlapviz.session import (
     find_backend,
     run_pipeline,
 )
-
-
-@pytest.fixture
-def backends(monkeypatch):
-    """A usable fake `sim` backend; `cupy` is not installed."""
-    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
-    fakes = {"sim": FakeBackend("sim")}
-    monkeypatch.setattr(registry, "load_backend", fake_loader(fakes))
-    return fakes
 
 
 @pytest.fixture

@@ -1,0 +1,15 @@
+"""Fixtures shared by the session and command-line tests."""
+
+import pytest
+from fake_backend import FakeBackend, fake_loader
+
+from overlapviz.backends import registry
+
+
+@pytest.fixture
+def backends(monkeypatch):
+    """A fake `sim` backend; `cupy` is not installed."""
+    monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
+    fakes = {"sim": FakeBackend("sim")}
+    monkeypatch.setattr(registry, "load_backend", fake_loader(fakes))
+    return fakes
