@@ -30,9 +30,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from overlapviz.backends.base import BackendError
+from overlapviz.backends.base import BackendError, BandwidthPoint
 from overlapviz.backends.sim import create_backend
-from overlapviz.backends.sim.bandwidth import BandwidthPoint
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.config import GIB, HostMemory, IssueOrder, PipelineConfig, StreamKind, format_size

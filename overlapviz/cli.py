@@ -46,7 +46,7 @@ from overlapviz.session import (
     SweepUnsupportedError,
     UnknownDeviceError,
     find_backend,
-    run_pipeline,
+    run_on,
     sweep_bandwidth,
 )
 
@@ -247,8 +247,7 @@ def run_command(args: argparse.Namespace) -> int:
         _check_picture(args.png, args.width, args.theme)
     backends = [find_backend(backend_name, device) for device in devices]
     results = [
-        run_pipeline(config, backend.name, device)
-        for config, backend, device in zip(configs, backends, devices, strict=True)
+        run_on(backend, config, device) for config, backend, device in zip(configs, backends, devices, strict=True)
     ]
     written = _write_outputs(results, outputs)
     if args.png is not None:

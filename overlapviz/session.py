@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from overlapviz.backends import registry
-from overlapviz.backends.base import Backend, BackendError, CancelToken, DeviceInfo
-from overlapviz.backends.sim.bandwidth import DEFAULT_KINDS, SWEEP_SIZES
+from overlapviz.backends.base import SWEEP_MEMORY_KINDS, SWEEP_SIZES, Backend, BackendError, CancelToken, DeviceInfo
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import Finding, find_findings
 from overlapviz.core.metrics import Metrics, compute_metrics
@@ -129,9 +128,15 @@ def run_pipeline(
         The backend or device cannot be used, or the run failed (`RunCancelled` when
         cancelled).
     """
-    chosen = find_backend(backend, device)
+    return run_on(find_backend(backend, device), config, device, cancel)
+
+
+def run_on(
+    backend: Backend, config: PipelineConfig, device: str | None = None, cancel: CancelToken | None = None
+) -> RunResult:
+    """Run `config` on a backend already chosen (see `run_pipeline`) and analyse the trace."""
     started = time.perf_counter()
-    trace = chosen.run(config, device, cancel)
+    trace = backend.run(config, device, cancel)
     return analyse(trace, time.perf_counter() - started)
 
 
@@ -172,7 +177,7 @@ def sweep_bandwidth(backend: str = "auto", device: str | None = None) -> Bandwid
     sweep = getattr(chosen, "bandwidth_sweep", None)
     if not callable(sweep):
         raise SweepUnsupportedError(chosen.name)
-    points = [dict(point) for point in sweep(sizes=SWEEP_SIZES, kinds=DEFAULT_KINDS, device=device)]
+    points = [dict(point) for point in sweep(sizes=SWEEP_SIZES, kinds=SWEEP_MEMORY_KINDS, device=device)]
     info = device_info(chosen, device)
     facts = info.facts if info else {}
     return BandwidthSweep(

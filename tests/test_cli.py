@@ -295,7 +295,7 @@ def test_interrupt_is_one_line(backends, capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "run_pipeline", interrupted)
+    monkeypatch.setattr(cli, "run_on", interrupted)
     code, _, err = run_cli(capsys, "run")
     assert (code, err) == (130, "overlapviz: error: interrupted\n")
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from overlapviz.backends.base import BackendError
-from overlapviz.backends.registry import load_backend, probe_backends, resolve_backend
+from overlapviz.backends.registry import BACKEND_ENV, load_backend, probe_backends
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +43,10 @@ def target_title(name: str, backend: str, simulated: bool) -> str:
 
 
 def default_target(targets: list[RunTarget]) -> RunTarget | None:
-    """What ``auto`` picks: its backend's default (first) device."""
-    try:
-        backend = resolve_backend("auto").name
-    except BackendError:
-        return targets[0] if targets else None
-    return next((t for t in targets if t.backend == backend), targets[0] if targets else None)
+    """What ``auto`` picks: the backend named in $OVERLAPVIZ_BACKEND, else the first usable one.
+
+    `targets` come in the registry's order (the real GPU first), so this needs no second probe
+    of the backends, which on a GPU machine costs real time at start-up.
+    """
+    wanted = os.environ.get(BACKEND_ENV, "auto")
+    return next((t for t in targets if wanted in ("auto", t.backend)), targets[0] if targets else None)

@@ -38,8 +38,3 @@ def nearest_value(values: tuple[int, ...], wanted: int, *, log: bool = True) -> 
     if log and wanted > 0:
         return min(values, key=lambda v: (abs(math.log(v / wanted)) if v > 0 else math.inf, v))
     return min(values, key=lambda v: (abs(v - wanted), v))
-
-
-def snap_chunks(size_bytes: int, wanted: int) -> int:
-    """The chunk count to use for `size_bytes` when `wanted` chunks were asked for."""
-    return nearest_value(chunk_values(size_bytes), wanted)

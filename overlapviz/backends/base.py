@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
-from overlapviz.core.config import PipelineConfig
+from overlapviz.core.config import KIB, HostMemory, PipelineConfig
 from overlapviz.core.trace import Trace
 
 
@@ -47,6 +47,21 @@ class DeviceInfo:
     name: str  # what a person reads
     simulated: bool
     facts: dict[str, Any] = field(default_factory=dict)
+
+
+SWEEP_SIZES = tuple(64 * KIB * 4**k for k in range(8))  # 64 KiB, 256 KiB, ..., 1 GiB
+SWEEP_MEMORY_KINDS = (HostMemory.PINNED.value, HostMemory.PAGEABLE.value)
+
+
+class BandwidthPoint(TypedDict):
+    """One point of a bandwidth sweep: one copy of one size, memory kind and direction."""
+
+    size: int  # bytes
+    memory: str  # "pinned", "pageable" or "registered"
+    direction: str  # "h2d" or "d2h"
+    gbps: float  # 1e9 bytes per second
+    seconds: float  # how long the copy took on the device
+    call_seconds: NotRequired[float]  # how long the call held the host thread, where measured
 
 
 @runtime_checkable

@@ -127,11 +127,6 @@ class PipelineConfig:
         """Bytes per chunk and so per copy."""
         return self.chunk_elements * FLOAT32_BYTES
 
-    @property
-    def stream_count(self) -> int:
-        """Streams that actually carry work: one when everything is on the legacy stream."""
-        return 1 if self.stream_kind is StreamKind.LEGACY else min(self.streams, self.chunks)
-
     def stream_of(self, chunk: int) -> int:
         """The stream (0-based) that carries `chunk`."""
         return 0 if self.stream_kind is StreamKind.LEGACY else chunk % self.streams

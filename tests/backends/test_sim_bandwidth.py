@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from overlapviz.backends.base import BackendError
+from overlapviz.backends.base import SWEEP_SIZES, BackendError
 from overlapviz.backends.sim import create_backend
-from overlapviz.backends.sim.bandwidth import SWEEP_SIZES, bandwidth_sweep
+from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.profile import available_profiles, load_profile
 from overlapviz.core.config import GIB, KIB, MIB
 

@@ -33,7 +33,6 @@ def test_chunk_to_stream_mapping() -> None:
     assert [config.stream_of(c) for c in range(5)] == [0, 1, 2, 0, 1]
     legacy = config.replace(stream_kind="legacy")
     assert {legacy.stream_of(c) for c in range(16)} == {0}
-    assert legacy.stream_count == 1
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,6 @@ from overlapviz._qt.slider_values import (
     STREAM_VALUES,
     chunk_values,
     nearest_value,
-    snap_chunks,
 )
 from overlapviz.core.config import DEFAULT_ITERS, GIB, MIB, PipelineConfig
 
@@ -41,8 +40,3 @@ def test_nearest_value_is_by_ratio_and_ties_go_down():
     assert nearest_value((2, 8), 4) == 2  # equal ratios: the smaller
     assert nearest_value((0, 10, 20), 0) == 0
     assert nearest_value((0, 10, 20), 14, log=False) == 10
-
-
-def test_snap_chunks_keeps_a_divisor_and_moves_a_non_divisor():
-    assert snap_chunks(256 * MIB, 16) == 16
-    assert snap_chunks(256 * MIB, 3) == 4

@@ -18,8 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from overlapviz import __version__
-from overlapviz.backends.base import BackendError, CancelToken, DeviceInfo
-from overlapviz.backends.cupy.bandwidth import SWEEP_SIZES, BandwidthPoint, device_copy_gbps, sweep
+from overlapviz.backends.base import (
+    SWEEP_MEMORY_KINDS,
+    SWEEP_SIZES,
+    BackendError,
+    BandwidthPoint,
+    CancelToken,
+    DeviceInfo,
+)
+from overlapviz.backends.cupy.bandwidth import CopyTiming, device_copy_gbps, sweep
 from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.cupti_session import CuptiCollector, CuptiUnavailable, shared_collector
 from overlapviz.backends.cupy.cupti_trace import RecordMismatch, trace_from_cupti
@@ -147,7 +154,7 @@ class CupyBackend:
         repeats: int = 3,
         device: str | None = None,
         memories: Sequence[HostMemory] = tuple(HostMemory),
-    ) -> list[BandwidthPoint]:
+    ) -> list[CopyTiming]:
         """H2D and D2H bandwidth by transfer size, for pinned, pageable and registered memory."""
         import cupy
 
@@ -159,9 +166,9 @@ class CupyBackend:
     def bandwidth_sweep(
         self,
         sizes: Sequence[int] = SWEEP_SIZES,
-        kinds: Sequence[str] = ("pinned", "pageable"),
+        kinds: Sequence[str] = SWEEP_MEMORY_KINDS,
         device: str | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[BandwidthPoint]:
         """The sweep as the command line and the app read it (the simulated backend's keys).
 
         Each point: ``size`` (bytes), ``memory``, ``direction``, ``gbps``, ``seconds`` (the copy
@@ -172,8 +179,8 @@ class CupyBackend:
         except ValueError as error:
             raise BackendError(f"{error}; memory kinds are: {', '.join(m.value for m in HostMemory)}") from None
         return [
-            {"size": p.size_bytes, "memory": p.memory, "direction": p.direction, "gbps": p.gbps,
-             "seconds": p.ms / 1e3, "call_seconds": p.call_ms / 1e3}
+            BandwidthPoint(size=p.size_bytes, memory=p.memory, direction=p.direction, gbps=p.gbps,
+                           seconds=p.ms / 1e3, call_seconds=p.call_ms / 1e3)
             for p in self.bandwidth(sizes, device=device, memories=memories)
         ]  # fmt: skip
 

@@ -14,16 +14,16 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from overlapviz.backends.base import SWEEP_SIZES
 from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.kernels import THREADS_PER_BLOCK, Kernels, fma_blocks
-from overlapviz.core.config import FLOAT32_BYTES, KIB, HostMemory
+from overlapviz.core.config import FLOAT32_BYTES, HostMemory
 
-SWEEP_SIZES = tuple(64 * KIB * 4**k for k in range(8))  # 64 KiB, 256 KiB, ..., 1 GiB
 _KIND = {"h2d": 1, "d2h": 2}
 
 
 @dataclass(frozen=True, slots=True)
-class BandwidthPoint:
+class CopyTiming:
     """One size, memory kind and direction."""
 
     memory: str
@@ -49,7 +49,7 @@ def sweep(
     sizes: Sequence[int] = SWEEP_SIZES,
     memories: Sequence[HostMemory] = tuple(HostMemory),
     repeats: int = 3,
-) -> list[BandwidthPoint]:
+) -> list[CopyTiming]:
     """Time H2D and D2H copies of every size for every memory kind."""
     import cupy
 
@@ -66,7 +66,7 @@ def sweep(
                     times = [_one_copy(cupy, stream, start, end, dst, src, size, kind) for _ in range(repeats + 1)][1:]
                     ms = statistics.median(t[0] for t in times)
                     call_ms = statistics.median(t[1] for t in times)
-                    points.append(BandwidthPoint(memory.value, direction, size, ms, gbps(size, ms), call_ms))
+                    points.append(CopyTiming(memory.value, direction, size, ms, gbps(size, ms), call_ms))
     finally:
         cupy.cuda.runtime.deviceSynchronize()
         pool.drop("sweep")

@@ -81,7 +81,6 @@ class CuptiCollector:
         self._lock = threading.Lock()
         self._apis: list[ApiRecord] = []
         self._devices: list[DeviceRecord] = []
-        self.dropped = 0
         try:
             cupti.activity_register_callbacks(self._buffer_requested, self._buffer_completed)
             self.resume()

@@ -9,7 +9,7 @@ then make only the calls the pipeline consists of: ``cudaMemcpyAsync`` for each 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,24 +203,34 @@ class PipelineRunner:
         """Compare the sampled outputs with the host reference (`OutputMismatch` if wrong)."""
         check_output(prepared.config, prepared.sample, *samples)
 
-    def issue(self, prepared: Prepared, plan: Sequence[PlannedOp]) -> None:
-        """Issue every op (the timed region: nothing else happens here)."""
+    @staticmethod
+    def _issuer(prepared: Prepared) -> Callable[[PlannedOp], None]:
+        """A function that issues one op of `prepared`: its copy or its kernel launch, nothing else."""
         import cupy
 
         memcpy = cupy.cuda.runtime.memcpyAsync
         nbytes, kernel, grid, block = prepared.chunk_bytes, prepared.kernel, prepared.grid, (THREADS_PER_BLOCK,)
-        streams, ptrs = prepared.streams, prepared.stream_ptrs
-        nvtx = self.nvtx
-        nvtx.push_run()
-        for op in plan:
+        streams, ptrs, dev, host_in, host_out = (
+            prepared.streams, prepared.stream_ptrs, prepared.dev_ptrs, prepared.in_ptrs, prepared.out_ptrs)
+
+        def issue_one(op: PlannedOp) -> None:
             c, s = op.chunk, op.stream
-            nvtx.push_op(op.index)
             if op.kind is OpKind.H2D:
-                memcpy(prepared.dev_ptrs[c], prepared.in_ptrs[c], nbytes, H2D, ptrs[s])
+                memcpy(dev[c], host_in[c], nbytes, H2D, ptrs[s])
             elif op.kind is OpKind.KERNEL:
                 kernel(grid, block, prepared.args[c], stream=streams[s])
             else:
-                memcpy(prepared.out_ptrs[c], prepared.dev_ptrs[c], nbytes, D2H, ptrs[s])
+                memcpy(host_out[c], dev[c], nbytes, D2H, ptrs[s])
+
+        return issue_one
+
+    def issue(self, prepared: Prepared, plan: Sequence[PlannedOp]) -> None:
+        """Issue every op (the timed region: nothing else happens here)."""
+        issue_one, nvtx = self._issuer(prepared), self.nvtx
+        nvtx.push_run()
+        for op in plan:
+            nvtx.push_op(op.index)
+            issue_one(op)
             nvtx.pop()
         nvtx.pop()
 
@@ -228,9 +238,7 @@ class PipelineRunner:
         """Issue every op between two events on its stream; read host clocks around each call."""
         import cupy
 
-        memcpy = cupy.cuda.runtime.memcpyAsync
-        nbytes, kernel, grid, block = prepared.chunk_bytes, prepared.kernel, prepared.grid, (THREADS_PER_BLOCK,)
-        streams, ptrs = prepared.streams, prepared.stream_ptrs
+        issue_one, streams = self._issuer(prepared), prepared.streams
         events = self.events(2 * len(plan) + 1)
         origin, before, after = events[0], events[1 : len(plan) + 1], events[len(plan) + 1 :]
         clock = time.perf_counter_ns
@@ -240,16 +248,11 @@ class PipelineRunner:
         nvtx = self.nvtx
         nvtx.push_run()
         for op in plan:
-            i, c, s = op.index, op.chunk, op.stream
+            i, s = op.index, op.stream
             nvtx.push_op(i)
             before[i].record(streams[s])
             call_start[i] = clock()
-            if op.kind is OpKind.H2D:
-                memcpy(prepared.dev_ptrs[c], prepared.in_ptrs[c], nbytes, H2D, ptrs[s])
-            elif op.kind is OpKind.KERNEL:
-                kernel(grid, block, prepared.args[c], stream=streams[s])
-            else:
-                memcpy(prepared.out_ptrs[c], prepared.dev_ptrs[c], nbytes, D2H, ptrs[s])
+            issue_one(op)
             call_end[i] = clock()
             after[i].record(streams[s])
             nvtx.pop()

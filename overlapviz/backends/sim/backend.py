@@ -9,9 +9,17 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz import __version__
-from overlapviz.backends.base import BackendError, CancelToken, DeviceInfo, RunCancelled
+from overlapviz.backends.base import (
+    SWEEP_MEMORY_KINDS,
+    SWEEP_SIZES,
+    BackendError,
+    BandwidthPoint,
+    CancelToken,
+    DeviceInfo,
+    RunCancelled,
+)
 from overlapviz.backends.sim.alloc import host_alloc_calls, pinned_bytes
-from overlapviz.backends.sim.bandwidth import DEFAULT_KINDS, SWEEP_SIZES, BandwidthPoint, bandwidth_sweep
+from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel, Timeline
 from overlapviz.backends.sim.ops import Op, build_ops
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile
@@ -71,7 +79,7 @@ class SimBackend:
     def bandwidth_sweep(
         self,
         sizes: Sequence[int] = SWEEP_SIZES,
-        kinds: Sequence[str] = DEFAULT_KINDS,
+        kinds: Sequence[str] = SWEEP_MEMORY_KINDS,
         device: str | None = None,
     ) -> list[BandwidthPoint]:
         """H2D and D2H bandwidth by transfer size on the profile `device` (see `bandwidth_sweep`).

@@ -11,32 +11,20 @@ profile data (`DeviceProfile.link_peak_gbps`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
 
+from overlapviz.backends.base import SWEEP_MEMORY_KINDS, SWEEP_SIZES, BandwidthPoint
 from overlapviz.backends.sim.ops import copy_ns
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.config import KIB, HostMemory
+from overlapviz.core.config import HostMemory
 from overlapviz.core.trace import OpKind
 
-SWEEP_SIZES = tuple(64 * KIB * 4**k for k in range(8))  # 64 KiB, 256 KiB, ..., 1 GiB
-DEFAULT_KINDS = (HostMemory.PINNED.value, HostMemory.PAGEABLE.value)
 DIRECTIONS = {"h2d": OpKind.H2D, "d2h": OpKind.D2H}
-
-
-class BandwidthPoint(TypedDict):
-    """One transfer size, memory kind and direction."""
-
-    size: int  # bytes
-    memory: str  # "pinned", "pageable" or "registered"
-    direction: str  # "h2d" or "d2h"
-    gbps: float  # 1e9 bytes per second
-    seconds: float  # how long the copy takes
 
 
 def bandwidth_sweep(
     profile: DeviceProfile,
     sizes: Sequence[int] = SWEEP_SIZES,
-    kinds: Sequence[str] = DEFAULT_KINDS,
+    kinds: Sequence[str] = SWEEP_MEMORY_KINDS,
 ) -> list[BandwidthPoint]:
     """Return the bandwidth of one H2D and one D2H copy of every size, for every memory kind.
 

@@ -229,7 +229,7 @@ class GpuModel:
         ahead of other streams' copies that were ready earlier), else the op ready longest.
         """
         pending = engine.pending
-        if self.profile.work_queues:
+        if not self.profile.per_engine_queues:
             for i in pending:
                 if self._queue_of[i] == engine.last_queue:
                     return i
@@ -335,7 +335,7 @@ def _work_queues(ops: list[Op], profile: DeviceProfile) -> tuple[list[int], list
     """Which hardware queue carries each op, and each queue's ops in issue order."""
     keys: list[int] = []
     for op in ops:
-        keys.append(op.stream % profile.work_queues if profile.work_queues else int(op.unit))
+        keys.append(int(op.unit) if profile.per_engine_queues else op.stream % profile.work_queues)
     index = {key: n for n, key in enumerate(dict.fromkeys(keys))}
     queues: list[list[int]] = [[] for _ in index]
     queue_of = [index[key] for key in keys]

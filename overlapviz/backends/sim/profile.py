@@ -72,6 +72,11 @@ class DeviceProfile:
     malloc_us: float  # malloc of a large buffer: reserves addresses, no pages yet
 
     @property
+    def per_engine_queues(self) -> bool:
+        """Whether each engine has one FIFO for all streams (before Kepler) instead of Hyper-Q."""
+        return self.work_queues == PER_ENGINE_QUEUES
+
+    @property
     def separate_copy_directions(self) -> bool:
         """Whether H2D and D2H copies run on different engines (and so at the same time)."""
         return self.copy_engines >= 2
@@ -80,7 +85,7 @@ class DeviceProfile:
         """Device facts for traces and `overlapviz devices`."""
         return {
             "copy_engines": self.copy_engines,
-            "work_queues": self.work_queues or "per engine",
+            "work_queues": "per engine" if self.per_engine_queues else self.work_queues,
             "concurrent_kernels": self.concurrent_kernels,
             "sm_count": self.sm_count,
             "h2d_gbps": self.h2d_gbps,
