@@ -21,6 +21,7 @@ from overlapviz.backends.base import (
 from overlapviz.backends.sim.alloc import host_alloc_calls, pinned_bytes
 from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel, Timeline
+from overlapviz.backends.sim.invariants import check_timeline
 from overlapviz.backends.sim.ops import Op, build_ops
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile
 from overlapviz.core.config import PipelineConfig
@@ -60,7 +61,9 @@ class SimBackend:
         ------
         BackendError
             The profile is unknown, or the pipeline would pin more of the host's RAM than the
-            guard allows (`overlapviz.core.pinning`); the message says why.
+            guard allows (`overlapviz.core.pinning`); the message says why. Also when the
+            model's timeline breaks one of its rules (`overlapviz.backends.sim.invariants`):
+            a wrong trace is never returned.
         """
         profile = self.profile(device)
         try:
@@ -74,6 +77,7 @@ class SimBackend:
             timeline = model.run(should_stop=(lambda: cancel.cancelled) if cancel else None)
         except InterruptedError:
             raise RunCancelled("run cancelled") from None
+        check_timeline(ops, timeline)
         return to_trace(config, profile, ops, timeline)
 
     def bandwidth_sweep(

@@ -13,7 +13,8 @@ What it models, and why each piece is there (see docs/model.md):
   directions copy at once each runs at `bidirectional_factor` of its bandwidth.
 - Kernels from different streams share the SMs: one starts only when its blocks fit beside
   the kernels already running, so kernels that fill the GPU run one after the other.
-- Fermi signals the completion of kernels issued back to back only when all of them are done.
+- Fermi signals the completion of kernels issued back to back on different streams only when
+  all of them are done.
 - Host calls that issue nothing (allocating host buffers before the first op, freeing them
   after the final synchronize) occupy the host thread for their cost.
 """
@@ -345,18 +346,25 @@ def _work_queues(ops: list[Op], profile: DeviceProfile) -> tuple[list[int], list
 
 
 def _kernel_batches(ops: list[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:
-    """Group kernels issued back to back on different streams (only where signals are delayed)."""
+    """Group kernels issued back to back on different streams (only where signals are delayed).
+
+    A kernel whose stream already has a kernel in the current batch starts a new batch: it
+    waits for that kernel, so it was not issued beside it, and holding their signals together
+    would have each wait for the other.
+    """
     batch_of = [-1] * len(ops)
     sizes: list[int] = []
     if not delayed_signal:
         return batch_of, sizes
-    previous_kernel = False
+    batch_streams: set[int] = set()
     for i, op in enumerate(ops):
-        is_kernel = op.kind is OpKind.KERNEL
-        if is_kernel and not previous_kernel:
+        if op.kind is not OpKind.KERNEL:
+            batch_streams = set()
+            continue
+        if not batch_streams or op.stream in batch_streams:
             sizes.append(0)
-        if is_kernel:
-            batch_of[i] = len(sizes) - 1
-            sizes[-1] += 1
-        previous_kernel = is_kernel
+            batch_streams = set()
+        batch_streams.add(op.stream)
+        batch_of[i] = len(sizes) - 1
+        sizes[-1] += 1
     return batch_of, sizes
