@@ -21,7 +21,7 @@ import numpy as np
 from benchmarks.h200_measure import measure
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import union_intervals
+from overlapviz.core.intervals import union_intervals
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.core.trace_io import export_chrome
 

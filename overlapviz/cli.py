@@ -41,6 +41,7 @@ from overlapviz.core.config import (
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv, import_chrome
 from overlapviz.presets import Preset, PresetError, get_preset, lessons, load_presets
+from overlapviz.run_report import figures_help, finite_json, json_run, summary_lines
 from overlapviz.session import (
     RunResult,
     SweepUnsupportedError,
@@ -150,6 +151,9 @@ names one per side; --device runs both on the one given): the summary shows both
 prints {{"preset": NAME, "runs": [A, B]}} (each run with its "label"), and --trace/--csv
 write one file per run, named FILE-a.json and FILE-b.json (likewise for CSV); --png draws
 both in one picture, A above B on one time axis.
+
+The figures, each 0-100 % where it is a share:
+{figures_help()}
 """
 
 
@@ -381,40 +385,12 @@ def _render_module() -> Any:
 def _json_report(
     preset: Preset | None, configs: list[PipelineConfig], labels: list[str], results: list[RunResult]
 ) -> dict[str, Any]:
-    runs = [_json_run(config, result) for config, result in zip(configs, results, strict=True)]
+    runs = [json_run(config, result) for config, result in zip(configs, results, strict=True)]
     if preset is None:
         return runs[0]
     for run, label in zip(runs, labels, strict=True):
         run["label"] = label
     return {"preset": preset.name, **runs[0]} if len(runs) == 1 else {"preset": preset.name, "runs": runs}
-
-
-def _json_run(config: PipelineConfig, result: RunResult) -> dict[str, Any]:
-    meta = result.trace.meta
-    report = {
-        **result.metrics.to_dict(),
-        "backend": meta.get("backend"),
-        "device": meta.get("device"),
-        "device_name": meta.get("device_name"),
-        "timing": meta.get("timing"),
-        "simulated": bool(meta.get("simulated", False)),
-        "config": config.to_dict(),
-        "findings": [{"code": f.code, "message": f.message} for f in result.findings],
-        "wall_s": result.wall_s,
-    }
-    finite: dict[str, Any] = _finite(report)
-    return finite
-
-
-def _finite(value: Any) -> Any:
-    """The same JSON data with NaN and infinities as null (JSON has no such numbers)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_finite(item) for item in value]
-    return value
 
 
 def _text_report(
@@ -433,41 +409,6 @@ def _text_report(
         lines += summary_lines(config, result)
     lines += [f"wrote      {path}" for path in written]
     return "\n".join(lines)
-
-
-def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
-    """Summarise one run in a few readable lines, then its findings one per line."""
-    meta, m = result.trace.meta, result.metrics
-    truth = "simulated" if meta.get("simulated") else "measured"
-    device = meta.get("device_name") or meta.get("device") or "default device"
-    overlap = "n/a (nothing can overlap)" if m.overlap_pct is None else f"{m.overlap_pct:.1f} %"
-    busy = "   ".join(
-        f"{key} {_ms(ns)} ({m.utilisation.get(key, 0.0) * 100:.0f} %)" for key, ns in m.busy_ns.items()
-    )
-    bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
-    lines = [
-        f"pipeline   {config.describe()}",
-        f"device     {device}, {meta.get('backend', '?')} backend, {truth} (timing: {meta.get('timing', '?')})"
-        f", run took {result.wall_s:.3f} s",
-        f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   ideal {_ms(m.ideal_ns)}",
-        f"overlap    {overlap}   speedup {m.speedup:.2f}x   host blocked {_ms(m.host_blocked_ns)}",
-        f"busy       {busy}",
-        f"bandwidth  {bandwidth}",
-    ]
-    if m.host_alloc_ns:  # only runs that allocate their host buffers have a wait beyond the pipeline
-        lines.append(f"wall       {_ms(m.wall_ns)} (first host call to last)   allocating and freeing"
-                     f" {_ms(m.host_alloc_ns)}")
-    lines.append("findings" if result.findings else "findings   none")
-    lines += [f"  - {' '.join(finding.message.split())}" for finding in result.findings]
-    return lines
-
-
-def _ms(ns: int) -> str:
-    return f"{ns / 1e6:.3f} ms"
-
-
-def _gbps(value: float | None) -> str:
-    return "-" if value is None or not math.isfinite(value) else f"{value:.1f} GB/s"
 
 
 # --- bandwidth -------------------------------------------------------------------------
@@ -500,7 +441,7 @@ def bandwidth_command(args: argparse.Namespace) -> int:
             EXIT_FAILED,
         )
     if args.json:
-        print(json.dumps(_finite(report), indent=2, allow_nan=False))
+        print(json.dumps(finite_json(report), indent=2, allow_nan=False))
     else:
         print("\n".join(bandwidth_lines(report)))
     return 0

@@ -8,7 +8,7 @@ import types
 import pytest
 from fake_backend import FakeBackend, fake_loader
 
-from overlapviz import cli, presets
+from overlapviz import cli, presets, run_report
 from overlapviz.backends import registry
 from overlapviz.backends.base import DeviceInfo
 from overlapviz.core.config import PipelineConfig
@@ -301,7 +301,7 @@ def test_interrupt_is_one_line(backends, capsys, monkeypatch):
 
 
 def test_json_has_no_nan():
-    assert cli._finite({"a": float("nan"), "b": [float("inf"), 1.5], "c": "x"}) == {"a": None, "b": [None, 1.5],
+    assert run_report.finite_json({"a": float("nan"), "b": [float("inf"), 1.5], "c": "x"}) == {"a": None, "b": [None, 1.5],
                                                                                     "c": "x"}
 
 

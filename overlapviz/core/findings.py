@@ -17,18 +17,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.intervals import IntArray, covered_ns, union_intervals
 from overlapviz.core.metrics import (
-    IntArray,
     Metrics,
     allocation_calls,
     compute_metrics,
-    covered_ns,
     covered_total_ns,
     host_blocked_per_row,
     host_issue_ns,
     issuing_calls,
     pageable_copy_calls,
-    union_intervals,
 )
 from overlapviz.core.trace import OpKind, Trace, Unit
 
@@ -38,8 +36,9 @@ PAGEABLE_BLOCKED_SHARE = 0.25
 # Queueing is normal in a busy pipeline; a tenth of the run is where it starts to show as
 # visible waiting bars on the stream lanes.
 COPY_QUEUE_SHARE = 0.10
-# A run that reached 90% of the possible overlap lost nothing worth explaining by queueing.
-COPY_QUEUE_OVERLAP_OK = 90.0
+# A run that realised 90% of the saving its chunking allows (serial down to the best for this
+# chunking) lost nothing worth explaining by queueing.
+COPY_QUEUE_SAVING_OK = 0.9
 # Ops that wait with their engine idle for a tenth of the run: the scheduling, not the work,
 # visibly stretched it.
 FALSE_DEPENDENCY_SHARE = 0.10
@@ -138,8 +137,9 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
 
 def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find copies of one direction waiting for their engine while it ran other copies."""
-    if metrics.overlap_pct is not None and metrics.overlap_pct >= COPY_QUEUE_OVERLAP_OK:
-        return []  # copies queue in every busy pipeline; it only explains something when overlap was lost
+    possible = metrics.serial_ns - metrics.chunking_bound_ns
+    if possible > 0 and metrics.time_saved_ns >= COPY_QUEUE_SAVING_OK * possible:
+        return []  # copies queue in every busy pipeline; it only explains something when time was lost
     waits = copy_engine_waits(trace)
     found = []
     for kind, label in _DIRECTION.items():
@@ -175,15 +175,34 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
     kinds = " and ".join(_KIND_WORDS[OpKind(int(k))] for k in np.unique(trace["kind"][rows]))
+    fermi = (
+        " This GPU (Fermi) also holds back the completion of kernels issued back to back until the last"
+        " one ends."
+        if delays_kernel_signals(trace)
+        else ""
+    )
     message = (
         f"{rows.size} {kinds}, ready to run, waited {_ms(total)} in all (the run took"
         f" {_ms(metrics.makespan_ns)}) while the hardware they needed stood idle: not their streams but the"
         " GPU's scheduling held them back. Ops reach the engines through hardware queues in issue order,"
-        " so one can sit behind an op of another stream that is not ready yet (a false dependency), and"
-        " Fermi GPUs also hold back the completion of kernels issued back to back until the last one"
-        " ends. Another issue order, or no more streams than the GPU has hardware queues, avoids it."
+        " so one can sit behind an op of another stream that is not ready yet (a false dependency)."
+        f"{fermi} Another issue order, or no more streams than the GPU has hardware queues, avoids it."
     )
     return [Finding("false-dependency", message, _rows(rows))]
+
+
+def delays_kernel_signals(trace: Trace) -> bool:
+    """Whether the device holds back back-to-back kernels' completion signals (Fermi, compute capability 2.x).
+
+    The model says so in its device facts; a real GPU is known by its compute capability.
+    """
+    facts = trace.meta.get("device_facts")
+    if not isinstance(facts, dict):
+        return False
+    if facts.get("delayed_kernel_signal") is True:
+        return True
+    capability = facts.get("compute_capability")
+    return isinstance(capability, str) and capability.split(".")[0] == "2"
 
 
 def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
@@ -250,7 +269,7 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     # The fill and drain this chunking cannot avoid: how far even a perfect schedule (the
     # ideal bound) runs past the busiest stage's own work. The measured makespan would also
     # count waiting with other causes (too few streams, issue order, pageable copies).
-    fill_drain = metrics.ideal_ns - busiest
+    fill_drain = metrics.chunking_bound_ns - busiest
     if fill_drain < FILL_DRAIN_SHARE * metrics.makespan_ns:
         return []
     first = _first_row(trace, OpKind.H2D, by_end=False)
@@ -262,7 +281,7 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
         f"Filling and draining the pipeline cost at least {_ms(fill_drain)}"
         f" ({_pct(fill_drain, metrics.makespan_ns)} of the run): with only {chunks} {plural}, the first H2D"
         f" copy runs before any kernel can start and the last {ending} after everything else, so even a"
-        f" perfect schedule needs {_ms(metrics.ideal_ns)} where the busiest stage ({stage}) works"
+        f" perfect schedule needs {_ms(metrics.chunking_bound_ns)} where the busiest stage ({stage}) works"
         f" {_ms(busiest)}. More, smaller chunks shorten both ends."
     )
     return [Finding("too-few-chunks", message, tuple(r for r in (first, last) if r >= 0))]
@@ -286,7 +305,7 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
         f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) issuing {calls.size:,} API calls"
         f" for {chunks} chunks, about {issue / calls.size / 1000:.1f} µs each with the code between them,"
         " so the device was fed slower"
-        f" than it worked: the run took {_ms(makespan)} against an ideal {_ms(metrics.ideal_ns)}{starved}."
+        f" than it worked: the run took {_ms(makespan)} against an ideal {_ms(metrics.chunking_bound_ns)}{starved}."
         " Fewer, larger chunks cut the calls."
     )
     return [Finding("too-many-chunks", message, _rows(calls))]
@@ -301,7 +320,7 @@ def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | Non
     makespan = metrics.makespan_ns
     slow_host = (host_issue_ns(trace, calls) >= HOST_ISSUE_SHARE * makespan
                  or idle_while_issuing_ns(trace, calls) >= IDLE_WHILE_ISSUING_SHARE * makespan)
-    return slow_host and makespan >= HOST_LOSS_RATIO * metrics.ideal_ns
+    return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
 
 
 def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:

@@ -1,36 +1,28 @@
 """The numbers of one run, computed from its trace alone.
 
-All times are integer nanoseconds; `Metrics.to_dict` gives milliseconds.
+All times are integer nanoseconds; `Metrics.to_dict` gives milliseconds. docs/metrics.md
+explains each with a worked example; `METRIC_DEFINITIONS` holds the one-line definitions that
+tooltips and ``--help`` show.
 
 - makespan: from the first device op's start to the last device op's end.
 - serial: the sum of the device ops' durations, i.e. the run with nothing overlapped.
 - busy per kind (``h2d``, ``kernel``, ``d2h``): the summed durations of that kind's ops.
 - utilisation per kind: the share of the makespan during which at least one op of that kind
-  ran. It equals busy / makespan whenever a kind's ops never overlap each other (copies on an
-  engine never do); kernels running side by side count once, so it never exceeds 1.
-- speedup: serial / makespan.
+  ran (kernels running side by side count once, so it never exceeds 1).
+- copy time hidden: of all the time copies ran, the share during which some kernel ran too
+  (against the union of the kernel intervals). What overlap is for: a copy under a kernel
+  costs nothing. None without copies.
+- engines busy together: the share of the makespan during which two or more engines were
+  busy at once, of the H2D engine, the compute unit and the D2H engine (one copy engine
+  carrying both directions counts as one engine).
+- lower bound: what any chunking and issue order of the same work could reach at best: the
+  busiest engine's busy time (with one copy engine, the H2D and D2H copies add up).
+- efficiency: lower bound / makespan, 0-100 %.
+- time saved: serial - makespan (negative when the run took longer than its ops back to
+  back); speedup: serial / makespan.
+- best for this chunking: a tighter bound for these very ops, with the fill and drain that
+  the chunking forces (see `chunking_bound_ns`); the too-few-chunks finding measures from it.
 - bandwidth per direction: the direction's bytes over its busy time (GB/s, 1e9 bytes/s).
-- ideal: a lower bound on the makespan for these ops. A pipeline cannot finish before its
-  busiest stage has done all its work, and that stage cannot start before the shortest op of
-  every earlier stage has run (fill) nor finish before the shortest op of every later stage
-  has run after it (drain). With two or more copy engines, for each stage s of
-  (H2D, kernel, D2H)::
-
-      bound(s) = sum(durations of s) + sum over the other stages t of min(durations of t)
-      ideal    = max over s of bound(s)
-
-  With one copy engine, H2D and D2H copies share it::
-
-      ideal = max(sum(H2D) + sum(D2H), sum(kernel) + min(H2D) + min(D2H))
-
-  A stage with no ops adds nothing. The ideal never exceeds serial; with one chunk it
-  equals serial.
-- overlap achieved: (serial - makespan) / (serial - ideal) * 100, the share of the possible
-  saving that the run realised; None when serial == ideal (nothing could overlap, e.g. one
-  chunk). Nothing is clamped: it is negative when the device sat idle so long that the run
-  took longer than its ops back to back, and it can exceed 100 when the run beat the bound
-  (kernels of different streams sharing the SMs run faster together than their summed
-  durations suggest).
 - host blocked: for every host API call that issued a device op, the part of the call during
   which its own op was already running on the device, ``max(0, end - max(start, op.start))``:
   the host waited for the device. Summed over the calls.
@@ -58,6 +50,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals
 from overlapviz.core.trace import DEVICE_KINDS, MemoryKind, OpKind, Trace
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
@@ -72,17 +65,29 @@ ALLOCATION_CALLS = frozenset({
 })
 _API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMallocHost_v3020
 
-IntArray = npt.NDArray[np.int64]
+# One line per headline figure: the tooltips, `overlapviz run --help` and docs/metrics.md say these.
+METRIC_DEFINITIONS: dict[str, str] = {
+    "copy_hidden": "share of all copy time during which some kernel ran too: copy time that cost nothing",
+    "engines_together": "share of the makespan with two or more of the H2D engine, compute and D2H engine busy",
+    "efficiency": "lower bound / makespan: how close the run came to what any chunking and issue order could reach",
+    "lower_bound": "the busiest engine's busy time (one copy engine: H2D and D2H add up): no schedule beats it",
+    "time_saved": "serial - makespan: what overlapping saved against running every op back to back",
+    "wall": "first host call to last, allocation included: what the program waited for",
+    "best_for_chunking": "the fill and drain bound of these very ops: the best this chunking allows",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Metrics:
-    """The headline numbers of one run (times in integer ns)."""
+    """The headline numbers of one run (times in integer ns; shares in percent, 0 to 100)."""
 
     makespan_ns: int
     serial_ns: int
-    ideal_ns: int
-    overlap_pct: float | None
+    lower_bound_ns: int
+    chunking_bound_ns: int
+    copy_hidden_pct: float | None  # None without copies
+    engines_together_pct: float
+    efficiency_pct: float | None  # None without device ops
     speedup: float
     busy_ns: dict[str, int]
     utilisation: dict[str, float]
@@ -92,13 +97,22 @@ class Metrics:
     wall_ns: int
     host_alloc_ns: int
 
+    @property
+    def time_saved_ns(self) -> int:
+        """Serial minus makespan: negative when the run took longer than its ops back to back."""
+        return self.serial_ns - self.makespan_ns
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready values, times in milliseconds."""
         return {
             "makespan_ms": ns_to_ms(self.makespan_ns),
             "serial_ms": ns_to_ms(self.serial_ns),
-            "ideal_ms": ns_to_ms(self.ideal_ns),
-            "overlap_pct": self.overlap_pct,
+            "lower_bound_ms": ns_to_ms(self.lower_bound_ns),
+            "best_for_chunking_ms": ns_to_ms(self.chunking_bound_ns),
+            "copy_hidden_pct": _rounded(self.copy_hidden_pct),
+            "engines_together_pct": _rounded(self.engines_together_pct),
+            "efficiency_pct": _rounded(self.efficiency_pct),
+            "time_saved_ms": ns_to_ms(self.time_saved_ns),
             "speedup": self.speedup,
             "host_blocked_ms": ns_to_ms(self.host_blocked_ns),
             "busy_ms": {key: ns_to_ms(value) for key, value in self.busy_ns.items()},
@@ -119,15 +133,18 @@ def compute_metrics(trace: Trace) -> Metrics:
     """Compute every metric of `trace` (see the module docstring for the definitions)."""
     makespan = makespan_ns(trace)
     serial = int(trace.duration_ns[trace.device_mask].sum())
-    ideal = ideal_bound_ns(trace)
+    lower = lower_bound_ns(trace)
     busy = {key: busy_ns(trace, kind) for kind, key in STAGE_KEYS.items()}
     blocked = host_blocked_per_row(trace)
     issuing = issuing_calls(trace)
     return Metrics(
         makespan_ns=makespan,
         serial_ns=serial,
-        ideal_ns=ideal,
-        overlap_pct=None if serial == ideal else (serial - makespan) / (serial - ideal) * 100,
+        lower_bound_ns=lower,
+        chunking_bound_ns=chunking_bound_ns(trace),
+        copy_hidden_pct=copy_hidden_pct(trace),
+        engines_together_pct=100 * _share(engines_together_ns(trace), makespan),
+        efficiency_pct=100 * min(1.0, lower / makespan) if makespan > 0 else None,
         speedup=serial / makespan if makespan > 0 else 1.0,
         busy_ns=busy,
         utilisation={key: _share(covered_total_ns(trace, k), makespan) for k, key in STAGE_KEYS.items()},
@@ -137,6 +154,43 @@ def compute_metrics(trace: Trace) -> Metrics:
         wall_ns=wall_ns(trace),
         host_alloc_ns=host_alloc_ns(trace),
     )
+
+
+def copy_hidden_pct(trace: Trace) -> float | None:
+    """Percent of the copies' summed duration during which at least one kernel ran; None without copies."""
+    copies = trace.mask(*COPY_KINDS)
+    total = int(trace.duration_ns[copies].sum())
+    if total <= 0:
+        return None
+    kernels = trace.mask(OpKind.KERNEL)
+    union_s, union_e = union_intervals(trace["start_ns"][kernels], trace["end_ns"][kernels])
+    hidden = int(covered_ns(union_s, union_e, trace["start_ns"][copies], trace["end_ns"][copies]).sum())
+    return 100 * hidden / total
+
+
+def engine_groups(trace: Trace) -> list[tuple[OpKind, ...]]:
+    """The engines that work in parallel, as the op kinds each carries.
+
+    With one copy engine both directions share it, so they are one engine; with two or more,
+    each direction has its own.
+    """
+    if trace.copy_engines < 2:
+        return [(OpKind.H2D, OpKind.D2H), (OpKind.KERNEL,)]
+    return [(OpKind.H2D,), (OpKind.KERNEL,), (OpKind.D2H,)]
+
+
+def engines_together_ns(trace: Trace) -> int:
+    """Time during which two or more engines (see `engine_groups`) were busy at once."""
+    unions = []
+    for kinds in engine_groups(trace):
+        rows = trace.mask(*kinds)
+        unions.append(union_intervals(trace["start_ns"][rows], trace["end_ns"][rows]))
+    return at_least_two_ns(unions)
+
+
+def lower_bound_ns(trace: Trace) -> int:
+    """The busiest engine's busy time: no chunking or issue order of this work can finish sooner."""
+    return max((covered_total_ns(trace, *kinds) for kinds in engine_groups(trace)), default=0)
 
 
 def makespan_ns(trace: Trace) -> int:
@@ -182,8 +236,23 @@ def covered_total_ns(trace: Trace, *kinds: OpKind) -> int:
     return int((ends - starts).sum())
 
 
-def ideal_bound_ns(trace: Trace) -> int:
-    """Compute the lower bound on the makespan described in the module docstring."""
+def chunking_bound_ns(trace: Trace) -> int:
+    """The best this chunking allows: the busiest stage plus the fill and drain it cannot avoid.
+
+    A pipeline cannot finish before its busiest stage has done all its work, and that stage
+    cannot start before the shortest op of every earlier stage has run (fill) nor finish before
+    the shortest op of every later stage has run after it (drain). With two or more copy
+    engines, for each stage s of (H2D, kernel, D2H)::
+
+        bound(s) = sum(durations of s) + sum over the other stages t of min(durations of t)
+        bound    = max over s of bound(s)
+
+    With one copy engine, H2D and D2H copies share it::
+
+        bound = max(sum(H2D) + sum(D2H), sum(kernel) + min(H2D) + min(D2H))
+
+    A stage with no ops adds nothing. It never exceeds serial; with one chunk it equals serial.
+    """
     durations = trace.duration_ns
     per_stage = [durations[trace.mask(kind)] for kind in STAGE_KEYS]
     sums = [int(d.sum()) for d in per_stage]
@@ -256,38 +325,9 @@ def copy_bandwidth_gbps(trace: Trace) -> npt.NDArray[np.float64]:
     return bandwidth
 
 
-def union_intervals(starts: npt.ArrayLike, ends: npt.ArrayLike) -> tuple[IntArray, IntArray]:
-    """Merge intervals into sorted, disjoint ones (touching intervals join)."""
-    s = np.asarray(starts, dtype=np.int64)
-    e = np.asarray(ends, dtype=np.int64)
-    if s.size == 0:
-        return s.copy(), e.copy()
-    order = np.argsort(s, kind="stable")
-    s, e = s[order], e[order]
-    reach = np.maximum.accumulate(e)
-    # an interval opens a new piece when it starts after everything before it has ended
-    opens = np.concatenate(([True], s[1:] > reach[:-1]))
-    first = np.flatnonzero(opens)
-    last = np.concatenate((first[1:] - 1, [s.size - 1]))
-    return s[first], reach[last]
-
-
-def covered_ns(union_starts: IntArray, union_ends: IntArray, a: npt.ArrayLike, b: npt.ArrayLike) -> IntArray:
-    """For each window [a, b], how much of it the disjoint sorted union covers."""
-    return _covered_until(union_starts, union_ends, b) - _covered_until(union_starts, union_ends, a)
-
-
-def _covered_until(union_starts: IntArray, union_ends: IntArray, t: npt.ArrayLike) -> IntArray:
-    """Covered time before each instant `t` (vectorised over `t`)."""
-    t = np.asarray(t, dtype=np.int64)
-    if union_starts.size == 0:
-        return np.zeros(t.shape, dtype=np.int64)
-    before = np.concatenate(([0], np.cumsum(union_ends - union_starts)))
-    k = np.searchsorted(union_starts, t, side="right")  # pieces that start at or before t
-    inside = np.where(k > 0, np.minimum(t, union_ends[k - 1]) - union_starts[k - 1], 0)
-    covered: IntArray = before[np.maximum(k - 1, 0)] + np.maximum(inside, 0)
-    return covered
-
-
 def _share(part: int, whole: int) -> float:
     return part / whole if whole > 0 else 0.0
+
+
+def _rounded(pct: float | None) -> float | None:
+    return None if pct is None else round(pct, 3)

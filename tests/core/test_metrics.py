@@ -7,14 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tracefactory import MS, US, alloc_trace, pipeline_trace
 
+from overlapviz.core.intervals import at_least_two_ns, covered_ns, union_intervals
+
 from overlapviz.core.metrics import (
     Metrics,
     compute_metrics,
     copy_bandwidth_gbps,
-    covered_ns,
+    chunking_bound_ns,
     host_blocked_per_row,
-    ideal_bound_ns,
-    union_intervals,
 )
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
 
@@ -51,8 +51,15 @@ def test_two_chunk_pipeline_metrics_are_exact():
     assert m.makespan_ns == 9
     assert m.serial_ns == 12
     # stages: H2D 4 + 3 + 1 = 8, kernel 6 + 2 + 1 = 9, D2H 2 + 2 + 3 = 7
-    assert m.ideal_ns == 9
-    assert m.overlap_pct == pytest.approx(100.0)
+    assert m.chunking_bound_ns == 9
+    # the busiest engine, compute, is busy 2..8: 6 ns
+    assert m.lower_bound_ns == 6
+    assert m.efficiency_pct == pytest.approx(100 * 6 / 9)
+    # copy time 6 ns; under kernels (2..8): the H2D 2..4 and the D2H 5..6, 3 ns
+    assert m.copy_hidden_pct == pytest.approx(50.0)
+    # two or more engines busy: 2..4 (H2D, kernel), 5..6 (kernel, D2H): 3 of 9 ns
+    assert m.engines_together_pct == pytest.approx(100 * 3 / 9)
+    assert m.time_saved_ns == 3
     assert m.speedup == pytest.approx(12 / 9)
     assert m.busy_ns == {"h2d": 4, "kernel": 6, "d2h": 2}
     assert m.utilisation == pytest.approx({"h2d": 4 / 9, "kernel": 6 / 9, "d2h": 2 / 9})
@@ -69,13 +76,14 @@ def test_makespan_runs_from_first_device_start_to_last_device_end_ignoring_host_
     assert compute_metrics(shifted).makespan_ns == 9
 
 
-def test_overlap_below_the_ideal_is_a_fraction_of_the_possible_saving():
-    # same ops, but the second chunk runs 1 ns later: makespan 10 of serial 12, ideal 9
+def test_a_late_chunk_lowers_efficiency_not_below_zero():
+    # same ops, but the second chunk runs 1 ns later: makespan 10, compute still busy 6 ns
     late = [(kind, start + 1, end + 1, s, c, b) if c == 1 else (kind, start, end, s, c, b)
             for kind, start, end, s, c, b in TWO_CHUNKS]
     m = compute_metrics(build(late))
     assert m.makespan_ns == 10
-    assert m.overlap_pct == pytest.approx((12 - 10) / (12 - 9) * 100)
+    assert m.lower_bound_ns == 6
+    assert m.efficiency_pct == pytest.approx(60.0)
 
 
 @pytest.mark.parametrize(
@@ -87,50 +95,79 @@ def test_overlap_below_the_ideal_is_a_fraction_of_the_possible_saving():
         (1, 12),
     ],
 )
-def test_ideal_bound_for_copy_heavy_chunks(copy_engines, expected):
+def test_chunking_bound_for_copy_heavy_chunks(copy_engines, expected):
     spans = [
         (OpKind.H2D, 0, 3, 0, 0, 1), (OpKind.KERNEL, 3, 4, 0, 0, 0), (OpKind.D2H, 4, 7, 0, 0, 1),
         (OpKind.H2D, 3, 6, 1, 1, 1), (OpKind.KERNEL, 6, 7, 1, 1, 0), (OpKind.D2H, 7, 10, 1, 1, 1),
     ]
-    assert ideal_bound_ns(build(spans, copy_engines)) == expected
+    assert chunking_bound_ns(build(spans, copy_engines)) == expected
 
 
-def test_ideal_with_one_engine_is_kernel_bound_when_kernels_dominate():
+def test_chunking_bound_with_one_engine_is_kernel_bound_when_kernels_dominate():
     trace = pipeline_trace(4, 4, h2d_ns=1 * MS, kernel_ns=5 * MS, d2h_ns=2 * MS, copy_engines=1)
     # max(4 + 8, 20 + 1 + 2)
-    assert ideal_bound_ns(trace) == 23 * MS
+    assert chunking_bound_ns(trace) == 23 * MS
 
 
-def test_ideal_ignores_a_missing_stage():
+def test_chunking_bound_ignores_a_missing_stage():
     spans = [(OpKind.H2D, 0, 2, 0, 0, 1), (OpKind.D2H, 2, 4, 0, 0, 1),
              (OpKind.H2D, 2, 4, 1, 1, 1), (OpKind.D2H, 4, 6, 1, 1, 1)]
     # H2D: 4 + 0 + 2; D2H: 4 + 2 + 0
-    assert ideal_bound_ns(build(spans)) == 6
+    assert chunking_bound_ns(build(spans)) == 6
 
 
-def test_one_chunk_has_no_overlap_to_speak_of():
+def test_one_chunk_hides_nothing_and_its_bound_is_its_busiest_engine():
     m = compute_metrics(pipeline_trace(1, 4))
-    assert m.ideal_ns == m.serial_ns == m.makespan_ns == 3 * MS
-    assert m.overlap_pct is None
+    assert m.chunking_bound_ns == m.serial_ns == m.makespan_ns == 3 * MS
+    assert m.copy_hidden_pct == 0.0
+    assert m.engines_together_pct == 0.0
+    assert m.lower_bound_ns == 1 * MS
     assert m.speedup == pytest.approx(1.0)
 
 
-def test_overlap_can_exceed_100_when_kernels_share_the_device():
+def test_a_copy_only_run_has_nothing_to_hide_under():
+    spans = [(OpKind.H2D, 0, 2, 0, 0, 1), (OpKind.D2H, 2, 4, 0, 0, 1),
+             (OpKind.H2D, 2, 4, 1, 1, 1), (OpKind.D2H, 4, 6, 1, 1, 1)]
+    m = compute_metrics(build(spans))
+    assert m.copy_hidden_pct == 0.0
+    # yet both copy engines were busy together 2..4
+    assert m.engines_together_pct == pytest.approx(100 * 2 / 6)
+
+
+def test_with_one_copy_engine_both_directions_are_one_engine():
+    spans = [(OpKind.H2D, 0, 2, 0, 0, 1), (OpKind.D2H, 1, 3, 1, 1, 1)]  # overlapping: impossible on one engine
+    m = compute_metrics(build(spans, copy_engines=1))
+    assert m.engines_together_pct == 0.0  # one engine is never busy "together" with itself
+    assert m.lower_bound_ns == 3  # the union of its copies, not 2 + 2
+    assert m.efficiency_pct == pytest.approx(100.0)
+
+
+def test_kernels_sharing_the_device_never_push_a_share_past_100():
     trace = pipeline_trace(4, 4, h2d_ns=100 * US, kernel_ns=5 * MS, d2h_ns=100 * US, concurrent_kernels=True)
     m = compute_metrics(trace)
-    assert m.makespan_ns < m.ideal_ns
-    assert m.overlap_pct is not None and m.overlap_pct > 100
+    assert m.makespan_ns < m.chunking_bound_ns  # the old fill-and-drain bound is beaten here
+    assert m.efficiency_pct is not None and m.efficiency_pct <= 100.0
     # running side by side, the kernels cover the run once, not four times over
     assert m.busy_ns["kernel"] == 20 * MS
     assert m.utilisation["kernel"] <= 1.0
     assert m.utilisation["kernel"] == pytest.approx((m.makespan_ns - 200 * US) / m.makespan_ns, rel=0.05)
 
 
-def test_overlap_is_negative_when_the_device_sat_idle():
+def test_a_device_left_idle_gives_low_efficiency_and_negative_time_saved():
     trace = pipeline_trace(8, 4, h2d_ns=2 * US, kernel_ns=2 * US, d2h_ns=2 * US, call_ns=50 * US)
     m = compute_metrics(trace)
     assert m.makespan_ns > m.serial_ns
-    assert m.overlap_pct is not None and m.overlap_pct < 0
+    assert m.time_saved_ns < 0
+    assert m.efficiency_pct is not None and 0.0 <= m.efficiency_pct < 10.0
+
+
+def test_at_least_two_counts_unions_not_pieces_and_touching_is_not_together():
+    a = union_intervals([0, 10], [5, 15])
+    b = union_intervals([5], [12])  # touches a at 5, overlaps 10..12
+    c = union_intervals([11], [20])
+    assert at_least_two_ns([a, b]) == 2
+    assert at_least_two_ns([a, b, c]) == 5  # 10..12 (a, b, and c from 11) then 12..15 (a, c)
+    assert at_least_two_ns([a]) == 0
 
 
 @settings(database=None, deadline=None, max_examples=200)
@@ -140,20 +177,23 @@ def test_overlap_is_negative_when_the_device_sat_idle():
     ),
     copy_engines=st.sampled_from([1, 2, 3]),
 )
-def test_ideal_never_exceeds_serial(durations, copy_engines):
+def test_every_share_stays_within_0_and_100_and_bounds_stay_ordered(durations, copy_engines):
     spans, t = [], 0
     for chunk, stage_durations in enumerate(durations):
         for kind, d in zip((OpKind.H2D, OpKind.KERNEL, OpKind.D2H), stage_durations, strict=True):
             spans.append((kind, t, t + d, 0, chunk, 1))
             t += d
     m = compute_metrics(build(spans, copy_engines))
-    assert m.ideal_ns <= m.serial_ns
+    assert m.chunking_bound_ns <= m.serial_ns
     busiest = max(m.busy_ns.values()) if copy_engines >= 2 else max(
         m.busy_ns["h2d"] + m.busy_ns["d2h"], m.busy_ns["kernel"]
     )
-    assert m.ideal_ns >= busiest
+    assert m.chunking_bound_ns >= busiest
+    assert m.lower_bound_ns <= min(busiest, m.makespan_ns)
+    for share in (m.copy_hidden_pct, m.engines_together_pct, m.efficiency_pct):
+        assert share is None or 0.0 <= share <= 100.0
     if len(durations) == 1:
-        assert m.ideal_ns == m.serial_ns
+        assert m.chunking_bound_ns == m.serial_ns
 
 
 def test_host_blocked_counts_only_the_part_of_a_call_while_its_own_op_ran():
@@ -211,8 +251,9 @@ def test_a_trace_without_copies_has_no_bandwidth():
 
 def test_an_empty_trace_gives_zeros_not_errors():
     m = compute_metrics(TraceBuilder().build({}))
-    assert (m.makespan_ns, m.serial_ns, m.ideal_ns, m.host_blocked_ns) == (0, 0, 0, 0)
-    assert m.overlap_pct is None
+    assert (m.makespan_ns, m.serial_ns, m.lower_bound_ns, m.host_blocked_ns) == (0, 0, 0, 0)
+    assert m.copy_hidden_pct is None and m.efficiency_pct is None
+    assert m.engines_together_pct == 0.0
     assert m.speedup == 1.0
     assert m.utilisation == {"h2d": 0.0, "kernel": 0.0, "d2h": 0.0}
     assert m.bandwidth_gbps == {"h2d": None, "d2h": None}
@@ -239,7 +280,8 @@ def test_to_dict_is_json_ready_and_in_milliseconds():
     assert data["busy_ms"] == {"h2d": 6.0, "kernel": 4.0, "d2h": 4.0}
     assert data["host_issue_ms"] == pytest.approx(0.06)
     assert set(data) == {
-        "makespan_ms", "serial_ms", "ideal_ms", "overlap_pct", "speedup", "host_blocked_ms",
+        "makespan_ms", "serial_ms", "lower_bound_ms", "best_for_chunking_ms", "copy_hidden_pct",
+        "engines_together_pct", "efficiency_pct", "time_saved_ms", "speedup", "host_blocked_ms",
         "busy_ms", "utilisation", "bandwidth_gbps", "host_issue_ms", "wall_ms", "host_alloc_ms",
     }
 

@@ -23,13 +23,13 @@ from overlapviz.core.findings import (
     copy_engine_waits,
     idle_unit_waits,
 )
+from overlapviz.core.intervals import union_intervals
 from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
 from overlapviz.core.metrics import (
     Metrics,
     covered_total_ns,
     host_blocked_per_row,
     host_issue_ns,
-    union_intervals,
 )
 from overlapviz.core.trace import OpKind, Trace
 
@@ -138,7 +138,7 @@ def _too_few_chunks(c: _Context, finding: Finding) -> list[Callout]:
     by_start = sorted(finding.rows, key=lambda row: int(c.trace["start_ns"][row]))
     first, last = by_start[0], by_start[-1]
     _stage, busiest = bottleneck_stage(c.trace, c.metrics)
-    fill_drain = max(c.metrics.ideal_ns - busiest, 0)
+    fill_drain = max(c.metrics.chunking_bound_ns - busiest, 0)
     chunks = chunk_count(c.trace)
     callouts = [_one_span(c, finding, first, f"fill: nothing else can run yet ({chunks} chunks)")]
     if last != first:

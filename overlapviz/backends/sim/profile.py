@@ -87,6 +87,7 @@ class DeviceProfile:
             "copy_engines": self.copy_engines,
             "work_queues": "per engine" if self.per_engine_queues else self.work_queues,
             "concurrent_kernels": self.concurrent_kernels,
+            "delayed_kernel_signal": self.delayed_kernel_signal,
             "sm_count": self.sm_count,
             "h2d_gbps": self.h2d_gbps,
             "d2h_gbps": self.d2h_gbps,

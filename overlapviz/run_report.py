@@ -1,0 +1,124 @@
+"""What `overlapviz run` prints about a run: the summary lines and the JSON report.
+
+One module for both so that the text and the JSON always speak of the same figures; the
+definitions themselves live in `overlapviz.core.metrics.METRIC_DEFINITIONS`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from overlapviz.core.config import PipelineConfig
+from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
+from overlapviz.session import RunResult
+
+# The order and the words in which `overlapviz run --help` defines the headline figures.
+_HELP_FIGURES = (
+    ("copy time hidden", "copy_hidden"),
+    ("engines together", "engines_together"),
+    ("efficiency", "efficiency"),
+    ("lower bound", "lower_bound"),
+    ("saved", "time_saved"),
+    ("wall", "wall"),
+)
+
+
+def figures_help() -> str:
+    """The headline figures, one definition a line, for ``--help``."""
+    width = max(len(title) for title, _ in _HELP_FIGURES)
+    return "\n".join(f"  {title:<{width}}  {METRIC_DEFINITIONS[key]}" for title, key in _HELP_FIGURES)
+
+
+def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
+    """Summarise one run in a few readable lines, then its findings one per line."""
+    meta, m = result.trace.meta, result.metrics
+    truth = "simulated" if meta.get("simulated") else "measured"
+    device = meta.get("device_name") or meta.get("device") or "default device"
+    busy = "   ".join(
+        f"{key} {_ms(ns)} ({m.utilisation.get(key, 0.0) * 100:.0f} %)" for key, ns in m.busy_ns.items()
+    )
+    bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
+    lines = [
+        f"pipeline   {config.describe()}",
+        f"device     {device}, {meta.get('backend', '?')} backend, {truth} (timing: {meta.get('timing', '?')})"
+        f", run took {result.wall_s:.3f} s",
+        f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
+        f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, 'no copies')}"
+        f"   engines together {percent_text(m.engines_together_pct)}"
+        f"   efficiency {percent_text(m.efficiency_pct)} (lower bound {_ms(m.lower_bound_ns)})",
+        f"host       blocked {_ms(m.host_blocked_ns)}   wall {_ms(m.wall_ns)}" + _alloc_text(m),
+        f"busy       {busy}",
+        f"bandwidth  {bandwidth}",
+    ]
+    note = caveat_of(result.trace.meta)
+    if note:
+        lines.append(f"note       {note}")
+    lines.append("findings" if result.findings else "findings   none")
+    lines += [f"  - {' '.join(finding.message.split())}" for finding in result.findings]
+    return lines
+
+
+def json_run(config: PipelineConfig, result: RunResult) -> dict[str, Any]:
+    """One run as a JSON object: its metrics, where it ran, its config and findings."""
+    meta = result.trace.meta
+    report = {
+        **result.metrics.to_dict(),
+        "backend": meta.get("backend"),
+        "device": meta.get("device"),
+        "device_name": meta.get("device_name"),
+        "timing": meta.get("timing"),
+        "simulated": bool(meta.get("simulated", False)),
+        "caveat": caveat_of(meta),
+        "config": config.to_dict(),
+        "findings": [{"code": f.code, "message": f.message} for f in result.findings],
+        "wall_s": result.wall_s,
+    }
+    finite: dict[str, Any] = finite_json(report)
+    return finite
+
+
+def caveat_of(meta: dict[str, Any]) -> str | None:
+    """The one sentence a backend adds where its figures need a word of caution, if any.
+
+    The model says so for pageable runs, whose real times vary with the host's memory system.
+    """
+    caveat = meta.get("caveat")
+    return caveat if isinstance(caveat, str) and caveat else None
+
+
+def finite_json(value: Any) -> Any:
+    """The same JSON data with NaN and infinities as null (JSON has no such numbers)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [finite_json(item) for item in value]
+    return value
+
+
+def saved_text(m: Metrics) -> str:
+    """``saved 9.576 ms (2.62x)``, or how much slower than back to back the run was."""
+    if m.time_saved_ns >= 0:
+        return f"saved {_ms(m.time_saved_ns)} ({m.speedup:.2f}x)"
+    return f"saved nothing: {_ms(-m.time_saved_ns)} slower than back to back ({m.speedup:.2f}x)"
+
+
+def percent_text(pct: float | None, missing: str = "-") -> str:
+    """A share as ``86 %``; `missing` where it has no value."""
+    return missing if pct is None else f"{pct:.0f} %"
+
+
+def _alloc_text(m: Metrics) -> str:
+    if not m.host_alloc_ns:  # only runs that allocate their host buffers wait beyond the pipeline
+        return ""
+    return f" (first host call to last; allocating and freeing {_ms(m.host_alloc_ns)})"
+
+
+def _ms(ns: int) -> str:
+    return f"{ns / 1e6:.3f} ms"
+
+
+def _gbps(value: float | None) -> str:
+    return "-" if value is None or not math.isfinite(value) else f"{value:.1f} GB/s"
