@@ -208,9 +208,9 @@ def gbps(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
-def overlap(pct: float | None) -> str:
-    """The overlap achieved, one decimal; a dash where nothing could overlap."""
-    return "–" if pct is None else signed(f"{pct:.1f}") + "%"
+def pct(value: float | None) -> str:
+    """A share in whole percent; a dash where it has no value (copy time hidden without copies)."""
+    return "–" if value is None else f"{value:.0f}%"
 
 
 def share(part: float, whole: float) -> str:
@@ -413,8 +413,9 @@ def claims_table(model: Model) -> str:
          f" {format_size(gib_1)}, against {gbps(page_rates[0])} / {gbps(page_rates[1])} GB/s pageable"],
         ["Only pinned memory lets `cudaMemcpyAsync` overlap with kernels",
          "`overlap-pinned-vs-pageable` (also `fresh-output-page-faults`, `alloc-cudamallochost-vs-malloc`)",
-         f"pageable: overlap {overlap(slow.metrics.overlap_pct)}, {ms(slow.metrics.makespan_ns)}, the host"
-         f" blocked {ms(slow.metrics.host_blocked_ns)}; pinned: overlap {overlap(fast.metrics.overlap_pct)},"
+         f"pageable: copy time hidden {pct(slow.metrics.copy_hidden_pct)}, {ms(slow.metrics.makespan_ns)}, the"
+         f" host blocked {ms(slow.metrics.host_blocked_ns)}; pinned: copy time hidden"
+         f" {pct(fast.metrics.copy_hidden_pct)},"
          f" {ms(fast.metrics.makespan_ns)}"],
         ["Pinning costs allocation time", "`alloc-cudamallochost-vs-malloc`, `alloc-once-and-reuse`",
          f"`cudaMallocHost` of {format_size(mallochost.config.size_bytes)}: {call_time(mallochost, 'cudaMallocHost')}"
@@ -501,7 +502,7 @@ def _overlap_needs_pinned(lesson: Lesson, model: Model) -> list[str]:
     pageable, pinned = _both(lesson)
     alone = model.rate(pinned.config.size_bytes, "pinned", "h2d")
     together = pinned.metrics.bandwidth_gbps["h2d"] or 0.0
-    claim((pageable.metrics.overlap_pct or 0.0) < 5, lesson.name, "with pageable memory nothing overlaps")
+    claim((pageable.metrics.copy_hidden_pct or 0.0) < 5, lesson.name, "with pageable memory nothing overlaps")
     claim(gbps(together) != gbps(alone) and together < alone, lesson.name,
           "pinned copies run slower here than alone, because both directions share the link")
     return [
@@ -510,7 +511,7 @@ def _overlap_needs_pinned(lesson: Lesson, model: Model) -> list[str]:
         side_table(lesson, {
             "makespan": lambda s: ms(s.metrics.makespan_ns),
             "serial": lambda s: ms(s.metrics.serial_ns),
-            "overlap": lambda s: overlap(s.metrics.overlap_pct),
+            "copy time hidden": lambda s: pct(s.metrics.copy_hidden_pct),
             "host blocked": lambda s: ms(s.metrics.host_blocked_ns),
             "bandwidth H2D / D2H": rate_pair,
             "findings": findings,
@@ -527,13 +528,13 @@ def _streams(lesson: Lesson, model: Model) -> list[str]:
     one, four = _both(lesson)
     claim("single-stream" in one.codes and one.metrics.makespan_ns >= 0.99 * one.metrics.serial_ns, lesson.name,
           "on one stream every op waits for the one before it")
-    claim((four.metrics.overlap_pct or 0.0) > 90, lesson.name, "on four streams copies and kernels overlap")
+    claim((four.metrics.copy_hidden_pct or 0.0) > 80, lesson.name, "on four streams copies and kernels overlap")
     return [
         para("**Claim.** On one stream every op waits for the one before it."),
         side_table(lesson, {
             "makespan": lambda s: ms(s.metrics.makespan_ns),
             "serial": lambda s: ms(s.metrics.serial_ns),
-            "overlap": lambda s: overlap(s.metrics.overlap_pct),
+            "copy time hidden": lambda s: pct(s.metrics.copy_hidden_pct),
             "findings": findings,
         }),
     ]
@@ -548,7 +549,8 @@ def _too_few(lesson: Lesson, model: Model) -> list[str]:
         and the last D2H copy run with nothing beside them."""),
         side_table(lesson, {
             "makespan": lambda s: ms(s.metrics.makespan_ns),
-            "ideal": lambda s: ms(s.metrics.ideal_ns),
+            "efficiency": lambda s: pct(s.metrics.efficiency_pct),
+            "best for this chunking": lambda s: ms(s.metrics.chunking_bound_ns),
             "findings": findings,
         }),
         f"The `too-few-chunks` finding for {few.label}:",
@@ -568,7 +570,7 @@ def _too_many(lesson: Lesson, model: Model) -> list[str]:
         pace and the GPU waits for work, and small copies run slower."""),
         side_table(lesson, {
             "makespan": lambda s: ms(s.metrics.makespan_ns),
-            "ideal": lambda s: ms(s.metrics.ideal_ns),
+            "efficiency": lambda s: pct(s.metrics.efficiency_pct),
             "host issue": lambda s: f"{ms(s.metrics.host_issue_ns)}"
             f" ({share(s.metrics.host_issue_ns, s.metrics.makespan_ns)})",
             "bandwidth H2D / D2H": rate_pair,
@@ -593,7 +595,7 @@ def _legacy(lesson: Lesson, model: Model) -> list[str]:
         side_table(lesson, {
             "makespan": lambda s: ms(s.metrics.makespan_ns),
             "serial": lambda s: ms(s.metrics.serial_ns),
-            "overlap": lambda s: overlap(s.metrics.overlap_pct),
+            "copy time hidden": lambda s: pct(s.metrics.copy_hidden_pct),
             "findings": findings,
         }),
         "The `single-stream` finding names the legacy default stream:",
@@ -684,7 +686,7 @@ def _order_h200(lesson: Lesson, model: Model) -> list[str]:
         so the kernels and the D2H copies start late; depth order wins on the H200."""),
         side_table(lesson, {
             "makespan": lambda s: ms(s.metrics.makespan_ns),
-            "overlap": lambda s: overlap(s.metrics.overlap_pct),
+            "copy time hidden": lambda s: pct(s.metrics.copy_hidden_pct),
             "findings": findings,
         }),
         f"The `copy-queue` finding for {breadth.label}:",
@@ -698,7 +700,7 @@ def harris_table(lesson: Lesson) -> str:
     return side_table(lesson, {
         "makespan": lambda s: ms(s.metrics.makespan_ns),
         "Harris (2012) measured": lambda s: f"{measured[s.label]:.2f} ms",
-        "overlap": lambda s: overlap(s.metrics.overlap_pct),
+        "copy time hidden": lambda s: pct(s.metrics.copy_hidden_pct),
         "findings": findings,
     })
 
@@ -706,7 +708,7 @@ def harris_table(lesson: Lesson) -> str:
 @section("order-c1060")
 def _order_c1060(lesson: Lesson, model: Model) -> list[str]:
     depth, breadth = _both(lesson)
-    claim((depth.metrics.overlap_pct or 0.0) < 5, lesson.name, "in V1 nothing overlaps")
+    claim((depth.metrics.copy_hidden_pct or 0.0) < 5, lesson.name, "in V1 nothing overlaps")
     claim(breadth.metrics.makespan_ns < 0.9 * depth.metrics.makespan_ns, lesson.name, "V2 wins")
     claim(depth.trace.copy_engines == 1, lesson.name, "the C1060 has one copy engine")
     return [
@@ -721,7 +723,7 @@ def _order_c1060(lesson: Lesson, model: Model) -> list[str]:
 @section("order-c2050")
 def _order_c2050(lesson: Lesson, model: Model) -> list[str]:
     depth, breadth = _both(lesson)
-    claim((depth.metrics.overlap_pct or 0.0) > 90, lesson.name, "a copy engine per direction makes V1 overlap well")
+    claim((depth.metrics.copy_hidden_pct or 0.0) > 60, lesson.name, "a copy engine per direction makes V1 overlap well")
     claim(depth.metrics.makespan_ns < 0.9 * breadth.metrics.makespan_ns, lesson.name, "V1 wins on the C2050")
     kernels_end = int(breadth.trace["end_ns"][breadth.trace.mask(OpKind.KERNEL)].max())
     first_d2h = int(breadth.trace["start_ns"][breadth.trace.mask(OpKind.D2H)].min())

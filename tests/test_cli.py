@@ -12,13 +12,15 @@ from overlapviz import cli, presets, run_report
 from overlapviz.backends import registry
 from overlapviz.backends.base import DeviceInfo
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.metrics import METRIC_DEFINITIONS
 from overlapviz.core.pinning import PINNED_SHARE_ENV
 from overlapviz.core.trace import COLUMNS
 from overlapviz.core.trace_io import CSV_HEADER, import_chrome
 
 JSON_KEYS = {
-    "makespan_ms", "serial_ms", "ideal_ms", "overlap_pct", "speedup", "host_blocked_ms", "busy_ms", "backend",
-    "device", "timing", "config", "findings", "bandwidth_gbps", "utilisation", "simulated", "wall_s",
+    "makespan_ms", "serial_ms", "speedup", "host_blocked_ms", "busy_ms", "copy_hidden_pct", "engines_together_pct",
+    "efficiency_pct", "lower_bound_ms", "wall_ms", "time_saved_ms", "backend", "device", "timing", "config",
+    "findings", "bandwidth_gbps", "utilisation", "simulated", "wall_s",
 }  # fmt: skip
 
 
@@ -101,17 +103,19 @@ def test_text_summary(backends, capsys):
     lines = out.splitlines()
     assert lines[0] == f"pipeline   {PipelineConfig(chunks=4).describe()}"
     assert lines[1].startswith("device     Fake fake-gpu, sim backend, simulated (timing: model), run took ")
-    assert lines[2] == "makespan   0.006 ms   serial 0.012 ms   ideal 0.006 ms"
-    assert lines[3].startswith("overlap    ") and "speedup 2.00x" in lines[3] and "host blocked 0.000 ms" in lines[3]
-    assert lines[4] == "busy       h2d 0.004 ms (67 %)   kernel 0.004 ms (67 %)   d2h 0.004 ms (67 %)"
-    assert lines[5].startswith("bandwidth  h2d ") and "GB/s" in lines[5]
-    assert lines[6].startswith("findings")  # no wall line: nothing was allocated inside the run
+    assert lines[2] == "makespan   0.006 ms   serial 0.012 ms   saved 0.006 ms (2.00x)"
+    assert lines[3].startswith("overlap    copy time hidden ") and "efficiency " in lines[3]
+    assert lines[4].startswith("host       blocked 0.000 ms   wall ")
+    assert "allocating" not in lines[4]  # nothing was allocated inside the run
+    assert lines[5] == "busy       h2d 0.004 ms (67 %)   kernel 0.004 ms (67 %)   d2h 0.004 ms (67 %)"
+    assert lines[6].startswith("bandwidth  h2d ") and "GB/s" in lines[6]
+    assert lines[7].startswith("findings")
 
 
 def test_text_summary_shows_the_wait_of_a_run_that_allocates(capsys):
     code, out, _ = run_cli(capsys, "run", "--backend", "sim", "--host-alloc", "per-run")
-    wall = [line for line in out.splitlines() if line.startswith("wall ")]
-    assert code == 0 and len(wall) == 1 and "allocating and freeing" in wall[0]
+    host = [line for line in out.splitlines() if line.startswith("host ")]
+    assert code == 0 and len(host) == 1 and "allocating and freeing" in host[0]
 
 
 def test_text_summary_says_measured_for_a_real_gpu(monkeypatch, capsys):
@@ -140,9 +144,19 @@ def test_no_findings_and_nothing_to_overlap(backends, capsys, monkeypatch):
     monkeypatch.setattr("overlapviz.session.find_findings", lambda trace, metrics: [])
     _, out, _ = run_cli(capsys, "run", "--chunks", "1")
     lines = out.splitlines()
-    assert lines[3].startswith("overlap    n/a (nothing can overlap)")
+    assert lines[3].startswith("overlap    copy time hidden 0 %   engines together 0 %")
     assert lines[-1] == "findings   none"
-    assert run_json(capsys, "run", "--chunks", "1")["overlap_pct"] is None
+    report = run_json(capsys, "run", "--chunks", "1")
+    assert (report["copy_hidden_pct"], report["engines_together_pct"]) == (0.0, 0.0)
+    assert "overlap_pct" not in report and "ideal_ms" not in report
+
+
+def test_run_help_defines_every_headline_figure(capsys):
+    code, out, _ = run_cli(capsys, "run", "--help")
+    assert code == 0
+    out = " ".join(out.split())
+    for key in ("copy_hidden", "engines_together", "efficiency", "lower_bound", "time_saved", "wall"):
+        assert " ".join(METRIC_DEFINITIONS[key].split()) in out
 
 
 def test_preset_values_used(backends, preset_dir, capsys):
@@ -225,7 +239,7 @@ def test_comparison_writes_one_file_per_side(backends, preset_dir, tmp_path, cap
         (["run", "--order", "sideways"], "argument --order: invalid choice"),
         (["run", "--size", "12 parsecs"], "argument --size: '12 parsecs' is not a size"),
         (["run", "--size", "2KiB"], "--size: 2 KiB is out of range"),
-        (["run", "--chunks", "7"], "--chunks: 7 chunks do not divide 67108864 float32 elements"),
+        (["run", "--size", "4KiB", "--chunks", "2000"], "--chunks: 2000 chunks are more than the 1024 float32"),
         (["run", "--chunks", "many"], "argument --chunks: invalid int value: 'many'"),
         (["run", "--streams", "0"], "--streams: 0 is out of range"),
         (["run", "--kernel-iters", "-1"], "--kernel-iters: -1 is out of range"),
@@ -269,10 +283,11 @@ def test_fresh_output_needs_pageable(backends, capsys):
     assert code == 2 and err.startswith("overlapviz: error: --fresh-output: ")
 
 
-def test_preset_value_made_invalid_by_a_flag_names_the_field(backends, preset_dir, capsys):
-    # the preset's 8 chunks do not divide a size of 12 KiB + 4 bytes
+def test_preset_chunks_need_not_divide_a_size_set_by_a_flag(backends, preset_dir, capsys):
+    # the preset's 8 chunks of 3,073 elements: 384 each, the last one 385
     code, _, err = run_cli(capsys, "run", "--preset", "one", "--size", "12292")
-    assert code == 2 and err.startswith("overlapviz: error: chunks: 8 chunks do not divide")
+    assert code == 0 and err == ""
+    assert backends["sim"].calls[0][0].chunk_elements_of(7) == 385
 
 
 def test_write_failure_after_the_run_is_one_line(backends, tmp_path, capsys, monkeypatch):
@@ -392,7 +407,9 @@ def test_sim_h200_json(capsys, monkeypatch):
     assert set(report) >= JSON_KEYS
     assert (report["backend"], report["device"], report["timing"], report["simulated"]) == ("sim", "h200", "model",
                                                                                             True)
-    assert 0 < report["ideal_ms"] <= report["makespan_ms"] < report["serial_ms"]
+    assert 0 < report["lower_bound_ms"] <= report["makespan_ms"] < report["serial_ms"]
+    assert report["copy_hidden_pct"] >= 80 and report["efficiency_pct"] >= 85
+    assert report["time_saved_ms"] == pytest.approx(report["serial_ms"] - report["makespan_ms"], abs=1e-5)
 
 
 def test_sim_every_shipped_preset_runs(capsys, monkeypatch):
@@ -409,6 +426,8 @@ def test_sim_every_shipped_preset_runs(capsys, monkeypatch):
         assert len(runs) == len(preset.configs), name
         for run, device in zip(runs, preset.devices, strict=True):
             assert run["device"] == (device or "h200") and run["simulated"], name  # no GPU here: the h200 model
+            for key in ("copy_hidden_pct", "engines_together_pct", "efficiency_pct"):
+                assert run[key] is None or 0.0 <= run[key] <= 100.0, (name, key, run[key])
 
 
 def test_sim_harris_issue_order_on_the_c1060(capsys):
@@ -498,3 +517,13 @@ def test_devices_says_which_timing_a_gpu_uses_and_why(backends, capsys, monkeypa
     lines = out.splitlines()
     assert lines[lines.index("GPUs") + 2].split(maxsplit=1) == [
         "timing:", "cuda-events (CUPTI is not used: another profiler)"]
+
+
+def test_sim_the_figures_read_as_the_picture_looks(capsys):
+    pageable = run_json(capsys, "run", "--backend", "sim", "--memory", "pageable")
+    assert pageable["copy_hidden_pct"] <= 10 and pageable["engines_together_pct"] <= 10
+    default = run_json(capsys, "run", "--backend", "sim")
+    two_chunks = run_json(capsys, "run", "--backend", "sim", "--chunks", "2")
+    assert two_chunks["efficiency_pct"] <= 75 < default["efficiency_pct"]
+    one_stream = run_json(capsys, "run", "--backend", "sim", "--streams", "1")
+    assert one_stream["copy_hidden_pct"] <= 1

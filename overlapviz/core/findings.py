@@ -58,8 +58,9 @@ HOST_ISSUE_SHARE = 0.5
 # A quarter of the run with the device idle while the host was still issuing: the device was
 # starved by per-call cost...
 IDLE_WHILE_ISSUING_SHARE = 0.25
-# ...and either way that pace cost time: the run ends at least 10% after the ideal bound. A long issue
-# loop that finishes while the device is still busy with earlier chunks costs nothing.
+# ...and either way that pace cost time: the run ends at least 10% after the best its chunking
+# allows. A long issue loop that finishes while the device is still busy with earlier chunks
+# costs nothing.
 HOST_LOSS_RATIO = 1.1
 # A quarter of what the program waited for spent getting and giving back host memory: the
 # allocation, not the pipeline, is then what a user would have to shorten first.
@@ -267,7 +268,7 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []
     stage, busiest = bottleneck_stage(trace, metrics)
     # The fill and drain this chunking cannot avoid: how far even a perfect schedule (the
-    # ideal bound) runs past the busiest stage's own work. The measured makespan would also
+    # bound for this chunking) runs past the busiest stage's own work. The measured makespan would also
     # count waiting with other causes (too few streams, issue order, pageable copies).
     fill_drain = metrics.chunking_bound_ns - busiest
     if fill_drain < FILL_DRAIN_SHARE * metrics.makespan_ns:
@@ -305,7 +306,8 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
         f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) issuing {calls.size:,} API calls"
         f" for {chunks} chunks, about {issue / calls.size / 1000:.1f} µs each with the code between them,"
         " so the device was fed slower"
-        f" than it worked: the run took {_ms(makespan)} against an ideal {_ms(metrics.chunking_bound_ns)}{starved}."
+        f" than it worked: the run took {_ms(makespan)} where this chunking allows"
+        f" {_ms(metrics.chunking_bound_ns)}{starved}."
         " Fewer, larger chunks cut the calls."
     )
     return [Finding("too-many-chunks", message, _rows(calls))]
