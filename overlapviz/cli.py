@@ -16,13 +16,15 @@ import math
 import os
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
 from overlapviz import __version__
 from overlapviz.backends import registry
 from overlapviz.backends.base import BackendError, DeviceInfo
+from overlapviz.core.atomic import written_together
 from overlapviz.core.config import (
     DEFAULT_CHUNKS,
     DEFAULT_ITERS,
@@ -38,6 +40,7 @@ from overlapviz.core.config import (
     format_size,
     parse_size,
 )
+from overlapviz.core.destination import DestinationError, check_destination
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv, import_chrome
 from overlapviz.presets import Preset, PresetError, get_preset, lessons, load_presets
@@ -253,10 +256,11 @@ def run_command(args: argparse.Namespace) -> int:
     results = [
         run_on(backend, config, device) for config, backend, device in zip(configs, backends, devices, strict=True)
     ]
-    written = _write_outputs(results, outputs)
-    if args.png is not None:
-        title = "" if preset is None else f"{preset.lesson}. {preset.title}" if preset.lesson else preset.title
-        written.append(_draw([r.trace for r in results], labels, args.png, args.width, args.theme, title))
+    with _outputs_together():
+        written = _write_outputs(results, outputs)
+        if args.png is not None:
+            title = "" if preset is None else f"{preset.lesson}. {preset.title}" if preset.lesson else preset.title
+            written.append(_draw([r.trace for r in results], labels, args.png, args.width, args.theme, title))
     if args.json:
         print(json.dumps(_json_report(preset, configs, labels, results), indent=2, allow_nan=False))
     else:
@@ -282,6 +286,8 @@ def _output_paths(path: Path | None, runs: int) -> list[Path]:
     """One path per run (FILE-a.json, FILE-b.json for two), each checked to be writable."""
     if path is None:
         return []
+    if not path.name:  # "/" or ".": no file name to derive FILE-a from
+        raise UsageError(f"cannot write {path}: it is a folder")
     paths = [path] if runs == 1 else [path.with_name(f"{path.stem}-{k}{path.suffix}") for k in "ab"[:runs]]
     for each in paths:
         _check_writable(each)
@@ -290,13 +296,10 @@ def _output_paths(path: Path | None, runs: int) -> list[Path]:
 
 def _check_writable(path: Path) -> None:
     """Fail before a long run, not after it, when an output file cannot be written."""
-    folder = path.parent
-    if path.is_dir():
-        raise UsageError(f"cannot write {path}: it is a folder")
-    if not folder.is_dir():
-        raise UsageError(f"cannot write {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise UsageError(f"cannot write {path}: no permission to write in {folder}")
+    try:
+        check_destination(path)
+    except DestinationError as error:
+        raise UsageError(str(error)) from None
 
 
 def _write_outputs(results: list[RunResult], outputs: dict[str, list[Path]]) -> list[Path]:
@@ -310,6 +313,16 @@ def _write_outputs(results: list[RunResult], outputs: dict[str, list[Path]]) -> 
                 raise UsageError(str(error)) from None
             written.append(path)
     return written
+
+
+@contextmanager
+def _outputs_together() -> Iterator[None]:
+    """Rename every output of the run into place at the end, together (docs/files.md says what holds)."""
+    try:
+        with written_together():
+            yield
+    except OSError as error:  # a rename at the end failed; the message names the file
+        raise UsageError(str(error)) from None
 
 
 # --- pictures: run --png and render ---------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any
 
 from overlapviz.backends.registry import BACKEND_NAMES
 from overlapviz.core.config import ConfigError, PipelineConfig, parse_size
+from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.resources import asset_path
 
 PRESET_SUFFIX = ".toml"
@@ -132,22 +133,31 @@ def get_preset(name: str, folder: Path | None = None) -> Preset:
     """
     folder = presets_folder() if folder is None else folder
     path = folder / f"{name}{PRESET_SUFFIX}"
-    if "/" in name or "\\" in name or not path.is_file():
+    if "/" in name or "\\" in name or not _is_file(path):
         known = ", ".join(preset_names(folder)) or "none"
         raise UnknownPresetError(f"unknown preset {name!r}; the presets are: {known}")
     return load_preset(path)
 
 
+def _is_file(path: Path) -> bool:
+    """Whether `path` is a file; False, not an error, for a name the file system cannot hold."""
+    try:
+        return path.is_file()
+    except OSError:  # a name longer than the file system allows, say
+        return False
+
+
 def load_preset(path: Path) -> Preset:
-    """Read and check one preset file.
+    """Read and check one preset file (UTF-8, with or without a byte order mark; see `core.safe_read`).
 
     Raises
     ------
     PresetError
-        The file cannot be read or is not a valid preset; the message names the file.
+        The file cannot be read, is not a regular file, is over the input size limit, or is
+        not a valid preset; the message names the file.
     """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_input_bytes(path, what="preset").decode("utf-8-sig"))
         return _preset_from(path.stem, data)
     except OSError as error:
         raise PresetError(f"{path}: cannot be read ({error.strerror or error})") from None

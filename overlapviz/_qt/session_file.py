@@ -3,8 +3,10 @@
 A session file is ``{"overlapviz_session": 1, "config": ..., "backend": ..., "device": ...,
 "trace": <Chrome trace JSON>}``: the trace part is exactly what `core.trace_io` exports, so a
 session also holds a trace that opens in Perfetto once extracted. `open_file` reads a session
-or a plain Chrome trace written by overlapviz, telling them apart by their content.
-Writes are atomic: a failed save leaves the old file as it was.
+or a plain Chrome trace written by overlapviz (either of them gzip-compressed or not),
+telling them apart by their content; it reads regular files only, up to the input size limit
+(`core.safe_read`). Writes are atomic: a failed save leaves the old file as it was (see
+`core.atomic`).
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.config import ConfigError, PipelineConfig
+from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, chrome_dict, trace_from_chrome
 
@@ -39,7 +41,7 @@ class SessionData:
 
 
 def save_session(path: str | os.PathLike[str], data: SessionData) -> None:
-    """Write `data` to `path` atomically."""
+    """Write `data` to `path` atomically (a link is written through; a special file is refused)."""
     document: dict[str, Any] = {
         SESSION_KEY: SESSION_VERSION,
         "config": None if data.config is None else data.config.to_dict(),
@@ -57,11 +59,13 @@ def open_file(path: str | os.PathLike[str]) -> SessionData:
     ------
     SessionFormatError
         The file is not JSON, or neither kind of file; the message names the file.
-    OSError
-        The file cannot be read.
+    InputFileError
+        The file cannot be read, is not a regular file, or is over the size limit (it is an
+        `OSError`).
     """
+    raw = read_input_bytes(path, what="session")
     try:
-        document = json.loads(Path(path).read_bytes())
+        document = json.loads(raw)
     except ValueError as error:
         raise SessionFormatError(f"{path}: not a JSON file ({error})") from None
     try:

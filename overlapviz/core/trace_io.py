@@ -19,7 +19,6 @@ import csv
 import io
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ import numpy.typing as npt
 
 from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.lanes import lane_rows, lanes_of
+from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import COLUMNS, MemoryKind, OpKind, Trace, Unit
 
 FORMAT_VERSION = 1
@@ -177,12 +177,12 @@ def _json_value(value: object) -> object:
 
 
 def import_chrome(path: str | os.PathLike[str]) -> Trace:
-    """Read a Chrome trace JSON file that overlapviz wrote.
+    """Read a Chrome trace JSON file that overlapviz wrote, plain or gzip-compressed.
 
     Parameters
     ----------
     path
-        The file to read.
+        The file to read: a regular file within the input size limit (see `core.safe_read`).
 
     Returns
     -------
@@ -194,10 +194,11 @@ def import_chrome(path: str | os.PathLike[str]) -> Trace:
     TraceFormatError
         The file is not JSON, or not a trace overlapviz wrote; the message names the file
         and what is missing.
-    OSError
-        The file could not be read.
+    InputFileError
+        The file could not be read, is not a regular file, or is over the size limit (it is
+        an `OSError`).
     """
-    raw = Path(path).read_bytes()
+    raw = read_input_bytes(path, what="trace")
     try:
         data = json.loads(raw)
     except ValueError as error:
