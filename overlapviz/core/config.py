@@ -1,9 +1,16 @@
 """The pipeline a user asks for: what is copied, how it is split, how it is issued.
 
 The pipeline is the one measured in ``shared/reference/h200/README.md``: a float32 host buffer
-of ``size_bytes`` split into ``chunks`` equal chunks; chunk ``c`` runs on stream
-``c % streams``; per chunk an H2D copy, the FMA-chain kernel on the chunk and a D2H copy into
-a second host buffer.
+of ``size_bytes`` split into ``chunks`` chunks; chunk ``c`` runs on stream ``c % streams``;
+per chunk an H2D copy, the FMA-chain kernel on the chunk and a D2H copy into a second host
+buffer.
+
+Any chunk count from 1 to the number of elements is allowed. Every chunk holds
+``elements // chunks`` elements, chunk ``c`` starting at element ``c * (elements // chunks)``,
+except the last, which also takes the ``elements % chunks`` left over. That always makes
+exactly ``chunks`` chunks of at least one element each; a rule of equal chunks rounded up
+with a shorter last one cannot promise that (10 elements in 6 chunks of 2 leave nothing for
+the sixth).
 """
 
 from __future__ import annotations
@@ -105,11 +112,11 @@ class PipelineConfig:
             raise ConfigError("fresh_output", "a fresh, never-touched output buffer needs pageable host memory")
         if self.size_bytes % FLOAT32_BYTES:
             raise ConfigError("size_bytes", "must be a whole number of float32 values (4 bytes)")
-        if self.elements % self.chunks:
+        if self.chunks > self.elements:
             raise ConfigError(
                 "chunks",
-                f"{self.chunks} chunks do not divide {self.elements} float32 elements evenly;"
-                f" pick a divisor such as {_nearest_divisor(self.elements, self.chunks)}",
+                f"{self.chunks} chunks are more than the {self.elements} float32 elements of"
+                f" {format_size(self.size_bytes)}; at most {self.elements}, one element per chunk",
             )
 
     @property
@@ -119,13 +126,36 @@ class PipelineConfig:
 
     @property
     def chunk_elements(self) -> int:
-        """Number of float32 values per chunk."""
+        """Number of float32 values in every chunk but the last (see `chunk_elements_of`)."""
         return self.elements // self.chunks
 
     @property
     def chunk_bytes(self) -> int:
-        """Bytes per chunk and so per copy."""
+        """Bytes of every chunk but the last, and so of their copies."""
         return self.chunk_elements * FLOAT32_BYTES
+
+    @property
+    def last_chunk_elements(self) -> int:
+        """Number of float32 values in the last chunk: a common chunk plus the remainder."""
+        return self.chunk_elements + self.elements % self.chunks
+
+    def chunk_offset_of(self, chunk: int) -> int:
+        """The first element of `chunk` in the host and device buffers."""
+        self._check_chunk(chunk)
+        return chunk * self.chunk_elements
+
+    def chunk_elements_of(self, chunk: int) -> int:
+        """Number of float32 values in `chunk` (the last one also holds the remainder)."""
+        self._check_chunk(chunk)
+        return self.last_chunk_elements if chunk == self.chunks - 1 else self.chunk_elements
+
+    def chunk_bytes_of(self, chunk: int) -> int:
+        """Bytes of `chunk`, and so of each of its two copies."""
+        return self.chunk_elements_of(chunk) * FLOAT32_BYTES
+
+    def _check_chunk(self, chunk: int) -> None:
+        if not 0 <= chunk < self.chunks:
+            raise IndexError(f"chunk {chunk} is not one of the pipeline's {self.chunks} chunks")
 
     def stream_of(self, chunk: int) -> int:
         """The stream (0-based) that carries `chunk`."""
@@ -188,15 +218,6 @@ def _check_int(name: str, value: object, low: int, high: int, show: Any = str) -
         raise ConfigError(name, f"must be a whole number, got {value!r}")
     if not low <= value <= high:
         raise ConfigError(name, f"{show(value)} is out of range; allowed {show(low)} to {show(high)}")
-
-
-def _nearest_divisor(n: int, wanted: int) -> int:
-    """The divisor of `n` closest to `wanted` (ties go to the smaller one)."""
-    for delta in range(n):
-        for candidate in (wanted - delta, wanted + delta):
-            if 1 <= candidate <= n and n % candidate == 0:
-                return candidate
-    return 1
 
 
 def _plain(value: object) -> object:

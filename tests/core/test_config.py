@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from overlapviz.core.config import (
     GIB,
+    KIB,
     MIB,
     ConfigError,
     HostAlloc,
@@ -44,7 +45,7 @@ def test_chunk_to_stream_mapping() -> None:
         ({"size_bytes": 10}, "size_bytes", "allowed 4 KiB to 64 GiB"),
         ({"size_bytes": 128 * GIB}, "size_bytes", "out of range"),
         ({"size_bytes": 1 * MIB + 2}, "size_bytes", "float32"),
-        ({"chunks": 3}, "chunks", "do not divide"),
+        ({"size_bytes": 4 * KIB, "chunks": 2000}, "chunks", "2000 chunks are more than the 1024 float32 elements"),
         ({"memory": "magic"}, "memory", "pinned, pageable, registered"),
         ({"order": "random"}, "order", "depth, breadth"),
         ({"stream_kind": "x"}, "stream_kind", "nonblocking, legacy"),
@@ -71,9 +72,38 @@ def test_host_buffers_are_reused_by_default_and_may_be_allocated_per_run() -> No
     assert "per run" not in PipelineConfig().describe() and "fresh" not in PipelineConfig().describe()
 
 
-def test_divisor_suggestion() -> None:
-    with pytest.raises(ConfigError, match="such as 16"):
-        PipelineConfig(size_bytes=48 * MIB, chunks=17)
+def test_any_chunk_count_is_taken_the_last_chunk_holding_the_remainder() -> None:
+    config = PipelineConfig(streams=3, chunks=12)  # 67,108,864 elements: 5,592,405 per chunk, 4 left over
+    sizes = [config.chunk_elements_of(c) for c in range(12)]
+    assert sizes == [5_592_405] * 11 + [5_592_409]
+    assert config.chunk_elements == 5_592_405 and config.last_chunk_elements == 5_592_409
+    assert [config.chunk_offset_of(c) for c in (0, 1, 11)] == [0, 5_592_405, 11 * 5_592_405]
+    assert config.chunk_bytes_of(11) == 4 * 5_592_409 and config.chunk_bytes == 4 * 5_592_405
+
+
+def test_one_element_per_chunk_is_the_most_chunks() -> None:
+    config = PipelineConfig(size_bytes=4 * KIB, chunks=1024)
+    assert {config.chunk_elements_of(c) for c in range(1024)} == {1}
+    with pytest.raises(ConfigError, match="at most 1024, one element per chunk"):
+        config.replace(chunks=1025)
+
+
+def test_a_chunk_outside_the_pipeline_is_refused() -> None:
+    config = PipelineConfig(chunks=4)
+    for chunk in (-1, 4):
+        with pytest.raises(IndexError, match=f"chunk {chunk} is not one of the pipeline's 4 chunks"):
+            config.chunk_elements_of(chunk)
+
+
+@given(elements=st.integers(1024, 1 << 22), chunks=st.integers(1, 4096))
+def test_chunks_tile_the_buffer_exactly(elements: int, chunks: int) -> None:
+    chunks = min(chunks, elements)
+    config = PipelineConfig(size_bytes=4 * elements, chunks=chunks)
+    ends = [config.chunk_offset_of(c) + config.chunk_elements_of(c) for c in range(chunks)]
+    starts = [config.chunk_offset_of(c) for c in range(chunks)]
+    assert starts[0] == 0 and starts[1:] == ends[:-1] and ends[-1] == elements
+    assert min(config.chunk_elements_of(c) for c in range(chunks)) >= 1
+    assert sum(config.chunk_bytes_of(c) for c in range(chunks)) == config.size_bytes
 
 
 @pytest.mark.parametrize(

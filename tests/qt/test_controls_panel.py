@@ -105,7 +105,7 @@ def test_targets_and_live_switch(panel, qtbot):
 def test_an_invalid_combination_is_explained_not_emitted(panel, monkeypatch):
     committed = []
     panel.config_committed.connect(committed.append)
-    monkeypatch.setattr("overlapviz._qt.controls.chunk_values", lambda size: (1, 3))  # 3 never divides 2^k MiB
-    _drag(panel.size_slider, 4 * MIB)  # the nearest "offered" count is now 3
+    monkeypatch.setattr("overlapviz._qt.controls.chunk_values", lambda size: (1 << 17,))  # over MAX_CHUNKS
+    _drag(panel.size_slider, 4 * MIB)  # the only "offered" count is now 2^17
     assert committed == []
     assert panel.notice.isVisible() and panel.notice.text().startswith("Not a valid pipeline: chunks:")

@@ -86,7 +86,7 @@ def trace_from_events(
             chunk=op.chunk,
             enqueue_ns=times.call_start[i],
             ready_ns=min(times.ready[i], start[i]),
-            nbytes=config.chunk_bytes if op.kind is not OpKind.KERNEL else 0,
+            nbytes=config.chunk_bytes_of(op.chunk) if op.kind is not OpKind.KERNEL else 0,
             memory=copy_memory(op.kind, config),
         )
     for op in plan:

@@ -32,27 +32,29 @@ def sincos_blocks(elements: int) -> int:
     return max(1, math.ceil(elements / THREADS_PER_BLOCK))
 
 
-def blocks_for(config: PipelineConfig, sm_count: int) -> int:
-    """Blocks of one chunk's kernel."""
+def blocks_for(config: PipelineConfig, sm_count: int, chunk: int = 0) -> int:
+    """Blocks of the kernel of `chunk` (every chunk but the last has the same grid)."""
+    elements = config.chunk_elements_of(chunk)
     if config.kernel is KernelKind.SINCOS:
-        return sincos_blocks(config.chunk_elements)
-    return fma_blocks(config.chunk_elements, sm_count)
+        return sincos_blocks(elements)
+    return fma_blocks(elements, sm_count)
 
 
 def fills_device(config: PipelineConfig, sm_count: int) -> bool:
     """Whether one chunk's kernel occupies every thread slot of every SM.
 
     Then a second kernel cannot run beside it (only at its edges), so compute behaves as
-    one FIFO unit; this is what the CUDA-events fallback relies on.
+    one FIFO unit; this is what the CUDA-events fallback relies on. The last chunk is never
+    smaller than the others, so the first chunk answers for all of them.
     """
     return blocks_for(config, sm_count) >= BLOCKS_PER_SM * sm_count
 
 
 def kernel_args(config: PipelineConfig, chunk: int, pointer: Any) -> tuple[Any, ...]:
     """Arguments of the chunk kernel, typed to match the C signatures in pipeline.cu."""
-    n = np.uint64(config.chunk_elements)
+    n = np.uint64(config.chunk_elements_of(chunk))
     if config.kernel is KernelKind.SINCOS:
-        return (pointer, n, np.uint64(chunk * config.chunk_elements))
+        return (pointer, n, np.uint64(config.chunk_offset_of(chunk)))
     return (pointer, n, np.int32(config.iters))
 
 

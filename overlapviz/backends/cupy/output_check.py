@@ -27,9 +27,10 @@ class OutputMismatch(ValueError):
 def sample_indices(config: PipelineConfig, spread: int = _SPREAD) -> npt.NDArray[np.int64]:
     """Sorted positions to check: each chunk's first and last element and `spread` others."""
     edges = np.arange(config.chunks, dtype=np.int64) * config.chunk_elements
+    lasts = np.append(edges[1:], config.elements) - 1  # the last chunk also holds the remainder
     rng = np.random.default_rng(config.elements)
     spread_out = rng.integers(0, config.elements, size=min(spread, config.elements), dtype=np.int64)
-    return np.unique(np.concatenate([edges, edges + config.chunk_elements - 1, spread_out]))
+    return np.unique(np.concatenate([edges, lasts, spread_out]))
 
 
 def fill_input(dest: npt.NDArray[np.float32], block: int = 1 << 22) -> None:
@@ -73,6 +74,6 @@ def check_output(
         first = int(np.argmax(bad))
         raise OutputMismatch(
             f"output check failed at {int(bad.sum())} of {len(indices)} sampled elements; element"
-            f" {int(indices[first])} (chunk {int(indices[first]) // config.chunk_elements}) is"
+            f" {int(indices[first])} (chunk {min(int(indices[first]) // config.chunk_elements, config.chunks - 1)}) is"
             f" {float(outputs[first])!r}, expected {float(expected[first])!r}"
         )

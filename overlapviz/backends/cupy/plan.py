@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overlapviz.core.config import IssueOrder, PipelineConfig
+from overlapviz.core.config import FLOAT32_BYTES, IssueOrder, PipelineConfig
 from overlapviz.core.trace import OpKind, Unit
 
 
@@ -25,6 +25,34 @@ class PlannedOp:
     def label(self) -> str:
         """Short name for NVTX ranges and messages, e.g. ``h2d c3 s1``."""
         return f"{self.kind.label} c{self.chunk} s{self.stream}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkSlice:
+    """Where one chunk lies in the host and device buffers, in float32 elements."""
+
+    offset: int  # the chunk's first element
+    elements: int
+
+    @property
+    def stop(self) -> int:
+        """One past the chunk's last element."""
+        return self.offset + self.elements
+
+    @property
+    def byte_offset(self) -> int:
+        """Bytes from the start of a buffer to the chunk."""
+        return self.offset * FLOAT32_BYTES
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the chunk, and so of each of its copies."""
+        return self.elements * FLOAT32_BYTES
+
+
+def chunk_slices(config: PipelineConfig) -> list[ChunkSlice]:
+    """Every chunk's place in the buffers, as `PipelineConfig` sizes them (the last may be longer)."""
+    return [ChunkSlice(config.chunk_offset_of(c), config.chunk_elements_of(c)) for c in range(config.chunks)]
 
 
 _STAGES = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)

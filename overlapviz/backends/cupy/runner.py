@@ -21,7 +21,7 @@ from overlapviz.backends.cupy.event_trace import EventTimes
 from overlapviz.backends.cupy.kernels import THREADS_PER_BLOCK, Kernels, blocks_for, kernel_args
 from overlapviz.backends.cupy.nvtx_ranges import NvtxRanges
 from overlapviz.backends.cupy.output_check import check_output, fill_input, sample_indices
-from overlapviz.backends.cupy.plan import PlannedOp
+from overlapviz.backends.cupy.plan import PlannedOp, chunk_slices
 from overlapviz.core.config import FLOAT32_BYTES, HostAlloc, HostMemory, PipelineConfig, StreamKind
 from overlapviz.core.trace import OpKind
 
@@ -49,14 +49,10 @@ class Prepared:
     out_ptrs: list[int]
     dev_ptrs: list[int]
     kernel: Any  # cupy.cuda.function.Function of the chunk kernel
-    grid: tuple[int]
+    grids: list[tuple[int]]  # per chunk
     args: list[tuple[Any, ...]]
+    copy_bytes: list[int]  # per chunk: the last chunk may be longer than the others
     sample: npt.NDArray[np.int64]
-
-    @property
-    def chunk_bytes(self) -> int:
-        """Bytes per copy."""
-        return self.config.chunk_bytes
 
 
 class PipelineRunner:
@@ -92,7 +88,7 @@ class PipelineRunner:
 
     def prepare(self, config: PipelineConfig) -> Prepared:
         """Allocate (or reuse) everything the run needs and warm the kernel up."""
-        n, per = config.elements, config.chunk_elements
+        n, slices = config.elements, chunk_slices(config)
         per_run = config.host_alloc is HostAlloc.PER_RUN
         if per_run:  # the run allocates them; the guard speaks now, before anything is issued
             if config.memory is not HostMemory.PAGEABLE:
@@ -101,8 +97,7 @@ class PipelineRunner:
         device = self.pool.device("data", n)
         streams = self.streams(config)
         base = int(device.data.ptr)
-        step = per * FLOAT32_BYTES
-        views = [device[c * per : (c + 1) * per] for c in range(config.chunks)]
+        views = [device[s.offset : s.stop] for s in slices]
         prepared = Prepared(
             config=config,
             host_in=None,
@@ -111,10 +106,11 @@ class PipelineRunner:
             stream_ptrs=[int(s.ptr) for s in streams],
             in_ptrs=[],
             out_ptrs=[],
-            dev_ptrs=[base + c * step for c in range(config.chunks)],
+            dev_ptrs=[base + s.byte_offset for s in slices],
             kernel=self.kernels.chunk[config.kernel].kernel,  # the loaded function: no per-call look-up
-            grid=(blocks_for(config, self.sm_count),),
+            grids=[(blocks_for(config, self.sm_count, c),) for c in range(config.chunks)],
             args=[kernel_args(config, c, views[c]) for c in range(config.chunks)],
+            copy_bytes=[s.nbytes for s in slices],
             sample=sample_indices(config),
         )
         if not per_run:
@@ -126,11 +122,10 @@ class PipelineRunner:
         self, prepared: Prepared, host_in: npt.NDArray[np.float32], host_out: npt.NDArray[np.float32]
     ) -> None:
         """Point the run's copies at these host buffers."""
-        step = prepared.config.chunk_bytes
+        offsets = [s.byte_offset for s in chunk_slices(prepared.config)]
         prepared.host_in, prepared.host_out = host_in, host_out
-        chunks = range(prepared.config.chunks)
-        prepared.in_ptrs = [int(host_in.ctypes.data) + c * step for c in chunks]
-        prepared.out_ptrs = [int(host_out.ctypes.data) + c * step for c in chunks]
+        prepared.in_ptrs = [int(host_in.ctypes.data) + offset for offset in offsets]
+        prepared.out_ptrs = [int(host_out.ctypes.data) + offset for offset in offsets]
 
     def detach(self, prepared: Prepared) -> Samples:
         """Let go of the run's host buffers, keeping copies of the sampled values for the check."""
@@ -171,7 +166,7 @@ class PipelineRunner:
         import cupy
 
         stream = prepared.streams[0]
-        prepared.kernel(prepared.grid, (THREADS_PER_BLOCK,), prepared.args[0], stream=stream)
+        prepared.kernel(prepared.grids[0], (THREADS_PER_BLOCK,), prepared.args[0], stream=stream)
         self.touch(prepared)
         config = prepared.config
         if not prepared.in_ptrs:  # buffers allocated per run: their first use is part of the run
@@ -209,18 +204,18 @@ class PipelineRunner:
         import cupy
 
         memcpy = cupy.cuda.runtime.memcpyAsync
-        nbytes, kernel, grid, block = prepared.chunk_bytes, prepared.kernel, prepared.grid, (THREADS_PER_BLOCK,)
+        nbytes, kernel, grids, block = prepared.copy_bytes, prepared.kernel, prepared.grids, (THREADS_PER_BLOCK,)
         streams, ptrs, dev, host_in, host_out = (
             prepared.streams, prepared.stream_ptrs, prepared.dev_ptrs, prepared.in_ptrs, prepared.out_ptrs)
 
         def issue_one(op: PlannedOp) -> None:
             c, s = op.chunk, op.stream
             if op.kind is OpKind.H2D:
-                memcpy(dev[c], host_in[c], nbytes, H2D, ptrs[s])
+                memcpy(dev[c], host_in[c], nbytes[c], H2D, ptrs[s])
             elif op.kind is OpKind.KERNEL:
-                kernel(grid, block, prepared.args[c], stream=streams[s])
+                kernel(grids[c], block, prepared.args[c], stream=streams[s])
             else:
-                memcpy(host_out[c], dev[c], nbytes, D2H, ptrs[s])
+                memcpy(host_out[c], dev[c], nbytes[c], D2H, ptrs[s])
 
         return issue_one
 

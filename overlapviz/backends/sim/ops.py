@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import FLOAT32_BYTES, HostMemory, IssueOrder, KernelKind, PipelineConfig
@@ -47,17 +47,30 @@ def issue_sequence(config: PipelineConfig) -> list[tuple[OpKind, int]]:
 
 def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
     """The pipeline's ops in issue order, each with its cost on `profile`."""
-    kernel_ns, occupancy = kernel_cost(config, profile)
+    # Every chunk but the last is the same size, so each kind of op costs the same on all of
+    # them: one prototype per kind for those, one for the last chunk (runs build thousands).
+    common = _prototypes(config, profile, 0)
+    last_chunk = config.chunks - 1
+    uneven = config.last_chunk_elements != config.chunk_elements
+    last = _prototypes(config, profile, last_chunk) if uneven else common
+    return [
+        Op(kind, chunk, config.stream_of(chunk), *(last if chunk == last_chunk else common)[kind])
+        for kind, chunk in issue_sequence(config)
+    ]
+
+
+def _prototypes(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> dict[OpKind, tuple[Any, ...]]:
+    """The fields after (kind, chunk, stream) of each kind of op on `chunk`."""
+    kernel_ns, occupancy = kernel_cost(config, profile, chunk)
     memory = _MEMORY_KINDS[config.memory]
     pageable = memory is MemoryKind.PAGEABLE
-    # Every chunk is the same size, so each kind of op costs the same: build one prototype each.
-    prototypes = {
+    prototypes: dict[OpKind, tuple[Any, ...]] = {
         OpKind.KERNEL: (Unit.COMPUTE, kernel_ns, 0, MemoryKind.NONE, occupancy, False, KERNEL_NAMES[config.kernel]),
     }
     for kind in (OpKind.H2D, OpKind.D2H):
-        prototypes[kind] = (copy_unit(kind, profile), copy_cost(kind, config, profile), config.chunk_bytes,
-                            memory, 1.0, pageable, _copy_name(kind))
-    return [Op(kind, chunk, config.stream_of(chunk), *prototypes[kind]) for kind, chunk in issue_sequence(config)]
+        prototypes[kind] = (copy_unit(kind, profile), copy_cost(kind, config, profile, chunk),
+                            config.chunk_bytes_of(chunk), memory, 1.0, pageable, _copy_name(kind))
+    return prototypes
 
 
 def copy_unit(kind: OpKind, profile: DeviceProfile) -> Unit:
@@ -67,15 +80,16 @@ def copy_unit(kind: OpKind, profile: DeviceProfile) -> Unit:
     return Unit.H2D_ENGINE if kind is OpKind.H2D else Unit.D2H_ENGINE
 
 
-def copy_cost(kind: OpKind, config: PipelineConfig, profile: DeviceProfile) -> float:
-    """Nanoseconds a chunk's copy takes with the link to itself.
+def copy_cost(kind: OpKind, config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) -> float:
+    """Nanoseconds the copy of `chunk` takes with the link to itself.
 
     Pageable copies run at the staged rate (the driver copies through its own pinned buffer);
     a D2H into a never-touched buffer also pays the host's page faults.
     """
-    ns = copy_ns(kind, config.memory, config.chunk_bytes, profile)
+    nbytes = config.chunk_bytes_of(chunk)
+    ns = copy_ns(kind, config.memory, nbytes, profile)
     if config.fresh_output and kind is OpKind.D2H:
-        ns += config.chunk_bytes / profile.first_touch_gbps
+        ns += nbytes / profile.first_touch_gbps
     return ns
 
 
@@ -92,8 +106,8 @@ def copy_ns(kind: OpKind, memory: HostMemory, nbytes: int, profile: DeviceProfil
     return profile.copy_latency_us * 1e3 + nbytes / gbps
 
 
-def kernel_cost(config: PipelineConfig, profile: DeviceProfile) -> tuple[float, float]:
-    """(nanoseconds, occupancy) of the kernel on one chunk.
+def kernel_cost(config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) -> tuple[float, float]:
+    """(nanoseconds, occupancy) of the kernel on `chunk`.
 
     The grid is ``min(ceil(n / 256), 8 x SMs)`` blocks, each thread striding over its
     elements. A kernel takes the longer of two bounds: the GPU's throughput (``n x cost per
@@ -102,7 +116,7 @@ def kernel_cost(config: PipelineConfig, profile: DeviceProfile) -> tuple[float, 
     occupancy, the share of the GPU's threads it holds, decides what may run beside it.
     ``iters = 0`` launches a kernel with nothing to do.
     """
-    n = config.chunk_elements
+    n = config.chunk_elements_of(chunk)
     blocks = min(math.ceil(n / THREADS_PER_BLOCK), GRID_BLOCKS_PER_SM * profile.sm_count)
     grid_threads = blocks * THREADS_PER_BLOCK
     occupancy = min(1.0, grid_threads / (profile.sm_count * profile.blocks_per_sm * THREADS_PER_BLOCK))
