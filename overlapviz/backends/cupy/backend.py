@@ -1,7 +1,9 @@
 """The real-GPU backend: runs a pipeline through CuPy and returns what the hardware did.
 
 Timing: CUPTI activity records by default (`cupti_session`), CUDA events with the engine
-FIFO replayed as the fallback (`event_trace`); the trace says which one it used and why.
+FIFO replayed as the fallback (`event_trace`): for every run when CUPTI cannot be used, and
+for one run when another CUPTI client shares it (`cupti_timing`). The trace says which one
+it used and why.
 A run is: prepare (outside the timed region), tiny op, issue, synchronise, flush, convert,
 check the output. Errors become `BackendError`s with words, and release every buffer, so a
 cancelled or failed run leaves nothing pinned and the next run starts clean.
@@ -13,7 +15,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,23 +31,22 @@ from overlapviz.backends.base import (
 from overlapviz.backends.cupy.bandwidth import CopyTiming, device_copy_gbps, sweep
 from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.cupti_session import CuptiCollector, CuptiUnavailable, shared_collector
-from overlapviz.backends.cupy.cupti_trace import RecordMismatch, trace_from_cupti
+from overlapviz.backends.cupy.cupti_sharing import fallback_note
+from overlapviz.backends.cupy.cupti_timing import CuptiShared, claim, collect_trace
 from overlapviz.backends.cupy.device_facts import device_facts
 from overlapviz.backends.cupy.event_trace import trace_from_events
 from overlapviz.backends.cupy.failures import describe_error, releasing_on_error
 from overlapviz.backends.cupy.kernels import KERNEL_NAMES, fills_device, load_kernels
-from overlapviz.backends.cupy.per_run import RunBuffers
+from overlapviz.backends.cupy.per_run import run_buffers
 from overlapviz.backends.cupy.plan import PlannedOp, issue_plan
 from overlapviz.backends.cupy.ram_guard import pin_share
-from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord, HostStep
 from overlapviz.backends.cupy.runner import PipelineRunner, Prepared, Samples
-from overlapviz.core.config import HostAlloc, HostMemory, PipelineConfig
+from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.core.trace import Trace
 
 TIMING_ENV = "OVERLAPVIZ_TIMING"
 TIMINGS = ("auto", "cupti", "events")
 DEVICE_PREFIX = "cuda:"
-FLUSH_ATTEMPTS = 25
 # One run at a time per process, across backend instances: CUPTI's records are collected
 # process-wide, and two runs at once would take each other's records and engines.
 _RUN_LOCK = threading.RLock()
@@ -100,9 +101,11 @@ class CupyBackend:
         if self.timing_choice == "events":
             return "cuda-events", f"{TIMING_ENV}=events asks for CUDA events"
         try:
-            shared_collector()
+            taken = shared_collector().other_subscriber()
         except CuptiUnavailable as error:
             return "cuda-events", f"CUPTI is not used: {error}"
+        if taken:
+            return "cuda-events", f"CUPTI is not used while {taken}"
         return "cupti", "CUPTI activity records"
 
     # --- runs ----------------------------------------------------------------------------
@@ -214,16 +217,52 @@ class CupyBackend:
             return state.runner.prepare(config)
 
     def _timed_run(self, state: _DeviceState, prepared: Prepared, plan: list[PlannedOp]) -> tuple[Trace, Samples]:
-        """One run: its trace and the sampled output for the check."""
-        import cupy
+        """One run: its trace and the sampled output for the check.
 
+        Timed with CUPTI when it is ours alone (checked before and after the run), else
+        with CUDA events and the reason as the trace's timing note.
+        """
         collector = self._collector()
-        runner, config = state.runner, prepared.config
         # A process's first run, right after tracing began, is slower; run the pipeline once
         # untimed first (not into a fresh output buffer, whose first touch is the point).
-        if not state.primed and not config.fresh_output:
+        if not state.primed and not prepared.config.fresh_output:
             self._untimed_run(state, prepared, plan)
             state.primed = True
+        note = self._timing_reason
+        if collector is not None:
+            reason = self._claim(state, prepared, plan, collector)
+            if not reason:
+                try:
+                    return self._run_traced(state, prepared, plan, collector)
+                except CuptiShared as error:
+                    reason = str(error)
+            if self.timing_choice == "cupti":
+                raise BackendError(f"CUPTI timing was asked for but {reason}")
+            note = fallback_note(reason)
+        return self._run_traced(state, prepared, plan, None, note)
+
+    def _claim(self, state: _DeviceState, prepared: Prepared, plan: list[PlannedOp], collector: CuptiCollector) -> str:
+        """Why CUPTI cannot time this run ("" if it can), checked right before it."""
+        import cupy
+
+        def touch() -> None:
+            state.runner.touch(prepared)
+            cupy.cuda.runtime.deviceSynchronize()
+
+        checked = claim(collector, touch)
+        if checked.rearmed and not checked.reason and not prepared.config.fresh_output:
+            self._untimed_run(state, prepared, plan)  # the first run after enabling is slower
+            touch()
+        return checked.reason
+
+    def _run_traced(
+        self, state: _DeviceState, prepared: Prepared, plan: list[PlannedOp],
+        collector: CuptiCollector | None, note: str = "",
+    ) -> tuple[Trace, Samples]:  # fmt: skip
+        """Issue the run once, timed by `collector` (None: by CUDA events, `note` saying why)."""
+        import cupy
+
+        runner, config = state.runner, prepared.config
         meta = self._meta(state, config)
         runner.touch(prepared)  # CUPTI's buffer request lands here, before the timed region
         cupy.cuda.runtime.deviceSynchronize()
@@ -236,7 +275,7 @@ class CupyBackend:
                 return time.time_ns() + offset
 
         begin = collector.timestamp() if collector is not None else 0
-        with self._run_buffers(runner, prepared, clock) as buffers:
+        with run_buffers(runner, prepared, clock) as buffers:
             runner.poison(prepared)
             if collector is None:
                 times = runner.issue_with_events(prepared, plan)
@@ -248,59 +287,14 @@ class CupyBackend:
                 meta["host_wall_ns"] = time.perf_counter_ns() - wall_start
             samples = runner.detach(prepared) if buffers is not None else runner.samples(prepared)
         steps = buffers.steps if buffers is not None else []
-        if collector is None:
-            trace = trace_from_events(
-                plan, times, config, {**meta, "timing_reason": self._timing_reason},
-                kernel_name=KERNEL_NAMES[config.kernel], kernels_fill_device=fills_device(config, runner.sm_count),
-                host_steps=steps,
-            )  # fmt: skip
-            return trace, samples
-        return self._cupti_trace(collector, begin, plan, config, meta, steps), samples
-
-    def _cupti_trace(
-        self, collector: CuptiCollector, begin: int, plan: list[PlannedOp], config: PipelineConfig,
-        meta: dict[str, Any], steps: list[HostStep],
-    ) -> Trace:  # fmt: skip
-        apis: list[ApiRecord] = []
-        devices: list[DeviceRecord] = []
-        for attempt in range(FLUSH_ATTEMPTS):  # records can trail the flush that asked for them
-            collector.flush()
-            more_apis, more_devices = collector.take()
-            apis += [api for api in more_apis if api.start_ns >= begin]
-            devices += more_devices
-            try:
-                return trace_from_cupti(plan, apis, devices, config, meta, host_steps=steps)
-            except RecordMismatch as error:
-                if attempt == FLUSH_ATTEMPTS - 1:
-                    raise BackendError(f"CUPTI's records of this run do not match its ops: {error}") from error
-                time.sleep(0.002)
-        raise AssertionError("unreachable")
-
-    @contextmanager
-    def _run_buffers(
-        self, runner: PipelineRunner, prepared: Prepared, clock: Callable[[], int]
-    ) -> Iterator[RunBuffers | None]:
-        """Host buffers allocated inside this run (None when the run reuses the pool's).
-
-        They are freed when the block ends, also when it fails (after the device is idle).
-        """
-        if prepared.config.host_alloc is not HostAlloc.PER_RUN:
-            yield None
-            return
-        buffers = RunBuffers(prepared.config, runner.reference_input(prepared.config), clock)
-        try:
-            runner.attach(prepared, *buffers.allocate())
-            yield buffers
-        except BaseException:
-            with suppress(Exception):
-                import cupy
-
-                cupy.cuda.runtime.deviceSynchronize()
-            prepared.host_in = prepared.host_out = None
-            with suppress(Exception):
-                buffers.free()
-            raise
-        buffers.free()
+        if collector is not None:
+            return collect_trace(collector, begin, plan, config, meta, steps), samples
+        trace = trace_from_events(
+            plan, times, config, {**meta, "timing_reason": note},
+            kernel_name=KERNEL_NAMES[config.kernel], kernels_fill_device=fills_device(config, runner.sm_count),
+            host_steps=steps,
+        )  # fmt: skip
+        return trace, samples
 
     def _untimed_run(self, state: _DeviceState, prepared: Prepared, plan: list[PlannedOp]) -> int:
         import cupy
@@ -308,7 +302,7 @@ class CupyBackend:
         state.runner.touch(prepared)
         cupy.cuda.runtime.deviceSynchronize()
         wall_start = time.perf_counter_ns()
-        with self._run_buffers(state.runner, prepared, time.perf_counter_ns) as buffers:
+        with run_buffers(state.runner, prepared, time.perf_counter_ns) as buffers:
             state.runner.issue(prepared, plan)
             cupy.cuda.runtime.deviceSynchronize()
             if buffers is not None:

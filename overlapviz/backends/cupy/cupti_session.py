@@ -4,26 +4,35 @@ What the H200 measurements taught (see the project's pitfalls): enabling the act
 right before a run cost about 25%, so they are enabled once and stay on; after each flush
 the next activity makes CUPTI ask (in Python) for a new 16 MiB buffer, so the runner issues
 a tiny op before its timed region to take that cost there; ``CONCURRENT_KERNEL``, never
-``KERNEL``, which serialises kernels. Only one CUPTI client fits in a process: under Nsight
-Systems enabling fails, and the backend falls back to CUDA events.
+``KERNEL``, which serialises kernels.
+
+CUPTI is shared by every client in the process (see `cupti_sharing`): the collector counts
+records of kinds it never enabled, can probe whether another client holds the subscription,
+and can take the callbacks back once a client that took them has gone.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
+from overlapviz.backends.cupy.cupti_sharing import Delivery, subscriber_reason
 from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord, copy_op_kind
 from overlapviz.core.trace import OpKind
 
 BUFFER_BYTES = 16 * 1024 * 1024
-_MULTIPLE_SUBSCRIBERS = "MULTIPLE_SUBSCRIBERS"
 
 
 class CuptiUnavailable(RuntimeError):
     """CUPTI cannot trace in this process; the message says why (shown as the timing note)."""
+
+
+class CuptiTaken(CuptiUnavailable):
+    """Another CUPTI client holds CUPTI now; once it lets go, CUPTI may be used again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +86,19 @@ class CuptiCollector:
             int(kind.CONCURRENT_KERNEL), int(kind.MEMCPY), int(kind.RUNTIME), int(kind.DRIVER)
         )
         self._enabled_kinds = [kind.CONCURRENT_KERNEL, kind.MEMCPY, kind.RUNTIME, kind.DRIVER]
+        self._own_kinds = {int(k) for k in self._enabled_kinds}
         self._names: dict[tuple[bool, int], str] = {}
         self._lock = threading.Lock()
         self._apis: list[ApiRecord] = []
         self._devices: list[DeviceRecord] = []
+        self._foreign: Counter[str] = Counter()
+        shared = other_subscriber(cupti)  # registering now would take that client's records
+        if shared:
+            raise CuptiTaken(shared)
         try:
-            cupti.activity_register_callbacks(self._buffer_requested, self._buffer_completed)
-            self.resume()
+            self.rearm()
         except Exception as error:
-            raise CuptiUnavailable(_why(error, _status_name(cupti, error))) from error
+            raise _unavailable(error, _status_name(cupti, error)) from error
 
     def _buffer_requested(self) -> tuple[int, int]:
         return BUFFER_BYTES, 0  # 0: as many records as fit
@@ -93,7 +106,11 @@ class CuptiCollector:
     def _buffer_completed(self, activities: Iterable[Any]) -> None:
         apis: list[ApiRecord] = []
         devices: list[DeviceRecord] = []
+        foreign: Counter[str] = Counter()
         for activity in activities:
+            if int(activity.kind) not in self._own_kinds:
+                foreign[self._kind_name(int(activity.kind))] += 1
+                continue
             record = record_of(activity, self.kinds, self._api_name)
             if isinstance(record, ApiRecord):
                 apis.append(record)
@@ -102,6 +119,13 @@ class CuptiCollector:
         with self._lock:
             self._apis.extend(apis)
             self._devices.extend(devices)
+            self._foreign.update(foreign)
+
+    def _kind_name(self, kind: int) -> str:
+        try:
+            return str(self._cupti.ActivityKind(kind).name)
+        except ValueError:
+            return f"kind {kind}"
 
     def _api_name(self, runtime: bool, cbid: int) -> str:
         key = (runtime, cbid)
@@ -118,12 +142,21 @@ class CuptiCollector:
         """Deliver every record of finished work (forced: incomplete buffers too)."""
         self._cupti.activity_flush_all(1)
 
-    def take(self) -> tuple[list[ApiRecord], list[DeviceRecord]]:
+    def take(self) -> Delivery:
         """Everything collected since the last `take`, handed over and forgotten."""
         with self._lock:
-            apis, devices = self._apis, self._devices
-            self._apis, self._devices = [], []
-        return apis, devices
+            delivery = Delivery(self._apis, self._devices, dict(self._foreign))
+            self._apis, self._devices, self._foreign = [], [], Counter()
+        return delivery
+
+    def other_subscriber(self) -> str:
+        """Why another client holds CUPTI's subscription now ("" when none does, as far as CUPTI says)."""
+        return other_subscriber(self._cupti)
+
+    def rearm(self) -> None:
+        """Register our buffer callbacks and enable our kinds (again, after a client that took them left)."""
+        self._cupti.activity_register_callbacks(self._buffer_requested, self._buffer_completed)
+        self.resume()
 
     def pause(self) -> None:
         """Stop recording (to time untraced runs for the overhead measurement)."""
@@ -136,6 +169,25 @@ class CuptiCollector:
             self._cupti.activity_enable(kind)
 
 
+def other_subscriber(cupti: Any) -> str:
+    """Subscribe and unsubscribe at once: the reason when CUPTI refuses a second subscriber, else "".
+
+    Before CUPTI 13.5 a process has one subscriber, and Nsight Systems and torch.profiler
+    subscribe; with several allowed this finds nothing, and the checks on the records decide.
+    """
+    try:
+        handle = cupti.subscribe(_ignore_callback, None)
+    except Exception as error:
+        return subscriber_reason(_status_name(cupti, error) or str(error))
+    with suppress(Exception):  # held for a moment only: nothing more to learn from letting go
+        cupti.unsubscribe(handle)
+    return ""
+
+
+def _ignore_callback(*_: Any) -> None:
+    """The probe subscription enables no domain, so this is never called."""
+
+
 def _status_name(cupti: Any, error: Exception) -> str:
     """CUPTI's name for the status a ``cuptiError`` carries ("" when it carries none)."""
     try:
@@ -146,9 +198,12 @@ def _status_name(cupti: Any, error: Exception) -> str:
 
 def _why(error: Exception, status: str = "") -> str:
     text = f"{type(error).__name__}: {status or error}"
-    if _MULTIPLE_SUBSCRIBERS in text.upper() or "MULTIPLE SUBSCRIBERS" in text.upper():
-        return f"another profiler (such as Nsight Systems) already uses CUPTI in this process ({text})"
-    return f"CUPTI could not be enabled ({text})"
+    return subscriber_reason(text) or f"CUPTI could not be enabled ({text})"
+
+
+def _unavailable(error: Exception, status: str = "") -> CuptiUnavailable:
+    why = _why(error, status)
+    return CuptiTaken(why) if subscriber_reason(why) else CuptiUnavailable(why)
 
 
 _collector: CuptiCollector | None = None
@@ -157,12 +212,18 @@ _guard = threading.Lock()
 
 
 def shared_collector() -> CuptiCollector:
-    """The process's one collector, created on first use; `CuptiUnavailable` if it cannot be."""
+    """The process's one collector, created on first use; `CuptiUnavailable` if it cannot be.
+
+    A failure is remembered, except another client holding CUPTI (`CuptiTaken`): once it
+    has let go, the next call tries again.
+    """
     global _collector, _failure
     with _guard:
         if _collector is None and _failure is None:
             try:
                 _collector = CuptiCollector()
+            except CuptiTaken:
+                raise
             except CuptiUnavailable as error:
                 _failure = str(error)
         if _collector is None:

@@ -15,14 +15,16 @@ run's host clock, become spans on the host lane:
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from overlapviz.backends.cupy.records import HostStep
-from overlapviz.core.config import FLOAT32_BYTES, HostMemory, PipelineConfig
+from overlapviz.backends.cupy.runner import PipelineRunner, Prepared
+from overlapviz.core.config import FLOAT32_BYTES, HostAlloc, HostMemory, PipelineConfig
 
 Clock = Callable[[], int]
 T = TypeVar("T")
@@ -82,6 +84,29 @@ class RunBuffers:
             self._step(name, release)
         if self.config.memory is not HostMemory.PINNED:
             self._step("free", lambda: arrays.clear())  # the last references: numpy unmaps here
+
+
+@contextmanager
+def run_buffers(runner: PipelineRunner, prepared: Prepared, clock: Clock) -> Iterator[RunBuffers | None]:
+    """Host buffers allocated inside this run (None when the run reuses the pool's).
+
+    They are freed when the block ends, also when it fails (after the device is idle).
+    """
+    if prepared.config.host_alloc is not HostAlloc.PER_RUN:
+        yield None
+        return
+    buffers = RunBuffers(prepared.config, runner.reference_input(prepared.config), clock)
+    try:
+        runner.attach(prepared, *buffers.allocate())
+        yield buffers
+    except BaseException:
+        with suppress(Exception):
+            _runtime().deviceSynchronize()
+        prepared.host_in = prepared.host_out = None
+        with suppress(Exception):
+            buffers.free()
+        raise
+    buffers.free()
 
 
 def _touch(array: npt.NDArray[np.float32], data: npt.NDArray[np.float32] | None) -> None:
