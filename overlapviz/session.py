@@ -79,6 +79,12 @@ def find_backend(name: str = "auto", device: str | None = None) -> Backend:
     """
     if device is None:
         return registry.resolve_backend(name)
+    try:
+        from_file = registry.profile_file_backend(name, device)
+    except BackendError as error:  # a profile file that cannot be read is bad input
+        raise UnknownDeviceError(str(error)) from None
+    if from_file is not None:
+        return from_file
     auto = name == "auto" and os.environ.get(registry.BACKEND_ENV, "auto") == "auto"
     candidates = (
         [registry.load_backend(s.name) for s in registry.probe_backends() if s.usable]

@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 
 from overlapviz.backends.base import Backend, BackendError
+from overlapviz.backends.sim.profile import ProfileError, load_profile
+from overlapviz.backends.sim.profile_files import is_profile_path
 
 BACKEND_NAMES = ("cupy", "sim")
 BACKEND_ENV = "OVERLAPVIZ_BACKEND"
@@ -41,6 +43,21 @@ def load_backend(name: str) -> Backend:
             raise BackendError(f"the {name} backend cannot be loaded: {error}") from error
         _loaded[name] = module.create_backend()
     return _loaded[name]
+
+
+def profile_file_backend(name: str, device: str) -> Backend | None:
+    """The model, when `device` is a profile file given by its path (``--device ./my-gpu.toml``).
+
+    None when `device` is no path, or `name` asks for a backend that runs no profiles.
+    Raises `BackendError` saying why when the file is not a profile the model can run.
+    """
+    if name == "cupy" or not is_profile_path(device):
+        return None
+    try:
+        load_profile(device)
+    except ProfileError as error:
+        raise BackendError(str(error)) from None
+    return load_backend("sim")
 
 
 def probe_backends() -> list[BackendStatus]:

@@ -23,7 +23,7 @@ from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel, Timeline
 from overlapviz.backends.sim.invariants import check_timeline
 from overlapviz.backends.sim.ops import Op, build_ops
-from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile
+from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pinning import check_pinned_request
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
@@ -50,8 +50,8 @@ class SimBackend:
         return self._profiles[key]
 
     def devices(self) -> list[DeviceInfo]:
-        """Every simulated profile, the H200 first."""
-        keys = sorted(available_profiles(), key=lambda key: (key != DEFAULT_PROFILE, key))
+        """Every simulated profile, the H200 first, then the user's own (such as calibrated ones)."""
+        keys = sorted(available_profiles(), key=lambda key: (key != DEFAULT_PROFILE, key)) + user_profiles()
         return [self._device_info(self.profile(key)) for key in keys]
 
     def run(self, config: PipelineConfig, device: str | None = None, cancel: CancelToken | None = None) -> Trace:

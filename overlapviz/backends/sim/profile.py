@@ -1,10 +1,13 @@
 """Device profiles: the numbers that make the model one GPU rather than another.
 
 Profiles are TOML files in ``profiles/``; every number there carries its source in a comment.
+A user's own profiles (``overlapviz calibrate`` writes them) are read the same way, from the
+user's folder or a path (`profile_files`).
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -12,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from overlapviz.backends.sim.profile_files import is_profile_path, profile_file, user_profile_keys
 from overlapviz.core.config import GIB, MIB
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
@@ -108,51 +112,109 @@ class DeviceProfile:
 
 
 def available_profiles() -> list[str]:
-    """Profile keys, from the files in ``profiles/``."""
+    """Keys of the shipped profiles, from the files in ``profiles/``."""
     return sorted(path.stem for path in PROFILE_DIR.glob("*.toml"))
 
 
+def user_profiles() -> list[str]:
+    """Keys of the profiles in the user's folder that load (`profile_files.user_profile_dir`).
+
+    One that does not load is left out here, so that it cannot hide the others; naming it
+    (``--device NAME``) gives the reason.
+    """
+    keys = []
+    for key in user_profile_keys(PROFILE_DIR):
+        try:
+            load_profile(key)
+        except ProfileError:
+            continue
+        keys.append(key)
+    return keys
+
+
 def load_profile(key: str) -> DeviceProfile:
-    """Read ``profiles/<key>.toml``; `ProfileError` names what is wrong.
+    """Read the profile `key`: shipped, in the user's folder, or a file path; `ProfileError` names what is wrong.
 
     A profile may start from another one (``based_on = "h200"`` at the top of the file) and
     change only some of its numbers: a what-if model of the same machine.
     """
-    path = PROFILE_DIR / f"{key}.toml"
+    label = _label(profile_file(key, PROFILE_DIR))
     flat = {**_profile_values(key, ()), "key": key}
     wanted = {f.name for f in fields(DeviceProfile)}
     missing = sorted(wanted - set(flat))
     unknown = sorted(set(flat) - wanted)
     if missing or unknown:
-        raise ProfileError(f"{path.name}: missing {missing or 'nothing'}, unknown {unknown or 'nothing'}")
+        raise ProfileError(f"{label}: missing {missing or 'nothing'}, unknown {unknown or 'nothing'}")
     tables = {name: tuple(value) for name, value in flat.items() if isinstance(value, list)}
     lengths = {name: len(table) for name, table in tables.items()}
     if len(set(lengths.values())) > 1 or 0 in lengths.values():
-        raise ProfileError(f"{path.name}: the per-size tables differ in length or are empty: {lengths}")
+        raise ProfileError(f"{label}: the per-size tables differ in length or are empty: {lengths}")
     if list(tables.get("alloc_sizes_mib", ())) != sorted(tables.get("alloc_sizes_mib", ())):
-        raise ProfileError(f"{path.name}: alloc_sizes_mib must be in increasing order")
-    return DeviceProfile(**{**flat, **tables})
+        raise ProfileError(f"{label}: alloc_sizes_mib must be in increasing order")
+    values = {**flat, **tables}
+    for item in fields(DeviceProfile):
+        problem = value_problem(item.name, str(item.type), values[item.name])
+        if problem:
+            raise ProfileError(f"{label}: {item.name} {problem}")
+    return DeviceProfile(**values)
+
+
+def value_problem(name: str, annotation: str, value: Any) -> str:
+    """What is wrong with `value` for the field `name` of type `annotation` ("" if nothing).
+
+    Numbers must be finite and not negative, rates (``*_gbps``) and counts of hardware
+    above zero: the model divides by the ones and fills the others.
+    """
+    if annotation == "str":
+        return "" if isinstance(value, str) else f"must be text, not {value!r}"
+    if annotation == "bool":
+        return "" if isinstance(value, bool) else f"must be true or false, not {value!r}"
+    if annotation.startswith("tuple") and not isinstance(value, tuple):
+        return f"must be a list of numbers, not {value!r}"
+    numbers = value if annotation.startswith("tuple") else (value,)
+    kind = int if annotation == "int" else (int, float)
+    if not all(isinstance(n, kind) and not isinstance(n, bool) for n in numbers):
+        return f"must be {'whole numbers' if kind is int else 'numbers'}, not {value!r}"
+    if not all(math.isfinite(n) and n >= 0 for n in numbers):
+        return f"must be finite and not negative, not {value!r}"
+    if (name.endswith("_gbps") or name in _AT_LEAST_ONE) and min(numbers) <= 0:
+        return f"must be above zero, not {value!r}"
+    return ""
+
+
+_AT_LEAST_ONE = {"copy_engines", "sm_count", "blocks_per_sm"}
+
+
+def _label(path: Path) -> str:
+    """How messages name a profile file: a shipped one by its name, any other by its path."""
+    return path.name if path.parent == PROFILE_DIR else str(path)
 
 
 def _profile_values(key: str, seen: tuple[str, ...]) -> dict[str, Any]:
     """The file's values, sections flattened, on top of those of the profile it is based on."""
-    path = PROFILE_DIR / f"{key}.toml"
+    path = profile_file(key, PROFILE_DIR)
+    label = _label(path)
+    if is_profile_path(key) and not path.is_file():
+        why = "it is a folder" if path.is_dir() else "there is no such file"
+        raise ProfileError(f"cannot read the device profile {key}: {why}")
     if not path.is_file():
-        known = ", ".join(available_profiles())
+        known = ", ".join(available_profiles() + user_profiles())
         where = f" (the base of {seen[-1]!r})" if seen else ""
         raise ProfileError(f"unknown device profile {key!r}{where}; known: {known}")
     if key in seen:
-        raise ProfileError(f"{path.name}: based_on goes round in a circle: {' -> '.join((*seen, key))}")
-    with path.open("rb") as stream:
-        try:
+        raise ProfileError(f"{label}: based_on goes round in a circle: {' -> '.join((*seen, key))}")
+    try:
+        with path.open("rb") as stream:
             data = tomllib.load(stream)
-        except tomllib.TOMLDecodeError as error:
-            raise ProfileError(f"{path.name}: not valid TOML ({error})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ProfileError(f"{label}: not valid TOML ({error})") from None
+    except (OSError, UnicodeDecodeError) as error:
+        cause = getattr(error, "strerror", None) or error
+        raise ProfileError(f"cannot read the device profile {label}: {cause}") from None
     base = data.pop("based_on", None)
     flat = _profile_values(str(base), (*seen, key)) if base is not None else {}
-    flat.update(data.pop("device", {}))
-    for section in data.values():
+    for section in (data.pop("device", {}), *data.values()):
         if not isinstance(section, dict):
-            raise ProfileError(f"{path.name}: every value belongs in a [section]")
+            raise ProfileError(f"{label}: every value belongs in a [section]")
         flat.update(section)
     return flat
