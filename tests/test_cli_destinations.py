@@ -122,6 +122,28 @@ def test_a_trace_through_a_link_lands_in_its_target(backends, capsys, folder):
     assert sorted(os.listdir(folder)) == ["link.json", "real.json"]
 
 
+def test_every_output_of_a_run_lands_at_the_end_picture_through_a_link(qapp, capsys, folder):
+    (folder / "pictures").mkdir()
+    (folder / "pictures" / "latest.png").write_bytes(b"old picture")
+    (folder / "run.png").symlink_to("pictures/latest.png")
+    files = ("--trace", folder / "run.json", "--csv", folder / "run.csv", "--png", folder / "run.png")
+    code, out, err = run_cli(capsys, *SMALL_RUN, "--chunks", "4", *files)
+    assert (code, err) == (0, "")
+    assert out.count("wrote      ") == 3
+    assert (folder / "pictures" / "latest.png").read_bytes().startswith(b"\x89PNG")
+    assert os.readlink(folder / "run.png") == "pictures/latest.png"
+    assert import_chrome(folder / "run.json").meta["config"]["chunks"] == 4
+    assert partials(folder) == [] and partials(folder / "pictures") == []
+
+
+def test_a_gzip_trace_renders(qapp, capsys, folder):
+    export_chrome(FakeBackend().run(PipelineConfig(chunks=4)), folder / "run.json")
+    (folder / "run.json.gz").write_bytes(gzip.compress((folder / "run.json").read_bytes()))
+    code, _, err = run_cli(capsys, "render", folder / "run.json.gz", "-o", folder / "run.png")
+    assert (code, err) == (0, "")
+    assert (folder / "run.png").read_bytes().startswith(b"\x89PNG")
+
+
 def test_a_read_only_folder_is_one_line(backends, capsys, folder):
     if not permissions_hold(folder):
         pytest.skip("this user (root) writes into read-only folders anyway")
