@@ -37,7 +37,8 @@ def render_trace_png(
     trace
         The trace to draw (from a run or `core.trace_io.import_chrome`).
     path
-        The PNG to create or replace (written atomically).
+        The PNG to create or replace (written atomically; a symbolic link is written
+        through, see ``docs/files.md``).
     width
         Image width in pixels (320 to 16384); 1920 and 3840 suit slides.
     theme
@@ -52,7 +53,8 @@ def render_trace_png(
     ValueError
         `width` is out of range or `theme` is unknown (the message says which).
     OSError
-        The file cannot be written; nothing is left behind.
+        The file cannot be written (`core.destination.DestinationError` when something other
+        than a regular file is there); nothing is left behind.
     """
     options = ExportOptions(width=width, theme=theme, transparent=transparent, caption=caption)
     ensure_app()
@@ -117,7 +119,8 @@ def render_comparison_png(
     labels
         A name for each side (``"pageable"``, ``"pinned"``), put before its caption.
     path
-        The PNG to create or replace (written atomically).
+        The PNG to create or replace (written atomically; a symbolic link is written
+        through, see ``docs/files.md``).
     width
         Image width in pixels (320 to 16384).
     theme
@@ -132,7 +135,8 @@ def render_comparison_png(
     ValueError
         Not two traces and two labels, `width` out of range or `theme` unknown.
     OSError
-        The file cannot be written; nothing is left behind.
+        The file cannot be written (`core.destination.DestinationError` when something other
+        than a regular file is there); nothing is left behind.
     """
     picture = ComparisonPicture(tuple(traces), tuple(labels), title)  # type: ignore[arg-type]  # checked
     options = ExportOptions(width=width, theme=theme, transparent=transparent)

@@ -62,7 +62,7 @@ def png_bytes(image: QImage) -> bytes:
 
 
 def write_png(subject: Subject, path: str | os.PathLike[str], options: ExportOptions) -> None:
-    """Render `subject` and write it to `path` as PNG, atomically."""
+    """Render `subject` and write it to `path` as PNG, atomically (only over a regular file; see `core.atomic`)."""
     atomic_write_bytes(path, png_bytes(render_image(subject, options)))
 
 
@@ -84,7 +84,7 @@ def svg_bytes(subject: Subject, options: ExportOptions) -> bytes:
 
 
 def write_svg(subject: Subject, path: str | os.PathLike[str], options: ExportOptions) -> None:
-    """Render `subject` and write it to `path` as SVG, atomically."""
+    """Render `subject` and write it to `path` as SVG, atomically (only over a regular file; see `core.atomic`)."""
     atomic_write_bytes(path, svg_bytes(subject, options))
 
 
