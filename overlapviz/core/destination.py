@@ -19,7 +19,7 @@ import os
 import stat
 from pathlib import Path
 
-from overlapviz.core.file_system import REGULAR_ONLY, kind_of, name_length, name_limit
+from overlapviz.core.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of, name_length, name_limit
 
 MAX_LINK_HOPS = 40  # the kernel's own limit before it answers ELOOP
 
@@ -112,6 +112,8 @@ def _lstat(given: Path, current: Path) -> os.stat_result | None:
         return None
     except OSError as error:
         raise DestinationError(error.errno, error.strerror or str(error), str(given)) from None
+    except ValueError:  # the system cannot even be asked about such a name
+        raise DestinationError(errno.EINVAL, NUL_IN_NAME, str(given)) from None
 
 
 def _read_link(given: Path, link: Path) -> str:

@@ -11,6 +11,7 @@ import stat
 
 DEFAULT_NAME_LIMIT = 255  # NAME_MAX on Linux, macOS and the BSDs, in bytes
 REGULAR_ONLY = "overlapviz reads and writes regular files only"
+NUL_IN_NAME = "the name holds a NUL character, which no file name can"
 
 _KINDS = (
     (stat.S_ISREG, "a regular file"),

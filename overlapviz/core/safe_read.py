@@ -22,7 +22,7 @@ import stat
 import zlib
 from typing import BinaryIO, Protocol
 
-from overlapviz.core.file_system import REGULAR_ONLY, kind_of
+from overlapviz.core.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of
 
 MAX_INPUT_ENV = "OVERLAPVIZ_MAX_INPUT_BYTES"
 DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3
@@ -148,6 +148,8 @@ def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, int]:
         raise
     except OSError as error:
         raise _refused(path, what, error.strerror or str(error), error.errno) from None
+    except ValueError:  # the system cannot even be asked about such a name
+        raise _refused(path, what, NUL_IN_NAME, errno.EINVAL) from None
     try:
         info = os.fstat(fd)
         _check_regular(path, what, info.st_mode)  # what was opened, should the path have changed

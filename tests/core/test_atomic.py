@@ -202,6 +202,10 @@ def test_a_name_over_the_limit_is_refused_before_anything_is_made(tmp_path):
     assert f"is {len(name)} bytes long; this file system allows at most {name_limit(tmp_path)}" in str(error)
 
 
+def test_a_name_with_a_nul_character_is_refused(tmp_path):
+    assert "the name holds a NUL character" in str(refused(tmp_path / "a\0b"))
+
+
 def test_a_name_at_the_limit_is_written(tmp_path):
     target = tmp_path / ("é" * (name_limit(tmp_path) // 2))  # two bytes each: the limit counts bytes
     atomic_write_text(target, "x")

@@ -161,6 +161,10 @@ def test_an_unreadable_file_is_a_permission_error(tmp_path):
     assert isinstance(error, PermissionError) and "Permission denied" in str(error)
 
 
+def test_a_name_with_a_nul_character_is_refused(tmp_path):
+    assert "the name holds a NUL character" in str(refusal(tmp_path / "a\0b"))
+
+
 def test_a_name_over_the_limit_is_one_line(tmp_path):
     error = refusal(tmp_path / ("x" * 300 + ".json"))
     assert error.errno == errno.ENAMETOOLONG
