@@ -1,7 +1,8 @@
 """Beside the timeline: the run's numbers and its findings as plain sentences.
 
 Clicking a finding emits the trace rows it points at, so the timeline can outline them.
-The form is ui/metrics.ui.
+The form is ui/metrics.ui. A row whose figure has a one-line definition in
+`METRIC_DEFINITIONS` takes its tooltip from there; the others keep the form's.
 """
 
 from __future__ import annotations
@@ -9,14 +10,34 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from overlapviz._qt.formatting import format_bandwidth, format_duration, format_percent
+from overlapviz._qt.formatting import (
+    NO_COPIES,
+    format_bandwidth,
+    format_duration,
+    format_percent,
+    format_time_saved,
+)
 from overlapviz._qt.forms import child, load_form
 from overlapviz.core.findings import Finding
-from overlapviz.core.metrics import Metrics
+from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 
 ROWS_ROLE = Qt.ItemDataRole.UserRole
 BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H"}
 NO_FINDINGS = "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
+NO_VALUE = "\u2014"
+# The rows of the panel, top to bottom (the form names their labels <row>_title and <row>_value).
+ROW_NAMES = (
+    "makespan", "serial", "time_saved", "copy_hidden", "engines_together", "efficiency", "wall", "blocked",
+    "h2d_bandwidth", "d2h_bandwidth", "utilisation",
+)  # fmt: skip
+# Rows defined in METRIC_DEFINITIONS: the keys whose definitions make up the row's tooltip.
+ROW_DEFINITIONS: dict[str, tuple[str, ...]] = {
+    "time_saved": ("time_saved",),
+    "copy_hidden": ("copy_hidden",),
+    "engines_together": ("engines_together",),
+    "efficiency": ("efficiency", "lower_bound"),  # the value names the lower bound too
+    "wall": ("wall",),
+}
 
 
 def metric_texts(metrics: Metrics) -> dict[str, str]:
@@ -24,15 +45,25 @@ def metric_texts(metrics: Metrics) -> dict[str, str]:
     busy = "\n".join(f"{BUSY_TITLES.get(key, key)} {share:.0%}" for key, share in metrics.utilisation.items())
     return {
         "makespan": format_duration(metrics.makespan_ns),
-        "ideal": format_duration(metrics.ideal_ns),
-        "overlap": format_percent(metrics.overlap_pct),
-        "speedup": f"{metrics.speedup:.2f}\u00d7",
         "serial": format_duration(metrics.serial_ns),
+        "time_saved": _time_saved(metrics),
+        "copy_hidden": format_percent(metrics.copy_hidden_pct, NO_COPIES),
+        "engines_together": format_percent(metrics.engines_together_pct),
+        "efficiency": _efficiency(metrics),
+        "wall": _wall(metrics),
         "blocked": format_duration(metrics.host_blocked_ns) if metrics.host_blocked_ns else "none",
         "h2d_bandwidth": format_bandwidth(metrics.bandwidth_gbps.get("h2d")),
         "d2h_bandwidth": format_bandwidth(metrics.bandwidth_gbps.get("d2h")),
         "utilisation": busy,
     }
+
+
+def definition_tooltip(keys: tuple[str, ...]) -> str:
+    """The definitions of `keys`, one a line; every line after the first says which figure it defines."""
+    first, *others = keys
+    return "\n".join(
+        [METRIC_DEFINITIONS[first], *(f"{_figure_name(key)}: {METRIC_DEFINITIONS[key]}" for key in others)]
+    )
 
 
 class MetricsPanel(QWidget):
@@ -46,7 +77,13 @@ class MetricsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(form)
-        self._values = {name: child(form, QLabel, f"{name}_value") for name in _ROW_NAMES}
+        self._values = {name: child(form, QLabel, f"{name}_value") for name in ROW_NAMES}
+        for name, value in self._values.items():
+            title = child(form, QLabel, f"{name}_title")
+            keys = ROW_DEFINITIONS.get(name)
+            tooltip = definition_tooltip(keys) if keys else title.toolTip()
+            title.setToolTip(tooltip)
+            value.setToolTip(tooltip)  # the number is what a learner points at
         self.findings = child(form, QListWidget, "findings_list")
         self.findings.itemClicked.connect(self._on_item_clicked)
         self.findings.currentItemChanged.connect(lambda item, _previous: self._on_item_clicked(item))
@@ -71,11 +108,11 @@ class MetricsPanel(QWidget):
     def clear(self) -> None:
         """Show dashes and no findings."""
         for label in self._values.values():
-            label.setText("\u2014")
+            label.setText(NO_VALUE)
         self.findings.clear()
 
     def value_text(self, name: str) -> str:
-        """The text of one metric row (``makespan``, ``overlap``, ...)."""
+        """The text of one metric row (a name of `ROW_NAMES`: ``makespan``, ``copy_hidden``, ...)."""
         return self._values[name].text()
 
     def finding_texts(self) -> list[str]:
@@ -91,6 +128,24 @@ class MetricsPanel(QWidget):
         self.finding_selected.emit(tuple(rows) if rows else ())
 
 
-_ROW_NAMES = (
-    "makespan", "ideal", "overlap", "speedup", "serial", "blocked", "h2d_bandwidth", "d2h_bandwidth", "utilisation",
-)  # fmt: skip
+def _time_saved(metrics: Metrics) -> str:
+    if metrics.makespan_ns <= 0:
+        return NO_VALUE
+    return format_time_saved(metrics.time_saved_ns, metrics.speedup)
+
+
+def _efficiency(metrics: Metrics) -> str:
+    if metrics.efficiency_pct is None:
+        return NO_VALUE
+    return f"{format_percent(metrics.efficiency_pct)}\nlower bound {format_duration(metrics.lower_bound_ns)}"
+
+
+def _wall(metrics: Metrics) -> str:
+    wall = format_duration(metrics.wall_ns)
+    if not metrics.host_alloc_ns:  # only runs that allocate host memory wait beyond the pipeline
+        return wall
+    return f"{wall}\n{format_duration(metrics.host_alloc_ns)} of it allocating"
+
+
+def _figure_name(key: str) -> str:
+    return key.replace("_", " ").capitalize()

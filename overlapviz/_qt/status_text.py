@@ -1,4 +1,4 @@
-"""The status bar's words: where the picture came from and how it was timed."""
+"""The status bar's words: where the picture came from, how it was timed, and any caveat."""
 
 from __future__ import annotations
 
@@ -6,14 +6,17 @@ from pathlib import Path
 from typing import Any
 
 from overlapviz._qt.formatting import format_duration
+from overlapviz.run_report import caveat_of
 
 SIMULATED = "simulated"
 
 
 def status_parts(meta: dict[str, Any], wall_s: float, source: Path | None = None) -> list[str]:
-    """Backend, device, timing source, "simulated" when the model drew it, and the run time.
+    """Backend, device, timing source, "simulated" when the model drew it, the run time, any caveat.
 
-    `source` is the file the trace came from, if it was opened rather than run.
+    `source` is the file the trace came from, if it was opened rather than run. The caveat is
+    the one sentence the backend added where its figures need a word of caution (the model's
+    pageable runs: real pageable times vary with the host).
     """
     parts = [
         f"Backend: {meta.get('backend', 'unknown')}",
@@ -26,6 +29,9 @@ def status_parts(meta: dict[str, Any], wall_s: float, source: Path | None = None
         parts.append(f"Opened {source.name}")
     else:
         parts.append(f"Run took {format_duration(wall_s * 1e9)}")
+    caveat = caveat_of(meta)
+    if caveat is not None:
+        parts.append(caveat)
     return parts
 
 

@@ -45,6 +45,15 @@ def two_chunk_trace() -> Trace:
     return b.build(meta(2, 2), origin_ns=0)
 
 
+def kernels_only_trace() -> Trace:
+    """Two 1 ms kernels back to back on one stream, and no copies."""
+    b = TraceBuilder()
+    for chunk in range(2):
+        b.add(OpKind.KERNEL, Unit.COMPUTE, chunk * MS, (chunk + 1) * MS, name="fma_chain", stream=0, chunk=chunk,
+              enqueue_ns=0, ready_ns=chunk * MS)  # fmt: skip
+    return b.build(meta(2, 1), origin_ns=0)
+
+
 def long_trace(chunks: int = 4096, streams: int = 4, op_ns: int = 20 * US) -> Trace:
     """A long pipeline: every op `op_ns`, engines back to back, one host call per op."""
     b = TraceBuilder()

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
@@ -13,8 +15,10 @@ from overlapviz._qt.compare.pair_run import pageable_vs_pinned
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image, svg_bytes
+from overlapviz._qt.formatting import format_duration
 from overlapviz._qt.render import render_comparison_png, render_trace_png
 from overlapviz.core.config import HostMemory, PipelineConfig
+from overlapviz.presets import get_preset
 from overlapviz.session import run_pipeline
 
 
@@ -29,15 +33,59 @@ def pageable_and_pinned():
 def test_deltas_say_how_b_differs_from_a(pageable_and_pinned):
     a, b = (r.metrics for r in pageable_and_pinned)
     rows = {row.name: row for row in delta_rows(a, b)}
-    assert list(rows) == ["Makespan", "Overlap", "Host blocked", "H2D bandwidth", "D2H bandwidth"]
+    assert list(rows) == [
+        "Makespan", "Copy time hidden", "Engines busy together", "Efficiency", "Time saved", "Wall", "Host blocked",
+        "H2D bandwidth", "D2H bandwidth",
+    ]  # fmt: skip
     ratio = a.makespan_ns / b.makespan_ns
     assert rows["Makespan"].change.startswith("\u2212")
     assert rows["Makespan"].change.endswith(f"{ratio:.1f}\u00d7 faster")
-    assert rows["Overlap"].b == "100 %" and rows["Overlap"].change.startswith("+")
+    assert rows["Efficiency"].change.startswith("+") and rows["Efficiency"].change.endswith(" points")
+    assert rows["Time saved"].a.startswith("none: ") and rows["Time saved"].a.endswith(" slower")
+    assert rows["Time saved"].b.endswith(f"({b.speedup:.2f}\u00d7)") and rows["Time saved"].change.startswith("+")
     assert rows["Host blocked"].b == "none" and rows["Host blocked"].change.startswith("\u2212")
     assert rows["H2D bandwidth"].change.startswith("+") and "\u00d7" in rows["H2D bandwidth"].change
     backwards = {row.name: row for row in delta_rows(b, a)}
     assert backwards["Makespan"].change.endswith("slower") and backwards["Makespan"].change.startswith("+")
+
+
+def test_pinned_memory_hides_the_copies_that_pageable_memory_cannot(pageable_and_pinned):
+    a, b = (r.metrics for r in pageable_and_pinned)
+    hidden = next(row for row in delta_rows(a, b) if row.name == "Copy time hidden")
+    assert a.copy_hidden_pct is not None and a.copy_hidden_pct < 1 and hidden.a == "0 %"
+    assert b.copy_hidden_pct is not None and b.copy_hidden_pct > 80
+    assert hidden.b == f"{round(b.copy_hidden_pct)} %"
+    assert hidden.change == f"+{round(b.copy_hidden_pct)} points"
+
+
+def _lesson_deltas(name):
+    lesson = get_preset(name)
+    a, b = (run_pipeline(config, "sim", "h200").metrics for config in lesson.configs)
+    rows = {row.name: row for row in delta_rows(a, b)}
+    assert rows["Wall"].a == format_duration(a.wall_ns) and rows["Wall"].b == format_duration(b.wall_ns)
+    return rows
+
+
+def test_malloc_against_cudamallochost_shows_the_pinned_program_waiting_longer():
+    rows = _lesson_deltas("alloc-cudamallochost-vs-malloc")
+    assert rows["Makespan"].change.endswith("faster")  # the pinned copies and kernels win...
+    assert rows["Wall"].change.startswith("+") and rows["Wall"].change.endswith("slower")  # ...the program loses
+
+
+def test_allocating_once_shows_only_in_the_wall_time():
+    rows = _lesson_deltas("alloc-once-and-reuse")
+    assert rows["Makespan"].change == "same"
+    assert rows["Wall"].change.startswith("\u2212") and rows["Wall"].change.endswith("faster")
+
+
+def test_shares_change_by_the_points_between_the_shares_as_shown(pageable_and_pinned):
+    pinned = pageable_and_pinned[1].metrics
+    a, b = (replace(pinned, efficiency_pct=pct) for pct in (0.4, 86.6))
+    row = next(row for row in delta_rows(a, b) if row.name == "Efficiency")
+    assert (row.a, row.b, row.change) == ("0 %", "87 %", "+87 points")
+    no_copies = replace(pinned, copy_hidden_pct=None)
+    row = next(row for row in delta_rows(no_copies, pinned) if row.name == "Copy time hidden")
+    assert row.a == "no copies" and row.change == "\u2014"
 
 
 def test_deltas_of_a_run_against_itself_are_the_same(pageable_and_pinned):
@@ -50,6 +98,7 @@ def test_deltas_as_a_line_and_a_table(pageable_and_pinned):
     assert delta_line(rows).startswith("Makespan ") and " \u2192 " in delta_line(rows)
     table = delta_html(rows, ("A \u00b7 pageable", "B \u00b7 <pinned>"))
     assert table.count("<tr>") == 4 and "B \u00b7 &lt;pinned&gt;" in table
+    assert "67.6&nbsp;ms" in table  # a number stays with its unit when a narrow table wraps its cells
 
 
 # --- the comparison in the window ---------------------------------------------------------------

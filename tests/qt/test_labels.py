@@ -1,9 +1,9 @@
 from pathlib import Path
 
-from qt_traces import two_chunk_trace
+from qt_traces import kernels_only_trace, two_chunk_trace
 
 from overlapviz._qt.export.caption import caption_text
-from overlapviz._qt.formatting import format_bandwidth, format_duration, format_percent
+from overlapviz._qt.formatting import format_bandwidth, format_duration, format_percent, format_time_saved
 from overlapviz._qt.kernel_time import kernel_rate_ns, kernel_time_text
 from overlapviz._qt.run_targets import available_targets, default_target, target_title
 from overlapviz._qt.status_text import SIMULATED, status_line, status_parts
@@ -25,6 +25,15 @@ def test_missing_numbers_are_a_dash():
     assert format_percent(None) == "\u2014"
     assert format_percent(87.4) == "87 %"
     assert format_percent(-0.4) == "0 %"
+    assert format_percent(None, "no copies") == "no copies"
+
+
+def test_time_saved_never_reads_as_a_negative_saving():
+    assert format_time_saved(9_576_000, 2.6156) == "9.58 ms (2.62\u00d7)"
+    assert format_time_saved(-367_000, 0.9946) == "none: 367 µs slower\nthan back to back"
+    assert format_time_saved(-367_000, 0.9946, short=True) == "none: 367 µs slower"
+    assert format_time_saved(0, 1.0, short=True) == "none"
+    assert "-" not in format_time_saved(-367_000, 0.9946) and "\u2212" not in format_time_saved(-1, 1.0)
 
 
 def test_status_says_simulated_when_the_model_drew_it():
@@ -41,16 +50,30 @@ def test_status_of_a_real_run_does_not_say_simulated():
     assert SIMULATED not in line and "Timing: cupti" in line and "Backend: cupy" in line
 
 
+def test_status_ends_with_the_backends_caveat_when_it_gives_one():
+    caveat = "Real pageable times vary with the host's memory system."
+    parts = status_parts(two_chunk_trace().with_meta(caveat=caveat).meta, 0.0123)
+    assert parts[-2:] == ["Run took 12.3 ms", caveat]
+    assert all("caveat" not in part.lower() for part in status_parts(two_chunk_trace().meta, 0.0123))
+
+
 def test_status_of_an_opened_file_names_it():
     assert status_parts(two_chunk_trace().meta, 0.0, Path("/x/run.json"))[-1] == "Opened run.json"
 
 
-def test_caption_has_config_device_backend_makespan_and_overlap():
-    trace = two_chunk_trace()
+def test_caption_has_config_device_backend_makespan_efficiency_and_copy_time_hidden():
+    trace = two_chunk_trace()  # busiest engine 2 of 4 ms; of 4 ms of copies, 2 ms run under a kernel
     text = caption_text(trace, compute_metrics(trace))
     assert "8 MiB, 2 streams x 2 chunks" in text
     assert "Test GPU" in text and "test backend, timing: model" in text
-    assert "makespan 4.00 ms" in text and "overlap" in text and text.endswith("simulated")
+    assert "makespan 4.00 ms  \u00b7  efficiency 50 %  \u00b7  copy time hidden 50 %" in text
+    assert "overlap" not in text and text.endswith("simulated")
+
+
+def test_caption_of_a_run_without_copies_says_so():
+    kernels = kernels_only_trace()
+    text = caption_text(kernels, compute_metrics(kernels))
+    assert "no copies" in text and "copy time hidden" not in text and "efficiency 100 %" in text
 
 
 def test_caption_without_a_config_still_describes_the_run():

@@ -4,10 +4,12 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
-from overlapviz._qt.presentation import TEXT_SCALE, caption_html
+from overlapviz._qt.presentation import TEXT_SCALE, caption_html, headline
 from overlapviz._qt.themes import THEMES
+from overlapviz.core.config import PipelineConfig
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.presets import lessons
+from overlapviz.session import run_pipeline
 
 
 def _plot(window):
@@ -95,3 +97,9 @@ def test_the_caption_names_the_lesson_and_the_keys():
     text = caption_html(preset, 3, 16, "Makespan 9.73 ms")
     assert text.startswith(f"<b>4/16 \u00b7 {preset.title}</b>") and "Makespan 9.73 ms" in text and "Esc" in text
     assert "first of 16 lessons" in caption_html(None, None, 16)
+
+
+def test_the_headline_gives_copy_time_hidden_and_efficiency_as_shares():
+    pinned, pageable = (run_pipeline(PipelineConfig(memory=m), "sim", "h200").metrics for m in ("pinned", "pageable"))
+    assert headline(pinned).startswith("Makespan 5.93 ms  \u00b7  copy time hidden 86 %  \u00b7  efficiency 90 %")
+    assert "copy time hidden 0 %" in headline(pageable) and "overlap" not in headline(pageable)

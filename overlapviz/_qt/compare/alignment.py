@@ -34,7 +34,7 @@ def release_timeline(timeline: TimelineWidget) -> None:
 
 
 def side_caption(side: int, label: str, trace: Trace, metrics: Metrics) -> str:
-    """``A · pageable: 256 MiB, ... · makespan 67.4 ms · overlap -1 %``: which side, then what ran."""
+    """``A · pageable: 256 MiB, ... · makespan 67.6 ms · efficiency 57 % · ...``: which side, then what ran."""
     return f"{side_name(side, label)}: {caption_text(trace, metrics)}"
 
 

@@ -3,7 +3,7 @@
 A and B share one time axis: zooming or panning one moves the other, both reach the longer
 run's end, and their lane titles are one width so that a time lines up in both. A caption
 over each says which side it is and what ran; below them a small table gives the deltas
-(makespan, overlap, host blocked, bandwidth).
+(makespan, copy time hidden, efficiency, time saved, wall, host blocked, bandwidth, ...).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ class ComparePanel(QWidget):
         self.deltas = QLabel(self)
         self.deltas.setObjectName("compare_deltas")
         self.deltas.setTextFormat(Qt.TextFormat.RichText)
+        self.deltas.setWordWrap(True)  # a cell wraps rather than the table widening the window
         self._a: Side | None = None
         self._b: Side | None = None
         self._title = ""  # what the pair shows (a lesson's title), while B is the pair's own

@@ -5,11 +5,18 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from overlapviz._qt.formatting import format_bandwidth, format_duration, format_percent
+from overlapviz._qt.formatting import (
+    NO_COPIES,
+    format_bandwidth,
+    format_duration,
+    format_percent,
+    format_time_saved,
+)
 from overlapviz.core.metrics import Metrics
 
 MINUS = "\u2212"
 SAME = "same"
+DASH = "\u2014"  # a figure one side lacks, and its change
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,12 +30,19 @@ class DeltaRow:
 
 
 def delta_rows(a: Metrics, b: Metrics) -> list[DeltaRow]:
-    """Makespan, overlap, host blocked and bandwidth of A and B, with B's change from A."""
+    """The headline figures of A and B, with B's change from A.
+
+    Makespan, copy time hidden, engines busy together, efficiency (shares change by points),
+    time saved, wall (where allocating host memory shows), host blocked and bandwidth.
+    """
     return [
         DeltaRow("Makespan", format_duration(a.makespan_ns), format_duration(b.makespan_ns),
                  _time_change(a.makespan_ns, b.makespan_ns)),
-        DeltaRow("Overlap", format_percent(a.overlap_pct), format_percent(b.overlap_pct),
-                 _points_change(a.overlap_pct, b.overlap_pct)),
+        _share_row("Copy time hidden", a.copy_hidden_pct, b.copy_hidden_pct, NO_COPIES),
+        _share_row("Engines busy together", a.engines_together_pct, b.engines_together_pct),
+        _share_row("Efficiency", a.efficiency_pct, b.efficiency_pct),
+        DeltaRow("Time saved", _saved(a), _saved(b), _signed_duration(b.time_saved_ns - a.time_saved_ns)),
+        DeltaRow("Wall", format_duration(a.wall_ns), format_duration(b.wall_ns), _time_change(a.wall_ns, b.wall_ns)),
         DeltaRow("Host blocked", _blocked(a), _blocked(b), _signed_duration(b.host_blocked_ns - a.host_blocked_ns)),
         *(_bandwidth_row(title, a.bandwidth_gbps.get(key), b.bandwidth_gbps.get(key))
           for key, title in (("h2d", "H2D bandwidth"), ("d2h", "D2H bandwidth"))),
@@ -47,9 +61,15 @@ def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B")) -> st
     lines = [head]
     for title, values in ((labels[0], [r.a for r in rows]), (labels[1], [r.b for r in rows]),
                           ("B vs A", [r.change for r in rows])):  # fmt: skip
-        body = "".join(cell.format(html.escape(value)) for value in values)
+        body = "".join(cell.format(_keep_together(value)) for value in values)
         lines.append(f"<tr>{cell.format(f'<b>{html.escape(title)}</b>')}{body}</tr>")
     return "<table cellspacing='0'>" + "".join(lines) + "</table>"
+
+
+def _keep_together(value: str) -> str:
+    """`value` as HTML that a narrow table breaks only after a comma or colon, never inside ``61.6 ms``."""
+    words = html.escape(value).replace(" ", "&nbsp;")
+    return words.replace(",&nbsp;", ", ").replace(":&nbsp;", ": ")
 
 
 def _time_change(a_ns: int, b_ns: int) -> str:
@@ -69,11 +89,19 @@ def _signed_duration(diff_ns: int) -> str:
 
 def _points_change(a: float | None, b: float | None) -> str:
     if a is None or b is None:
-        return "\u2014"
-    diff = round(b - a)
+        return DASH
+    diff = round(b) - round(a)  # the change between the shares as shown
     if diff == 0:
         return SAME
     return f"{'+' if diff > 0 else MINUS}{abs(diff)} points"
+
+
+def _share_row(title: str, a: float | None, b: float | None, missing: str = DASH) -> DeltaRow:
+    return DeltaRow(title, format_percent(a, missing), format_percent(b, missing), _points_change(a, b))
+
+
+def _saved(metrics: Metrics) -> str:
+    return format_time_saved(metrics.time_saved_ns, metrics.speedup, short=True)
 
 
 def _blocked(metrics: Metrics) -> str:
@@ -82,7 +110,7 @@ def _blocked(metrics: Metrics) -> str:
 
 def _bandwidth_row(title: str, a: float | None, b: float | None) -> DeltaRow:
     if a is None or b is None or a <= 0:
-        change = "\u2014"
+        change = DASH
     elif abs(b - a) < 0.05:
         change = SAME
     else:

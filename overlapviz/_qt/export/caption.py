@@ -1,8 +1,12 @@
-"""The caption line of an exported picture: what ran, where, and how well it overlapped."""
+"""The caption line of an exported picture: what ran, where, and how well it overlapped.
+
+How well: the efficiency against the lower bound, and the share of copy time hidden under
+kernels, both 0 to 100 %.
+"""
 
 from __future__ import annotations
 
-from overlapviz._qt.formatting import format_duration, format_percent
+from overlapviz._qt.formatting import NO_COPIES, format_duration, format_percent
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.trace import Trace
@@ -11,7 +15,7 @@ SEPARATOR = "  \u00b7  "
 
 
 def caption_text(trace: Trace, metrics: Metrics) -> str:
-    """Config, device, backend (and timing source), makespan, overlap %; "simulated" if so."""
+    """Config, device, backend (and timing source), makespan, efficiency, copy time hidden; "simulated" if so."""
     meta = trace.meta
     parts = []
     config = _config(meta.get("config"))
@@ -20,7 +24,9 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     parts.append(str(meta.get("device_name") or meta.get("device") or "unknown device"))
     parts.append(f"{meta.get('backend', 'unknown')} backend, timing: {meta.get('timing', 'unknown')}")
     parts.append(f"makespan {format_duration(metrics.makespan_ns)}")
-    parts.append(f"overlap {format_percent(metrics.overlap_pct)}")
+    parts.append(f"efficiency {format_percent(metrics.efficiency_pct)}")
+    hidden = metrics.copy_hidden_pct
+    parts.append(NO_COPIES if hidden is None else f"copy time hidden {format_percent(hidden)}")
     if meta.get("simulated"):
         parts.append("simulated")
     return SEPARATOR.join(parts)
