@@ -43,7 +43,7 @@ def partial_path(target: Path) -> Path:
     tail = f"{PARTIAL_MARK}{os.getpid()}-{secrets.token_hex(_TOKEN_BYTES)}"
     room = name_limit(target.parent) - name_length(tail) - 1
     stem = target.name
-    while name_length(stem) > room:
+    while stem and name_length(stem) > room:
         stem = stem[:-1]
     return target.with_name(f".{stem}{tail}")
 

@@ -281,6 +281,12 @@ def test_the_partial_file_says_what_it_is(tmp_path, monkeypatch):
     assert partial_files.writer_of(partial) == os.getpid()
 
 
+def test_a_partial_name_fits_even_a_file_system_of_short_names(monkeypatch):
+    monkeypatch.setattr(partial_files, "name_limit", lambda folder: 16)
+    name = partial_files.partial_path(Path("/x/run.json")).name
+    assert name.startswith(".") and partial_files.writer_of(name) == os.getpid()
+
+
 def dead_pid() -> int:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
