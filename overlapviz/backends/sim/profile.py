@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from overlapviz.backends.sim.pageable_spread import PageableSpread, measured_pageable_spread
 from overlapviz.backends.sim.profile_files import is_profile_path, profile_file, user_profile_keys
 from overlapviz.core.config import GIB, MIB
 
@@ -99,6 +100,15 @@ class DeviceProfile:
             "link_peak_gbps": self.link_peak_gbps,
             "host_ram_gib": self.host_ram_gib,
         }
+
+    @property
+    def pageable_spread(self) -> PageableSpread | None:
+        """What real machines of this profile measured for pageable memory (None where unknown).
+
+        The model copies pageable memory at one measurement's rates; this is the range other
+        measurements found (`overlapviz.backends.sim.pageable_spread`).
+        """
+        return measured_pageable_spread(self.key)
 
     @property
     def host_ram_bytes(self) -> int:

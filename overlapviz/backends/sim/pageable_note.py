@@ -1,0 +1,62 @@
+"""The sentence that puts a modelled pageable time beside what real machines measured.
+
+A model run from pageable memory gives one number, the one its profile's rates give; real
+machines of the same GPU take anywhere in a range, because the host's memory system sets
+the speed of pageable copies. The command line's summary and the app's status bar show this
+sentence next to such a run, so that a learner does not take the model's number for the
+machine's.
+"""
+
+from __future__ import annotations
+
+from overlapviz.backends.sim.pageable_spread import PageableSpread
+from overlapviz.backends.sim.profile import DeviceProfile
+from overlapviz.core.config import ConfigError, HostMemory, PipelineConfig, format_size
+from overlapviz.core.trace import Trace
+
+
+def pageable_spread_note(trace: Trace, profile: DeviceProfile) -> str | None:
+    """One sentence on how real pageable times vary, for a model run of `profile` from pageable memory.
+
+    For the pipeline that was measured, the sentence gives the measured makespans; for any
+    other pageable pipeline, the measured copy rates next to the model's. None for a run on a
+    real GPU, a run from pinned or registered memory, or a profile with no measurements.
+    """
+    spread = profile.pageable_spread
+    config = _model_run_config(trace)
+    if spread is None or config is None or config.memory is not HostMemory.PAGEABLE:
+        return None
+    where = f"on {spread.machines} ({' and '.join(spread.dates)})"
+    if _is_measured_pipeline(config, spread):
+        fastest, slowest = spread.pipeline_ms
+        return (
+            "Real pageable times vary with the host's memory system:"
+            f" this pipeline measured {fastest:.0f}-{slowest:.0f} ms {where}."
+        )
+    return (
+        "Real pageable copies vary with the host's memory system: single copies of"
+        f" {format_size(spread.copy_bytes)} measured {_gbps(spread.h2d_gbps)} H2D and"
+        f" {_gbps(spread.d2h_gbps)} D2H {where}; the model copies at"
+        f" {profile.pageable_h2d_gbps:.1f} and {profile.pageable_d2h_gbps:.1f} GB/s."
+    )
+
+
+def _model_run_config(trace: Trace) -> PipelineConfig | None:
+    """The pipeline of a run the model drew, or None for a real GPU's run or one without a config."""
+    meta = trace.meta
+    if meta.get("simulated") is not True or meta.get("timing") != "model":
+        return None
+    try:
+        return PipelineConfig.from_dict(dict(meta["config"]))
+    except (ConfigError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _is_measured_pipeline(config: PipelineConfig, spread: PageableSpread) -> bool:
+    # Where the host buffers were allocated does not change the device's part (the makespan).
+    return config.replace(host_alloc=spread.pipeline.host_alloc) == spread.pipeline
+
+
+def _gbps(low_high: tuple[float, float]) -> str:
+    low, high = low_high
+    return f"{low:.1f}-{high:.1f} GB/s"
