@@ -88,6 +88,7 @@ def facts_from_properties(props: dict[str, Any]) -> dict[str, Any]:
         "name": name.decode() if isinstance(name, bytes) else str(name),
         "copy_engines": int(props.get("asyncEngineCount", 0)),
         "sm_count": int(props.get("multiProcessorCount", 0)),
+        "max_threads_per_sm": int(props.get("maxThreadsPerMultiProcessor", 0)),
         "concurrent_kernels": bool(props.get("concurrentKernels", 0)),
         "memory_bytes": int(props.get("totalGlobalMem", 0)),
         "compute_capability": f"{props.get('major', 0)}.{props.get('minor', 0)}",
