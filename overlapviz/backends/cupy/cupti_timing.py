@@ -70,12 +70,16 @@ def claim(collector: CuptiCollector, touch: Callable[[], None]) -> Claim:
 def _probe(collector: CuptiCollector, touch: Callable[[], None]) -> tuple[bool, Delivery]:
     """Whether the probe copy came back, and everything handed over with and before it."""
     collector.flush()
-    before = collector.take()  # earlier runs and warm-ups; foreign records in it still count
+    deliveries = [collector.take()]  # earlier runs and warm-ups; foreign records in it still count
     since = collector.timestamp()
     touch()
-    collector.flush()
-    delivery = collector.take()
-    return probe_returned(delivery.devices, since, PROBE_BYTES), merge((before, delivery))
+    for _ in range(FLUSH_ATTEMPTS):
+        collector.flush()
+        deliveries.append(collector.take())
+        if probe_returned(deliveries[-1].devices, since, PROBE_BYTES):
+            return True, merge(deliveries)
+        time.sleep(FLUSH_WAIT_S)
+    return False, merge(deliveries)
 
 
 def collect_trace(

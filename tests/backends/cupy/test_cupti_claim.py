@@ -202,3 +202,21 @@ def test_records_that_trail_the_first_flush_are_waited_for(fake, monkeypatch):
     monkeypatch.setattr(fake, "activity_flush_all", flush, raising=False)
     trace = collect_trace(collector, BASE - 1, plan, CONFIG, META, [])
     assert int(trace.device_mask.sum()) == len(plan)
+
+
+def test_a_probe_copy_that_trails_the_first_flush_still_counts(fake, monkeypatch):
+    collector = CuptiCollector()
+    held = []
+
+    def touch():
+        held.append(probe(fake))  # CUPTI hands it over one flush late
+
+    real_flush = fake.activity_flush_all
+
+    def flush(flag):
+        real_flush(flag)
+        fake.issue(*held)
+        held.clear()
+
+    monkeypatch.setattr(fake, "activity_flush_all", flush, raising=False)
+    assert claim(collector, touch) == cupti_timing.Claim("", rearmed=False)
