@@ -8,6 +8,7 @@ from qt_traces import kernels_only_trace
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
 from overlapviz._qt.metrics_panel import MetricsPanel, metric_texts
+from overlapviz._qt.presentation import TEXT_SCALE
 from overlapviz.backends.base import BackendError
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import METRIC_DEFINITIONS, compute_metrics
@@ -120,3 +121,24 @@ def test_the_status_bar_gives_a_runs_caveat_and_a_pinned_run_has_none(make_windo
     assert "simulated" in window.status_label.text()
     window.show_result(pinned)
     assert CAVEAT not in window.status_label.text()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+def test_no_metric_is_cut_off_at_1920_by_1080(make_window, qtbot, scale):
+    window = make_window()
+    window.resize(1920, 1080)
+    window.fonts.set_scale(scale)
+    run_and_wait(qtbot, window, PipelineConfig(memory="pageable", host_alloc="per-run"))  # the longest values
+    qtbot.wait(50)  # let the new texts lay out
+    for row in ROWS:
+        for label in (_label(window.metrics, f"{row}_title"), _label(window.metrics, f"{row}_value")):
+            assert label.width() >= label.sizeHint().width(), (row, label.text())
+
+
+def test_the_comparison_table_never_makes_the_window_wider_than_a_projector(make_window, qtbot):
+    window = make_window()
+    window.fonts.set_scale(TEXT_SCALE)
+    window.teaching.compare.pageable_vs_pinned()
+    qtbot.waitUntil(lambda: window.compare.is_comparing() and "Wall" in window.compare.deltas.text(), timeout=10_000)
+    qtbot.wait(100)  # let the table lay out
+    assert window.minimumSizeHint().width() <= 1280  # the table wraps its cells instead

@@ -41,7 +41,10 @@ class ComparePanel(QWidget):
         self.deltas = QLabel(self)
         self.deltas.setObjectName("compare_deltas")
         self.deltas.setTextFormat(Qt.TextFormat.RichText)
-        self.deltas.setWordWrap(True)  # a cell wraps rather than the table widening the window
+        # The table wraps its cells to the width it gets: it never widens the window (QLabel's
+        # own minimum for a wrapped table is far wider than the table needs).
+        self.deltas.setWordWrap(True)
+        self.deltas.setMinimumWidth(1)
         self._a: Side | None = None
         self._b: Side | None = None
         self._title = ""  # what the pair shows (a lesson's title), while B is the pair's own
