@@ -5,7 +5,8 @@ the numbers the way the shipped ``h200`` profile's were fitted, and is tested wi
 
 - a copy takes a fixed cost plus bytes over a rate: both from the times of one copy by size,
   by least squares on the relative error, so that the small copies set the fixed cost and
-  the large ones the rate;
+  the large ones the rate; pageable copies stream slower in a pipeline than one repeated
+  copy does, so their rate comes from a buffer copied in chunks, as a pipeline copies it;
 - the FMA kernel on the whole buffer takes ``n x (base + iters x per_iter)`` once its
   arithmetic outweighs its memory traffic: a straight line through its times by iterations;
   one block's dependent chain (one element per thread) gives the latency of one FMA;
@@ -69,10 +70,14 @@ class Measurements:
     date: str  # ISO date of the measurement
     facts: Mapping[str, Any]  # device facts: copy_engines, sm_count, concurrent_kernels, link, ...
     copies: Sequence[CopyTime]
+    pageable_chunks_bytes: int  # a pageable buffer copied H2D and D2H in chunks, in turn, as a pipeline does
+    pageable_chunk_bytes: int
+    pageable_chunks_seconds: Mapping[str, float]  # per direction, the device time of all its chunks
     both_ways_bytes: int  # one H2D and one D2H of this size at once, on two streams
     both_ways_seconds: float  # from the first start to the last end
     memcpy_call_seconds: Sequence[float]  # cudaMemcpyAsync of pinned memory, one call each
     launch_call_seconds: Sequence[float]  # the FMA kernel's launch, one call each
+    calls_traced: bool  # whether CUPTI traced the calls, as it traces the real backend's runs
     empty_kernel_seconds: float  # one iters = 0 kernel, in a back-to-back row on one stream
     fma: Sequence[KernelTime]  # the whole buffer, the whole GPU busy
     chain: Sequence[KernelTime]  # one block, one element per thread: the dependent chain alone
@@ -161,12 +166,9 @@ def link_values(m: Measurements) -> dict[str, Sourced]:
         values[f"{direction}_gbps"] = Sourced(
             _round(1 / fit.slope / 1e9), f"pinned {direction.upper()} {span}: fixed cost + bytes / rate, fitted"
         )
-        pageable = copy_fit(m, "pageable", direction)
-        span = _span(_copies(m, "pageable", direction))
-        values[f"pageable_{direction}_gbps"] = Sourced(
-            _round(1 / pageable.slope / 1e9), f"pageable {direction.upper()} {span}: fixed cost + bytes / rate, fitted"
-        )
     latency_us = statistics.fmean(fit.intercept for fit in fits.values()) * 1e6
+    for direction in ("h2d", "d2h"):
+        values[f"pageable_{direction}_gbps"] = pageable_rate(m, direction, latency_us * 1e-6)
     values["copy_latency_us"] = Sourced(
         _round(latency_us, 3), "the fixed cost of the pinned H2D and D2H fits, averaged"
     )
@@ -178,6 +180,26 @@ def link_values(m: Measurements) -> dict[str, Sourced]:
         f" / {alone:.1f} GB/s of the two alone",
     )
     return values
+
+
+def pageable_rate(m: Measurements, direction: str, fixed_s: float) -> Sourced:
+    """The staged rate of pageable copies, from a buffer copied in chunks as a pipeline copies it.
+
+    The model charges each copy the fixed cost plus bytes over this rate, so the fixed cost
+    of every chunk comes off the time first. Single copies by size, one buffer repeated,
+    stream faster than a pipeline's pages do; their fitted rate is given for comparison.
+    """
+    chunks = m.pageable_chunks_bytes // m.pageable_chunk_bytes
+    seconds = m.pageable_chunks_seconds[direction] - chunks * fixed_s
+    if seconds <= 0:
+        raise CalibrationError(f"the pageable {direction.upper()} copies took no time")
+    single = 1 / copy_fit(m, "pageable", direction).slope / 1e9
+    return Sourced(
+        _round(m.pageable_chunks_bytes / seconds / 1e9),
+        f"pageable {direction.upper()} of {format_size(m.pageable_chunks_bytes)} in {chunks} copies of"
+        f" {format_size(m.pageable_chunk_bytes)}, in turn with the other direction, less their fixed cost"
+        f" (single copies by size, {_span(_copies(m, 'pageable', direction))}, fit {single:.1f} GB/s)",
+    )
 
 
 def kernel_values(m: Measurements) -> dict[str, Sourced]:
@@ -207,15 +229,15 @@ def kernel_values(m: Measurements) -> dict[str, Sourced]:
 
 def host_values(m: Measurements) -> dict[str, Sourced]:
     """Host time per call, the first-touch rate, the host's RAM."""
-    calls = len(m.memcpy_call_seconds)
+    how = "timed from Python with CUPTI tracing, as in a CUPTI-timed run" if m.calls_traced else "timed from Python"
     return {
         "memcpy_call_us": Sourced(
             _round(trimmed_mean(m.memcpy_call_seconds) * 1e6, 3),
-            f"cudaMemcpyAsync of pinned memory, trimmed mean of {calls} calls timed from Python",
+            f"cudaMemcpyAsync of pinned memory, trimmed mean of {len(m.memcpy_call_seconds)} calls {how}",
         ),
         "launch_call_us": Sourced(
             _round(trimmed_mean(m.launch_call_seconds) * 1e6, 3),
-            f"the FMA kernel's launch, trimmed mean of {len(m.launch_call_seconds)} calls timed from Python",
+            f"the FMA kernel's launch, trimmed mean of {len(m.launch_call_seconds)} calls {how}",
         ),
         "first_touch_gbps": Sourced(
             _round(m.first_touch_bytes / m.first_touch_seconds / 1e9, 3),

@@ -49,6 +49,7 @@ def measurements_of_the_model(jitter: float = 0.0, seed: int = 1) -> Measurement
     copies = [CopyTime(memory, direction, size, noisy(copy_seconds(size, gbps)), 4e-6)
               for (memory, direction), gbps in rates.items() for size in SWEEP_SIZES]
     launch = H200.kernel_launch_us * 1e-6
+    chunks = {d: noisy(16 * copy_seconds(16 * MIB, rates[("pageable", d)])) for d in ("h2d", "d2h")}
     both = 256 * MIB
     together = 2 * both / (H200.bidirectional_factor * (H200.h2d_gbps + H200.d2h_gbps) * 1e9)
     fma = [KernelTime(N, k, noisy(launch + N * (H200.fma_base_ns_per_element + k * H200.fma_ns_per_element_iter)
@@ -59,7 +60,8 @@ def measurements_of_the_model(jitter: float = 0.0, seed: int = 1) -> Measurement
         gpu_name="Test GPU", date="2026-12-01",
         facts={"copy_engines": 3, "sm_count": 132, "concurrent_kernels": True, "max_threads_per_sm": 2048,
                "link": "PCIe Gen5 x16", "link_peak_gbps": 63.0},
-        copies=copies, both_ways_bytes=both, both_ways_seconds=together,
+        copies=copies, pageable_chunks_bytes=256 * MIB, pageable_chunk_bytes=16 * MIB, pageable_chunks_seconds=chunks,
+        both_ways_bytes=both, both_ways_seconds=together, calls_traced=True,
         memcpy_call_seconds=calls, launch_call_seconds=[H200.launch_call_us * 1e-6] * 50,
         empty_kernel_seconds=launch, fma=fma, chain=chain,
         sincos=KernelTime(N, 0, launch + N * SINCOS_NS * 1e-9),

@@ -31,8 +31,8 @@ from overlapviz.core.config import FLOAT32_BYTES, MIB, HostMemory, KernelKind
 Progress = Callable[[float, str], None]  # (share done, 0 to 1; the step starting)
 H2D, D2H = 1, 2
 REPEATS = 3  # timed repeats per point, after one untimed; the median is kept
-BUFFER_ELEMENTS = 64 * MIB // FLOAT32_BYTES  # the default pipeline's 256 MiB
-CHUNK_ELEMENTS = 4 * MIB // FLOAT32_BYTES  # one chunk of it (16 chunks)
+BUFFER_ELEMENTS = 256 * MIB // FLOAT32_BYTES  # the default pipeline's 256 MiB
+CHUNK_ELEMENTS = 16 * MIB // FLOAT32_BYTES  # one of its 16 chunks
 FMA_ITERS = (256, 1024, 1860, 4000)  # where arithmetic, not memory, bounds the kernel on current GPUs
 CHAIN_ITERS = (50_000, 200_000)  # one block: long enough that launch costs vanish in the slope
 CALLS = 200  # host calls timed one by one
@@ -78,38 +78,99 @@ def measure(index: int = 0, progress: Progress | None = None) -> Measurements:
 def _measure(cupy: Any, facts: dict[str, Any], kernels: Kernels, pool: BufferPool, report: Progress) -> Measurements:
     stream = cupy.cuda.Stream(non_blocking=True)
     sm_count = int(facts["sm_count"])
-    report(0.05, "pinned copies by size")
+    report(0.02, "pinned copies by size")
     copies = _copies(pool, stream, HostMemory.PINNED)
-    report(0.25, "pageable copies by size")
+    report(0.15, "pageable copies by size")
     copies += _copies(pool, stream, HostMemory.PAGEABLE)
+    report(0.4, "pageable copies as a pipeline issues them")
+    pageable = _pageable_in_chunks(cupy, pool, stream)
     report(0.55, "both directions at once")
     both = _both_ways(cupy, pool)
-    report(0.62, "host time per call")
+    report(0.6, "the FMA kernel")
     data = pool.device("data", BUFFER_ELEMENTS)
     data.fill(1.0)
-    chunk = data[:CHUNK_ELEMENTS]
-    memcpy_calls = _memcpy_calls(cupy, pool, stream, chunk)
-    launch_calls = _launch_calls(kernels, stream, chunk, sm_count)
-    report(0.68, "the FMA kernel")
     fma = [KernelTime(BUFFER_ELEMENTS, k, _kernel_seconds(cupy, kernels, stream, data, k, sm_count)) for k in FMA_ITERS]
-    empty = _empty_kernel_seconds(cupy, kernels, stream, data, chunk, sm_count)
+    empty = _empty_kernel_seconds(cupy, kernels, stream, data, data[:CHUNK_ELEMENTS], sm_count)
     one_block = data[:THREADS_PER_BLOCK]
     chain = [KernelTime(THREADS_PER_BLOCK, k, _kernel_seconds(cupy, kernels, stream, one_block, k, sm_count))
              for k in CHAIN_ITERS]  # fmt: skip
     sincos = KernelTime(BUFFER_ELEMENTS, 0, _sincos_seconds(cupy, kernels, stream, data))
-    report(0.8, "device memory")
     pool.drop_device("data")
+    report(0.75, "device memory")
     memory_gbps = device_copy_gbps(pool, kernels, sm_count)
-    report(0.9, "the host's first touch")
+    report(0.85, "the host's first touch")
     touch = _first_touch_seconds()
+    report(0.9, "host time per call")
+    collector = _tracing()
+    chunk = pool.device("calls", CHUNK_ELEMENTS)
+    memcpy_calls = _memcpy_calls(cupy, pool, stream, chunk)
+    launch_calls = _launch_calls(kernels, stream, chunk, sm_count)
+    if collector is not None:
+        collector.flush()
+        collector.take()  # the records of these calls: not wanted
     report(1.0, "done")
     return Measurements(
         gpu_name=str(facts["name"]), date=datetime.date.today().isoformat(), facts=facts, copies=copies,
-        both_ways_bytes=BOTH_WAYS_BYTES, both_ways_seconds=both, memcpy_call_seconds=memcpy_calls,
-        launch_call_seconds=launch_calls, empty_kernel_seconds=empty, fma=fma, chain=chain, sincos=sincos,
+        pageable_chunks_bytes=BUFFER_ELEMENTS * FLOAT32_BYTES, pageable_chunk_bytes=CHUNK_ELEMENTS * FLOAT32_BYTES,
+        pageable_chunks_seconds=pageable, both_ways_bytes=BOTH_WAYS_BYTES, both_ways_seconds=both,
+        memcpy_call_seconds=memcpy_calls, launch_call_seconds=launch_calls, calls_traced=collector is not None,
+        empty_kernel_seconds=empty, fma=fma, chain=chain, sincos=sincos,
         kernel_memory_gbps=memory_gbps, first_touch_bytes=FIRST_TOUCH_BYTES, first_touch_seconds=touch,
         host_ram_bytes=os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"),
     )  # fmt: skip
+
+
+def _tracing() -> Any:
+    """CUPTI's collector, tracing, when this process may use it (None otherwise).
+
+    The real backend's runs are traced by CUPTI, which adds to the host time of every call;
+    the calls are timed the same way, so that the model's host costs are those of its runs.
+    """
+    from overlapviz.backends.cupy.cupti_session import CuptiUnavailable, shared_collector
+
+    try:
+        collector = shared_collector()
+    except CuptiUnavailable:
+        return None
+    return None if collector.other_subscriber() else collector
+
+
+def _pageable_in_chunks(cupy: Any, pool: BufferPool, stream: Any) -> dict[str, float]:
+    """Device seconds of all H2D and of all D2H copies of the default pipeline's pageable buffers.
+
+    256 MiB in and out, in 16 MiB copies issued in turn on one stream (depth order, without
+    the kernels): the pages stream from memory the way they do in a run, which a copy of
+    one size repeated from one buffer does not show.
+    """
+    n, per = BUFFER_ELEMENTS, CHUNK_ELEMENTS
+    host_in, host_out = pool.host(HostMemory.PAGEABLE, "chunks_in", n), pool.host(HostMemory.PAGEABLE, "chunks_out", n)
+    device = int(pool.device("chunks", n).data.ptr)
+    nbytes, chunks = per * FLOAT32_BYTES, n // per
+    marks = [[cupy.cuda.Event() for _ in range(3)] for _ in range(chunks)]  # before, between, after
+    memcpy, elapsed = cupy.cuda.runtime.memcpyAsync, cupy.cuda.get_elapsed_time
+
+    def once() -> dict[str, float]:
+        stream.synchronize()
+        for c, (before, between, after) in enumerate(marks):
+            at = c * nbytes
+            before.record(stream)
+            memcpy(device + at, host_in.pointer + at, nbytes, H2D, stream.ptr)
+            between.record(stream)
+            memcpy(host_out.pointer + at, device + at, nbytes, D2H, stream.ptr)
+            after.record(stream)
+        stream.synchronize()
+        h2d = sum(elapsed(before, between) for before, between, _ in marks)
+        d2h = sum(elapsed(between, after) for _, between, after in marks)
+        return {"h2d": h2d / 1e3, "d2h": d2h / 1e3}
+
+    try:
+        once()  # untimed: first use of the buffers
+        runs = [once() for _ in range(REPEATS)]
+        return {direction: statistics.median(run[direction] for run in runs) for direction in ("h2d", "d2h")}
+    finally:
+        pool.drop("chunks_in")
+        pool.drop("chunks_out")
+        pool.drop_device("chunks")
 
 
 def _copies(pool: BufferPool, stream: Any, memory: HostMemory) -> list[CopyTime]:
@@ -154,8 +215,8 @@ def _both_ways(cupy: Any, pool: BufferPool) -> float:
 
 def _memcpy_calls(cupy: Any, pool: BufferPool, stream: Any, chunk: Any) -> list[float]:
     """Host seconds inside each cudaMemcpyAsync of pinned memory, H2D and D2H in turn."""
-    host = pool.host(HostMemory.PINNED, "calls", CHUNK_ELEMENTS)
-    memcpy, clock, nbytes = cupy.cuda.runtime.memcpyAsync, time.perf_counter_ns, CHUNK_ELEMENTS * FLOAT32_BYTES
+    host = pool.host(HostMemory.PINNED, "calls", chunk.size)
+    memcpy, clock, nbytes = cupy.cuda.runtime.memcpyAsync, time.perf_counter_ns, chunk.size * FLOAT32_BYTES
     times = []
     for call in range(CALLS + 1):
         dst, src, kind = (chunk.data.ptr, host.pointer, H2D) if call % 2 else (host.pointer, chunk.data.ptr, D2H)
