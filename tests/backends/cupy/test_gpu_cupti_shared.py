@@ -26,8 +26,8 @@ RUNS, WARM_UP = 5, 3
 CONFIG = PipelineConfig()  # the default pipeline: 256 MiB, 4 streams x 16 chunks, pinned
 ROOT = Path(__file__).resolve().parents[3]
 
-# argv: the trace file torch.profiler writes, then "before" (overlapviz runs once before the
-# profiler starts) or "inside" (its first run is inside the profiler).
+# argv: the trace file torch.profiler writes; "before" (overlapviz runs before the profiler
+# starts) or "inside" (its first run is inside the profiler); the runs timed; the warm-up runs.
 _CASE = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
@@ -38,7 +38,7 @@ from overlapviz.backends.cupy.cupti_session import CuptiUnavailable, shared_coll
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import compute_metrics
 
-RUNS, WARM_UP = {runs}, {warm_up}
+RUNS, WARM_UP = int(sys.argv[3]), int(sys.argv[4])
 backend = CupyBackend()
 def runs():
     traces = [backend.run(PipelineConfig()) for _ in range(WARM_UP + RUNS)][WARM_UP:]
@@ -50,14 +50,14 @@ def ours():  # what reached overlapviz's own CUPTI buffers since the last look
         return 0
     collector.flush()
     return len(collector.take().devices)
-report = {{"alone": runs() if sys.argv[2] == "before" else []}}
+report = {"alone": runs() if sys.argv[2] == "before" else []}
 ours()
 with profile(activities=[ProfilerActivity.CUDA]) as profiler:
     report["inside"] = runs()
 profiler.export_chrome_trace(sys.argv[1])
 report["ours_during_profile"] = ours()
 print(json.dumps(report))
-""".format(runs=RUNS, warm_up=WARM_UP)
+"""
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,8 @@ def torch_here():
 def run_case(tmp_path: Path, when: str) -> dict:
     trace = tmp_path / "torch.json"
     done = subprocess.run(
-        [sys.executable, "-c", _CASE, str(trace), when], capture_output=True, text=True, cwd=ROOT, timeout=240
+        [sys.executable, "-c", _CASE, str(trace), when, str(RUNS), str(WARM_UP)],
+        capture_output=True, text=True, cwd=ROOT, timeout=240,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
