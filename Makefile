@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint setup clean
+.PHONY: run test fuzz lint setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("overlapviz needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
@@ -25,6 +25,9 @@ lint: $(STAMP)
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+fuzz: $(STAMP)
+	OVERLAPVIZ_FUZZ=1 QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m fuzz
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

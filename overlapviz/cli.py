@@ -39,6 +39,7 @@ from overlapviz.core.config import (
     PipelineConfig,
     StreamKind,
     format_size,
+    parse_count,
     parse_size,
 )
 from overlapviz.core.destination import DestinationError, check_destination
@@ -176,8 +177,8 @@ def add_run(commands: Any) -> None:
     where.add_argument("--preset", metavar="NAME", help="start from a preset (see 'overlapviz presets')")
     pipeline = run.add_argument_group("the pipeline (default: the preset's value, else the default)")
     pipeline.add_argument("--size", type=_size, metavar="SIZE", help="total size, e.g. 256MiB, 1GiB")
-    pipeline.add_argument("--chunks", type=int, metavar="N", help=f"chunks (default {DEFAULT_CHUNKS})")
-    pipeline.add_argument("--streams", type=int, metavar="N", help=f"streams (default {DEFAULT_STREAMS})")
+    pipeline.add_argument("--chunks", type=_count, metavar="N", help=f"chunks (default {DEFAULT_CHUNKS})")
+    pipeline.add_argument("--streams", type=_count, metavar="N", help=f"streams (default {DEFAULT_STREAMS})")
     pipeline.add_argument("--memory", choices=[m.value for m in HostMemory], help="host memory (default pinned)")
     pipeline.add_argument("--order", choices=[o.value for o in IssueOrder], help="issue order (default depth)")
     pipeline.add_argument(
@@ -191,7 +192,7 @@ def add_run(commands: Any) -> None:
         help="an FMA chain, or the sin/cos kernel of Harris 2012 (default fma)",
     )
     pipeline.add_argument(
-        "--kernel-iters", type=int, metavar="N", help=f"FMA iterations per element (default {DEFAULT_ITERS})"
+        "--kernel-iters", type=_count, metavar="N", help=f"FMA iterations per element (default {DEFAULT_ITERS})"
     )
     pipeline.add_argument(
         "--fresh-output",
@@ -214,8 +215,16 @@ def add_run(commands: Any) -> None:
 
 
 def _add_picture_options(group: Any) -> None:
-    group.add_argument("--width", type=int, default=1920, metavar="W", help="picture width in pixels (default 1920)")
+    group.add_argument("--width", type=_count, default=1920, metavar="W", help="picture width in pixels (default 1920)")
     group.add_argument("--theme", default="light", metavar="THEME", help="light, dark or projector (default light)")
+
+
+def _count(text: str) -> int:
+    """A whole number in ASCII digits (argparse's int() also takes other scripts' digits)."""
+    try:
+        return parse_count(text, "value")
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(_reason(error)) from None
 
 
 def _size(text: str) -> int:

@@ -240,7 +240,7 @@ def test_comparison_writes_one_file_per_side(backends, preset_dir, tmp_path, cap
         (["run", "--size", "12 parsecs"], "argument --size: '12 parsecs' is not a size"),
         (["run", "--size", "2KiB"], "--size: 2 KiB is out of range"),
         (["run", "--size", "4KiB", "--chunks", "2000"], "--chunks: 2000 chunks are more than the 1024 float32"),
-        (["run", "--chunks", "many"], "argument --chunks: invalid int value: 'many'"),
+        (["run", "--chunks", "many"], "argument --chunks: 'many' is not a whole number"),
         (["run", "--streams", "0"], "--streams: 0 is out of range"),
         (["run", "--kernel-iters", "-1"], "--kernel-iters: -1 is out of range"),
         (["run", "--preset", "nope"], "unknown preset 'nope'; the presets are: "),
@@ -316,8 +316,8 @@ def test_interrupt_is_one_line(backends, capsys, monkeypatch):
 
 
 def test_json_has_no_nan():
-    assert run_report.finite_json({"a": float("nan"), "b": [float("inf"), 1.5], "c": "x"}) == {"a": None, "b": [None, 1.5],
-                                                                                    "c": "x"}
+    cleaned = run_report.finite_json({"a": float("nan"), "b": [float("inf"), 1.5], "c": "x"})
+    assert cleaned == {"a": None, "b": [None, 1.5], "c": "x"}
 
 
 # --- devices, presets, help, the app -------------------------------------------------------

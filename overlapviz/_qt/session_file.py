@@ -20,7 +20,7 @@ from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import TraceFormatError, chrome_dict, trace_from_chrome
+from overlapviz.core.trace_io import TraceFormatError, chrome_dict, parse_json, trace_from_chrome
 
 SESSION_KEY = "overlapviz_session"
 SESSION_VERSION = 1
@@ -65,9 +65,9 @@ def open_file(path: str | os.PathLike[str]) -> SessionData:
     """
     raw = read_input_bytes(path, what="session")
     try:
-        document = json.loads(raw)
-    except ValueError as error:
-        raise SessionFormatError(f"{path}: not a JSON file ({error})") from None
+        document = parse_json(raw, path)
+    except TraceFormatError as error:
+        raise SessionFormatError(str(error)) from None
     try:
         if isinstance(document, dict) and SESSION_KEY in document:
             return _session_of(document)

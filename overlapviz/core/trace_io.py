@@ -28,6 +28,7 @@ from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.lanes import lane_rows, lanes_of
 from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import COLUMNS, MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace_checks import TraceValueError, check_int, check_meta, check_spans, short_repr
 
 FORMAT_VERSION = 1
 PROCESS_ID = 1
@@ -199,14 +200,21 @@ def import_chrome(path: str | os.PathLike[str]) -> Trace:
         an `OSError`).
     """
     raw = read_input_bytes(path, what="trace")
-    try:
-        data = json.loads(raw)
-    except ValueError as error:
-        raise TraceFormatError(f"{path}: not a JSON file ({error})") from None
+    data = parse_json(raw, path)
     try:
         return trace_from_chrome(data)
     except TraceFormatError as error:
         raise TraceFormatError(f"{path}: {error}") from None
+
+
+def parse_json(raw: bytes, path: str | os.PathLike[str]) -> Any:
+    """Parse a file's bytes as JSON; a `TraceFormatError` naming the file if they are not, or nest too deep."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise TraceFormatError(f"{path}: its JSON is nested too deeply to be a trace") from None
+    except ValueError as error:
+        raise TraceFormatError(f"{path}: not a JSON file ({str(error)[:200]})") from None
 
 
 def trace_from_chrome(data: object) -> Trace:
@@ -243,7 +251,13 @@ def trace_from_chrome(data: object) -> Trace:
             if row in rows:
                 raise TraceFormatError(f"event {number}: row {row} appears twice")
             rows[row] = values
-    return Trace(_columns_of(rows), tuple(names), meta)
+    try:
+        check_meta(meta)
+        trace = Trace(_columns_of(rows), tuple(names), meta)
+        check_spans(trace)
+    except TraceValueError as error:
+        raise TraceFormatError(str(error)) from None
+    return trace
 
 
 def _document_parts(data: object) -> tuple[list[Any], dict[str, Any]]:
@@ -272,7 +286,10 @@ def _span_of(number: int, event: object, name_index: dict[str, int]) -> tuple[in
         raise TraceFormatError(f"event {number} is not an object")
     if event.get("ph") != "X":
         return None
-    where = f"event {number} ({event.get('name')!r})"
+    name = event.get("name")
+    if not isinstance(name, str):
+        raise TraceFormatError(f"event {number}: its name is not text")
+    where = f"event {number} ({name[:60]!r})"
     args = event.get("args")
     if not isinstance(args, dict) or ("row" not in args and "copy_of" not in args):
         raise TraceFormatError(f"{where} has no overlapviz args (args.row); {_NOT_OURS}")
@@ -291,17 +308,18 @@ def _span_of(number: int, event: object, name_index: dict[str, int]) -> tuple[in
 
 
 def _int_arg(where: str, args: dict[str, Any], name: str) -> int:
-    value = args.get(name)
-    if isinstance(value, bool) or not isinstance(value, int):
-        problem = "is missing" if name not in args else f"is not a whole number: {value!r}"
-        raise TraceFormatError(f"{where}: args.{name} {problem}")
-    return value
+    if name not in args:
+        raise TraceFormatError(f"{where}: args.{name} is missing")
+    try:
+        return check_int(where, f"args.{name}", args[name], column=None if name == "row" else name)
+    except TraceValueError as error:
+        raise TraceFormatError(str(error)) from None
 
 
 def _word_arg(where: str, args: dict[str, Any], name: str, allowed: dict[str, Any]) -> Any:
     value = args.get(name)
-    if value not in allowed:
-        raise TraceFormatError(f"{where}: args.{name} is {value!r}; expected one of {', '.join(allowed)}")
+    if not isinstance(value, str) or value not in allowed:
+        raise TraceFormatError(f"{where}: args.{name} is {short_repr(value)}; expected one of {', '.join(allowed)}")
     return allowed[value]
 
 

@@ -8,12 +8,11 @@ from hypothesis import strategies as st
 from tracefactory import MS, US, alloc_trace, pipeline_trace
 
 from overlapviz.core.intervals import at_least_two_ns, covered_ns, union_intervals
-
 from overlapviz.core.metrics import (
     Metrics,
+    chunking_bound_ns,
     compute_metrics,
     copy_bandwidth_gbps,
-    chunking_bound_ns,
     host_blocked_per_row,
 )
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
