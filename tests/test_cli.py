@@ -527,3 +527,12 @@ def test_sim_the_figures_read_as_the_picture_looks(capsys):
     assert two_chunks["efficiency_pct"] <= 75 < default["efficiency_pct"]
     one_stream = run_json(capsys, "run", "--backend", "sim", "--streams", "1")
     assert one_stream["copy_hidden_pct"] <= 1
+
+
+def test_sim_a_pageable_run_says_real_pageable_times_vary(capsys):
+    code, out, _ = run_cli(capsys, "run", "--backend", "sim", "--memory", "pageable")
+    notes = [line for line in out.splitlines() if line.startswith("note ")]
+    assert code == 0 and len(notes) == 1 and "vary with the host's memory system" in notes[0]
+    assert "measured" in notes[0] and "ms on H200 hosts" in notes[0]
+    assert run_json(capsys, "run", "--backend", "sim", "--memory", "pageable")["caveat"].startswith("Real pageable")
+    assert run_json(capsys, "run", "--backend", "sim")["caveat"] is None

@@ -23,6 +23,7 @@ from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel, Timeline
 from overlapviz.backends.sim.invariants import check_timeline
 from overlapviz.backends.sim.ops import Op, build_ops
+from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pinning import check_pinned_request
@@ -78,7 +79,9 @@ class SimBackend:
         except InterruptedError:
             raise RunCancelled("run cancelled") from None
         check_timeline(ops, timeline)
-        return to_trace(config, profile, ops, timeline)
+        trace = to_trace(config, profile, ops, timeline)
+        caveat = pageable_spread_note(trace, profile)
+        return trace if caveat is None else trace.with_meta(caveat=caveat)
 
     def bandwidth_sweep(
         self,
