@@ -56,6 +56,7 @@ def claim(collector: CuptiCollector, touch: Callable[[], None]) -> Claim:
     subscriber = collector.other_subscriber()
     rearmed = False
     if subscriber:
+        hand_over(collector)
         return Claim(subscriber, rearmed)
     returned, earlier = _probe(collector, touch)
     if should_rearm(subscriber, earlier.foreign, returned):
@@ -65,6 +66,19 @@ def claim(collector: CuptiCollector, touch: Callable[[], None]) -> Claim:
         earlier = merge((earlier, again))
     touch()
     return Claim(before_run_reason(subscriber, earlier.foreign, returned), rearmed)
+
+
+def hand_over(collector: CuptiCollector) -> None:
+    """Give CUPTI's half-filled buffer back, so that another client's records go to its own.
+
+    CUPTI fills the buffer it holds until a flush, whoever registered callbacks since: a
+    profiler that attached after our last run would find its first records in a buffer we
+    asked for, and drop them with it (torch.profiler logs "bufferCompleted called with
+    unknown buffer"; on the H200 its trace then held none of the run's kernels). After a
+    flush, CUPTI asks the profiler's callbacks for the next buffer.
+    """
+    collector.flush()
+    collector.take()  # whatever was still ours: earlier runs, not wanted
 
 
 def _probe(collector: CuptiCollector, touch: Callable[[], None]) -> tuple[bool, Delivery]:

@@ -4,7 +4,9 @@ It keeps one set of buffer callbacks and one subscriber, as CUPTI before 13.5 do
 test can play another client: `take_subscription` holds the subscription, `steal_callbacks`
 registers other callbacks (records then go there), `enable_theirs` turns on a kind of its
 own. `issue` is the GPU doing something: a record of an enabled kind waits for the next
-flush, which hands it to whoever holds the callbacks then.
+flush. As in CUPTI, records go into the buffer of the client whose callbacks asked for it,
+and a flush hands that buffer to whoever holds the callbacks then: another client's
+callbacks drop a buffer they did not ask for (`lost`), as torch.profiler does.
 """
 
 from __future__ import annotations
@@ -58,7 +60,9 @@ class FakeCupti(ModuleType):
         self.registrations = 0
         self.clock = 1_000
         self.pending: list[SimpleNamespace] = []
+        self.buffer_of: str | None = None  # whose callbacks asked for the buffer being filled
         self.theirs: list[SimpleNamespace] = []
+        self.lost: list[SimpleNamespace] = []
 
     # --- the API ---
     def activity_register_callbacks(self, requested, completed):
@@ -73,9 +77,12 @@ class FakeCupti(ModuleType):
 
     def activity_flush_all(self, flag):
         pending, self.pending = self.pending, []
+        owner, self.buffer_of = self.buffer_of, None
         if self.callbacks is None or not pending:
             return
-        if self.callbacks[0] == "ours":
+        if self.callbacks[0] != owner:  # a buffer these callbacks never asked for
+            self.lost += pending
+        elif owner == "ours":
             self.callbacks[2](pending)
         else:
             self.theirs += pending
@@ -111,7 +118,10 @@ class FakeCupti(ModuleType):
 
     def issue(self, *activities):
         """Records of what the GPU did; kept for the next flush when their kind is enabled."""
-        self.pending += [a for a in activities if a.kind in self.enabled]
+        recorded = [a for a in activities if a.kind in self.enabled]
+        if recorded and self.buffer_of is None and self.callbacks is not None:
+            self.buffer_of = self.callbacks[0]  # the first record makes CUPTI ask for a buffer
+        self.pending += recorded
 
 
 def activity(kind, **fields):

@@ -128,6 +128,18 @@ def test_claim_fails_without_touching_anything_while_another_client_is_subscribe
     assert touch.calls == 0 and fake.callbacks[0] == "theirs"  # its callbacks stay its own
 
 
+def test_a_client_that_attaches_after_our_last_run_gets_its_records_in_its_own_buffers(fake):
+    collector, touch = CuptiCollector(), Toucher(fake)
+    fake.issue(probe(fake))  # CUPTI now fills a buffer our callbacks asked for
+    fake.take_subscription()  # a profiler starts: it subscribes and registers its callbacks
+    fake.steal_callbacks()
+    assert "is attached" in claim(collector, touch).reason
+    plan = the_run(fake)  # the run, timed with events, that the profiler traces
+    fake.activity_flush_all(1)  # the profiler stops
+    assert len(fake.theirs) == len(activities(*fake_records(plan, chunk_bytes=CONFIG.chunk_bytes)))
+    assert all(a.kind == ActivityKind.MEMCPY and a.bytes == cupti_timing.PROBE_BYTES for a in fake.lost)
+
+
 def test_claim_fails_on_records_of_another_clients_kinds(fake):
     collector, touch = CuptiCollector(), Toucher(fake)
     fake.enable_theirs(ActivityKind.EXTERNAL_CORRELATION)

@@ -43,7 +43,7 @@ backend = CupyBackend()
 def runs():
     traces = [backend.run(PipelineConfig()) for _ in range(WARM_UP + RUNS)][WARM_UP:]
     return [[t.meta["timing"], t.meta.get("timing_reason", ""), compute_metrics(t).makespan_ns] for t in traces]
-def ours():  # what reached overlapviz's own CUPTI buffers since the last look
+def ours():  # what reached overlapviz's own CUPTI buffers since the last look (it may start CUPTI)
     try:
         collector = shared_collector()
     except CuptiUnavailable:
@@ -51,7 +51,8 @@ def ours():  # what reached overlapviz's own CUPTI buffers since the last look
     collector.flush()
     return len(collector.take().devices)
 report = {"alone": runs() if sys.argv[2] == "before" else []}
-ours()
+if report["alone"]:
+    ours()
 with profile(activities=[ProfilerActivity.CUDA]) as profiler:
     report["inside"] = runs()
 profiler.export_chrome_trace(sys.argv[1])
