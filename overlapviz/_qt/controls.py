@@ -149,7 +149,7 @@ class ControlsPanel(QWidget):
         return (self.streams_slider, self.chunks_slider, self.size_slider, self.iters_slider)
 
     def _sync_chunks(self) -> None:
-        """Offer only chunk counts that divide the current size; keep the user's wish."""
+        """Offer the chunk counts the current size allows (one element per chunk at least); keep the user's wish."""
         values = chunk_values(self.size_slider.value())
         if values != self.chunks_slider.values():
             self.chunks_slider.configure(values, str)
@@ -172,8 +172,8 @@ class ControlsPanel(QWidget):
         text = ""
         if self._wanted_chunks != chunks:
             text = (
-                f"{self._wanted_chunks} chunks do not divide {format_size(self.size_slider.value())} evenly:"
-                f" using {chunks}, the nearest count that does."
+                f"{self._wanted_chunks} chunks are not offered for {format_size(self.size_slider.value())}:"
+                f" using {chunks}, the nearest count that is."
             )
         self.notice.setText(text)
         self.notice.setVisible(bool(text))

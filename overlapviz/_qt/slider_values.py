@@ -1,7 +1,9 @@
 """The values each control offers.
 
-Sizes and chunk counts on log scales, only chunk counts that divide the buffer evenly,
-kernel iterations on a ladder around the default.
+Sizes and chunk counts on log scales (every count up to 16, then powers of two and the
+midpoints 1.5x between them, so 12 or 24 chunks for 3 streams are there), kernel iterations on
+a ladder around the default. A chunk count need not divide the buffer: the last chunk takes
+what is left over.
 
 Pure functions, so the snapping rules are tested without a window.
 """
@@ -25,10 +27,15 @@ SIZE_VALUES: tuple[int, ...] = tuple(
 ITER_VALUES: tuple[int, ...] = (0, *sorted({round(DEFAULT_ITERS * 2 ** (k / 2)) for k in range(-12, 7)}))
 
 
+EVERY_CHUNK_COUNT_UP_TO = 16
+
+
 def chunk_values(size_bytes: int, limit: int = MAX_SLIDER_CHUNKS) -> tuple[int, ...]:
-    """Chunk counts up to `limit` that split a buffer of `size_bytes` into equal float32 chunks."""
-    elements = size_bytes // FLOAT32_BYTES
-    return tuple(n for n in range(1, limit + 1) if elements % n == 0)
+    """Chunk counts up to `limit` (and at most one float32 element per chunk) on a log-like ladder."""
+    top = min(limit, size_bytes // FLOAT32_BYTES)
+    ladder = set(range(1, EVERY_CHUNK_COUNT_UP_TO + 1))
+    ladder |= {2**p for p in range(top.bit_length())} | {3 * 2**p for p in range(top.bit_length())}
+    return tuple(sorted(n for n in ladder if n <= top))
 
 
 def nearest_value(values: tuple[int, ...], wanted: int, *, log: bool = True) -> int:

@@ -53,22 +53,12 @@ def test_toggles_commit_their_value(panel, qtbot, group, value, field):
     assert getattr(panel.config(), field) is value
 
 
-def test_only_chunk_counts_that_divide_the_size_are_offered(panel):
-    _drag(panel.size_slider, 3 * MIB)
-    assert all((3 * MIB // 4) % n == 0 for n in panel.chunks_slider.values())
-    assert 3 in panel.chunks_slider.values()
-
-
-def test_a_chunk_count_that_stops_dividing_snaps_and_says_so(panel):
-    _drag(panel.size_slider, 3 * MIB)
-    _drag(panel.chunks_slider, 3)
+def test_chunk_counts_that_do_not_divide_the_size_are_offered(panel):
+    _drag(panel.streams_slider, 3)
+    _drag(panel.chunks_slider, 12)  # 12 does not divide 2^26 elements: the last chunk is longer
+    config = panel.config()
+    assert (config.streams, config.chunks) == (3, 12)
     assert not panel.notice.isVisible()
-    _drag(panel.size_slider, 4 * MIB)  # 3 does not divide 2^20 elements
-    assert panel.config().chunks == 4
-    assert panel.notice.isVisible()
-    assert "3 chunks do not divide 4 MiB evenly: using 4" in panel.notice.text()
-    _drag(panel.size_slider, 6 * MIB)  # 3 divides again: the asked-for count comes back
-    assert panel.config().chunks == 3 and not panel.notice.isVisible()
 
 
 def test_set_config_shows_values_off_the_ladder_exactly(panel):

@@ -22,17 +22,22 @@ def test_size_ladder_is_logarithmic():
     assert all(1.3 <= r <= 1.5 for r in ratios)
 
 
-def test_every_offered_chunk_count_divides_the_buffer():
+def test_every_offered_chunk_count_is_a_valid_pipeline():
     for size in SIZE_VALUES:
         for chunks in chunk_values(size):
-            PipelineConfig(size_bytes=size, chunks=chunks)  # raises if it does not divide
+            PipelineConfig(size_bytes=size, chunks=chunks)  # raises if it is not
 
 
-def test_chunk_values_leave_out_counts_that_do_not_divide():
-    values = chunk_values(3 * MIB)  # 786432 = 2^18 * 3 elements
-    assert 3 in values and 6 in values and 1024 in values
-    assert 5 not in values and 7 not in values
-    assert max(chunk_values(256 * MIB)) == 1024 and 3 not in chunk_values(256 * MIB)
+def test_chunk_values_offer_counts_that_do_not_divide_the_buffer():
+    values = chunk_values(256 * MIB)
+    assert set(range(1, 17)) <= set(values)  # 3 streams x 4 chunks = 12 is there, though 12 does not divide
+    assert {24, 48, 96, 768, 1024} <= set(values) and max(values) == 1024
+    ratios = [b / a for a, b in itertools.pairwise(values) if a >= 16]
+    assert all(r <= 1.5 for r in ratios)  # a log ladder past 16
+
+
+def test_chunk_values_never_offer_more_chunks_than_elements():
+    assert max(chunk_values(4 * 40)) == 32  # 40 elements: 24 and 32 are on the ladder, 48 is not
 
 
 def test_nearest_value_is_by_ratio_and_ties_go_down():
