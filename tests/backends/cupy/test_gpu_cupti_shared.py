@@ -93,7 +93,7 @@ def check_inside(report: dict, alone_ms: float) -> None:
     assert report["ours_during_profile"] == 0  # no record of the profiler's reached overlapviz
 
 
-def test_runs_inside_torch_profiler_after_overlapviz_began(torch_here, tmp_path):
+def test_runs_inside_torch_profiler_after_overlapviz_began(gpu_backend, torch_here, tmp_path):
     report = run_case(tmp_path, "before")
     assert [row[0] for row in report["alone"]] == ["cupti"] * RUNS
     check_inside(report, median_ms(report["alone"]))
