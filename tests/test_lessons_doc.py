@@ -110,7 +110,8 @@ def test_wrapping_keeps_code_spans_and_numbers_with_their_units():
 
 
 def test_numbers_use_a_real_minus_sign_and_zero_stays_plain():
-    assert make_lessons.overlap(-1.35) == "\N{MINUS SIGN}1.4%" and make_lessons.overlap(None) == "–"
+    assert make_lessons.signed("-1.4") == "\N{MINUS SIGN}1.4" and make_lessons.pct(None) == "–"
+    assert make_lessons.pct(85.96) == "86%"
     assert make_lessons.ms(0) == "0" and make_lessons.ms(62_183_227) == "62.18 ms"
     assert make_lessons.short_ms(43_003_360) == "43.0" and make_lessons.short_ms(975_494) == "0.98"
 

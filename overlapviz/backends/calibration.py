@@ -23,8 +23,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from overlapviz.backends.sim.profile_writer import Sourced
 from overlapviz.core.config import GIB, format_size
+from overlapviz.core.metrics import pageable_copy_calls
+from overlapviz.core.trace import OpKind, Trace
 
 THREADS_PER_BLOCK = 256  # the pipeline's kernels (kernels/pipeline.cu); resident blocks per SM follow
 TRIM = 0.1  # the share of calls dropped at each end before averaging host costs
@@ -70,9 +74,9 @@ class Measurements:
     date: str  # ISO date of the measurement
     facts: Mapping[str, Any]  # device facts: copy_engines, sm_count, concurrent_kernels, link, ...
     copies: Sequence[CopyTime]
-    pageable_chunks_bytes: int  # a pageable buffer copied H2D and D2H in chunks, in turn, as a pipeline does
-    pageable_chunk_bytes: int
-    pageable_chunks_seconds: Mapping[str, float]  # per direction, the device time of all its chunks
+    pageable_chunks_bytes: int  # the default pipeline's buffer, copied H2D and D2H from pageable memory
+    pageable_chunk_bytes: int  # one of its chunks
+    pageable_chunks_seconds: Mapping[str, float]  # per direction, how long its copies held the host (see below)
     both_ways_bytes: int  # one H2D and one D2H of this size at once, on two streams
     both_ways_seconds: float  # from the first start to the last end
     memcpy_call_seconds: Sequence[float]  # cudaMemcpyAsync of pinned memory, one call each
@@ -182,8 +186,24 @@ def link_values(m: Measurements) -> dict[str, Sourced]:
     return values
 
 
+def pageable_copy_seconds(trace: Trace) -> dict[str, float]:
+    """Per direction, the seconds that a run's pageable copies held the host thread.
+
+    Each copy counts from the moment it could begin (its call had started and its stream had
+    reached it) to the moment its call returned: the driver stages a pageable copy through
+    its own pinned buffer, and the call returns only when the data has moved. That is the
+    time the model charges such a copy (its fixed cost plus bytes over the staged rate).
+    """
+    calls = np.flatnonzero(pageable_copy_calls(trace))
+    ops = trace["op"][calls]
+    begin = np.maximum(trace["start_ns"][calls], trace["ready_ns"][ops])
+    held = np.maximum(trace["end_ns"][calls] - begin, 0)
+    kinds = trace["kind"][ops]
+    return {key: float(held[kinds == kind].sum()) / 1e9 for kind, key in ((OpKind.H2D, "h2d"), (OpKind.D2H, "d2h"))}
+
+
 def pageable_rate(m: Measurements, direction: str, fixed_s: float) -> Sourced:
-    """The staged rate of pageable copies, from a buffer copied in chunks as a pipeline copies it.
+    """The staged rate of pageable copies, from the default pipeline's own pageable copies.
 
     The model charges each copy the fixed cost plus bytes over this rate, so the fixed cost
     of every chunk comes off the time first. Single copies by size, one buffer repeated,
@@ -197,7 +217,8 @@ def pageable_rate(m: Measurements, direction: str, fixed_s: float) -> Sourced:
     return Sourced(
         _round(m.pageable_chunks_bytes / seconds / 1e9),
         f"pageable {direction.upper()} of {format_size(m.pageable_chunks_bytes)} in {chunks} copies of"
-        f" {format_size(m.pageable_chunk_bytes)}, in turn with the other direction, less their fixed cost"
+        f" {format_size(m.pageable_chunk_bytes)} in the default pipeline, from each copy's start until its"
+        " call returned, less their fixed cost"
         f" (single copies by size, {_span(_copies(m, 'pageable', direction))}, fit {single:.1f} GB/s)",
     )
 

@@ -17,6 +17,7 @@ from overlapviz.backends.calibration import (
     Measurements,
     fit_fixed_and_rate,
     fit_line,
+    pageable_copy_seconds,
     profile_values,
     trimmed_mean,
 )
@@ -24,7 +25,8 @@ from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.profile import load_profile
 from overlapviz.backends.sim.profile_writer import Sourced, format_value, nearest_profile, profile_toml
 from overlapviz.core.config import GIB, MIB, HostMemory, PipelineConfig
-from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.metrics import compute_metrics, host_blocked_per_row, pageable_copy_calls
+from overlapviz.core.trace import OpKind
 
 H200 = load_profile("h200")
 N = 64 * MIB // 4
@@ -209,3 +211,22 @@ def test_the_nearest_shipped_profile_is_never_a_what_if(name, key):
 def test_values_are_written_as_toml(value, text):
     assert format_value(value) == text
     assert tomllib.loads(f"x = {text}")["x"] == (list(value) if isinstance(value, tuple) else value)
+
+
+DIRECTIONS = ((OpKind.H2D, "h2d"), (OpKind.D2H, "d2h"))
+
+
+def test_pageable_copies_count_from_when_they_could_begin_until_their_call_returned():
+    trace = create_backend().run(PipelineConfig(memory="pageable"), "h200")
+    held = pageable_copy_seconds(trace)
+    # on the model a pageable call returns when its copy ends, so the held time is at least the
+    # copies' own time, and at most the host's time blocked plus each call's cost before its copy
+    busy = {key: trace.duration_ns[trace.mask(kind)].sum() / 1e9 for kind, key in DIRECTIONS}
+    for key in ("h2d", "d2h"):
+        assert busy[key] <= held[key] <= busy[key] * 1.05
+    calls = pageable_copy_calls(trace)
+    assert sum(held.values()) >= host_blocked_per_row(trace)[calls].sum() / 1e9 * 0.99
+
+
+def test_a_pinned_run_has_no_pageable_copy_time():
+    assert pageable_copy_seconds(create_backend().run(PipelineConfig(), "h200")) == {"h2d": 0.0, "d2h": 0.0}
