@@ -29,7 +29,7 @@ from overlapviz.backends.base import (
     DeviceInfo,
 )
 from overlapviz.backends.cupy.bandwidth import CopyTiming, device_copy_gbps, sweep
-from overlapviz.backends.cupy.buffers import BufferPool
+from overlapviz.backends.cupy.buffers import BufferPool, HeldBytes
 from overlapviz.backends.cupy.cupti_session import CuptiCollector, CuptiUnavailable, shared_collector
 from overlapviz.backends.cupy.cupti_sharing import fallback_note
 from overlapviz.backends.cupy.cupti_timing import CuptiShared, claim, collect_trace
@@ -196,6 +196,10 @@ class CupyBackend:
 
     def close(self) -> None:
         """Free every buffer on every device."""
+        self.release_buffers()
+
+    def release_buffers(self) -> None:
+        """Give back every buffer kept for reuse (pinned host memory included); the next run allocates anew."""
         import cupy
 
         with self._lock:
@@ -203,6 +207,14 @@ class CupyBackend:
                 with cupy.cuda.Device(state.index):
                     cupy.cuda.runtime.deviceSynchronize()
                     state.runner.pool.release_all()
+
+    def held_bytes(self) -> HeldBytes:
+        """What the buffers kept for reuse hold now, over every device."""
+        with self._lock:
+            held = [state.runner.pool.held() for state in self._states.values()]
+        return HeldBytes(
+            sum(h.pinned for h in held), sum(h.pageable for h in held), sum(h.device for h in held)
+        )
 
     def pinned_bytes(self, device: str | None = None) -> int:
         """Host bytes this backend holds page-locked on `device`."""

@@ -2,14 +2,18 @@
 
 Allocating pinned or device memory between two commands stops them running concurrently,
 and ``cudaMallocHost`` of 256 MiB costs about 90 ms on the H200, so a buffer is kept for the
-next run of the same size and replaced only when the size changes. Host kinds:
+next run of the same size and replaced only when the size changes. What is kept is bounded
+by the last run's needs: one host buffer per role whatever its kind (a pinned run after a
+pageable one frees the pageable buffers), and a replaced device buffer goes back to the
+driver, not to CuPy's cache. Host kinds:
 
 - pinned: ``cudaHostAlloc(n, 0)`` (what ``cudaMallocHost`` does; CuPy's pinned pool would
   round the size up to a power of two), freed with ``cudaFreeHost``;
 - pageable: a numpy array, touched so the first copy pays no page faults;
 - registered: a touched numpy array pinned after the fact with ``cudaHostRegister``.
 
-Pinned and registered requests pass the RAM guard first.
+Pinned and registered requests pass the RAM guard first; so does all the host memory a run
+needs (`check_host`), pageable included.
 """
 
 from __future__ import annotations
@@ -23,11 +27,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.backends.cupy.ram_guard import available_ram, check_pin_request
+from overlapviz.backends.cupy.ram_guard import available_ram, check_host_request, check_pin_request
 from overlapviz.core.config import HostMemory
 
 _FLOAT32 = np.dtype(np.float32)
 Filler = Callable[[npt.NDArray[np.float32]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class HeldBytes:
+    """What a pool holds now, in bytes: for the app's status and the soak benchmark."""
+
+    pinned: int  # page-locked host memory (pinned and registered)
+    pageable: int
+    device: int
 
 
 @dataclass
@@ -91,6 +104,12 @@ class BufferPool:
         """Bytes this pool holds page-locked (pinned and registered)."""
         return sum(b.nbytes for b in self._host.values() if b.memory is not HostMemory.PAGEABLE)
 
+    def held(self) -> HeldBytes:
+        """Bytes held now: page-locked, pageable, on the device."""
+        pageable = sum(b.nbytes for b in self._host.values() if b.memory is HostMemory.PAGEABLE)
+        device = sum(int(array.nbytes) for array in self._device.values())
+        return HeldBytes(self.pinned_bytes, pageable, device)
+
     def host(
         self, memory: HostMemory, role: str, elements: int, fill: Filler | None = None, *, guard: bool = True
     ) -> HostBuffer:
@@ -103,9 +122,8 @@ class BufferPool:
         held = self._host.get(key)
         if held is not None and len(held.array) == elements:
             return held
-        if held is not None:
-            del self._host[key]
-            held.release()
+        for other in [k for k in self._host if k[1] == role]:  # one buffer per role, of any kind
+            self._host.pop(other).release()
         if guard and memory is not HostMemory.PAGEABLE:
             self.check_pin(elements * _FLOAT32.itemsize)
         buffer = self.allocate(memory, elements)
@@ -119,6 +137,14 @@ class BufferPool:
         """Raise `PinRefused` if pinning `nbytes` more would take too much of the RAM."""
         check_pin_request(nbytes, self.pinned_bytes, self.available_ram(), self.pin_share)
 
+    def check_host(self, nbytes: int, roles: tuple[str, ...]) -> None:
+        """Raise `HostMemoryRefused` if `nbytes` of host memory for `roles` would not fit in the RAM.
+
+        The buffers those roles hold now are counted as free: they are replaced, not added to.
+        """
+        replaced = sum(b.nbytes for (_, role), b in self._host.items() if role in roles)
+        check_host_request(nbytes, replaced, self.available_ram())
+
     def device(self, role: str, elements: int) -> Any:
         """A float32 device array for `role` (``cupy.ndarray``), reused while the size matches."""
         import cupy
@@ -126,7 +152,9 @@ class BufferPool:
         held = self._device.get(role)
         if held is None or held.size != elements:
             self._device.pop(role, None)
-            del held
+            if held is not None:
+                del held
+                cupy.get_default_memory_pool().free_all_blocks()  # back to the driver, not CuPy's cache
             self._device[role] = cupy.empty(elements, dtype=cupy.float32)
             self._born(role)
         return self._device[role]
@@ -142,9 +170,11 @@ class BufferPool:
         self.drop_device(role)
 
     def drop_device(self, *roles: str) -> None:
-        """Let go of the device buffers of `roles` (CuPy's pool gets them back)."""
-        for role in roles:
-            self._device.pop(role, None)
+        """Let go of the device buffers of `roles`, back to the driver."""
+        dropped = [self._device.pop(role) for role in roles if role in self._device]
+        if dropped:
+            del dropped
+            _free_cached_device_blocks()
 
     def snapshot(self) -> set[int]:
         """Allocation serials of the buffers held now (for `release_new`)."""
@@ -157,6 +187,7 @@ class BufferPool:
             self._host.pop(key).release()
         for role in [role for role in self._device if self._serials[role] not in before]:
             del self._device[role]
+        _free_cached_device_blocks()
 
     def release_all(self) -> None:
         """Free every buffer (the caller has synchronised: nothing may still use them)."""
@@ -168,8 +199,13 @@ class BufferPool:
                 buffer.release()
             except Exception as error:  # keep freeing the rest; report the first failure
                 errors.append(error)
-        cupy = sys.modules.get("cupy")  # device arrays exist only if CuPy was imported
-        if cupy is not None:
-            cupy.get_default_memory_pool().free_all_blocks()
+        _free_cached_device_blocks()
         if errors:
             raise errors[0]
+
+
+def _free_cached_device_blocks() -> None:
+    """Hand CuPy's cached device blocks back to the driver (device arrays exist only if CuPy was imported)."""
+    cupy = sys.modules.get("cupy")
+    if cupy is not None:
+        cupy.get_default_memory_pool().free_all_blocks()

@@ -12,15 +12,26 @@ from __future__ import annotations
 from pathlib import Path
 
 from overlapviz.backends.base import BackendError
+from overlapviz.core.config import format_size
 from overlapviz.core.pinning import PINNED_SHARE_ENV, check_pinned_request, configured_pinned_share
 
 _MEMINFO = Path("/proc/meminfo")
 
-__all__ = ["PINNED_SHARE_ENV", "PinRefused", "available_ram", "check_pin_request", "parse_meminfo", "pin_share"]
+__all__ = [
+    "PINNED_SHARE_ENV", "HostMemoryRefused", "PinRefused", "available_ram", "check_host_request",
+    "check_pin_request", "parse_meminfo", "pin_share",
+]  # fmt: skip
+# Host memory a run may take of the RAM available: the rest is left to the system and the
+# app, so that a huge pageable pipeline is refused instead of pushing the machine into swap.
+HOST_SHARE = 0.9
 
 
 class PinRefused(BackendError):
     """A pinned allocation was refused to protect the machine; the message says why."""
+
+
+class HostMemoryRefused(BackendError):
+    """A run's host buffers would not fit in the RAM available; the message says why."""
 
 
 def pin_share(value: float | None = None) -> float:
@@ -46,6 +57,24 @@ def check_pin_request(request: int, held: int, available: int | None, share: flo
         check_pinned_request(held + request, available + held, share)
     except ValueError as error:
         raise PinRefused(str(error)) from None
+
+
+def check_host_request(request: int, replaced: int, available: int | None) -> None:
+    """Raise `HostMemoryRefused` if `request` bytes of host memory would not fit in the RAM.
+
+    `replaced` is what the buffers to be replaced hold now (freed before the new ones are
+    allocated); `available` is the RAM the system reports as available, or None when it
+    cannot tell, in which case nothing is refused.
+    """
+    if available is None:
+        return
+    limit = int(HOST_SHARE * (available + replaced))
+    if request > limit:
+        raise HostMemoryRefused(
+            f"refusing to allocate {format_size(request)} of host memory for this run: only"
+            f" {format_size(available + replaced)} of RAM is available, and a run may take at most"
+            f" {HOST_SHARE:.0%} of it ({format_size(limit)}). Use a smaller size."
+        )
 
 
 def parse_meminfo(text: str) -> int | None:

@@ -90,6 +90,7 @@ class PipelineRunner:
         """Allocate (or reuse) everything the run needs and warm the kernel up."""
         n, slices = config.elements, chunk_slices(config)
         per_run = config.host_alloc is HostAlloc.PER_RUN
+        self.pool.check_host(2 * config.size_bytes, ("in", "out"))  # every kind, pageable too
         if per_run:  # the run allocates them; the guard speaks now, before anything is issued
             if config.memory is not HostMemory.PAGEABLE:
                 self.pool.check_pin(2 * config.size_bytes)

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from overlapviz.backends.cupy.buffers import BufferPool, HostBuffer, alloc_host
-from overlapviz.backends.cupy.ram_guard import PinRefused
+from overlapviz.backends.cupy.buffers import BufferPool, HeldBytes, HostBuffer, alloc_host
+from overlapviz.backends.cupy.ram_guard import HostMemoryRefused, PinRefused
 from overlapviz.core.config import HostMemory
 
 GIB = 1 << 30
@@ -43,13 +43,39 @@ def test_a_new_size_releases_the_old_buffer_first():
     assert p.pinned_bytes == 2000 * 4
 
 
-def test_kinds_and_roles_are_kept_apart():
+def test_one_buffer_per_role_whatever_its_kind():
     p = pool()
     p.host(HostMemory.PINNED, "in", 10)
-    p.host(HostMemory.PAGEABLE, "in", 10)
     p.host(HostMemory.PINNED, "out", 10)
-    assert len(p.allocate.allocated) == 3
-    assert p.pinned_bytes == 2 * 10 * 4
+    p.host(HostMemory.PAGEABLE, "in", 10)  # a pageable run after a pinned one: the pinned input goes
+    assert len(p.allocate.allocated) == 3 and p.allocate.released == [10]
+    assert p.held() == HeldBytes(pinned=10 * 4, pageable=10 * 4, device=0)
+
+
+def test_what_is_held_is_bounded_by_the_last_run_after_many_mixed_ones():
+    p = pool()
+    kinds = [HostMemory.PINNED, HostMemory.PAGEABLE, HostMemory.REGISTERED]
+    for run in range(300):
+        memory, elements = kinds[run % 3], 1000 * (1 + run % 7)
+        p.host(memory, "in", elements)
+        p.host(memory, "out", elements)
+    last = 1000 * (1 + 299 % 7) * 4
+    assert p.held() == HeldBytes(pinned=2 * last, pageable=0, device=0)  # run 299 was registered
+
+
+def test_the_host_guard_refuses_a_run_that_would_not_fit_in_the_ram():
+    p = pool(available=10 * GIB)
+    with pytest.raises(HostMemoryRefused, match="refusing to allocate 12 GiB of host memory"):
+        p.check_host(12 * GIB, ("in", "out"))
+    p.check_host(8 * GIB, ("in", "out"))  # within 90% of the RAM available
+
+
+def test_the_host_guard_counts_the_buffers_a_run_replaces_as_free():
+    p = pool(available=10 * GIB)
+    p.host(HostMemory.PAGEABLE, "in", GIB // 2)  # 2 GiB held, no longer "available" to the system
+    p.check_host(10 * GIB, ("in", "out"))  # 90% of 10 + 2 GiB
+    with pytest.raises(HostMemoryRefused):
+        p.check_host(10 * GIB, ("out",))
 
 
 def test_guard_refuses_a_pinned_buffer_over_the_share():
@@ -93,10 +119,10 @@ def test_release_new_frees_only_what_came_after_the_snapshot():
     p.host(HostMemory.PINNED, "out", 20)
     p.host(HostMemory.PAGEABLE, "in", 30)
     p.release_new(before)
-    assert p.allocate.released == [20, 30]
-    assert p.pinned_bytes == 10 * 4
+    assert p.allocate.released == [10, 20, 30]  # the pageable input replaced the pinned one
+    assert p.pinned_bytes == 0
     p.release_new(p.snapshot())  # nothing new: nothing freed
-    assert p.allocate.released == [20, 30]
+    assert p.allocate.released == [10, 20, 30]
 
 
 def test_a_replacement_counts_as_new_even_if_it_reuses_a_freed_identity():
