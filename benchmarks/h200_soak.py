@@ -36,7 +36,7 @@ SIZES_MIB = (16, 24, 32, 48, 64, 96, 128)
 KINDS = (HostMemory.PINNED, HostMemory.PAGEABLE, HostMemory.REGISTERED)
 CANCEL_SHARE = 0.1
 SCRATCH_SLACK = 64 * 1024  # the pinned scratch buffer and rounding
-TIME_LIMIT_S = 150  # the device machine's time is lent by the minute
+TIME_LIMIT_S = 240  # the device machine's time is lent by the minute
 
 
 def device_used() -> int:

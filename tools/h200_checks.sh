@@ -5,7 +5,7 @@
 # app-timeline.png, calibrate_h200.json, calibrated_h200.toml, h200_soak.json, torch.tar, log.txt.
 # Usage: tools/h200_checks.sh [STEP ...]   (steps: tests calibrate soak torch; default all)
 set -u
-source "${DEVICEPKGS:-.devicepkgs}/activate"
+source .devicepkgs/activate  # from the root of the tree to test: it puts $PWD on the path
 out=${OUT:?OUT must name the folder for the results}
 steps=${*:-tests calibrate soak torch}
 log=$out/log.txt
@@ -21,7 +21,7 @@ for step in $steps; do
       mkdir -p /tmp/cal && timeout 150 python3 benchmarks/calibrate_check.py --out /tmp/cal >>"$log" 2>&1
       echo "calibrate rc=$?" >>"$log"; cp /tmp/cal/*.json /tmp/cal/*.toml "$out/" 2>>"$log" ;;
     soak)
-      mkdir -p /tmp/soak && timeout 240 python3 benchmarks/h200_soak.py --out /tmp/soak >>"$log" 2>&1
+      mkdir -p /tmp/soak && timeout 300 python3 benchmarks/h200_soak.py --out /tmp/soak >>"$log" 2>&1
       echo "soak rc=$?" >>"$log"; cp /tmp/soak/h200_soak.json "$out/" 2>>"$log" ;;
     torch)
       rm -rf /tmp/torch && timeout 120 python3 tools/record_torch_traces.py /tmp/torch >>"$log" 2>&1
