@@ -6,7 +6,8 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from overlapviz._qt.palette import LEGEND, LegendEntry, solid_brush, waiting_brushes
+from overlapviz._qt.brushes import solid_brush, waiting_brushes
+from overlapviz._qt.palette import LEGEND, LegendEntry
 
 SWATCH_EM = 1.6  # swatch width in font heights
 GAP_EM = 1.2

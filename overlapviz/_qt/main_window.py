@@ -25,8 +25,8 @@ from overlapviz._qt.controls import ControlsPanel
 from overlapviz._qt.error_banner import ErrorBanner
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.file_actions import FileActions
+from overlapviz._qt.file_loading import OpenedFile
 from overlapviz._qt.font_scale import FontScale
-from overlapviz._qt.kernel_time import kernel_rate_ns
 from overlapviz._qt.legend import LegendBar
 from overlapviz._qt.lessons.lesson_panel import LessonPanel
 from overlapviz._qt.menus import build_actions
@@ -39,11 +39,12 @@ from overlapviz._qt.session_file import SessionData
 from overlapviz._qt.status_text import status_line
 from overlapviz._qt.teaching import TeachingTools
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, apply_stylesheet, get_theme
+from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.window_layout import arrange_columns
 from overlapviz._qt.worker import RunController, RunFunction, RunOutcome
 from overlapviz.core.trace import Trace
-from overlapviz.session import RunResult, analyse, run_pipeline
+from overlapviz.session import RunResult, run_pipeline
 
 LIVE_DEBOUNCE_MS = 60  # while a slider is dragged, run once it pauses this long ...
 LIVE_MAX_WAIT_S = 0.25  # ... or when it has moved this long without a pause, so the picture keeps up
@@ -52,10 +53,15 @@ THEME_KEY = "theme"
 
 @dataclass(frozen=True)
 class Shown:
-    """The result on show and where it came from (None: a run)."""
+    """The run on show, prepared for the timeline, and where it came from (None: a run)."""
 
-    result: RunResult
+    view: PreparedView
     source: Path | None = None
+
+    @property
+    def result(self) -> RunResult:
+        """The run: trace, metrics, findings."""
+        return self.view.result
 
 
 class MainWindow(QMainWindow):
@@ -183,8 +189,8 @@ class MainWindow(QMainWindow):
             self.request_run()
 
     def _on_run_finished(self, outcome: RunOutcome) -> None:
-        self.banner.clear()
-        if isinstance(outcome.result, RunResult):  # a pair of runs is the teaching tools' to show
+        if isinstance(outcome.result, PreparedView):  # a pair of runs is the teaching tools' to show
+            self.banner.clear()
             self.show_result(outcome.result)
 
     def _on_run_failed(self, outcome: RunOutcome) -> None:
@@ -192,25 +198,27 @@ class MainWindow(QMainWindow):
 
     # --- showing -----------------------------------------------------------------------
 
-    def show_result(self, result: RunResult, source: Path | None = None, label: str = "") -> None:
-        """Put `result` on show: timeline, metrics, findings, status bar (`label`: its name as B)."""
-        self._shown = Shown(result, source)
-        self.compare.show_b(result, label)
-        self.timeline.set_trace(result.trace, metrics=result.metrics, findings=result.findings)
-        self.metrics.show_results(result.metrics, result.findings)
-        self.status_label.setText(status_line(result.trace.meta, result.wall_s, source))
-        self.controls.set_kernel_rate(kernel_rate_ns(result.trace))
+    def show_result(self, view: PreparedView, source: Path | None = None, label: str = "") -> None:
+        """Put the run `view` on show: timeline, metrics, findings, status bar (`label`: its name as B)."""
+        self._shown = Shown(view, source)
+        self.compare.show_b(view, label)
+        self.timeline.set_view(view)
+        self.metrics.show_results(view.metrics, view.findings)
+        self.status_label.setText(status_line(view.trace.meta, view.result.wall_s, source))
+        self.controls.set_kernel_rate(view.kernel_rate_ns)
         self.timeline_drawn.emit()
 
-    def show_loaded(self, data: SessionData, path: Path) -> None:
-        """Show a session or trace read from `path`; live mode stops so it stays on show."""
+    def show_loaded(self, opened: OpenedFile) -> None:
+        """Show a session or trace read whole (and prepared) from a file; live mode stops so it stays on show."""
+        data = opened.data
         self.controls.set_live(False)
         self.runner.cancel()
         if data.config is not None:
             self.controls.set_config(data.config)
         self.select_target(data.backend, data.device)
-        if data.trace is not None:
-            self.show_result(analyse(data.trace), path)
+        if opened.view is not None:
+            self.banner.clear()
+            self.show_result(opened.view, opened.path)
 
     def clear_result(self) -> None:
         """Show no run (until the next one arrives)."""
@@ -260,9 +268,9 @@ class MainWindow(QMainWindow):
             target.backend if target else None, target.device if target else None,
         )  # fmt: skip
 
-    def current_picture(self) -> Trace | ComparisonPicture | None:
-        """What an export draws: A and B when comparing, else the trace on show."""
-        return self.compare.picture() or self.current_trace()
+    def current_picture(self) -> PreparedView | ComparisonPicture | None:
+        """What an export draws: A and B when comparing, else the run on show."""
+        return self.compare.picture() or (None if self._shown is None else self._shown.view)
 
     def explanations_shown(self) -> bool:
         """Whether the timeline draws the findings as callouts."""
@@ -308,6 +316,7 @@ class MainWindow(QMainWindow):
         """Stop timers and the run threads (blocks until they have stopped)."""
         self._debounce.stop()
         self.teaching.shutdown()
+        self.files.shutdown()
         self.runner.shutdown()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)

@@ -11,9 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
-
 
 class SpanStyle(StrEnum):
     """How one span (or part of it) is painted."""
@@ -70,22 +67,3 @@ LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("Host blocked", KIND_COLOURS[SpanStyle.BLOCKED]),
     LegendEntry("Waiting (ready \u2192 start)", OKABE_ITO["grey"], waiting=True),
 )
-
-
-def colour(style: SpanStyle) -> QColor:
-    """The solid colour of a running span of `style` (waiting spans take their kind's)."""
-    return QColor(KIND_COLOURS[style])
-
-
-def solid_brush(hex_colour: str) -> QBrush:
-    """An opaque brush of `hex_colour`."""
-    return QBrush(QColor(hex_colour))
-
-
-def waiting_brushes(hex_colour: str) -> tuple[QBrush, QBrush]:
-    """The pale fill and the hatching that mark a waiting span of a kind of `hex_colour`."""
-    fill = QColor(hex_colour)
-    fill.setAlphaF(WAITING_FILL_ALPHA)
-    hatch = QColor(hex_colour)
-    hatch.setAlphaF(WAITING_HATCH_ALPHA)
-    return QBrush(fill), QBrush(hatch, Qt.BrushStyle.BDiagPattern)

@@ -19,6 +19,7 @@ from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import write_png, write_svg
 from overlapviz._qt.qt_app import ensure_app
+from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz.core.trace import Trace
 
 
@@ -58,7 +59,7 @@ def render_trace_png(
     """
     options = ExportOptions(width=width, theme=theme, transparent=transparent, caption=caption)
     ensure_app()
-    write_png(trace, path, options)
+    write_png(prepare_trace(trace), path, options)
     return Path(path)
 
 
@@ -66,7 +67,7 @@ def render_trace_svg(trace: Trace, path: str | os.PathLike[str], theme: str = "l
     """Draw `trace` to an SVG file (see `render_trace_png`); returns the path written."""
     options = ExportOptions(theme=theme, caption=caption)
     ensure_app()
-    write_svg(trace, path, options)
+    write_svg(prepare_trace(trace), path, options)
     return Path(path)
 
 
@@ -138,7 +139,7 @@ def render_comparison_png(
         The file cannot be written (`core.destination.DestinationError` when something other
         than a regular file is there); nothing is left behind.
     """
-    picture = ComparisonPicture(tuple(traces), tuple(labels), title)  # type: ignore[arg-type]  # checked
+    picture = _comparison(traces, labels, title)
     options = ExportOptions(width=width, theme=theme, transparent=transparent)
     ensure_app()
     write_png(picture, path, options)
@@ -149,7 +150,13 @@ def render_comparison_svg(
     traces: Sequence[Trace], labels: Sequence[str], path: str | os.PathLike[str], theme: str = "light", title: str = ""
 ) -> Path:
     """Draw two runs to one SVG (see `render_comparison_png`); returns the path written."""
-    picture = ComparisonPicture(tuple(traces), tuple(labels), title)  # type: ignore[arg-type]  # checked
+    picture = _comparison(traces, labels, title)
     ensure_app()
     write_svg(picture, path, ExportOptions(theme=theme))
     return Path(path)
+
+
+def _comparison(traces: Sequence[Trace], labels: Sequence[str], title: str) -> ComparisonPicture:
+    """Both sides prepared for their timelines (the picture checks that there are two)."""
+    views = tuple(prepare_trace(trace) for trace in traces)
+    return ComparisonPicture(views, tuple(labels), title)  # type: ignore[arg-type]  # checked

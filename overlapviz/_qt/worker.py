@@ -5,7 +5,9 @@ cancels that run (through its `CancelToken`) and waits as the one pending reques
 that arrive meanwhile replace it. Only the newest request's result reaches the window, so a
 slow, stale run can never overwrite a newer picture. The work itself is a plain function:
 `session.run_pipeline` for a request, or any job (a function of a `CancelToken`, such as
-running both sides of a comparison or a bandwidth sweep) handed to `submit`.
+running both sides of a comparison, opening a file or a bandwidth sweep) handed to `submit`.
+A request's run is also prepared for the timeline here (`prepared.prepare_view`), so that
+the GUI thread gets a result it only has to show.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from overlapviz._qt.timeline.prepared import prepare_view
 from overlapviz.backends.base import BackendError, CancelToken, RunCancelled
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.session import RunResult, run_pipeline
@@ -41,8 +44,8 @@ class RunRequest:
 class RunOutcome:
     """How a request ended: a result, an error in words, or cancelled.
 
-    The result is a `RunResult` for a pipeline request, and whatever its job returned for
-    a job.
+    The result is a `PreparedView` for a pipeline request, and whatever its job returned
+    for a job.
     """
 
     request: RunRequest
@@ -70,7 +73,9 @@ class _RunWorker(QObject):
             if request.job is not None:
                 result = request.job(request.cancel)
             elif request.config is not None:
-                result = self._run_function(request.config, request.backend, request.device, request.cancel)
+                run = self._run_function(request.config, request.backend, request.device, request.cancel)
+                request.cancel.check()
+                result = prepare_view(run, request.cancel)
             else:
                 raise ValueError("a request needs a config or a job")
             outcome = RunOutcome(request, result=result)

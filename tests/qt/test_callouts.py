@@ -7,16 +7,24 @@ from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image
 from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.callouts import callouts_for, merged_segments, rows_per_lane
-from overlapviz._qt.timeline.layout import CALLOUT_HEIGHT, layout_trace
+from overlapviz._qt.timeline.lane_rows import lanes_with_rows
+from overlapviz._qt.timeline.layout import CALLOUT_HEIGHT, layout_lanes
+from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import Finding
 from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.metrics import host_blocked_per_row
 from overlapviz.session import analyse, run_pipeline
 
 
 def _callouts(result):
-    return callouts_for(result.trace, result.metrics, result.findings)
+    return _callouts_of(result, result.findings)
+
+
+def _callouts_of(result, findings):
+    trace = result.trace
+    return callouts_for(trace, result.metrics, findings, lanes_with_rows(trace), host_blocked_per_row(trace))
 
 
 def _model(**changes):
@@ -82,14 +90,14 @@ def test_each_finding_code_has_its_own_words_and_lane(changes, code, lane, words
 def test_an_unknown_finding_gets_its_first_clause_over_the_lane_with_its_spans():
     result = analyse(two_chunk_trace())
     odd = Finding("something-new", "Kernels waited for a reason nobody has named yet: more words follow.", (1, 4))
-    [callout] = callouts_for(result.trace, result.metrics, [odd])
+    [callout] = _callouts_of(result, [odd])
     assert callout.text == "Kernels waited for a reason nobody has named yet"
     assert callout.lane_key in {"unit-compute", "stream-0", "stream-1"}
 
 
 def test_a_finding_with_no_spans_draws_nothing():
     result = analyse(two_chunk_trace())
-    assert callouts_for(result.trace, result.metrics, [Finding("x", "words", ())]) == []
+    assert _callouts_of(result, [Finding("x", "words", ())]) == []
 
 
 def test_segments_merge_across_short_gaps_only():
@@ -102,9 +110,9 @@ def test_segments_merge_across_short_gaps_only():
 
 def test_callout_rows_go_above_their_lane_and_push_the_lanes_below_down():
     trace = two_chunk_trace()
-    plain = layout_trace(trace)
+    plain = layout_lanes(lanes_with_rows(trace))
     result = analyse(trace)
-    spaced = layout_trace(trace, callout_rows=rows_per_lane(_callouts(result)))
+    spaced = layout_lanes(lanes_with_rows(trace), callout_rows=rows_per_lane(_callouts(result)))
     assert spaced.height == pytest.approx(plain.height + 3 * CALLOUT_HEIGHT)
     host = spaced.lanes_of_group(LaneGroup.HOST)[0]
     top, bottom = host.callout_row(0)
@@ -115,7 +123,7 @@ def test_callout_rows_go_above_their_lane_and_push_the_lanes_below_down():
 
 
 def test_explanations_switch_off_and_on_and_the_lanes_make_room(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     assert timeline.explanations and len(timeline.callouts()) == 3
     height_with = timeline.scene_items.layout.height
     timeline.highlight_rows([0])
@@ -139,7 +147,7 @@ def _ink_in_row(image, widget, lane, t0_ms, t1_ms, colour):
 @pytest.mark.parametrize("theme", ["light", "dark", "projector"])
 def test_a_callout_is_drawn_in_the_text_colour_right_above_its_span(timeline, theme):
     timeline.set_theme(THEMES[theme])
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     image = timeline.grab().toImage()
     host = timeline.scene_items.layout.lanes_of_group(LaneGroup.HOST)[0]
     ink = THEMES[theme].foreground
@@ -152,15 +160,15 @@ def test_a_callout_is_drawn_in_the_text_colour_right_above_its_span(timeline, th
 
 
 def test_exports_carry_the_callouts_unless_switched_off():
-    with_callouts = render_image(two_chunk_trace(), ExportOptions())
-    without = render_image(two_chunk_trace(), ExportOptions(explanations=False))
+    with_callouts = render_image(prepare_trace(two_chunk_trace()), ExportOptions())
+    without = render_image(prepare_trace(two_chunk_trace()), ExportOptions(explanations=False))
     assert with_callouts.height() > without.height()
 
 
 def test_callouts_follow_the_timeline_font(timeline):
     from PySide6.QtGui import QFont
 
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     font = QFont()
     font.setPixelSize(23)
     timeline.set_font(font)

@@ -1,6 +1,7 @@
 from dataclasses import replace
 
 import pytest
+from file_waits import write_and_wait
 from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
 from teaching_helpers import (
@@ -17,6 +18,7 @@ from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image, svg_bytes
 from overlapviz._qt.formatting import format_duration
 from overlapviz._qt.render import render_comparison_png, render_trace_png
+from overlapviz._qt.timeline.prepared import prepare_view
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.presets import get_preset
 from overlapviz.session import run_pipeline
@@ -161,8 +163,8 @@ def test_the_comparison_exports_as_one_picture(make_window, qtbot, tmp_path):
     window.teaching.compare.pageable_vs_pinned()
     qtbot.waitUntil(window.compare.is_comparing, timeout=10_000)
     assert isinstance(window.current_picture(), ComparisonPicture)
-    assert window.files.export_png(tmp_path / "ab.png", ExportOptions())
-    assert window.files.export_svg(tmp_path / "ab.svg")
+    assert write_and_wait(qtbot, window, lambda: window.files.export_png(tmp_path / "ab.png", ExportOptions()))
+    assert write_and_wait(qtbot, window, lambda: window.files.export_svg(tmp_path / "ab.svg"))
     single = tmp_path / "b.png"
     render_trace_png(window.current_trace(), single)
     assert QImage(str(tmp_path / "ab.png")).height() > QImage(str(single)).height() * 1.3
@@ -176,7 +178,8 @@ def test_the_comparison_exports_as_one_picture(make_window, qtbot, tmp_path):
 
 
 def test_a_comparison_picture_has_a_caption_per_side_and_the_deltas(pageable_and_pinned):
-    picture = ComparisonPicture(tuple(r.trace for r in pageable_and_pinned), ("pageable", "pinned"), "Pinned wins")
+    views = tuple(prepare_view(r) for r in pageable_and_pinned)
+    picture = ComparisonPicture(views, ("pageable", "pinned"), "Pinned wins")
     text = svg_bytes(picture, ExportOptions()).decode()
     for words in ("Pinned wins", "A \u00b7 pageable: 256 MiB", "B \u00b7 pinned: 256 MiB", "Makespan", "faster"):
         assert words in text

@@ -7,6 +7,7 @@ from overlapviz._qt.export.image_export import render_image, svg_bytes
 from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
 from overlapviz._qt.render import render_trace_png, render_trace_svg
 from overlapviz._qt.themes import THEMES
+from overlapviz._qt.timeline.prepared import prepare_trace
 
 
 def _count(image, hex_colour):
@@ -16,39 +17,39 @@ def _count(image, hex_colour):
 
 @pytest.mark.parametrize("width", [1920, 3840])
 def test_png_is_as_wide_as_asked_and_scales_rather_than_shrinks(qapp, width):
-    image = render_image(two_chunk_trace(), ExportOptions(width=width))
+    image = render_image(prepare_trace(two_chunk_trace()), ExportOptions(width=width))
     assert image.width() == width
-    base = render_image(two_chunk_trace(), ExportOptions(width=1920))
+    base = render_image(prepare_trace(two_chunk_trace()), ExportOptions(width=1920))
     assert image.height() == base.height() * width // 1920
 
 
 def test_every_kind_appears_in_its_colour(qapp):
-    image = render_image(two_chunk_trace(), ExportOptions())
+    image = render_image(prepare_trace(two_chunk_trace()), ExportOptions())
     for style in (SpanStyle.H2D, SpanStyle.KERNEL, SpanStyle.D2H, SpanStyle.API, SpanStyle.BLOCKED):
         assert _count(image, KIND_COLOURS[style]) > 0, style
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_themed_background(qapp, theme):
-    image = render_image(two_chunk_trace(), ExportOptions(theme=theme))
+    image = render_image(prepare_trace(two_chunk_trace()), ExportOptions(theme=theme))
     assert image.pixelColor(2, 2).name().upper() == QColor(THEMES[theme].background).name().upper()
 
 
 def test_transparent_background(qapp):
-    image = render_image(two_chunk_trace(), ExportOptions(transparent=True))
+    image = render_image(prepare_trace(two_chunk_trace()), ExportOptions(transparent=True))
     assert image.pixelColor(2, 2).alpha() == 0
     assert image.pixelColor(image.width() - 3, image.height() // 2).alpha() == 0
     assert _count(image, KIND_COLOURS[SpanStyle.KERNEL]) > 0
 
 
 def test_no_caption_makes_a_different_picture(qapp):
-    with_caption = render_image(two_chunk_trace(), ExportOptions())
-    without = render_image(two_chunk_trace(), ExportOptions(caption=False))
+    with_caption = render_image(prepare_trace(two_chunk_trace()), ExportOptions())
+    without = render_image(prepare_trace(two_chunk_trace()), ExportOptions(caption=False))
     assert with_caption.size() == without.size() and with_caption != without
 
 
 def test_svg_is_vector_with_the_caption(qapp):
-    text = svg_bytes(two_chunk_trace(), ExportOptions()).decode()
+    text = svg_bytes(prepare_trace(two_chunk_trace()), ExportOptions()).decode()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
     assert "overlapviz timeline" in text and "makespan 4.00 ms" in text
 

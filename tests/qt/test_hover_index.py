@@ -1,9 +1,9 @@
 import numpy as np
 from qt_traces import MS, two_chunk_trace
 
-from overlapviz._qt.timeline.hover_index import HoverIndex, SortedSpans
-from overlapviz._qt.timeline.layout import layout_trace
-from overlapviz._qt.timeline.span_sets import build_span_sets
+from overlapviz._qt.timeline.hover_index import SortedSpans
+from overlapviz._qt.timeline.layout import layout_lanes
+from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz.core.lanes import LaneGroup
 
 
@@ -29,28 +29,27 @@ def test_an_empty_lane_has_nothing():
 
 
 def _index():
-    trace = two_chunk_trace()
-    layout = layout_trace(trace)
-    sets = [s for batch in build_span_sets(trace, layout).values() for s in batch]
-    return layout, HoverIndex(trace, layout, sets)
+    view = prepare_trace(two_chunk_trace())
+    return layout_lanes(view.lanes), view.hover
 
 
 def test_running_span_in_a_stream_lane():
     layout, index = _index()
     stream1 = layout.lanes_of_group(LaneGroup.STREAMS)[1]
-    hit = index.at(1.5 * MS, stream1.centre)
+    hit = index.at(stream1.lane.key, 1.5 * MS)
     assert hit is not None and (hit.row, hit.waiting) == (3, False)
 
 
 def test_waiting_part_of_a_stream_lane():
     layout, index = _index()
     stream1 = layout.lanes_of_group(LaneGroup.STREAMS)[1]
-    hit = index.at(0.5 * MS, stream1.centre)  # chunk 1's H2D was ready at 0, ran from 1 ms
+    hit = index.at(stream1.lane.key, 0.5 * MS)  # chunk 1's H2D was ready at 0, ran from 1 ms
     assert hit is not None and (hit.row, hit.waiting) == (3, True)
 
 
 def test_unit_lanes_do_not_show_waiting_and_headers_hold_nothing():
     layout, index = _index()
     h2d_engine = layout.lanes_of_group(LaneGroup.HARDWARE)[0]
-    assert index.at(0.5 * MS, h2d_engine.centre).row == 0
-    assert index.at(0.5 * MS, layout.groups[1].header_centre) is None
+    assert index.at(h2d_engine.lane.key, 0.5 * MS).row == 0
+    assert layout.lane_at(layout.groups[1].header_centre) is None
+    assert index.at("no-such-lane", 0.5 * MS) is None

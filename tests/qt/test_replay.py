@@ -5,6 +5,7 @@ from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (th
 from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
 from overlapviz._qt.replay import SPEEDS, ReplayController, ReplaySpeed
 from overlapviz._qt.themes import THEMES
+from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.lanes import LaneGroup
@@ -20,7 +21,7 @@ def timeline(qtbot):
     widget.show()
     qtbot.waitExposed(widget)
     widget.set_explanations(False)
-    widget.set_trace(two_chunk_trace())  # 4 ms
+    widget.set_view(prepare_trace(two_chunk_trace()))  # 4 ms
     return widget
 
 

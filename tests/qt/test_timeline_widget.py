@@ -6,6 +6,7 @@ from qt_traces import long_trace, two_chunk_trace
 
 from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
 from overlapviz._qt.themes import THEMES
+from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.lanes import LaneGroup
 
@@ -31,9 +32,9 @@ def _probe(widget, t_ms, y):
 
 
 def test_one_item_per_lane_group_and_kind_whatever_the_span_count(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     small = set(timeline.scene_items.batches)
-    timeline.set_trace(long_trace(512))
+    timeline.set_view(prepare_trace(long_trace(512)))
     assert set(timeline.scene_items.batches) == small
     assert small == {
         (LaneGroup.HOST, "api"),
@@ -54,12 +55,12 @@ def test_one_item_per_lane_group_and_kind_whatever_the_span_count(timeline):
     ],
 )
 def test_pixel_at_a_span_centre_is_its_kind_colour(timeline, group, lane, t_ms, style):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     assert _probe(timeline, t_ms, _lane(timeline, group, lane).centre) == KIND_COLOURS[style].upper()
 
 
 def test_waiting_is_drawn_pale_not_solid(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     stream1 = _lane(timeline, LaneGroup.STREAMS, 1)
     image = timeline.grab().toImage()
     left = timeline.map_to_widget(0.1, stream1.centre)
@@ -73,13 +74,13 @@ def test_waiting_is_drawn_pale_not_solid(timeline):
 
 
 def test_nothing_is_drawn_where_nothing_ran(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     background = QColor(THEMES["light"].band).name().upper()
     assert _probe(timeline, 3.5, _lane(timeline, LaneGroup.STREAMS, 0).centre) == background
 
 
 def test_hover_text_describes_the_span(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     scene = timeline.scene_items
     text = scene.describe_at(3.5, _lane(timeline, LaneGroup.STREAMS, 1).centre)
     for words in ("D2H copy", "Stream 1, chunk 1", "Duration 1.00 ms", "Bytes 4 MiB", "Bandwidth 4.19 GB/s",
@@ -94,7 +95,7 @@ def test_hover_text_describes_the_span(timeline):
 def test_hover_through_the_mouse(timeline, qtbot):
     from PySide6.QtWidgets import QToolTip
 
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     viewport = timeline._plot.viewport()
     point = viewport.mapFrom(timeline, timeline.map_to_widget(1.5, _lane(timeline, LaneGroup.STREAMS, 0).centre))
     qtbot.mouseMove(viewport, point)
@@ -106,7 +107,7 @@ def test_hover_through_the_mouse(timeline, qtbot):
 
 
 def test_zoom_and_pan_move_time_only(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     y_before = timeline._view_box.viewRange()[1]
     t0, t1 = timeline.view_range_ms()
     timeline.zoom_by(2.0)
@@ -121,7 +122,7 @@ def test_zoom_and_pan_move_time_only(timeline):
 
 
 def test_keys_zoom_and_reset(timeline, qtbot):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     full = timeline.view_range_ms()
     timeline._plot.setFocus()
     qtbot.keyClick(timeline._plot, "+")
@@ -131,14 +132,14 @@ def test_keys_zoom_and_reset(timeline, qtbot):
 
 
 def test_time_axis_switches_to_microseconds_when_zoomed_in(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     assert timeline._time_axis.unit == "ms"
     timeline.set_view_range_ms(1.0, 1.5)
     assert timeline._time_axis.unit == "µs"
 
 
 def test_highlight_outlines_a_span_in_each_of_its_lanes(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     timeline.highlight_rows([3, 6])  # chunk 1's H2D (stream and engine lanes) and a host call
     assert timeline.scene_items.highlight_item.count() == 3
     stream1 = _lane(timeline, LaneGroup.STREAMS, 1)
@@ -153,7 +154,7 @@ def test_highlight_outlines_a_span_in_each_of_its_lanes(timeline):
 def test_a_4096_chunk_trace_draws_quickly_with_few_rectangles(timeline):
     trace = long_trace(4096)
     started = time.perf_counter()
-    timeline.set_trace(trace)
+    timeline.set_view(prepare_trace(trace))
     timeline.grab()
     elapsed = time.perf_counter() - started
     assert elapsed < 1.0
@@ -163,7 +164,7 @@ def test_a_4096_chunk_trace_draws_quickly_with_few_rectangles(timeline):
 
 
 def test_dark_theme_recolours_the_background_not_the_spans(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     timeline.set_theme(THEMES["dark"])
     stream0 = _lane(timeline, LaneGroup.STREAMS, 0)
     assert _probe(timeline, 0.5, stream0.centre) == KIND_COLOURS[SpanStyle.H2D].upper()
@@ -185,7 +186,7 @@ def _wheel(widget, point, steps):
 
 
 def test_the_wheel_zooms_time_around_the_pointer_and_never_the_lanes(timeline):
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     y_before = timeline._view_box.viewRange()[1]
     t0, t1 = timeline.view_range_ms()
     _wheel(timeline, timeline.map_to_widget(3.0, 1.0), 2)
@@ -198,7 +199,7 @@ def test_the_wheel_zooms_time_around_the_pointer_and_never_the_lanes(timeline):
 def test_dragging_pans_time_only(timeline, qtbot):
     from PySide6.QtCore import Qt
 
-    timeline.set_trace(two_chunk_trace())
+    timeline.set_view(prepare_trace(two_chunk_trace()))
     timeline.zoom_by(2.0)
     y_before = timeline._view_box.viewRange()[1]
     t0, t1 = timeline.view_range_ms()

@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from file_waits import open_and_wait, write_and_wait
 from qt_traces import two_chunk_trace
 
 from overlapviz._qt.export.export_view import ExportOptions
@@ -24,19 +25,19 @@ def test_save_and_reopen_a_session(window, qtbot, tmp_path):
     window.controls.run_button.click()
     qtbot.waitUntil(lambda: window.shown().result.trace.meta["config"]["chunks"] == 8, timeout=10_000)
     saved = window.shown().result.trace
-    assert window.files.save_session(path)
+    assert write_and_wait(qtbot, window, lambda: window.files.save_session(path))
     window.controls.set_config(PipelineConfig())
-    assert window.files.open(path)
+    assert open_and_wait(qtbot, window, path)
     assert not window.controls.is_live()
     assert window.controls.config() == PipelineConfig(chunks=8, streams=2, memory="pageable")
     assert (window.current_trace()["end_ns"] == saved["end_ns"]).all()
     assert "Opened lesson.json" in window.status_label.text()
 
 
-def test_open_a_chrome_trace_from_another_machine(window, tmp_path):
+def test_open_a_chrome_trace_from_another_machine(window, qtbot, tmp_path):
     path = tmp_path / "gpu-server.json"
     export_chrome(two_chunk_trace(), path)
-    assert window.files.open(path)
+    assert open_and_wait(qtbot, window, path)
     assert window.current_trace().meta["device_name"] == "Test GPU"
     assert window.metrics.value_text("makespan") == "4.00 ms"
     assert "Device: Test GPU" in window.status_label.text()
@@ -44,52 +45,58 @@ def test_open_a_chrome_trace_from_another_machine(window, tmp_path):
     assert [a.text() for a in recent] == [str(path.resolve())]
 
 
-def test_a_file_that_cannot_be_read_is_explained_and_changes_nothing(window, tmp_path):
+def test_a_file_that_cannot_be_read_is_explained_and_changes_nothing(window, qtbot, tmp_path):
     shown = window.current_trace()
     path = tmp_path / "notes.json"
     path.write_text(json.dumps({"hello": 1}))
-    assert not window.files.open(path)
+    assert not open_and_wait(qtbot, window, path)
     assert window.banner.message().startswith("Could not open notes.json: ")
     assert "traceEvents" in window.banner.message()
     assert window.current_trace() is shown
-    assert not window.files.open(tmp_path / "missing.json")
-    assert "missing.json" in window.banner.message()
+    assert not open_and_wait(qtbot, window, tmp_path / "missing.json")
+    assert window.banner.message() == "Could not open missing.json: No such file or directory"
 
 
 def test_recent_files_survive_a_restart(window, qtbot, settings, tmp_path):
     path = tmp_path / "t.json"
     export_chrome(two_chunk_trace(), path)
-    window.files.open(path)
+    assert open_and_wait(qtbot, window, path)
     again = MainWindow(settings, live=False)
     qtbot.addWidget(again)
     assert [a.text() for a in again.window_actions.recent_menu.actions()] == [str(path.resolve())]
-    again.window_actions.recent_menu.actions()[0].trigger()
+    with qtbot.waitSignal(again.files.open_finished, timeout=10_000):
+        again.window_actions.recent_menu.actions()[0].trigger()
     assert again.current_trace().meta["device_name"] == "Test GPU"
 
 
-def test_exports_from_the_window(window, tmp_path):
+def test_exports_from_the_window(window, qtbot, tmp_path):
     png, svg, chrome, csv = (tmp_path / n for n in ("t.png", "t.svg", "t.json", "t.csv"))
-    assert window.files.export_png(png, ExportOptions(width=1920)), window.banner.message()
+    assert write_and_wait(qtbot, window, lambda: window.files.export_png(png, ExportOptions(width=1920)))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert window.files.export_svg(svg)
+    assert write_and_wait(qtbot, window, lambda: window.files.export_svg(svg))
     assert "<svg" in svg.read_text()
-    assert window.files.export_trace(chrome)
+    assert write_and_wait(qtbot, window, lambda: window.files.export_trace(chrome))
     assert json.loads(chrome.read_text())["otherData"]["overlapviz"] >= 1
-    assert window.files.export_csv(csv)
+    assert write_and_wait(qtbot, window, lambda: window.files.export_csv(csv))
     assert csv.read_text().startswith("row,")
+    assert window.banner.message() == ""
 
 
-def test_export_png_asks_for_options_and_a_path(window, tmp_path, monkeypatch):
+def test_export_png_asks_for_options_and_a_path(window, qtbot, tmp_path, monkeypatch):
     target = tmp_path / "asked.png"
     window.files.ask_export_options = lambda: ExportOptions(width=3840, theme="dark")
     monkeypatch.setattr(window.files.dialogs, "save_path", lambda *_args: target)
-    window.window_actions.export_png.trigger()
+    with qtbot.waitSignal(window.files.write_finished, timeout=10_000):
+        window.window_actions.export_png.trigger()
     assert target.is_file()
 
 
-def test_a_failed_write_is_explained(window, tmp_path):
-    assert not window.files.export_png(tmp_path / "no-such-folder" / "t.png", ExportOptions())
-    assert window.banner.message().startswith("Could not write t.png: ")
+def test_a_failed_write_is_explained_naming_the_file_once(window, qtbot, tmp_path):
+    target = tmp_path / "no-such-folder" / "t.png"
+    assert not write_and_wait(qtbot, window, lambda: window.files.export_png(target, ExportOptions()))
+    message = window.banner.message()
+    assert message.startswith("Could not write t.png: ")
+    assert "cannot write" not in message and str(target) not in message
 
 
 def test_copy_picture_puts_an_image_on_the_clipboard(window, qapp):

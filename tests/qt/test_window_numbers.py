@@ -9,11 +9,12 @@ from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (th
 
 from overlapviz._qt.metrics_panel import MetricsPanel, metric_texts
 from overlapviz._qt.presentation import TEXT_SCALE
+from overlapviz._qt.timeline.prepared import prepare_trace, prepare_view
 from overlapviz.backends.base import BackendError
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import METRIC_DEFINITIONS, compute_metrics
 from overlapviz.presets import lessons
-from overlapviz.session import analyse, run_pipeline
+from overlapviz.session import run_pipeline
 
 ROWS = [
     "makespan", "serial", "time_saved", "copy_hidden", "engines_together", "efficiency", "wall", "blocked",
@@ -116,10 +117,10 @@ def test_the_status_bar_gives_a_runs_caveat_and_a_pinned_run_has_none(make_windo
     pinned = run_and_wait(qtbot, window, PipelineConfig())
     assert "caveat" not in pinned.trace.meta and CAVEAT not in window.status_label.text()
     pageable = run_pipeline(PipelineConfig(memory="pageable"), "sim", "h200")
-    window.show_result(analyse(pageable.trace.with_meta(caveat=CAVEAT), pageable.wall_s))
+    window.show_result(prepare_trace(pageable.trace.with_meta(caveat=CAVEAT), pageable.wall_s))
     assert window.status_label.text().endswith(f"\u00b7  {CAVEAT}")
     assert "simulated" in window.status_label.text()
-    window.show_result(pinned)
+    window.show_result(prepare_view(pinned))
     assert CAVEAT not in window.status_label.text()
 
 

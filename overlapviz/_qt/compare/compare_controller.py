@@ -34,7 +34,7 @@ class CompareController(QObject):
         if shown is None:
             self._window.show_error("There is no run to pin yet: run the pipeline or open a trace first.")
             return False
-        self._window.compare.pin(shown.result, "")
+        self._window.compare.pin(shown.view, "")
         self.changed.emit(True)
         return True
 
@@ -62,6 +62,7 @@ class CompareController(QObject):
     def _on_finished(self, outcome: RunOutcome) -> None:
         if isinstance(outcome.result, PairResult):
             pair = outcome.result
-            self._window.compare.pin(pair.a.result, pair.a.label, pair.title)
-            self._window.show_result(pair.b.result, label=pair.b.label)
+            self._window.banner.clear()
+            self._window.compare.pin(pair.a.view, pair.a.label, pair.title)
+            self._window.show_result(pair.b.view, label=pair.b.label)
             self.changed.emit(True)

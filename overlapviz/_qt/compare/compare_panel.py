@@ -18,16 +18,22 @@ from overlapviz._qt.compare.alignment import align_timelines, release_timeline, 
 from overlapviz._qt.compare.deltas import delta_html, delta_rows
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.themes import Theme
+from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.session import RunResult
 
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a comparison: a run and its name (``pageable``); empty for none."""
+    """One side of a comparison: a run, prepared for the timeline, and its name (``pageable``); empty for none."""
 
-    result: RunResult
+    view: PreparedView
     label: str = ""
+
+    @property
+    def result(self) -> RunResult:
+        """The run."""
+        return self.view.result
 
 
 class ComparePanel(QWidget):
@@ -74,11 +80,11 @@ class ComparePanel(QWidget):
         """The pinned run."""
         return self._a
 
-    def pin(self, result: RunResult, label: str = "", title: str = "") -> None:
-        """Pin `result` as A, above the timeline on show; `title` names the comparison."""
-        self._a = Side(result, label)
+    def pin(self, view: PreparedView, label: str = "", title: str = "") -> None:
+        """Pin the run `view` as A, above the timeline on show; `title` names the comparison."""
+        self._a = Side(view, label)
         self._title = title
-        self.timeline_a.set_trace(result.trace, metrics=result.metrics, findings=result.findings)
+        self.timeline_a.set_view(view)
         self.timeline_a.link_time_to(self.timeline_b)
         self._show_parts()
         self._refresh()
@@ -92,9 +98,9 @@ class ComparePanel(QWidget):
         release_timeline(self.timeline_b)
         self._show_parts()
 
-    def show_b(self, result: RunResult | None, label: str = "") -> None:
+    def show_b(self, view: PreparedView | None, label: str = "") -> None:
         """Note the run on show in the window's timeline (B), with its name (none: the title goes)."""
-        self._b = None if result is None else Side(result, label)
+        self._b = None if view is None else Side(view, label)
         if not label:
             self._title = ""
         self._refresh()
@@ -103,8 +109,7 @@ class ComparePanel(QWidget):
         """A and B to export as one picture; None unless both are on show."""
         if self._a is None or self._b is None:
             return None
-        traces = (self._a.result.trace, self._b.result.trace)
-        return ComparisonPicture(traces, (self._a.label, self._b.label), self._title)
+        return ComparisonPicture((self._a.view, self._b.view), (self._a.label, self._b.label), self._title)
 
     def timelines(self) -> list[TimelineWidget]:
         """The timelines on show: A's (when pinned), then B's."""

@@ -1,4 +1,4 @@
-"""Running both sides of a comparison as one job on the window's run thread."""
+"""Running both sides of a comparison as one job on the window's run thread, each prepared for its timeline."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from overlapviz._qt.compare.compare_panel import Side
 from overlapviz._qt.run_targets import RunTarget
+from overlapviz._qt.timeline.prepared import prepare_view
 from overlapviz._qt.worker import RunFunction
 from overlapviz.backends.base import CancelToken
 from overlapviz.core.config import HostMemory, PipelineConfig
@@ -39,7 +40,8 @@ def pair_job(
         results = []
         for side in sides:
             cancel.check()
-            results.append(Side(run(side.config, side.target.backend, side.target.device, cancel), side.label))
+            result = run(side.config, side.target.backend, side.target.device, cancel)
+            results.append(Side(prepare_view(result, cancel), side.label))
         return PairResult(results[0], results[1], title)
 
     return job

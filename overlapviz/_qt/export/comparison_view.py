@@ -24,9 +24,8 @@ from overlapviz._qt.export.export_view import (
     style_export_widget,
 )
 from overlapviz._qt.legend import LegendBar
+from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.widget import TimelineWidget
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace import Trace
 
 SIDE_LANE_PX = 40  # logical pixels per lane height unit: two timelines share the picture
 SIDE_CHROME_PX = 90  # a side's caption and time axis
@@ -35,14 +34,14 @@ MIN_HEIGHT, MAX_HEIGHT = 600, 2000
 
 @dataclass(frozen=True)
 class ComparisonPicture:
-    """Two runs to draw one above the other: A first."""
+    """Two runs, prepared for their timelines, to draw one above the other: A first."""
 
-    traces: tuple[Trace, Trace]
+    views: tuple[PreparedView, PreparedView]
     labels: tuple[str, str] = ("", "")
     title: str = ""
 
     def __post_init__(self) -> None:
-        if len(self.traces) != 2 or len(self.labels) != 2:
+        if len(self.views) != 2 or len(self.labels) != 2:
             raise ValueError("a comparison has two sides, A and B, each with a label")
 
 
@@ -53,7 +52,7 @@ class ComparisonExportView(ExportWidget):
         super().__init__(options)
         theme = style_export_widget(self, options)
         text_font, caption_font = export_fonts()
-        metrics = [compute_metrics(trace) for trace in picture.traces]
+        metrics = [view.metrics for view in picture.views]
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 8)
         self.title = self._label(picture.title, caption_font, visible=bool(picture.title) and options.caption)
@@ -64,10 +63,10 @@ class ComparisonExportView(ExportWidget):
         layout.addWidget(self.legend)
         self.captions: list[QLabel] = []
         self._timelines: list[TimelineWidget] = []
-        for side, (trace, label) in enumerate(zip(picture.traces, picture.labels, strict=True)):
-            caption = self._label(side_caption(side, label, trace, metrics[side]), caption_font, visible=True)
+        for side, (view, label) in enumerate(zip(picture.views, picture.labels, strict=True)):
+            caption = self._label(side_caption(side, label, view.trace, view.metrics), caption_font, visible=True)
             timeline = export_timeline(theme, options, text_font, self)
-            timeline.set_trace(trace, metrics=metrics[side])
+            timeline.set_view(view)
             layout.addWidget(caption)
             layout.addWidget(timeline, max(1, round(self._lanes(timeline))))
             self.captions.append(caption)

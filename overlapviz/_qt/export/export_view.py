@@ -17,9 +17,8 @@ from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 from overlapviz._qt.export.caption import caption_text
 from overlapviz._qt.legend import LegendBar
 from overlapviz._qt.themes import Theme, get_theme
+from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.widget import TimelineWidget
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace import Trace
 
 LAYOUT_WIDTH = 1920
 LANE_PX = 58  # logical pixels per lane height unit
@@ -124,13 +123,13 @@ class ExportWidget(QWidget):
 
 
 class ExportView(ExportWidget):
-    """Caption, legend and timeline of one trace, sized for export."""
+    """Caption, legend and timeline of one prepared trace, sized for export."""
 
-    def __init__(self, trace: Trace, options: ExportOptions) -> None:
+    def __init__(self, view: PreparedView, options: ExportOptions) -> None:
         super().__init__(options)
         theme = style_export_widget(self, options)
         text_font, caption_font = export_fonts()
-        self.caption = QLabel(caption_text(trace, compute_metrics(trace)) if options.caption else "", self)
+        self.caption = QLabel(caption_text(view.trace, view.metrics) if options.caption else "", self)
         self.caption.setVisible(options.caption)
         self.caption.setWordWrap(True)
         self.caption.setFont(caption_font)
@@ -143,8 +142,8 @@ class ExportView(ExportWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.legend)
         layout.addWidget(self.timeline, 1)
-        self.timeline.set_trace(trace)
-        self.resize(options.logical_width, self._height_for(trace))
+        self.timeline.set_view(view)
+        self.resize(options.logical_width, self._height())
 
     def timelines(self) -> list[TimelineWidget]:
         """The one timeline."""
@@ -154,7 +153,7 @@ class ExportView(ExportWidget):
         """The caption."""
         return self.caption.text()
 
-    def _height_for(self, trace: Trace) -> int:
+    def _height(self) -> int:
         scene = self.timeline.scene_items
         lanes = scene.layout.height if scene is not None else 4.0
         return int(min(max(lanes * LANE_PX + CHROME_PX, MIN_HEIGHT), MAX_HEIGHT))

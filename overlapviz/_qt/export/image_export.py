@@ -1,4 +1,4 @@
-"""Render a picture (one trace, or a comparison of two) to a PNG (atomic write), an SVG, or the clipboard."""
+"""Render a picture (one prepared trace, or a comparison of two) to a PNG (atomic write), an SVG, or the clipboard."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from PySide6.QtWidgets import QApplication, QWidget
 from overlapviz._qt.export.comparison_view import ComparisonExportView, ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions, ExportView, ExportWidget
 from overlapviz._qt.themes import get_theme
+from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz.core.atomic import atomic_write_bytes
-from overlapviz.core.trace import Trace
 
-Subject = Trace | ComparisonPicture  # what a picture shows
+Subject = PreparedView | ComparisonPicture  # what a picture shows
 
 
 class ExportError(RuntimeError):
@@ -28,7 +28,7 @@ class ExportError(RuntimeError):
 def laid_out_view(subject: Subject, options: ExportOptions) -> Iterator[ExportWidget]:
     """The picture of `subject`, laid out offscreen; destroyed on exit."""
     view: ExportWidget
-    view = ExportView(subject, options) if isinstance(subject, Trace) else ComparisonExportView(subject, options)
+    view = ExportView(subject, options) if isinstance(subject, PreparedView) else ComparisonExportView(subject, options)
     try:
         view.lay_out()
         yield view

@@ -9,13 +9,14 @@ never covers the spans it explains. Pure: no Qt here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from overlapviz._qt.formatting import format_duration
+from overlapviz._qt.timeline.lane_rows import LaneRows
 from overlapviz.core.findings import (
     Finding,
     bottleneck_stage,
@@ -24,13 +25,8 @@ from overlapviz.core.findings import (
     idle_unit_waits,
 )
 from overlapviz.core.intervals import union_intervals
-from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
-from overlapviz.core.metrics import (
-    Metrics,
-    covered_total_ns,
-    host_blocked_per_row,
-    host_issue_ns,
-)
+from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.metrics import Metrics, covered_total_ns, host_issue_ns
 from overlapviz.core.trace import OpKind, Trace
 
 MERGE_SHARE = 0.02  # brackets closer than this share of the run read as one
@@ -55,13 +51,25 @@ class Callout:
 class _Context:
     trace: Trace
     metrics: Metrics
-    lanes: list[Lane]
+    lanes: Sequence[LaneRows]
+    blocked_ns: npt.NDArray[np.int64]
     merge_gap_ns: float
 
 
-def callouts_for(trace: Trace, metrics: Metrics, findings: list[Finding]) -> list[Callout]:
-    """The callouts of `findings`, in finding order (a finding may give two, or none)."""
-    context = _Context(trace, metrics, lanes_of(trace), MERGE_SHARE * max(metrics.wall_ns, metrics.makespan_ns, 1))
+def callouts_for(
+    trace: Trace,
+    metrics: Metrics,
+    findings: Sequence[Finding],
+    lanes: Sequence[LaneRows],
+    blocked_ns: npt.NDArray[np.int64],
+) -> list[Callout]:
+    """The callouts of `findings`, in finding order (a finding may give two, or none).
+
+    `lanes` are the trace's lanes with their rows, `blocked_ns` the host time blocked per row
+    (`core.metrics.host_blocked_per_row`): both found once per trace, with the rest of it.
+    """
+    merge_gap_ns = MERGE_SHARE * max(metrics.wall_ns, metrics.makespan_ns, 1)
+    context = _Context(trace, metrics, lanes, blocked_ns, merge_gap_ns)
     found: list[Callout] = []
     for finding in findings:
         if not finding.rows:
@@ -71,7 +79,7 @@ def callouts_for(trace: Trace, metrics: Metrics, findings: list[Finding]) -> lis
     return found
 
 
-def rows_per_lane(callouts: list[Callout]) -> dict[str, int]:
+def rows_per_lane(callouts: Sequence[Callout]) -> dict[str, int]:
     """How many callout rows each lane needs (one per callout above it)."""
     counts: dict[str, int] = {}
     for callout in callouts:
@@ -84,7 +92,7 @@ def rows_per_lane(callouts: list[Callout]) -> dict[str, int]:
 
 def _host_blocked(c: _Context, finding: Finding) -> list[Callout]:
     calls = _of_kind(c.trace, finding.rows, OpKind.API)
-    blocked = host_blocked_per_row(c.trace)[calls]
+    blocked = c.blocked_ns[calls]
     names = " and ".join(sorted({_api_name(c.trace, int(row)) for row in calls}))
     ends = c.trace["end_ns"][calls]
     text = f"host blocked {format_duration(int(blocked.sum()))} in {names}: the host buffer is pageable"
@@ -219,13 +227,13 @@ def merged_segments(starts: npt.ArrayLike, ends: npt.ArrayLike, gap_ns: float) -
 
 def _busiest_lane(c: _Context, rows: npt.NDArray[np.intp], group: LaneGroup | None) -> str:
     """The lane of `group` (any lane when None) that shows the most of `rows`."""
-    candidates = [lane for lane in c.lanes if group is None or lane.group is group] or c.lanes
-    counts = [int(np.isin(lane_rows(c.trace, lane), rows).sum()) for lane in candidates]
+    candidates = [lane for lane in c.lanes if group is None or lane.lane.group is group] or list(c.lanes)
+    counts = [int(np.isin(lane.rows, rows).sum()) for lane in candidates]
     return candidates[int(np.argmax(counts))].key
 
 
 def _lane_title(c: _Context, lane_key: str) -> str:
-    title = next((lane.title for lane in c.lanes if lane.key == lane_key), "engine")
+    title = next((lane.lane.title for lane in c.lanes if lane.key == lane_key), "engine")
     return title if title.startswith(("H2D", "D2H")) else title.lower()
 
 

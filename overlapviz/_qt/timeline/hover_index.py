@@ -2,18 +2,21 @@
 
 Hit-testing shapes is far too slow at 10^4 spans; instead each lane keeps its spans sorted
 by start and the running maximum of their ends, so a look-up is one `np.searchsorted` and a
-short walk back over the spans that can still cover the instant.
+short walk back over the spans that can still cover the instant. The index is built with
+the rest of a prepared trace (off the GUI thread) and knows lanes by key only; which lane is
+at a height is the layout's to say. Pure: no Qt here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from overlapviz._qt.palette import SpanStyle
-from overlapviz._qt.timeline.layout import PlacedLane, TimelineLayout
+from overlapviz._qt.timeline.lane_rows import LaneRows
 from overlapviz._qt.timeline.span_sets import SpanSet
 from overlapviz.core.trace import Trace
 
@@ -52,44 +55,41 @@ class Hit:
 
     row: int
     waiting: bool
-    lane: PlacedLane
+    lane_key: str
 
 
 class HoverIndex:
-    """Look-ups of the span at a point of the timeline."""
+    """Look-ups of the span at an instant of a lane."""
 
-    def __init__(self, trace: Trace, layout: TimelineLayout, span_sets: list[SpanSet]) -> None:
-        self._layout = layout
+    def __init__(self, trace: Trace, lanes: Sequence[LaneRows], span_sets: Iterable[SpanSet]) -> None:
         self._running: dict[str, SortedSpans] = {}
         self._waiting: dict[str, SortedSpans] = {}
-        for placed in layout.lanes:
-            rows = placed.rows
-            self._running[placed.lane.key] = SortedSpans.of(rows, trace["start_ns"][rows], trace["end_ns"][rows])
+        for lane in lanes:
+            rows = lane.rows
+            self._running[lane.key] = SortedSpans.of(rows, trace["start_ns"][rows], trace["end_ns"][rows])
         for lane_key, sets in _waiting_by_lane(span_sets).items():
             rows = np.concatenate([s.rows for s in sets])
             starts = np.concatenate([s.starts for s in sets])
             ends = np.concatenate([s.ends for s in sets])
             self._waiting[lane_key] = SortedSpans.of(rows, starts, ends)
 
-    def at(self, t_ns: float, y: float, tolerance_ns: float = 0.0) -> Hit | None:
-        """The span at time `t_ns` in the lane at height `y`: running first, then waiting."""
-        placed = self._layout.lane_at(y)
-        if placed is None:
+    def at(self, lane_key: str, t_ns: float, tolerance_ns: float = 0.0) -> Hit | None:
+        """The span at time `t_ns` in lane `lane_key`: running first, then waiting."""
+        if lane_key not in self._running:
             return None
-        key = placed.lane.key
-        row = self._running[key].at(t_ns)
-        if row is None and key in self._waiting:
-            waiting = self._waiting[key].at(t_ns)
+        row = self._running[lane_key].at(t_ns)
+        if row is None and lane_key in self._waiting:
+            waiting = self._waiting[lane_key].at(t_ns)
             if waiting is not None:
-                return Hit(waiting, True, placed)
+                return Hit(waiting, True, lane_key)
         if row is None:
-            row = self._running[key].at(t_ns, tolerance_ns)
-        return None if row is None else Hit(row, False, placed)
+            row = self._running[lane_key].at(t_ns, tolerance_ns)
+        return None if row is None else Hit(row, False, lane_key)
 
 
-def _waiting_by_lane(span_sets: list[SpanSet]) -> dict[str, list[SpanSet]]:
+def _waiting_by_lane(span_sets: Iterable[SpanSet]) -> dict[str, list[SpanSet]]:
     found: dict[str, list[SpanSet]] = {}
     for span_set in span_sets:
         if span_set.style is SpanStyle.WAITING and len(span_set):
-            found.setdefault(span_set.lane.lane.key, []).append(span_set)
+            found.setdefault(span_set.lane_key, []).append(span_set)
     return found

@@ -1,22 +1,24 @@
 """Where each lane sits on the timeline's vertical axis.
 
-Lanes come from `core.lanes` (host thread, streams, hardware units); here they get a vertical
-position: one unit of height per lane, a header row above each group, a small gap between
-groups, and above a lane one short row per explanation (callout) that points at its spans, so
-that a callout never covers what it explains. y grows downwards (the view inverts its y axis),
-so the host lane is on top.
+Lanes come from `core.lanes` (host thread, streams, hardware units), found with their rows
+once per trace (`lane_rows`); here they get a vertical position: one unit of height per lane,
+a header row above each group, a small gap between groups, and above a lane one short row
+per explanation (callout) that points at its spans, so that a callout never covers what it
+explains. y grows downwards (the view inverts its y axis), so the host lane is on top.
+Placing is cheap (a few numbers per lane): it is done again whenever the theme or the
+callouts change, on the prepared lanes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
-from overlapviz.core.trace import Trace
+from overlapviz._qt.timeline.lane_rows import LaneRows
+from overlapviz.core.lanes import Lane, LaneGroup
 
 LANE_HEIGHT = 1.0
 HEADER_HEIGHT = 0.75
@@ -96,14 +98,14 @@ class TimelineLayout:
         return tuple(placed for placed in self.lanes if placed.lane.group is group)
 
 
-def layout_trace(
-    trace: Trace,
+def layout_lanes(
+    lanes: Sequence[LaneRows],
     *,
     callout_rows: Mapping[str, int] | None = None,
     span_margin: float = SPAN_MARGIN,
     callout_height: float = CALLOUT_HEIGHT,
 ) -> TimelineLayout:
-    """Place the lanes of `trace`: groups in the order host, streams, hardware.
+    """Place `lanes` (a trace's lanes with their rows): groups in the order host, streams, hardware.
 
     `callout_rows` gives, by lane key, how many callout rows (each `callout_height` tall) go
     above that lane; `span_margin` the space above and below each lane's spans (thinner:
@@ -113,17 +115,16 @@ def layout_trace(
     placed: list[PlacedLane] = []
     groups: list[GroupBand] = []
     y = 0.0
-    lanes = lanes_of(trace)
     for group in LaneGroup:
-        members = [lane for lane in lanes if lane.group is group]
+        members = [lane for lane in lanes if lane.lane.group is group]
         if not members:
             continue
         top = y
         y += HEADER_HEIGHT
-        for lane in members:
-            callouts = rows_above.get(lane.key, 0)
+        for member in members:
+            callouts = rows_above.get(member.key, 0)
             y += callouts * callout_height
-            placed.append(PlacedLane(lane, y, lane_rows(trace, lane), span_margin, callouts, callout_height))
+            placed.append(PlacedLane(member.lane, y, member.rows, span_margin, callouts, callout_height))
             y += LANE_HEIGHT
         groups.append(GroupBand(group, GROUP_TITLES[group], top, y))
         y += GROUP_GAP

@@ -1,4 +1,8 @@
-"""The drawn content of one trace: its layout, one item per batch, callouts, backdrop, highlight."""
+"""The drawn content of one trace: its layout, one item per batch, callouts, backdrop, highlight.
+
+Built from a prepared trace (`prepared`): only the lanes' places are worked out here, for the
+theme and the callouts on show; every array the items draw was made on the run thread.
+"""
 
 from __future__ import annotations
 
@@ -10,40 +14,44 @@ from PySide6.QtGui import QFont
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.backdrop import LaneBackdrop
 from overlapviz._qt.timeline.callout_item import CalloutItem
-from overlapviz._qt.timeline.callouts import Callout, rows_per_lane
+from overlapviz._qt.timeline.callouts import rows_per_lane
 from overlapviz._qt.timeline.highlight import HighlightItem
-from overlapviz._qt.timeline.hover_index import HoverIndex
-from overlapviz._qt.timeline.layout import TimelineLayout, layout_trace
+from overlapviz._qt.timeline.layout import TimelineLayout, layout_lanes
+from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
-from overlapviz._qt.timeline.span_sets import BatchKey, build_span_sets
+from overlapviz._qt.timeline.span_sets import BatchKey
 from overlapviz._qt.timeline.span_text import describe_span
-from overlapviz.core.metrics import copy_bandwidth_gbps, host_blocked_per_row
 from overlapviz.core.trace import Trace
 
 Z_BACKDROP, Z_SPANS, Z_CALLOUTS, Z_HIGHLIGHT = -10, 0, 5, 10
 
 
 class TimelineScene:
-    """Everything drawn for `trace`, ready to add to a view box; `callouts` get rows of their own."""
+    """Everything drawn for `view`, ready to add to a view box; with `explain`, its callouts get rows of their own."""
 
-    def __init__(self, trace: Trace, theme: Theme, callouts: list[Callout] | None = None) -> None:
-        self.trace = trace
-        rows = rows_per_lane(callouts or [])
-        self.layout: TimelineLayout = layout_trace(
-            trace, callout_rows=rows, span_margin=theme.span_margin, callout_height=theme.callout_height
-        )
-        batches = build_span_sets(trace, self.layout)
-        self.batches: dict[BatchKey, SpanBatchItem] = {key: SpanBatchItem(sets) for key, sets in batches.items()}
+    def __init__(self, view: PreparedView, theme: Theme, *, explain: bool = True) -> None:
+        self.view = view
+        callouts = list(view.callouts) if explain else []
+        self.layout: TimelineLayout = layout_lanes(
+            view.lanes, callout_rows=rows_per_lane(callouts), span_margin=theme.span_margin,
+            callout_height=theme.callout_height,
+        )  # fmt: skip
+        placed = {lane.lane.key: lane for lane in self.layout.lanes}
+        self.batches: dict[BatchKey, SpanBatchItem] = {
+            key: SpanBatchItem(sets, placed) for key, sets in view.span_sets.items()
+        }
         self.backdrop = LaneBackdrop(self.layout, theme)
         self.highlight_item = HighlightItem(theme.foreground)
-        self.callout_item = CalloutItem(self.layout, callouts or [], theme)
-        self._hover = HoverIndex(trace, self.layout, [s for sets in batches.values() for s in sets])
-        self._bandwidth = copy_bandwidth_gbps(trace)
-        self._blocked = host_blocked_per_row(trace)
-        self.end_ms = float(trace["end_ns"].max()) / NS_PER_MS if len(trace) else 1.0
+        self.callout_item = CalloutItem(self.layout, callouts, theme)
+        self.end_ms = view.end_ms
         self.backdrop.setZValue(Z_BACKDROP)
         self.highlight_item.setZValue(Z_HIGHLIGHT)
         self.callout_item.setZValue(Z_CALLOUTS)
+
+    @property
+    def trace(self) -> Trace:
+        """The trace drawn."""
+        return self.view.trace
 
     def items(self) -> list[pg.GraphicsObject]:
         """Every graphics item, backdrop first."""
@@ -92,9 +100,10 @@ class TimelineScene:
 
     def describe_at(self, t_ms: float, y: float, tolerance_ms: float = 0.0) -> str | None:
         """The tooltip of the span at (t, y), if any."""
-        hit = self._hover.at(t_ms * NS_PER_MS, y, tolerance_ms * NS_PER_MS)
+        view, placed = self.view, self.layout.lane_at(y)
+        hit = None if placed is None else view.hover.at(placed.lane.key, t_ms * NS_PER_MS, tolerance_ms * NS_PER_MS)
         if hit is None:
             return None
         return describe_span(
-            self.trace, hit.row, waiting=hit.waiting, bandwidth_gbps=self._bandwidth, blocked_ns=self._blocked
+            view.trace, hit.row, waiting=hit.waiting, bandwidth_gbps=view.bandwidth_gbps, blocked_ns=view.blocked_ns
         )

@@ -8,6 +8,7 @@ During a replay a cursor hides what had not started by then and cuts the rest at
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,8 +17,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QPainter
 
-from overlapviz._qt.palette import SpanStyle, solid_brush, waiting_brushes
+from overlapviz._qt.brushes import solid_brush, waiting_brushes
+from overlapviz._qt.palette import SpanStyle
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
+from overlapviz._qt.timeline.layout import PlacedLane
 from overlapviz._qt.timeline.span_sets import SpanSet
 from overlapviz.core.lod import visible_spans
 
@@ -33,15 +36,16 @@ def layer_brushes(span_set: SpanSet) -> tuple[QBrush, ...]:
 
 
 class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
-    """Draws the span sets of one batch, layer after layer."""
+    """Draws the span sets of one batch, layer after layer, each in its lane's place in `lanes`."""
 
-    def __init__(self, layers: list[SpanSet]) -> None:
+    def __init__(self, layers: Sequence[SpanSet], lanes: Mapping[str, PlacedLane]) -> None:
         super().__init__()
-        self._layers = layers
+        self._layers = list(layers)
+        self._rows_y = [(lanes[layer.lane_key].span_top, lanes[layer.lane_key].span_bottom) for layer in layers]
         self._brushes = [layer_brushes(layer) for layer in layers]
         self._shown: list[tuple[FloatArray, FloatArray, int]] = [(np.zeros(0), np.zeros(0), 0) for _ in layers]
         self._batch = RectBatch()
-        self._bounds = _bounds(layers)
+        self._bounds = _bounds(self._layers, self._rows_y)
         self._window = (0.0, 0.0, 0.0)
         self._cursor_ns: float | None = None
 
@@ -80,9 +84,10 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
         transform = painter.transform()
         painter.save()
         painter.resetTransform()
-        for layer, brushes, (starts, ends, _count) in zip(self._layers, self._brushes, self._shown, strict=True):
-            top = np.full(len(starts), layer.lane.span_top)
-            bottom = np.full(len(starts), layer.lane.span_bottom)
+        for layer, (y0, y1), brushes, (starts, ends, _count) in zip(
+            self._layers, self._rows_y, self._brushes, self._shown, strict=True
+        ):
+            top, bottom = np.full(len(starts), y0), np.full(len(starts), y1)
             rects = to_device(starts, ends, top, bottom, transform)
             if layer.style is not SpanStyle.WAITING:
                 _separate_neighbours(rects)
@@ -113,12 +118,12 @@ def _separate_neighbours(rects: FloatArray) -> None:
     rects[wide, 2] -= 1.0
 
 
-def _bounds(layers: list[SpanSet]) -> QRectF:
-    filled = [layer for layer in layers if len(layer)]
+def _bounds(layers: list[SpanSet], rows_y: list[tuple[float, float]]) -> QRectF:
+    filled = [(layer, y) for layer, y in zip(layers, rows_y, strict=True) if len(layer)]
     if not filled:
         return QRectF()
-    x0 = min(float(layer.starts.min()) for layer in filled) / NS_PER_MS
-    x1 = max(float(layer.ends.max()) for layer in filled) / NS_PER_MS
-    y0 = min(layer.lane.span_top for layer in filled)
-    y1 = max(layer.lane.span_bottom for layer in filled)
+    x0 = min(float(layer.starts.min()) for layer, _y in filled) / NS_PER_MS
+    x1 = max(float(layer.ends.max()) for layer, _y in filled) / NS_PER_MS
+    y0 = min(top for _layer, (top, _bottom) in filled)
+    y1 = max(bottom for _layer, (_top, bottom) in filled)
     return QRectF(x0, y0, max(x1 - x0, 1e-9), y1 - y0)

@@ -1,7 +1,9 @@
 """The timeline widget: lanes of spans, a time axis, zoom and pan, hover and highlight.
 
 Also the findings drawn as callouts (on by default, `set_explanations`), a replay cursor
-(`set_cursor_ms`) and a time extent shared with another timeline (`fit_time`).
+(`set_cursor_ms`) and a time extent shared with another timeline (`fit_time`). It shows a
+prepared trace (`prepared.prepare_view`, made on the run thread): nothing here reads a
+trace whole, so showing even a run of 10^6 spans only hands arrays to the items.
 """
 
 from __future__ import annotations
@@ -15,11 +17,10 @@ from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidge
 
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
-from overlapviz._qt.timeline.callouts import Callout, callouts_for
+from overlapviz._qt.timeline.callouts import Callout
+from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
-from overlapviz.core.findings import Finding, find_findings
-from overlapviz.core.metrics import Metrics, compute_metrics
 from overlapviz.core.trace import Trace
 
 HOVER_TOLERANCE_PX = 3
@@ -51,7 +52,6 @@ class TimelineWidget(QWidget):
         self._plot.getPlotItem().setMenuEnabled(False)
         self._scene: TimelineScene | None = None
         self._explain = True
-        self._analysis: tuple[Metrics | None, list[Finding] | None] = (None, None)
         self._highlight = np.zeros(0, dtype=np.intp)
         self._font: QFont | None = None
         self._cursor_ms: float | None = None
@@ -79,31 +79,24 @@ class TimelineWidget(QWidget):
         return None if self._scene is None else self._scene.trace
 
     @property
+    def view(self) -> PreparedView | None:
+        """The prepared trace shown, if any."""
+        return None if self._scene is None else self._scene.view
+
+    @property
     def scene_items(self) -> TimelineScene | None:
         """The drawn items of the current trace (for exporters and tests)."""
         return self._scene
 
-    def set_trace(
-        self,
-        trace: Trace,
-        *,
-        keep_view: bool = False,
-        metrics: Metrics | None = None,
-        findings: list[Finding] | None = None,
-    ) -> None:
-        """Show `trace`; the view resets to the whole run unless `keep_view`.
-
-        `metrics` and `findings` are the trace's own (computed here when not given and
-        explanations are on).
-        """
-        self._analysis = (metrics, findings)
+    def set_view(self, view: PreparedView, *, keep_view: bool = False) -> None:
+        """Show the prepared trace `view`; the time window resets to the whole run unless `keep_view`."""
         self._highlight = np.zeros(0, dtype=np.intp)
-        self._show(trace, keep_view)
+        self._show(view, keep_view)
 
-    def _show(self, trace: Trace, keep_view: bool) -> None:
+    def _show(self, view: PreparedView, keep_view: bool) -> None:
         previous = self._view_box.viewRange()[0] if keep_view and self._scene is not None else None
         self.clear()
-        self._scene = TimelineScene(trace, self._theme, self._callouts(trace))
+        self._scene = TimelineScene(view, self._theme, explain=self._explain)
         self._scene.add_to(self._view_box)
         if self._font is not None:
             self._scene.set_font(self._font)
@@ -116,15 +109,6 @@ class TimelineWidget(QWidget):
             self._scene.highlight(self._highlight)
         self._apply_window()
         self.drawn.emit()
-
-    def _callouts(self, trace: Trace) -> list[Callout]:
-        if not self._explain:
-            return []
-        metrics, findings = self._analysis
-        metrics = metrics or compute_metrics(trace)
-        findings = find_findings(trace, metrics) if findings is None else findings
-        self._analysis = (metrics, findings)
-        return callouts_for(trace, metrics, findings)
 
     def _fit(self) -> None:
         if self._scene is not None:
@@ -141,7 +125,7 @@ class TimelineWidget(QWidget):
         if on != self._explain:
             self._explain = on
             if self._scene is not None:
-                self._show(self._scene.trace, keep_view=True)
+                self._show(self._scene.view, keep_view=True)
 
     def callouts(self) -> list[Callout]:
         """The callouts on show."""
@@ -238,7 +222,7 @@ class TimelineWidget(QWidget):
             axis.label.setDefaultTextColor(pg.mkColor(theme.foreground))
         self._cursor_line.setPen(pg.mkPen(theme.foreground, width=CURSOR_PX))
         if self._scene is not None and relayout:
-            self._show(self._scene.trace, keep_view=True)
+            self._show(self._scene.view, keep_view=True)
         elif self._scene is not None:
             self._scene.set_theme(theme)
 
