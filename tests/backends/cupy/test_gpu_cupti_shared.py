@@ -4,13 +4,15 @@ Skipped cleanly without a GPU or without PyTorch. Each case runs in a process of
 once torch.profiler has started, its CUPTI client stays attached to the process (seen on the
 H200), and every later run there is rightly timed with CUDA events. Runs inside the profiler
 must not be timed with CUPTI, must say why, must keep the makespan of an unprofiled run, and
-must leave the profiler's records to it.
+must leave the profiler's records to it. With $OVERLAPVIZ_GPU_REPORTS naming a folder, each
+case also writes what it measured there (cupti-shared-<case>.json) for the committed results.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -80,6 +82,14 @@ def run_case(tmp_path: Path, when: str) -> dict:
     return report
 
 
+def keep(report: dict, case: str, alone_ms: float) -> None:
+    """Write the case's measurements where $OVERLAPVIZ_GPU_REPORTS says, if it says."""
+    folder = os.environ.get("OVERLAPVIZ_GPU_REPORTS")
+    if folder:
+        summary = {**report, "alone_median_ms": alone_ms, "inside_median_ms": median_ms(report["inside"])}
+        (Path(folder) / f"cupti-shared-{case}.json").write_text(json.dumps(summary, indent=1) + "\n")
+
+
 def median_ms(rows) -> float:
     return statistics.median(row[2] for row in rows) / 1e6
 
@@ -96,6 +106,7 @@ def check_inside(report: dict, alone_ms: float) -> None:
 def test_runs_inside_torch_profiler_after_overlapviz_began(gpu_backend, torch_here, tmp_path):
     report = run_case(tmp_path, "before")
     assert [row[0] for row in report["alone"]] == ["cupti"] * RUNS
+    keep(report, "after-overlapviz-began", median_ms(report["alone"]))
     check_inside(report, median_ms(report["alone"]))
     assert report["torch_kernels"] >= RUNS * CONFIG.chunks, report
 
@@ -106,5 +117,7 @@ def test_runs_inside_torch_profiler_from_the_first(gpu_backend, torch_here, tmp_
     alone = [gpu_backend.run(CONFIG) for _ in range(RUNS)]
     assert {t.meta["timing"] for t in alone} == {"cupti"}
     report = run_case(tmp_path, "inside")
-    check_inside(report, statistics.median(compute_metrics(t).makespan_ns for t in alone) / 1e6)
+    alone_ms = statistics.median(compute_metrics(t).makespan_ns for t in alone) / 1e6
+    keep(report, "from-the-first", alone_ms)
+    check_inside(report, alone_ms)
     assert report["torch_kernels"] >= (WARM_UP + RUNS) * CONFIG.chunks, report
