@@ -5,4 +5,4 @@ from importlib.metadata import PackageNotFoundError, version
 try:
     __version__ = version("overlapviz")
 except PackageNotFoundError:  # running from a checkout that was never installed
-    __version__ = "0.1.0"
+    __version__ = "0.2.0"
