@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.columns import freeze_columns
+
 UNKNOWN = -1
 
 
@@ -106,12 +108,7 @@ class Trace:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        lengths = {name: len(self.columns[name]) for name in COLUMNS}
-        if len(set(lengths.values())) > 1:
-            raise ValueError(f"trace columns differ in length: {lengths}")
-        for name, dtype in COLUMNS.items():
-            self.columns[name] = np.asarray(self.columns[name], dtype=dtype)
-            self.columns[name].flags.writeable = False
+        freeze_columns(self.columns, COLUMNS, "trace")
 
     def __len__(self) -> int:
         return len(self.columns["kind"])

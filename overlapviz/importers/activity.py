@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.columns import freeze_columns
+
 UNKNOWN = -1
 
 
@@ -85,15 +87,7 @@ class Activities:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        missing = sorted(set(ACTIVITY_COLUMNS) - set(self.columns))
-        if missing:
-            raise ValueError(f"activity columns missing: {', '.join(missing)}")
-        lengths = {name: len(self.columns[name]) for name in ACTIVITY_COLUMNS}
-        if len(set(lengths.values())) > 1:
-            raise ValueError(f"activity columns differ in length: {lengths}")
-        for name, dtype in ACTIVITY_COLUMNS.items():
-            self.columns[name] = np.asarray(self.columns[name], dtype=dtype)
-            self.columns[name].flags.writeable = False
+        freeze_columns(self.columns, ACTIVITY_COLUMNS, "activity")
 
     def __len__(self) -> int:
         return len(self.columns["kind"])
