@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from overlapviz import __version__
+from overlapviz.analyze_command import add_analyze
 from overlapviz.backends import registry
 from overlapviz.backends.base import BackendError, DeviceInfo
 from overlapviz.calibrate_command import add_calibrate
@@ -119,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.set_defaults(command=app_command)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (add_run, add_render, add_bandwidth, add_devices, add_presets, add_calibrate):
+    for add in (add_run, add_analyze, add_render, add_bandwidth, add_devices, add_presets, add_calibrate):
         add(commands)
     return parser
 

@@ -30,8 +30,11 @@ def figures_help() -> str:
     return "\n".join(f"  {title:<{width}}  {METRIC_DEFINITIONS[key]}" for title, key in _HELP_FIGURES)
 
 
-def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
-    """Summarise one run in a few readable lines, then its findings one per line."""
+def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]:
+    """Summarise one run in a few readable lines, then its findings one per line.
+
+    `config` is None for a trace without pipeline settings (another program's, say).
+    """
     meta, m = result.trace.meta, result.metrics
     truth = "simulated" if meta.get("simulated") else "measured"
     device = meta.get("device_name") or meta.get("device") or "default device"
@@ -39,10 +42,11 @@ def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
         f"{key} {_ms(ns)} ({m.utilisation.get(key, 0.0) * 100:.0f} %)" for key, ns in m.busy_ns.items()
     )
     bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
+    window = meta.get("window")
     lines = [
-        f"pipeline   {config.describe()}",
+        f"pipeline   {config.describe() if config is not None else 'not an overlapviz pipeline'}",
         f"device     {device}, {meta.get('backend', '?')} backend, {truth} (timing: {meta.get('timing', '?')})"
-        f", run took {result.wall_s:.3f} s",
+        + (f", run took {result.wall_s:.3f} s" if result.wall_s > 0 else ""),
         f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
         f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, 'no copies')}"
         f"   engines together {percent_text(m.engines_together_pct)}"
@@ -51,6 +55,8 @@ def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
         f"busy       {busy}",
         f"bandwidth  {bandwidth}",
     ]
+    if isinstance(window, list) and len(window) == 2:
+        lines.insert(2, f"window     {window[0] / 1e6:.3f} to {window[1] / 1e6:.3f} ms of the trace")
     note = caveat_of(result.trace.meta)
     if note:
         lines.append(f"note       {note}")
@@ -59,7 +65,7 @@ def summary_lines(config: PipelineConfig, result: RunResult) -> list[str]:
     return lines
 
 
-def json_run(config: PipelineConfig, result: RunResult) -> dict[str, Any]:
+def json_run(config: PipelineConfig | None, result: RunResult) -> dict[str, Any]:
     """One run as a JSON object: its metrics, where it ran, its config and findings."""
     meta = result.trace.meta
     report = {
@@ -70,7 +76,7 @@ def json_run(config: PipelineConfig, result: RunResult) -> dict[str, Any]:
         "timing": meta.get("timing"),
         "simulated": bool(meta.get("simulated", False)),
         "caveat": caveat_of(meta),
-        "config": config.to_dict(),
+        "config": None if config is None else config.to_dict(),
         "findings": [{"code": f.code, "message": f.message} for f in result.findings],
         "wall_s": result.wall_s,
     }

@@ -1,0 +1,74 @@
+"""``overlapviz analyze TRACE``: the metrics and findings of a trace file, as text or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+from overlapviz.core.config import ConfigError, PipelineConfig
+from overlapviz.core.trace import Trace
+from overlapviz.core.trace_io import TraceFormatError, import_chrome
+from overlapviz.core.window import WindowError, clip_to_window, parse_window
+from overlapviz.run_report import figures_help, finite_json, json_run, summary_lines
+from overlapviz.session import analyse
+
+UsageFailure = Callable[[str], NoReturn]
+
+
+def add_analyze(commands: Any) -> None:
+    """Add ``overlapviz analyze`` (its parser's `error` is how the command reports bad input)."""
+    analyze = commands.add_parser(
+        "analyze",
+        help="print the metrics and findings of a trace file",
+        description="Print the metrics and findings of a trace file written by overlapviz (run --trace, or"
+        " the app's Export Chrome trace), as 'overlapviz run' prints them for a run.\n\nThe figures, each 0-100 %"
+        f" where it is a share:\n{figures_help()}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    analyze.set_defaults(command=analyze_command, usage_error=analyze.error)
+    analyze.add_argument("trace", type=Path, metavar="TRACE", help="the trace file (.json, or .json.gz)")
+    analyze.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
+    analyze.add_argument(
+        "--window", metavar="START:END",
+        help="only this part of the trace, in ms from its start (e.g. 2:4.5, or 10: to the end)",
+    )  # fmt: skip
+
+
+def analyze_command(args: argparse.Namespace) -> int:
+    """Read the trace, cut it to the window, print its figures and findings."""
+    fail: UsageFailure = args.usage_error
+    trace = _read(args.trace, fail)
+    if args.window is not None:
+        try:
+            trace = clip_to_window(trace, parse_window(args.window, trace))
+        except WindowError as error:
+            fail(f"--window: {error}")
+    result = analyse(trace)
+    config = _config(trace)
+    if args.json:
+        print(json.dumps(finite_json({"trace": str(args.trace), **json_run(config, result)}), indent=2))
+    else:
+        print("\n".join([f"trace      {args.trace}", *summary_lines(config, result)]))
+    return 0
+
+
+def _read(path: Path, fail: UsageFailure) -> Trace:
+    try:
+        return import_chrome(path)
+    except TraceFormatError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot read {path}: {error.strerror or error}")
+
+
+def _config(trace: Trace) -> PipelineConfig | None:
+    data = trace.meta.get("config")
+    if not isinstance(data, dict):
+        return None
+    try:
+        return PipelineConfig.from_dict(data)
+    except (ConfigError, TypeError):
+        return None

@@ -1,0 +1,61 @@
+import json
+
+import pytest
+
+from overlapviz import cli
+from overlapviz.resources import asset_path
+
+PINNED = asset_path("traces") / "h200-default-pinned.json"
+PAGEABLE = asset_path("traces") / "h200-default-pageable.json"
+
+
+def run_cli(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_analyze_prints_the_figures_and_findings_of_a_real_trace(capsys):
+    code, out, err = run_cli(capsys, "analyze", str(PAGEABLE))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == f"trace      {PAGEABLE}"
+    assert lines[2] == "device     NVIDIA H200, cupy backend, measured (timing: cupti)"
+    assert "copy time hidden 0 %" in out and "host-blocked" not in out  # the sentence, not the code
+    assert "the host buffer is pageable" in out
+
+
+def test_analyze_json_has_the_run_figures(capsys):
+    code, out, _ = run_cli(capsys, "analyze", str(PINNED), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["trace"] == str(PINNED) and report["timing"] == "cupti"
+    assert report["copy_hidden_pct"] > 80 and report["efficiency_pct"] > 85
+    assert report["config"]["chunks"] == 16
+
+
+def test_analyze_a_window_counts_only_that_part(capsys):
+    whole = json.loads(run_cli(capsys, "analyze", str(PINNED), "--json")[1])
+    part = json.loads(run_cli(capsys, "analyze", str(PINNED), "--json", "--window", "2:4")[1])
+    assert part["makespan_ms"] == pytest.approx(2.0)
+    assert part["serial_ms"] < whole["serial_ms"]
+    assert part["bandwidth_gbps"]["h2d"] == pytest.approx(whole["bandwidth_gbps"]["h2d"], rel=0.05)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["analyze", "/no/such/trace.json"], "cannot read /no/such/trace.json"),
+        (["analyze", str(PINNED), "--window", "5:1"], "--window: the window 5:1 is empty"),
+        (["analyze", str(PINNED), "--window", "50:60"], "no span of the trace lies in the window"),
+    ],
+)
+def test_analyze_bad_input_is_one_line_and_exit_2(capsys, argv, words):
+    code, out, err = run_cli(capsys, *argv)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and words in err
+
+
+def test_analyze_a_file_that_is_not_a_trace(capsys, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"traceEvents": []}')
+    code, _, err = run_cli(capsys, "analyze", str(path))
+    assert code == 2 and "without overlapviz data" in err
