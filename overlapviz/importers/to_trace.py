@@ -1,0 +1,195 @@
+"""From what a profiler recorded (`Activities`) to the trace the metrics, findings and lanes read.
+
+What is shown, and how:
+- H2D and D2H copies and kernels become device ops. Their streams are numbered 0, 1, ... in
+  the order they first appear, and copies go to the H2D or D2H engine lane. A copy's host
+  memory is the one its tool named (pinned, pageable).
+- Host API calls become host spans; a call that issued a device op (the same correlation id)
+  points at it, so the time the host sat blocked in it is measured as for overlapviz's own
+  runs. A synchronisation call points at nothing.
+- An op is *ready* at the later of its issuing call's start (when the program asked for it)
+  and the end of the previous op on its stream; waiting before that is not shown as waiting.
+- Memsets, copies within or between devices, unified-memory migrations and annotation ranges
+  are not drawn yet: `meta["not_shown"]` counts them, and the summary says so.
+
+Times are shifted so that the first record starts at 0. The trace's metadata names the tool,
+its version, the GPU and the source file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
+from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory
+
+_COPY_OPS = {int(CopyKind.H2D): OpKind.H2D, int(CopyKind.D2H): OpKind.D2H}
+_HOST_MEMORY = {int(HostMemory.PAGEABLE): MemoryKind.PAGEABLE, int(HostMemory.PINNED): MemoryKind.PINNED}
+_NOT_SHOWN_COPIES = {
+    CopyKind.D2D: "device-to-device copies", CopyKind.PEER: "peer copies", CopyKind.H2H: "host-to-host copies",
+    CopyKind.UVM_H2D: "unified-memory migrations", CopyKind.UVM_D2H: "unified-memory migrations",
+    CopyKind.UVM_D2D: "unified-memory migrations", CopyKind.UNKNOWN: "copies of an unknown kind",
+}
+
+
+class EmptyTraceError(ValueError):
+    """The profile holds no copy or kernel to show; the message says what it does hold."""
+
+
+def activities_to_trace(activities: Activities) -> Trace:
+    """The trace of `activities` (see the module docstring for what is shown and how).
+
+    Raises
+    ------
+    EmptyTraceError
+        There is no H2D or D2H copy and no kernel in it.
+    """
+    a = activities
+    device_rows = _device_rows(a)
+    if device_rows.size == 0:
+        raise EmptyTraceError(f"{a.meta.get('source', 'the file')}: no host-device copy and no kernel to show")
+    api_rows = np.flatnonzero(a.mask(ActivityKind.RUNTIME, ActivityKind.DRIVER))
+    order = device_rows[np.argsort(a["start_ns"][device_rows], kind="stable")]
+    op_kind = _op_kinds(a, order)
+    streams = _stream_indices(a["stream"][order])
+    issued_by = _issuing_calls(a, order, api_rows)
+    enqueue = np.where(issued_by >= 0, a["start_ns"][np.maximum(issued_by, 0)], UNKNOWN)
+    n_dev, n_api = order.size, api_rows.size
+    columns: dict[str, npt.NDArray[Any]] = {
+        "kind": np.concatenate([op_kind, np.full(n_api, OpKind.API)]),
+        "unit": np.concatenate([_units(op_kind), np.full(n_api, Unit.HOST)]),
+        "stream": np.concatenate([streams, np.full(n_api, UNKNOWN)]),
+        "chunk": np.full(n_dev + n_api, UNKNOWN),
+        "enqueue_ns": np.concatenate([enqueue, np.full(n_api, UNKNOWN)]),
+        "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, enqueue),
+                                    np.full(n_api, UNKNOWN)]),
+        "start_ns": np.concatenate([a["start_ns"][order], a["start_ns"][api_rows]]),
+        "end_ns": np.concatenate([a["end_ns"][order], a["end_ns"][api_rows]]),
+        "bytes": np.concatenate([a["bytes"][order], np.zeros(n_api, dtype=np.int64)]),
+        "memory": np.concatenate([_memory(a, order), np.full(n_api, MemoryKind.NONE)]),
+        "name": np.concatenate([a["name"][order], a["name"][api_rows]]),
+        "op": np.concatenate([np.full(n_dev, UNKNOWN), _ops_of_calls(a, order, api_rows)]),
+    }
+    origin = int(columns["start_ns"].min())  # device ops and calls alike
+    for name in ("enqueue_ns", "ready_ns", "start_ns", "end_ns"):
+        known = columns[name] != UNKNOWN
+        columns[name][known] -= origin
+    return Trace(columns, a.names, _meta(a, order))
+
+
+def _device_rows(a: Activities) -> npt.NDArray[np.intp]:
+    kernels = a.mask(ActivityKind.KERNEL)
+    copies = a.mask(ActivityKind.MEMCPY) & np.isin(a["copy_kind"], list(_COPY_OPS))
+    return np.flatnonzero(kernels | copies)
+
+
+def _op_kinds(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+    kinds = np.full(rows.size, OpKind.KERNEL, dtype=np.int8)
+    for copy_kind, op in _COPY_OPS.items():
+        kinds[(a["kind"][rows] == ActivityKind.MEMCPY) & (a["copy_kind"][rows] == copy_kind)] = op
+    return kinds
+
+
+def _units(kinds: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    units = np.full(kinds.size, Unit.COMPUTE, dtype=np.int8)
+    units[kinds == OpKind.H2D] = Unit.H2D_ENGINE
+    units[kinds == OpKind.D2H] = Unit.D2H_ENGINE
+    return units
+
+
+def _stream_indices(stream_ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The tool's stream ids as 0, 1, ... in the order they first appear."""
+    _, first, inverse = np.unique(stream_ids, return_index=True, return_inverse=True)
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    indices: npt.NDArray[np.int64] = rank[inverse]
+    return indices
+
+
+def _issuing_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """For each op, the row (in `a`) of the API call with its correlation id; -1 for none."""
+    issued = np.full(ops.size, UNKNOWN, dtype=np.int64)
+    call_ids = a["correlation"][calls]
+    known = call_ids >= 0
+    if not known.any():
+        return issued
+    by_id = calls[known][np.argsort(call_ids[known], kind="stable")]
+    sorted_ids = a["correlation"][by_id]
+    op_ids = a["correlation"][ops]
+    at = np.clip(np.searchsorted(sorted_ids, op_ids), 0, sorted_ids.size - 1)
+    found = (op_ids >= 0) & (sorted_ids[at] == op_ids)
+    issued[found] = by_id[at[found]]
+    return issued
+
+
+def _ops_of_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """For each call, the trace row of the op it issued (ops are rows 0..n-1 of the trace); -1 for none."""
+    op_of_call = np.full(calls.size, UNKNOWN, dtype=np.int64)
+    issued = _issuing_calls(a, ops, calls)
+    position = np.full(len(a), UNKNOWN, dtype=np.int64)
+    position[calls] = np.arange(calls.size)
+    found = np.flatnonzero(issued >= 0)
+    op_of_call[position[issued[found]]] = found
+    return op_of_call
+
+
+def _ready(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], streams: npt.NDArray[np.int64],
+           enqueue: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The later of each op's enqueue and the end of the op before it on its stream (ops sorted by start)."""
+    previous_end = np.full(start.size, UNKNOWN, dtype=np.int64)
+    for stream in np.unique(streams):
+        rows = np.flatnonzero(streams == stream)
+        previous_end[rows[1:]] = np.maximum.accumulate(end[rows])[:-1]
+    ready = np.maximum(enqueue, previous_end)
+    ready[(enqueue == UNKNOWN) & (previous_end == UNKNOWN)] = UNKNOWN
+    return np.minimum(ready, start, where=ready != UNKNOWN, out=ready)
+
+
+def _memory(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+    """The host side of each copy: the source of an H2D copy, the destination of a D2H one."""
+    memory = np.full(rows.size, MemoryKind.NONE, dtype=np.int8)
+    host_side = np.where(a["copy_kind"][rows] == CopyKind.H2D, a["src_memory"][rows], a["dst_memory"][rows])
+    copies = a["kind"][rows] == ActivityKind.MEMCPY
+    for tool_kind, kind in _HOST_MEMORY.items():
+        memory[copies & (host_side == tool_kind)] = kind
+    return memory
+
+
+def _meta(a: Activities, ops: npt.NDArray[np.intp]) -> dict[str, Any]:
+    given = a.meta.get("devices")
+    devices: dict[Any, Any] = given if isinstance(given, dict) else {}
+    used = sorted({int(d) for d in a["device"][ops] if d >= 0})
+    name = " + ".join(str(devices.get(d, devices.get(str(d), f"GPU {d}"))) for d in used) or "GPU"
+    return {
+        "backend": "file",
+        "device": ",".join(f"cuda:{d}" for d in used),
+        "device_name": name,
+        "timing": str(a.meta.get("tool", "a profiler")),
+        "simulated": False,
+        "source": a.meta.get("source"),
+        "tool": a.meta.get("tool"),
+        "tool_version": a.meta.get("tool_version"),
+        "recorded": a.meta.get("recorded"),
+        # The files do not say; every GPU since Fermi copies each direction on its own engine.
+        "device_facts": {"copy_engines": 2},
+        "not_shown": _not_shown(a),
+    }
+
+
+def _not_shown(a: Activities) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    memsets = int(a.mask(ActivityKind.MEMSET).sum())
+    if memsets:
+        counts["memsets"] = memsets
+    copies = a.mask(ActivityKind.MEMCPY)
+    for kind, words in _NOT_SHOWN_COPIES.items():
+        count = int((copies & (a["copy_kind"] == kind)).sum())
+        if count:
+            counts[words] = counts.get(words, 0) + count
+    annotations = int(a.mask(ActivityKind.ANNOTATION).sum())
+    if annotations:
+        counts["annotation ranges"] = annotations
+    return counts

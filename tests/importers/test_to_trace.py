@@ -1,0 +1,84 @@
+import pytest
+
+from overlapviz.core.metrics import compute_metrics, host_blocked_per_row
+from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory, empty_columns
+from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
+
+NAMES = ("cudaMemcpyAsync", "Memcpy HtoD (Pageable -> Device)", "kernel_a", "cudaLaunchKernel",
+         "Memcpy DtoH (Device -> Pinned)", "cudaStreamSynchronize", "chunk 0", "Memset (Device)")
+
+
+def activities(rows):
+    """rows: dicts of column values; missing columns stay unknown."""
+    columns = empty_columns(len(rows))
+    for i, row in enumerate(rows):
+        for name, value in row.items():
+            columns[name][i] = value
+    return Activities(columns, NAMES, {"tool": "PyTorch profiler", "devices": {0: "NVIDIA H200"}, "source": "t.json"})
+
+
+def copy(start, end, stream, correlation, kind=CopyKind.H2D, src=HostMemory.PAGEABLE, dst=HostMemory.DEVICE, name=1):
+    return {"kind": ActivityKind.MEMCPY, "start_ns": start, "end_ns": end, "device": 0, "stream": stream,
+            "correlation": correlation, "bytes": 1000, "copy_kind": kind, "src_memory": src, "dst_memory": dst,
+            "name": name}
+
+
+def call(start, end, correlation, name=0):
+    return {"kind": ActivityKind.RUNTIME, "start_ns": start, "end_ns": end, "thread": 7, "correlation": correlation,
+            "name": name}
+
+
+SIMPLE = [
+    call(1000, 5000, 11),
+    copy(2000, 5000, stream=7, correlation=11),  # pageable: the call returns when the copy is done
+    call(5100, 5200, 12, name=3),
+    {"kind": ActivityKind.KERNEL, "start_ns": 5300, "end_ns": 8000, "device": 0, "stream": 7, "correlation": 12,
+     "name": 2},
+    call(8100, 8200, 13),
+    copy(8300, 9000, stream=9, correlation=13, kind=CopyKind.D2H, src=HostMemory.DEVICE, dst=HostMemory.PINNED,
+         name=4),
+    call(9000, 9100, -1, name=5),
+]
+
+
+def test_copies_kernels_and_calls_become_the_trace_the_metrics_read():
+    trace = activities_to_trace(activities(SIMPLE))
+    kinds = [OpKind(int(k)) for k in trace["kind"]]
+    assert kinds[:3] == [OpKind.H2D, OpKind.KERNEL, OpKind.D2H] and kinds[3:] == [OpKind.API] * 4
+    assert list(trace["unit"][:3]) == [Unit.H2D_ENGINE, Unit.COMPUTE, Unit.D2H_ENGINE]
+    assert list(trace["stream"][:3]) == [0, 0, 1]  # the tool's ids 7 and 9, numbered as they appear
+    assert list(trace["memory"][:3]) == [MemoryKind.PAGEABLE, MemoryKind.NONE, MemoryKind.PINNED]
+    assert list(trace["op"][3:]) == [0, 1, 2, -1]  # each call points at its op; the sync at nothing
+    assert trace["start_ns"].min() == 0  # shifted to the first record
+    assert trace.name_of(1) == "kernel_a" and trace.meta["device_name"] == "NVIDIA H200"
+
+
+def test_an_op_is_ready_when_both_its_call_and_its_stream_have_reached_it():
+    trace = activities_to_trace(activities(SIMPLE))
+    # the kernel's call started at 5100, the copy before it on its stream ended at 5000: ready at 5100
+    assert trace["ready_ns"][1] == 5100 - 1000
+    assert trace["enqueue_ns"][1] == 5100 - 1000
+    # the first copy: nothing before it on its stream, its call began at 1000
+    assert trace["ready_ns"][0] == 0
+
+
+def test_the_host_blocked_in_a_pageable_copy_is_measured_from_the_imported_links():
+    trace = activities_to_trace(activities(SIMPLE))
+    assert host_blocked_per_row(trace)[3] == 3000  # the call ran on 3000 ns while its copy did
+    assert compute_metrics(trace).host_blocked_ns == 3000
+
+
+def test_what_is_not_drawn_yet_is_counted():
+    rows = [*SIMPLE, {"kind": ActivityKind.MEMSET, "start_ns": 1, "end_ns": 2, "device": 0, "stream": 7, "name": 7},
+            copy(10, 20, 7, -1, kind=CopyKind.UVM_H2D), copy(30, 40, 7, -1, kind=CopyKind.D2D),
+            {"kind": ActivityKind.ANNOTATION, "start_ns": 0, "end_ns": 9000, "thread": 7, "name": 6}]
+    trace = activities_to_trace(activities(rows))
+    assert len(trace) == len(SIMPLE)
+    assert trace.meta["not_shown"] == {"memsets": 1, "unified-memory migrations": 1, "device-to-device copies": 1,
+                                       "annotation ranges": 1}
+
+
+def test_a_profile_without_copies_or_kernels_is_refused_with_words():
+    with pytest.raises(EmptyTraceError, match="no host-device copy and no kernel"):
+        activities_to_trace(activities([call(0, 10, 1)]))
