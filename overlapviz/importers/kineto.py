@@ -1,0 +1,284 @@
+"""PyTorch profiler traces: the Chrome trace JSON that Kineto writes, read into `Activities`.
+
+``torch.profiler.profile(...).export_chrome_trace`` writes one JSON object: ``traceEvents``
+plus what Kineto knows of the run (``deviceProperties``, ``baseTimeNanoseconds``,
+``schemaVersion``, the CUDA versions). Complete events (``ph`` X) of these categories become
+rows:
+
+- ``gpu_memcpy``: copies, direction and memory from the name (`copy_names`);
+- ``gpu_memset``: memsets; ``kernel``: kernels (``args.device``, ``args.stream``,
+  ``args.bytes``; the event's ``pid`` and ``tid``, which Kineto sets to the device and the
+  stream, where the args lack them);
+- ``cuda_runtime`` and ``cuda_driver``: API calls, on the host thread ``tid``;
+- ``user_annotation`` (``record_function`` ranges on the host), ``gpu_user_annotation``
+  (the same ranges as the GPU ran them: ``on_device`` 1) and ``ProfilerStep#N`` ranges (a
+  ``cpu_op`` in older PyTorch): annotations.
+
+Everything else (``cpu_op``, ``python_function``, ``overhead``, flows, metadata) is not a
+row. ``args.correlation`` links an API call to the device op it issued; where a record lacks
+it, the ``ac2g`` flow event at the same place and time gives it (Kineto numbers flows by
+correlation id).
+
+Times are exact: ``ts`` and ``dur`` are microseconds with three decimals, read as text
+(`micros`). Kineto writes ``ts`` after ``baseTimeNanoseconds``, which is added back, so
+times count nanoseconds since 1970 and ``recorded`` is the UTC date of the first record;
+a file without it keeps its own clock and no date. The file does not say which PyTorch
+wrote it, so there is no ``tool_version``; ``schema_version`` is Kineto's format number.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.trace_checks import short_repr
+from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN, Activities, ActivityKind, empty_columns
+from overlapviz.importers.copy_names import parse_copy_name
+from overlapviz.importers.kineto_schema import DECODER, INT64_MAX, Event, KinetoDocument
+from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns
+
+TOOL = "PyTorch profiler"
+SNIFF_BYTES = 64 * 1024  # enough of a file's start for `looks_like_kineto`
+_BOM = b"\xef\xbb\xbf"
+_ROW_KINDS = {
+    "gpu_memcpy": ActivityKind.MEMCPY,
+    "gpu_memset": ActivityKind.MEMSET,
+    "kernel": ActivityKind.KERNEL,
+    "cuda_runtime": ActivityKind.RUNTIME,
+    "cuda_driver": ActivityKind.DRIVER,
+    "user_annotation": ActivityKind.ANNOTATION,
+    "gpu_user_annotation": ActivityKind.ANNOTATION,
+}
+_STEP_CATEGORY, _STEP_PREFIX = "cpu_op", "ProfilerStep#"
+_DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation"})
+_SIZED_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset"})
+_FLOW_CATEGORY = "ac2g"
+# Categories only Kineto writes (``kernel`` alone is not one: other tools use it too).
+_KINETO_CATEGORIES = frozenset(_ROW_KINDS) - {"kernel"} | {"cpu_op", "python_function", _FLOW_CATEGORY}
+_TOP_MARKERS = (b'"schemaVersion"', b'"deviceProperties"', b'"baseTimeNanoseconds"')
+_EVENT_MARKERS = tuple(b'"%s"' % category.encode() for category in sorted(_KINETO_CATEGORIES))
+_MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
+
+
+class KinetoFormatError(ValueError):
+    """A file is not a PyTorch profiler trace that can be read; one line naming the file and why."""
+
+
+def looks_like_kineto(document_start: bytes) -> bool:
+    """Whether a file's first bytes are those of a PyTorch profiler (Kineto) trace.
+
+    Parameters
+    ----------
+    document_start
+        The start of the (decompressed) file; `SNIFF_BYTES` of it are enough.
+
+    Returns
+    -------
+    bool
+        True for a JSON object with ``traceEvents`` and a Kineto marker (a top-level key
+        such as ``deviceProperties``, or an event category such as ``cuda_runtime``).
+    """
+    start = document_start.removeprefix(_BOM).lstrip()
+    if not start.startswith(b"{"):
+        return False
+    if any(marker in start for marker in _TOP_MARKERS):
+        return True
+    return b'"traceEvents"' in start and any(marker in start for marker in _EVENT_MARKERS)
+
+
+def read_kineto(raw: bytes, source: str) -> Activities:
+    """Read a PyTorch profiler trace's bytes into activities.
+
+    Parameters
+    ----------
+    raw
+        The whole file, decompressed (as `overlapviz.core.safe_read.read_input_bytes` gives it).
+    source
+        The file's name, for messages and ``meta["source"]``.
+
+    Returns
+    -------
+    Activities
+        One row per copy, memset, kernel, API call and annotation, in file order.
+
+    Raises
+    ------
+    KinetoFormatError
+        The bytes are not JSON, nest too deeply, hold a value of the wrong type or range,
+        lack a time a row needs, or are not a PyTorch profiler trace at all.
+    """
+    document = _decode(raw, source)
+    events = document.trace_events
+    if events is None:
+        raise _error(source, "not a PyTorch profiler trace: it has no traceEvents")
+    if not _is_kineto(document, events):
+        raise _error(source, "not a PyTorch profiler trace: no Kineto key or event category in it")
+    table = _Rows(_row_events(events, may_have_steps=_STEP_PREFIX.encode() in raw), events, source)
+    columns = table.columns(document.base_time_ns or 0)
+    return Activities(columns, table.names, _meta(document, columns, source))
+
+
+def _decode(raw: bytes, source: str) -> KinetoDocument:
+    data = memoryview(raw)[len(_BOM) :] if raw.startswith(_BOM) else raw
+    try:
+        return DECODER.decode(data)
+    except RecursionError:
+        raise _error(source, "its JSON nests too deeply to be a trace") from None
+    except msgspec.ValidationError as error:
+        raise _error(source, f"a value of the wrong type or range: {error}") from None
+    except msgspec.DecodeError as error:
+        raise _error(source, f"not JSON ({error})") from None
+
+
+def _row_events(events: list[Event], *, may_have_steps: bool) -> list[Event]:
+    """The events that become rows, in file order."""
+    if not may_have_steps:
+        # the usual case, and five times faster: a million cpu_op names go unread
+        return [event for event in events if event.cat in _ROW_KINDS and event.ph == "X"]
+    return [
+        event
+        for event in events
+        if (event.cat in _ROW_KINDS or (event.cat == _STEP_CATEGORY and event.name.startswith(_STEP_PREFIX)))
+        and event.ph == "X"
+    ]
+
+
+def _is_kineto(document: KinetoDocument, events: list[Event]) -> bool:
+    tops = (document.schema_version, document.device_properties, document.base_time_ns)
+    return any(value is not None for value in tops) or not _KINETO_CATEGORIES.isdisjoint({e.cat for e in events})
+
+
+def _error(source: str, why: str) -> KinetoFormatError:
+    message = f"{source}: {why}"
+    return KinetoFormatError(message.replace("\r", "\\r").replace("\n", "\\n"))
+
+
+class _Rows:
+    """The events that become rows, column by column."""
+
+    def __init__(self, rows: list[Event], events: list[Event], source: str) -> None:
+        self.rows, self.events, self.source = rows, events, source
+        self.kind = np.array([_ROW_KINDS.get(e.cat, ActivityKind.ANNOTATION) for e in rows], dtype=np.int8)
+        self.device_row = np.array([e.cat in _DEVICE_CATEGORIES for e in rows], dtype=bool)
+        index: dict[str, int] = {}
+        self.name = np.array([index.setdefault(e.name, len(index)) for e in rows], dtype=np.int32)
+        self.names = tuple(index)
+
+    def columns(self, base_ns: int) -> dict[str, npt.NDArray[Any]]:
+        """Every activity column of these rows, times shifted by `base_ns`."""
+        columns = empty_columns(len(self.rows))
+        columns["kind"], columns["name"] = self.kind, self.name
+        columns["start_ns"], columns["end_ns"] = self._times(base_ns)
+        columns["device"], columns["stream"], columns["thread"] = self._placement()
+        columns["correlation"] = self._correlations()
+        sized = np.array([e.cat in _SIZED_CATEGORIES for e in self.rows], dtype=bool)
+        columns["bytes"] = np.where(sized, np.maximum(self._ints([e.args.bytes for e in self.rows]), 0), 0)
+        columns["copy_kind"], columns["src_memory"], columns["dst_memory"] = self._copies()
+        columns["on_device"] = (self.device_row & (self.kind == ActivityKind.ANNOTATION)).astype(np.int8)
+        return columns
+
+    def _times(self, base_ns: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        start = self._micros("ts", [bytes(e.ts) for e in self.rows])
+        duration = self._micros("dur", [bytes(e.dur) for e in self.rows])
+        for values, field in ((start, "ts"), (duration, "dur")):
+            if (values < 0).any():
+                raise self._event_error(int(np.argmax(values < 0)), f"its {field} is negative")
+        start += base_ns  # both below micros.MAX_NS: no overflow
+        past = duration > INT64_MAX - start
+        if past.any():
+            raise self._event_error(int(np.argmax(past)), "it ends past the last time int64 nanoseconds can hold")
+        return start, start + duration
+
+    def _micros(self, field: str, texts: Sequence[bytes]) -> npt.NDArray[np.int64]:
+        try:
+            return micros_text_to_ns(texts)
+        except MicrosTextError as error:
+            text = texts[error.index]
+            shown = short_repr(text.decode("utf-8", "replace"))
+            why = f"it has no {field}" if not text else f"its {field} {shown} is {error}"
+            raise self._event_error(error.index, why) from None
+
+    def _placement(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Device, stream and host thread: the args where they say, else the event's pid and tid."""
+        pid = self._ints([e.pid for e in self.rows])
+        tid = self._ints([e.tid for e in self.rows])
+        args_device = self._ints([e.args.device for e in self.rows])
+        args_stream = self._ints([e.args.stream for e in self.rows])
+        pid_device = np.where((pid >= 0) & (pid <= _MAX_DEVICE), pid, UNKNOWN)
+        device = np.where(args_device >= 0, args_device, pid_device)
+        stream = np.where(args_stream >= 0, args_stream, np.maximum(tid, UNKNOWN))
+        return (
+            np.where(self.device_row, device, UNKNOWN),
+            np.where(self.device_row, stream, UNKNOWN),
+            np.where(self.device_row, UNKNOWN, tid),
+        )
+
+    def _correlations(self) -> npt.NDArray[np.int64]:
+        correlation = self._ints([e.args.correlation for e in self.rows])
+        linked = np.isin(self.kind, [ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL,
+                                     ActivityKind.RUNTIME, ActivityKind.DRIVER])  # fmt: skip
+        missing = np.flatnonzero(linked & (correlation == UNKNOWN)).tolist()
+        if missing:
+            flows = _flow_ids(self.events)
+            for row in missing:
+                event = self.rows[row]
+                correlation[row] = flows.get((event.pid, event.tid, bytes(event.ts)), UNKNOWN)
+        return correlation
+
+    def _copies(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """Copy kind and memory kinds per row, parsed once per distinct copy name."""
+        parsed = np.zeros((len(self.names), 3), dtype=np.int8)
+        copy_names = np.unique(self.name[self.kind == ActivityKind.MEMCPY]).tolist()
+        for name in copy_names:
+            parsed[name] = parse_copy_name(self.names[name])
+        per_row = np.where((self.kind == ActivityKind.MEMCPY)[:, None], parsed[self.name], 0).astype(np.int8)
+        return per_row[:, 0], per_row[:, 1], per_row[:, 2]
+
+    @staticmethod
+    def _ints(values: list[int | str]) -> npt.NDArray[np.int64]:
+        """int64 of decoded values; a text (a tid such as ``"Spans"``) counts as unknown."""
+        return np.array([v if isinstance(v, int) else UNKNOWN for v in values], dtype=np.int64)
+
+    def _event_error(self, row: int, why: str) -> KinetoFormatError:
+        event = self.rows[row]
+        number = next(i for i, candidate in enumerate(self.events) if candidate is event)
+        return _error(self.source, f"event {number} ({event.cat} {short_repr(event.name)}): {why}")
+
+
+def _flow_ids(events: list[Event]) -> dict[tuple[int | str, int | str, bytes], int]:
+    """The correlation id of each flow end, by where it sits: (pid, tid, ts text)."""
+    return {
+        (e.pid, e.tid, bytes(e.ts)): e.id
+        for e in events
+        if e.cat == _FLOW_CATEGORY and isinstance(e.id, int) and e.id >= 0
+    }
+
+
+def _meta(document: KinetoDocument, columns: dict[str, npt.NDArray[Any]], source: str) -> dict[str, Any]:
+    meta: dict[str, Any] = {"tool": TOOL, "source": source}
+    if document.device_properties is not None:
+        meta["devices"] = {device.id: device.name for device in document.device_properties}
+    if document.base_time_ns is not None and len(columns["start_ns"]):
+        first = int(columns["start_ns"].min()) // 10**9
+        meta["recorded"] = datetime.datetime.fromtimestamp(first, tz=datetime.UTC).date().isoformat()
+    versions = {
+        "schema_version": document.schema_version,
+        "cuda_runtime": document.cuda_runtime_version,
+        "cuda_driver": document.cuda_driver_version,
+    }
+    meta.update({key: _version_text(key, value) for key, value in versions.items() if value is not None})
+    return meta
+
+
+def _version_text(key: str, value: int | str) -> str:
+    """A version as people write it: CUDA's 13000 is 13.0."""
+    if isinstance(value, str):
+        return value[:40]
+    if key == "schema_version" or value < 0:
+        return str(value)
+    return f"{value // 1000}.{value % 1000 // 10}"
