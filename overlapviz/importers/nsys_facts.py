@@ -1,0 +1,84 @@
+"""What an Nsight Systems export says about itself: the tool's version, the GPUs, when it ran.
+
+Newer exports name the Nsight Systems that wrote them in ``META_DATA_EXPORT``
+(``EXPORT_PRODUCT_VERSION``, ``EXPORT_SCHEMA_VERSION``) and the session's start in
+``TARGET_INFO_SESSION_START_TIME``; older ones have neither. Both name the GPUs in
+``TARGET_INFO_GPU``, where ``cuDevice`` is the CUDA device number the activity tables use
+and ``id`` Nsight's own (they differ on machines with several GPUs).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import numpy as np
+
+from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN
+from overlapviz.importers.untrusted_sqlite import Column, UntrustedDatabase
+
+TOOL = "Nsight Systems"
+EXPORT, GPUS, SESSION_START = "META_DATA_EXPORT", "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"
+FACT_TABLES = (EXPORT, GPUS, SESSION_START)
+_VERSIONS = (("tool_version", "EXPORT_PRODUCT_VERSION"), ("schema_version", "EXPORT_SCHEMA_VERSION"))
+_MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
+_MAX_FACT = 200  # characters kept of a device name or a version
+
+
+def export_meta(database: UntrustedDatabase, source: str) -> dict[str, Any]:
+    """The `Activities` meta of an export: ``tool`` and ``source``, and what the file says of itself.
+
+    Parameters
+    ----------
+    database
+        The export.
+    source
+        The file's name.
+
+    Returns
+    -------
+    dict
+        ``tool``, ``source`` and, where the file has them, ``tool_version``,
+        ``schema_version``, ``devices`` (CUDA device -> name) and ``recorded`` (UTC date).
+    """
+    meta: dict[str, Any] = {"tool": TOOL, "source": source}
+    export = _export(database)
+    meta.update({key: export[name][:_MAX_FACT] for key, name in _VERSIONS if export.get(name)})
+    devices = _devices(database)
+    if devices:
+        meta["devices"] = devices
+    recorded = _recorded(database)
+    if recorded:
+        meta["recorded"] = recorded
+    return meta
+
+
+def _export(database: UntrustedDatabase) -> dict[str, str]:
+    if EXPORT not in database.tables:
+        return {}
+    rows = database.rows(EXPORT, [Column("name", "text"), Column("value", "text", required=False, default=None)])
+    return {name: value for name, value in rows if value is not None}
+
+
+def _devices(database: UntrustedDatabase) -> dict[int, str]:
+    if GPUS not in database.tables:
+        return {}
+    columns = [Column("id"), Column("cuDevice", required=False), Column("name", "text", required=False, default=None)]
+    devices: dict[int, str] = {}
+    for gpu, cuda, name in database.rows(GPUS, columns):
+        number = cuda if cuda != UNKNOWN else gpu
+        if name and 0 <= number <= _MAX_DEVICE:
+            devices[int(number)] = name[:_MAX_FACT]
+    return devices
+
+
+def _recorded(database: UntrustedDatabase) -> str | None:
+    """The UTC date the session began."""
+    if SESSION_START not in database.tables:
+        return None
+    starts = database.rows(SESSION_START, [Column("utcEpochNs")])
+    try:
+        when = datetime.datetime.fromtimestamp(starts[0][0] // 10**9, tz=datetime.UTC)
+    except (IndexError, OverflowError, OSError, ValueError):
+        return None
+    return when.date().isoformat()
