@@ -63,6 +63,7 @@ _KINETO_CATEGORIES = frozenset(_ROW_KINDS) - {"kernel"} | {"cpu_op", "python_fun
 _TOP_MARKERS = (b'"schemaVersion"', b'"deviceProperties"', b'"baseTimeNanoseconds"')
 _EVENT_MARKERS = tuple(b'"%s"' % category.encode() for category in sorted(_KINETO_CATEGORIES))
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
+_NOT_KINETO = "not a PyTorch profiler trace"
 
 
 class KinetoFormatError(ValueError):
@@ -115,21 +116,25 @@ def read_kineto(raw: bytes, source: str) -> Activities:
     document = _decode(raw, source)
     events = document.trace_events
     if events is None:
-        raise _error(source, "not a PyTorch profiler trace: it has no traceEvents")
+        raise _error(source, f"{_NOT_KINETO}: it has no traceEvents")
     if not _is_kineto(document, events):
-        raise _error(source, "not a PyTorch profiler trace: no Kineto key or event category in it")
+        raise _error(source, f"{_NOT_KINETO}: no Kineto key or event category in it")
     table = _Rows(_row_events(events, may_have_steps=_STEP_PREFIX.encode() in raw), events, source)
     columns = table.columns(document.base_time_ns or 0)
     return Activities(columns, table.names, _meta(document, columns, source))
 
 
 def _decode(raw: bytes, source: str) -> KinetoDocument:
+    if not raw or raw.isspace():
+        raise _error(source, "the file is empty")
     data = memoryview(raw)[len(_BOM) :] if raw.startswith(_BOM) else raw
     try:
         return DECODER.decode(data)
     except RecursionError:
         raise _error(source, "its JSON nests too deeply to be a trace") from None
     except msgspec.ValidationError as error:
+        if not looks_like_kineto(bytes(data[:SNIFF_BYTES])):
+            raise _error(source, f"{_NOT_KINETO}: no Kineto key or event category at its start") from None
         raise _error(source, f"a value of the wrong type or range: {error}") from None
     except msgspec.DecodeError as error:
         raise _error(source, f"not JSON ({error})") from None
@@ -176,8 +181,7 @@ class _Rows:
         columns["start_ns"], columns["end_ns"] = self._times(base_ns)
         columns["device"], columns["stream"], columns["thread"] = self._placement()
         columns["correlation"] = self._correlations()
-        sized = np.array([e.cat in _SIZED_CATEGORIES for e in self.rows], dtype=bool)
-        columns["bytes"] = np.where(sized, np.maximum(self._ints([e.args.bytes for e in self.rows]), 0), 0)
+        columns["bytes"] = self._bytes()
         columns["copy_kind"], columns["src_memory"], columns["dst_memory"] = self._copies()
         columns["on_device"] = (self.device_row & (self.kind == ActivityKind.ANNOTATION)).astype(np.int8)
         return columns
@@ -209,6 +213,10 @@ class _Rows:
         tid = self._ints([e.tid for e in self.rows])
         args_device = self._ints([e.args.device for e in self.rows])
         args_stream = self._ints([e.args.stream for e in self.rows])
+        too_high = self.device_row & (args_device > _MAX_DEVICE)
+        if too_high.any():
+            row = int(np.argmax(too_high))
+            raise self._event_error(row, f"its device {args_device[row]} is past the last index, {_MAX_DEVICE}")
         pid_device = np.where((pid >= 0) & (pid <= _MAX_DEVICE), pid, UNKNOWN)
         device = np.where(args_device >= 0, args_device, pid_device)
         stream = np.where(args_stream >= 0, args_stream, np.maximum(tid, UNKNOWN))
@@ -219,7 +227,7 @@ class _Rows:
         )
 
     def _correlations(self) -> npt.NDArray[np.int64]:
-        correlation = self._ints([e.args.correlation for e in self.rows])
+        correlation = np.maximum(self._ints([e.args.correlation for e in self.rows]), UNKNOWN)
         linked = np.isin(self.kind, [ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL,
                                      ActivityKind.RUNTIME, ActivityKind.DRIVER])  # fmt: skip
         missing = np.flatnonzero(linked & (correlation == UNKNOWN)).tolist()
@@ -229,6 +237,16 @@ class _Rows:
                 event = self.rows[row]
                 correlation[row] = flows.get((event.pid, event.tid, bytes(event.ts)), UNKNOWN)
         return correlation
+
+    def _bytes(self) -> npt.NDArray[np.int64]:
+        """Bytes of copies and memsets (0 where unknown), none for the other rows."""
+        sized = np.array([e.cat in _SIZED_CATEGORIES for e in self.rows], dtype=bool)
+        given = self._ints([e.args.bytes for e in self.rows])
+        negative = sized & (given < 0) & (given != UNKNOWN)
+        if negative.any():
+            row = int(np.argmax(negative))
+            raise self._event_error(row, f"its byte count {given[row]} is negative")
+        return np.where(sized, np.maximum(given, 0), 0)
 
     def _copies(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
         """Copy kind and memory kinds per row, parsed once per distinct copy name."""

@@ -1,8 +1,8 @@
 """The parts of a PyTorch profiler (Kineto) trace that are read, as msgspec types.
 
-Decoding into these types is where the file is checked: a field of the wrong type, an
-integer outside int64, a negative byte count or an out-of-range device index stops the
-decode with a message that gives the path to the value (``$.traceEvents[12].args.stream``).
+Decoding into these types is where the file is checked: a field of the wrong type or an
+integer outside int64 stops the decode with a message that gives the path to the value
+(``$.traceEvents[12].args.stream``).
 Everything not named here (``cpu_op`` arguments, grid sizes, bandwidths) is skipped unread.
 ``ts`` and ``dur`` stay raw JSON text, so that `overlapviz.importers.micros` reads their
 nanoseconds exactly. The event types hold no cycles, so they skip the garbage collector:
@@ -18,19 +18,22 @@ import msgspec
 UNKNOWN = -1
 INT64_MAX = 2**63 - 1
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=INT64_MAX)]
-Count = Annotated[int, msgspec.Meta(ge=0, le=INT64_MAX)]
 DeviceIndex = Annotated[int, msgspec.Meta(ge=0, le=2**15 - 1)]  # the int16 device column
 BaseTime = Annotated[int, msgspec.Meta(ge=0, le=4 * 10**18)]  # see micros.MAX_NS
 NO_TEXT = msgspec.Raw()
 
 
 class EventArgs(msgspec.Struct, frozen=True, gc=False):
-    """The arguments of an event that are read; -1 where the file gives none."""
+    """The arguments of an event that are read; -1 where the file gives none.
 
-    device: DeviceIndex = UNKNOWN
-    stream: Count = UNKNOWN
-    correlation: Count = UNKNOWN
-    bytes: Count = UNKNOWN
+    Their ranges are checked for the events that become rows only: other tools' events, and
+    Kineto's own metadata, may hold a -1 or any other value here.
+    """
+
+    device: Int64 = UNKNOWN
+    stream: Int64 = UNKNOWN
+    correlation: Int64 = UNKNOWN
+    bytes: Int64 = UNKNOWN
 
 
 NO_ARGS = EventArgs()
