@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.intervals import IntArray, covered_ns, union_intervals
 from overlapviz.core.metrics import (
     Metrics,
     allocation_calls,
@@ -29,6 +28,16 @@ from overlapviz.core.metrics import (
     pageable_copy_calls,
 )
 from overlapviz.core.trace import OpKind, Trace, Unit
+from overlapviz.core.trace_facts import (
+    bottleneck_stage,
+    chunk_count,
+    copy_engine_waits,
+    delays_kernel_signals,
+    idle_unit_waits,
+    idle_while_issuing_ns,
+    pipeline_config,
+    streams_available,
+)
 
 # A quarter of the run spent blocked is no detail: the host thread, not the device, then sets
 # the pace of anything else it should be doing (issuing the next chunk, say).
@@ -121,7 +130,7 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     chunks = chunk_count(trace)
     if len(np.unique(trace["stream"][device])) != 1 or chunks < 2:
         return []
-    legacy = _config(trace).get("stream_kind") == "legacy"
+    legacy = pipeline_config(trace).get("stream_kind") == "legacy"
     where = "the legacy default stream" if legacy else "one stream"
     advice = (
         "Non-blocking streams let one chunk's copies run beside another chunk's kernel."
@@ -190,34 +199,6 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
         f"{fermi} Another issue order, or no more streams than the GPU has hardware queues, avoids it."
     )
     return [Finding("false-dependency", message, _rows(rows))]
-
-
-def delays_kernel_signals(trace: Trace) -> bool:
-    """Whether the device holds back back-to-back kernels' completion signals (Fermi, compute capability 2.x).
-
-    The model says so in its device facts; a real GPU is known by its compute capability.
-    """
-    facts = trace.meta.get("device_facts")
-    if not isinstance(facts, dict):
-        return False
-    if facts.get("delayed_kernel_signal") is True:
-        return True
-    capability = facts.get("compute_capability")
-    return isinstance(capability, str) and capability.split(".")[0] == "2"
-
-
-def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
-    """Per row: how long a device op, ready to run, waited while no op ran on its unit."""
-    waits = np.zeros(len(trace), dtype=np.int64)
-    device = trace.device_mask
-    ready, start, unit = trace["ready_ns"], trace["start_ns"], trace["unit"]
-    for value in np.unique(unit[device]):
-        on_unit = device & (unit == value)
-        busy_s, busy_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
-        waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
-        busy = covered_ns(busy_s, busy_e, ready[waited], start[waited])
-        waits[waited] = start[waited] - ready[waited] - busy
-    return waits
 
 
 def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -363,68 +344,6 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
 )
 
 
-def chunk_count(trace: Trace) -> int:
-    """Distinct chunks among the device ops (or the most ops of one kind when unlabelled)."""
-    device = trace.device_mask
-    chunks = trace["chunk"][device]
-    if (chunks >= 0).any():
-        return len(np.unique(chunks[chunks >= 0]))
-    return max((int(trace.mask(kind).sum()) for kind in (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)), default=0)
-
-
-def streams_available(trace: Trace) -> int:
-    """Streams the pipeline could use: from its config when known, else those in the trace."""
-    config = _config(trace)
-    if config.get("stream_kind") == "legacy":
-        return 1
-    streams = config.get("streams")
-    if isinstance(streams, int) and not isinstance(streams, bool):
-        return streams
-    return len(np.unique(trace["stream"][trace.device_mask]))
-
-
-def bottleneck_stage(trace: Trace, metrics: Metrics) -> tuple[str, int]:
-    """Return the busiest stage's name and busy time (a shared copy engine is one stage)."""
-    busy = metrics.busy_ns
-    stages = {"kernels": busy["kernel"]}
-    if trace.copy_engines < 2:
-        stages["copies"] = busy["h2d"] + busy["d2h"]
-    else:
-        stages.update({"H2D copies": busy["h2d"], "D2H copies": busy["d2h"]})
-    name = max(stages, key=stages.__getitem__)
-    return name, stages[name]
-
-
-def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
-    """Per row: how long a copy, ready to run, waited while its engine ran other copies."""
-    waits = np.zeros(len(trace), dtype=np.int64)
-    copies = trace.mask(OpKind.H2D, OpKind.D2H)
-    for unit in np.unique(trace["unit"][copies]):
-        on_engine = copies & (trace["unit"] == unit)
-        union_s, union_e = union_intervals(trace["start_ns"][on_engine], trace["end_ns"][on_engine])
-        ready, start = trace["ready_ns"], trace["start_ns"]
-        waited = np.flatnonzero(on_engine & (ready >= 0) & (start > ready))
-        waits[waited] = covered_ns(union_s, union_e, ready[waited], start[waited])
-    return waits
-
-
-def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
-    """Time inside the run with no device op running while the host was issuing `calls`."""
-    device = trace.device_mask
-    busy_s, busy_e = union_intervals(trace["start_ns"][device], trace["end_ns"][device])
-    if busy_s.size < 2 or calls.size == 0:
-        return 0
-    issue_s, issue_e = union_intervals(*_issuing_parts(trace, calls))
-    return int(covered_ns(issue_s, issue_e, busy_e[:-1], busy_s[1:]).sum())
-
-
-def _issuing_parts(trace: Trace, calls: npt.NDArray[np.intp]) -> tuple[IntArray, IntArray]:
-    """Each issuing call up to the moment its op started: after that the host is blocked."""
-    call_s = trace["start_ns"][calls]
-    call_e = np.minimum(trace["end_ns"][calls], np.maximum(call_s, trace["start_ns"][trace["op"][calls]]))
-    return call_s, call_e
-
-
 def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:
     """Return the earliest-starting row of `kind` (`by_end`: the latest-ending); -1 if none."""
     rows = np.flatnonzero(trace.mask(kind))
@@ -433,11 +352,6 @@ def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:
     if by_end:
         return int(rows[np.argmax(trace["end_ns"][rows])])
     return int(rows[np.argmin(trace["start_ns"][rows])])
-
-
-def _config(trace: Trace) -> dict[str, Any]:
-    config = trace.meta.get("config")
-    return config if isinstance(config, dict) else {}
 
 
 def _api_name(trace: Trace, row: int) -> str:

@@ -17,17 +17,12 @@ import numpy.typing as npt
 
 from overlapviz._qt.formatting import format_duration
 from overlapviz._qt.timeline.lane_rows import LaneRows
-from overlapviz.core.findings import (
-    Finding,
-    bottleneck_stage,
-    chunk_count,
-    copy_engine_waits,
-    idle_unit_waits,
-)
+from overlapviz.core.findings import Finding
 from overlapviz.core.intervals import union_intervals
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.metrics import Metrics, covered_total_ns, host_issue_ns
 from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace_facts import bottleneck_stage, chunk_count, copy_engine_waits, idle_unit_waits
 
 MERGE_SHARE = 0.02  # brackets closer than this share of the run read as one
 MAX_GENERIC_CHARS = 60

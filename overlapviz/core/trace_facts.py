@@ -1,0 +1,112 @@
+"""What the findings measure in a trace, apart from the sentences they make of it.
+
+Each function is one measurement (a count, a wait, a bound) that a finding, a callout on
+the timeline or a test can ask for; the thresholds and the words are `overlapviz.core.findings`'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.intervals import IntArray, covered_ns, union_intervals
+from overlapviz.core.metrics import Metrics
+from overlapviz.core.trace import OpKind, Trace
+
+
+def delays_kernel_signals(trace: Trace) -> bool:
+    """Whether the device holds back back-to-back kernels' completion signals (Fermi, compute capability 2.x).
+
+    The model says so in its device facts; a real GPU is known by its compute capability.
+    """
+    facts = trace.meta.get("device_facts")
+    if not isinstance(facts, dict):
+        return False
+    if facts.get("delayed_kernel_signal") is True:
+        return True
+    capability = facts.get("compute_capability")
+    return isinstance(capability, str) and capability.split(".")[0] == "2"
+
+
+def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
+    """Per row: how long a device op, ready to run, waited while no op ran on its unit."""
+    waits = np.zeros(len(trace), dtype=np.int64)
+    device = trace.device_mask
+    ready, start, unit = trace["ready_ns"], trace["start_ns"], trace["unit"]
+    for value in np.unique(unit[device]):
+        on_unit = device & (unit == value)
+        busy_s, busy_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
+        waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
+        busy = covered_ns(busy_s, busy_e, ready[waited], start[waited])
+        waits[waited] = start[waited] - ready[waited] - busy
+    return waits
+
+
+def chunk_count(trace: Trace) -> int:
+    """Distinct chunks among the device ops (or the most ops of one kind when unlabelled)."""
+    device = trace.device_mask
+    chunks = trace["chunk"][device]
+    if (chunks >= 0).any():
+        return len(np.unique(chunks[chunks >= 0]))
+    return max((int(trace.mask(kind).sum()) for kind in (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)), default=0)
+
+
+def streams_available(trace: Trace) -> int:
+    """Streams the pipeline could use: from its config when known, else those in the trace."""
+    config = pipeline_config(trace)
+    if config.get("stream_kind") == "legacy":
+        return 1
+    streams = config.get("streams")
+    if isinstance(streams, int) and not isinstance(streams, bool):
+        return streams
+    return len(np.unique(trace["stream"][trace.device_mask]))
+
+
+def bottleneck_stage(trace: Trace, metrics: Metrics) -> tuple[str, int]:
+    """Return the busiest stage's name and busy time (a shared copy engine is one stage)."""
+    busy = metrics.busy_ns
+    stages = {"kernels": busy["kernel"]}
+    if trace.copy_engines < 2:
+        stages["copies"] = busy["h2d"] + busy["d2h"]
+    else:
+        stages.update({"H2D copies": busy["h2d"], "D2H copies": busy["d2h"]})
+    name = max(stages, key=stages.__getitem__)
+    return name, stages[name]
+
+
+def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
+    """Per row: how long a copy, ready to run, waited while its engine ran other copies."""
+    waits = np.zeros(len(trace), dtype=np.int64)
+    copies = trace.mask(OpKind.H2D, OpKind.D2H)
+    for unit in np.unique(trace["unit"][copies]):
+        on_engine = copies & (trace["unit"] == unit)
+        union_s, union_e = union_intervals(trace["start_ns"][on_engine], trace["end_ns"][on_engine])
+        ready, start = trace["ready_ns"], trace["start_ns"]
+        waited = np.flatnonzero(on_engine & (ready >= 0) & (start > ready))
+        waits[waited] = covered_ns(union_s, union_e, ready[waited], start[waited])
+    return waits
+
+
+def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
+    """Time inside the run with no device op running while the host was issuing `calls`."""
+    device = trace.device_mask
+    busy_s, busy_e = union_intervals(trace["start_ns"][device], trace["end_ns"][device])
+    if busy_s.size < 2 or calls.size == 0:
+        return 0
+    issue_s, issue_e = union_intervals(*issuing_parts(trace, calls))
+    return int(covered_ns(issue_s, issue_e, busy_e[:-1], busy_s[1:]).sum())
+
+
+def issuing_parts(trace: Trace, calls: npt.NDArray[np.intp]) -> tuple[IntArray, IntArray]:
+    """Each issuing call up to the moment its op started: after that the host is blocked."""
+    call_s = trace["start_ns"][calls]
+    call_e = np.minimum(trace["end_ns"][calls], np.maximum(call_s, trace["start_ns"][trace["op"][calls]]))
+    return call_s, call_e
+
+
+def pipeline_config(trace: Trace) -> dict[str, Any]:
+    """The pipeline settings a run of overlapviz's carries; {} for another program's trace."""
+    config = trace.meta.get("config")
+    return config if isinstance(config, dict) else {}
