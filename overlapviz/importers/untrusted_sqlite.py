@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.trace_checks import short_repr
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _FETCH_ROWS = 65_536  # rows turned into numpy at a time: bounded memory for Python's row tuples
 _LOOKUP_BATCH = 500  # keys per ``IN (...)``, well under SQLite's smallest limit on parameters
@@ -72,6 +74,7 @@ class UntrustedDatabase:
         if raw[_WAL_HEADER] == b"\x02\x02":
             raw = raw[: _WAL_HEADER.start] + b"\x01\x01" + raw[_WAL_HEADER.stop :]
         self._connection = sqlite3.connect(":memory:")
+        self._columns: dict[str, dict[str, bool]] = {}
         try:
             self._connection.deserialize(raw)
             self._connection.execute("PRAGMA query_only = ON")
@@ -100,8 +103,10 @@ class UntrustedDatabase:
 
     def columns(self, table: str) -> dict[str, bool]:
         """The columns of `table`, each with whether it is stored (False: computed from other columns)."""
-        rows = self._all("SELECT name, hidden FROM pragma_table_xinfo(?)", (table,))
-        return {str(name): hidden in (0, 1) for name, hidden in rows}
+        if table not in self._columns:
+            rows = self._all("SELECT name, hidden FROM pragma_table_xinfo(?)", (table,))
+            self._columns[table] = {str(name): hidden in (0, 1) for name, hidden in rows}
+        return self._columns[table]
 
     def check(self, table: str, columns: Sequence[Column], where: str = "", params: Sequence[int] = ()) -> None:
         """Check `columns` of `table`'s rows (those `where` selects) as `integers` would, reading nothing."""
@@ -214,11 +219,12 @@ class UntrustedDatabase:
     ) -> DatabaseProblem:
         name = _quoted(column.name)
         condition = f"typeof({name}) NOT IN ({_allowed(column)})" + (f" AND ({where})" if where else "")
-        storage, shown = self._one(
-            f"SELECT typeof({name}), substr(quote({name}), 1, {_SHOWN_VALUE}) FROM {_quoted(table)}"
-            f" WHERE {condition} LIMIT 1",
+        cut = f"CASE WHEN typeof({name}) IN ('text', 'blob') THEN substr({name}, 1, {_SHOWN_VALUE}) ELSE {name} END"
+        storage, value = self._one(
+            f"SELECT typeof({name}), {cut} FROM {_quoted(table)} WHERE {condition} LIMIT 1",
             tuple(params),
         )
+        shown = short_repr(value, _SHOWN_VALUE)  # escaped: the file's text never reaches a terminal as it is
         rows = f"{count} row" + ("" if count == 1 else "s")
         if storage == "null":
             return DatabaseProblem(f"{table}.{column.name} is empty (NULL) in {rows}")
