@@ -193,10 +193,12 @@ class _Export:
             [_int("start"), _int("end"), _int("deviceId"), _int("streamId"), _optional("correlationId"),
              _optional("demangledName"), _optional("shortName")],
         )  # fmt: skip
-        named = np.where(demangled != UNKNOWN, demangled, short)
+        has_demangled = demangled != UNKNOWN
+        named = np.where(has_demangled, demangled, short)
+        source = "demangledName" if has_demangled.all() else "demangledName or shortName"
         return {
             **_device_times(KERNEL, ActivityKind.KERNEL, start, end, device, stream, correlation),
-            "name": self._strings(named, f"{KERNEL}.demangledName"),
+            "name": self._strings(named, f"{KERNEL}.{source}"),
         }
 
     def _calls(self) -> _Part:
