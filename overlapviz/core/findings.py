@@ -35,6 +35,7 @@ from overlapviz.core.trace_facts import (
     delays_kernel_signals,
     idle_unit_waits,
     idle_while_issuing_ns,
+    is_pipeline,
     pipeline_config,
     streams_available,
 )
@@ -71,6 +72,14 @@ IDLE_WHILE_ISSUING_SHARE = 0.25
 # allows. A long issue loop that finishes while the device is still busy with earlier chunks
 # costs nothing.
 HOST_LOSS_RATIO = 1.1
+# Half the copies followed by a synchronize is a habit, not a last wait for the results; a
+# tenth of the run spent in those calls is where the host's stalls show on its lane.
+SYNC_AFTER_COPY_SHARE = 0.5
+SYNC_WAIT_SHARE = 0.10
+SYNC_CALLS = frozenset({
+    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaThreadSynchronize",
+    "cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize",
+})
 # A quarter of what the program waited for spent getting and giving back host memory: the
 # allocation, not the pipeline, is then what a user would have to shorten first.
 ALLOC_SHARE = 0.25
@@ -124,12 +133,40 @@ def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
     return [Finding("host-blocked-pageable", message, _rows(rows, trace["op"][rows]))]
 
 
+def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find a synchronize right after most copies: each copy had to finish before the host went on."""
+    calls = np.flatnonzero(trace["kind"] == OpKind.API)
+    calls = calls[np.argsort(trace["start_ns"][calls], kind="stable")]
+    names = np.array([_API_VERSION_SUFFIX.sub("", name) in SYNC_CALLS for name in trace.names], dtype=bool)
+    is_sync = names[trace["name"][calls]] if names.size else np.zeros(calls.size, dtype=bool)
+    issuing = issuing_calls(trace)[calls]
+    copy_call = issuing & np.isin(trace["kind"][np.where(issuing, trace["op"][calls], 0)], [OpKind.H2D, OpKind.D2H])
+    followed = np.flatnonzero(copy_call[:-1] & is_sync[1:])
+    copies = int(copy_call.sum())
+    syncs = calls[followed + 1]
+    waited = int(trace.duration_ns[syncs].sum())
+    if followed.size < 2 or followed.size < SYNC_AFTER_COPY_SHARE * copies:
+        return []
+    if waited < SYNC_WAIT_SHARE * metrics.makespan_ns:
+        return []
+    sync_names = " and ".join(sorted({_api_name(trace, int(r)) for r in syncs}))
+    message = (
+        f"The host called {sync_names} right after {followed.size} of the {copies} copies and waited"
+        f" {_ms(waited)} in those calls ({_pct(waited, metrics.makespan_ns)} of the run): each copy had to"
+        " finish before the program went on, so nothing it issued next could overlap with it. Synchronize"
+        " only where the data is needed; in PyTorch, tensor.to(device, non_blocking=True) from pinned memory"
+        " (pin_memory()) lets the copy run while the host goes on."
+    )
+    return [Finding("sync-after-copy", message, _rows(calls[followed], syncs, trace["op"][calls[followed]]))]
+
+
 def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find every device op on one stream, each waiting for the one before it."""
     device = np.flatnonzero(trace.device_mask)
     chunks = chunk_count(trace)
     if len(np.unique(trace["stream"][device])) != 1 or chunks < 2:
         return []
+    of_what = f"of the {chunks} chunks " if is_pipeline(trace) else ""
     legacy = pipeline_config(trace).get("stream_kind") == "legacy"
     where = "the legacy default stream" if legacy else "one stream"
     advice = (
@@ -138,7 +175,7 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
         else "Two or more streams let one chunk's copies run beside another chunk's kernel."
     )
     message = (
-        f"All {device.size} device ops of the {chunks} chunks ran on {where}: every op waited for the"
+        f"All {device.size} device ops {of_what}ran on {where}: every op waited for the"
         f" one before it, so nothing overlapped and the run took {_ms(metrics.makespan_ns)}"
         f" against {_ms(metrics.serial_ns)} for its ops back to back. {advice}"
     )
@@ -245,8 +282,8 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
 def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find filling and draining the pipeline taking a large share of the run."""
     chunks = chunk_count(trace)
-    if chunks > FEW_CHUNKS_MAX or streams_available(trace) < 2:
-        return []
+    if not is_pipeline(trace) or chunks > FEW_CHUNKS_MAX or streams_available(trace) < 2:
+        return []  # another program's ops come in no chunks that it could split further
     stage, busiest = bottleneck_stage(trace, metrics)
     # The fill and drain this chunking cannot avoid: how far even a perfect schedule (the
     # bound for this chunking) runs past the busiest stage's own work. The measured makespan would also
@@ -283,10 +320,19 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     issue = host_issue_ns(trace, calls)
     idle = idle_while_issuing_ns(trace, calls)
     starved = f"; the device sat idle {_ms(idle)} ({_pct(idle, makespan)}) between ops" if idle > 0 else ""
+    each = f"about {issue / calls.size / 1000:.1f} µs each with the code between them"
+    if not is_pipeline(trace):
+        if idle < IDLE_WHILE_ISSUING_SHARE * makespan:
+            return []  # with no chunking to compare against, only a starved GPU shows the launches cost
+        message = (
+            f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) issuing {calls.size:,} API calls,"
+            f" {each}, so the GPU was fed slower than it worked{starved}: the run is launch-bound. Fewer,"
+            " larger kernels and copies, or a CUDA Graph that launches them all at once, cut the calls."
+        )
+        return [Finding("launch-bound", message, _rows(calls))]
     message = (
         f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) issuing {calls.size:,} API calls"
-        f" for {chunks} chunks, about {issue / calls.size / 1000:.1f} µs each with the code between them,"
-        " so the device was fed slower"
+        f" for {chunks} chunks, {each}, so the device was fed slower"
         f" than it worked: the run took {_ms(makespan)} where this chunking allows"
         f" {_ms(metrics.chunking_bound_ns)}{starved}."
         " Fewer, larger chunks cut the calls."
@@ -334,6 +380,7 @@ def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
 
 RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     host_blocked_pageable,
+    sync_after_copy,
     single_stream,
     copy_queue,
     false_dependency,

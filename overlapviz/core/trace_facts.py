@@ -30,8 +30,17 @@ def delays_kernel_signals(trace: Trace) -> bool:
     return isinstance(capability, str) and capability.split(".")[0] == "2"
 
 
+# The time a GPU takes to start an op its queue has handed over, even with nothing in the way:
+# a few microseconds on current GPUs (the H200's launch latency, docs/model.md). Waits up to it
+# are the hardware's own pace, not scheduling; in a program of thousands of small ops they add up.
+START_LATENCY_NS = 10_000
+
+
 def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
-    """Per row: how long a device op, ready to run, waited while no op ran on its unit."""
+    """Per row: how long a device op, ready to run, waited while no op ran on its unit.
+
+    The first `START_LATENCY_NS` of each wait are left out: no op starts sooner than that.
+    """
     waits = np.zeros(len(trace), dtype=np.int64)
     device = trace.device_mask
     ready, start, unit = trace["ready_ns"], trace["start_ns"], trace["unit"]
@@ -40,7 +49,7 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
         busy_s, busy_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
         waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
         busy = covered_ns(busy_s, busy_e, ready[waited], start[waited])
-        waits[waited] = start[waited] - ready[waited] - busy
+        waits[waited] = np.maximum(start[waited] - ready[waited] - busy - START_LATENCY_NS, 0)
     return waits
 
 
@@ -104,6 +113,11 @@ def issuing_parts(trace: Trace, calls: npt.NDArray[np.intp]) -> tuple[IntArray, 
     call_s = trace["start_ns"][calls]
     call_e = np.minimum(trace["end_ns"][calls], np.maximum(call_s, trace["start_ns"][trace["op"][calls]]))
     return call_s, call_e
+
+
+def is_pipeline(trace: Trace) -> bool:
+    """Whether the trace is a run of overlapviz's pipeline (it carries its settings), not another program's."""
+    return bool(pipeline_config(trace))
 
 
 def pipeline_config(trace: Trace) -> dict[str, Any]:

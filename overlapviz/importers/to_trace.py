@@ -7,8 +7,9 @@ What is shown, and how:
 - Host API calls become host spans; a call that issued a device op (the same correlation id)
   points at it, so the time the host sat blocked in it is measured as for overlapviz's own
   runs. A synchronisation call points at nothing.
-- An op is *ready* at the later of its issuing call's start (when the program asked for it)
-  and the end of the previous op on its stream; waiting before that is not shown as waiting.
+- An op is *enqueued* when its issuing call starts, and *ready* at the later of two moments:
+  when the call handed it over (the call's end, or the op's own start for a call that returns
+  only after its op ran, such as a pageable copy) and the end of the previous op on its stream.
 - Memsets, copies within or between devices, unified-memory migrations and annotation ranges
   are not drawn yet: `meta["not_shown"]` counts them, and the summary says so.
 
@@ -57,6 +58,8 @@ def activities_to_trace(activities: Activities) -> Trace:
     streams = _stream_indices(a["stream"][order])
     issued_by = _issuing_calls(a, order, api_rows)
     enqueue = np.where(issued_by >= 0, a["start_ns"][np.maximum(issued_by, 0)], UNKNOWN)
+    handed_over = np.where(issued_by >= 0, np.minimum(a["end_ns"][np.maximum(issued_by, 0)], a["start_ns"][order]),
+                           UNKNOWN)
     n_dev, n_api = order.size, api_rows.size
     columns: dict[str, npt.NDArray[Any]] = {
         "kind": np.concatenate([op_kind, np.full(n_api, OpKind.API)]),
@@ -64,7 +67,7 @@ def activities_to_trace(activities: Activities) -> Trace:
         "stream": np.concatenate([streams, np.full(n_api, UNKNOWN)]),
         "chunk": np.full(n_dev + n_api, UNKNOWN),
         "enqueue_ns": np.concatenate([enqueue, np.full(n_api, UNKNOWN)]),
-        "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, enqueue),
+        "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over),
                                     np.full(n_api, UNKNOWN)]),
         "start_ns": np.concatenate([a["start_ns"][order], a["start_ns"][api_rows]]),
         "end_ns": np.concatenate([a["end_ns"][order], a["end_ns"][api_rows]]),
@@ -138,7 +141,7 @@ def _ops_of_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[n
 
 def _ready(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], streams: npt.NDArray[np.int64],
            enqueue: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The later of each op's enqueue and the end of the op before it on its stream (ops sorted by start)."""
+    """The later of each op's hand-over and the end of the op before it on its stream (ops sorted by start)."""
     previous_end = np.full(start.size, UNKNOWN, dtype=np.int64)
     for stream in np.unique(streams):
         rows = np.flatnonzero(streams == stream)

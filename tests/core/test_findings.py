@@ -282,9 +282,27 @@ def test_a_device_waiting_for_the_host_fires_too_many_chunks():
     second = builder.add(OpKind.KERNEL, Unit.COMPUTE, 40 * MS, 50 * MS, name="k", stream=1, chunk=1)
     builder.add(OpKind.API, Unit.HOST, 0, 1, name="cuLaunchKernel", op=first)
     builder.add(OpKind.API, Unit.HOST, 15 * MS, 35 * MS, name="cuLaunchKernel", op=second)
-    finding = the("too-many-chunks", builder.build({}))
+    finding = the("too-many-chunks", builder.build({"config": {"chunks": 2, "streams": 2}}))
     assert "The host spent 35.0 ms (70% of the run)" in finding.message
     assert "the device sat idle 20.0 ms (40%)" in finding.message
+
+
+def test_another_programs_trace_is_launch_bound_not_chunked():
+    builder = TraceBuilder()  # a trace without pipeline settings: another program's
+    first = builder.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10 * MS, name="k", stream=0)
+    second = builder.add(OpKind.KERNEL, Unit.COMPUTE, 40 * MS, 50 * MS, name="k", stream=1)
+    builder.add(OpKind.API, Unit.HOST, 0, 1, name="cudaLaunchKernel", op=first)
+    builder.add(OpKind.API, Unit.HOST, 15 * MS, 35 * MS, name="cudaLaunchKernel", op=second)
+    trace = builder.build({})
+    finding = the("launch-bound", trace)
+    assert "CUDA Graph" in finding.message and "chunk" not in finding.message
+    assert "too-many-chunks" not in codes(trace) and "too-few-chunks" not in codes(trace)
+
+
+def test_another_programs_single_stream_speaks_of_ops_not_chunks():
+    trace = pipeline_trace(8, 1).with_meta(config=None)
+    finding = the("single-stream", trace)
+    assert finding.message.startswith("All 24 device ops ran on one stream") and "chunk" not in finding.message.split(":")[0]
 
 
 def test_time_inside_pageable_copies_is_not_taken_for_per_call_cost():
@@ -361,7 +379,8 @@ def test_a_wait_with_the_engine_idle_is_a_false_dependency():
     trace = waiting_copies(20 * MS)  # the engine stands idle from 10 to 20 ms
     finding = the("false-dependency", trace)
     assert finding.rows == (1,)
-    assert finding.message.startswith("1 H2D copies, ready to run, waited 10.0 ms in all")
+    # the first 10 µs of a wait are the GPU's own start latency, not scheduling
+    assert finding.message.startswith("1 H2D copies, ready to run, waited 9.99 ms in all")
 
 
 def test_a_wait_for_a_busy_engine_is_no_false_dependency():

@@ -54,13 +54,13 @@ def test_copies_kernels_and_calls_become_the_trace_the_metrics_read():
     assert trace.name_of(1) == "kernel_a" and trace.meta["device_name"] == "NVIDIA H200"
 
 
-def test_an_op_is_ready_when_both_its_call_and_its_stream_have_reached_it():
+def test_an_op_is_ready_when_both_its_call_and_its_stream_have_handed_it_over():
     trace = activities_to_trace(activities(SIMPLE))
-    # the kernel's call started at 5100, the copy before it on its stream ended at 5000: ready at 5100
-    assert trace["ready_ns"][1] == 5100 - 1000
+    # the kernel's call ran 5100-5200, the copy before it on its stream ended at 5000: ready at 5200
+    assert trace["ready_ns"][1] == 5200 - 1000
     assert trace["enqueue_ns"][1] == 5100 - 1000
-    # the first copy: nothing before it on its stream, its call began at 1000
-    assert trace["ready_ns"][0] == 0
+    # the pageable copy's call returned only after the copy: ready when the copy could start
+    assert trace["ready_ns"][0] == 2000 - 1000
 
 
 def test_the_host_blocked_in_a_pageable_copy_is_measured_from_the_imported_links():
