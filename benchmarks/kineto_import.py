@@ -17,14 +17,17 @@ import argparse
 import copy
 import gzip
 import json
+import os
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -62,7 +65,8 @@ def synthetic_trace(events: int) -> tuple[bytes, int]:
     return encoder.encode(document), replicas
 
 
-def _timed(function, repeats: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+def _timed(function: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    """Median seconds of `repeats` calls, and the last call's result."""
     times, result = [], None
     for _ in range(repeats):
         result = None  # the previous result freed before the next run, as in a fresh call
@@ -118,7 +122,7 @@ def main() -> None:
     json_s, parsed = _timed(lambda: json.loads(raw), args.repeats)
     del parsed
     kineto_s, activities = _timed(lambda: read_kineto(raw, "synthetic"), args.repeats)
-    rows = len(activities)  # type: ignore[arg-type]
+    rows = len(activities)
     del activities
     ratio = kineto_s / json_s
     print(f"{args.events} events ({len(raw) / 1e6:.0f} MB, {replicas} copies of the dataloader trace, {rows} rows)")
@@ -143,6 +147,7 @@ def main() -> None:
             "peak_rss_json_loads": json_peak,
             "peak_rss_read_kineto": kineto_peak,
             "goal_peak_bytes": GOAL_PEAK_BYTES,
+            "load_average_1min": round(os.getloadavg()[0], 2),  # the two cores are shared: times vary with it
         },
     )
 

@@ -143,7 +143,7 @@ def _decode(raw: bytes, source: str) -> KinetoDocument:
 def _row_events(events: list[Event], *, may_have_steps: bool) -> list[Event]:
     """The events that become rows, in file order."""
     if not may_have_steps:
-        # the usual case, and five times faster: a million cpu_op names go unread
+        # the usual case, and several times faster: a million cpu_op names go unread
         return [event for event in events if event.cat in _ROW_KINDS and event.ph == "X"]
     return [
         event
