@@ -10,8 +10,9 @@ from typing import Any, NoReturn
 
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import TraceFormatError, import_chrome
+from overlapviz.core.trace_io import TraceFormatError
 from overlapviz.core.window import WindowError, clip_to_window, parse_window
+from overlapviz.importers.read import read_trace_file
 from overlapviz.run_report import figures_help, finite_json, json_run, summary_lines
 from overlapviz.session import analyse
 
@@ -23,13 +24,15 @@ def add_analyze(commands: Any) -> None:
     analyze = commands.add_parser(
         "analyze",
         help="print the metrics and findings of a trace file",
-        description="Print the metrics and findings of a trace file written by overlapviz (run --trace, or"
-        " the app's Export Chrome trace), as 'overlapviz run' prints them for a run.\n\nThe figures, each 0-100 %"
+        description="Print the metrics and findings of a trace file, as 'overlapviz run' prints them for a"
+        " run: a PyTorch profiler trace (prof.export_chrome_trace, tensorboard_trace_handler), an Nsight"
+        " Systems SQLite export (nsys export --type sqlite), or one overlapviz wrote (run --trace, the app's"
+        " Export); gzipped or not, told apart by content.\n\nThe figures, each 0-100 %"
         f" where it is a share:\n{figures_help()}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     analyze.set_defaults(command=analyze_command, usage_error=analyze.error)
-    analyze.add_argument("trace", type=Path, metavar="TRACE", help="the trace file (.json, or .json.gz)")
+    analyze.add_argument("trace", type=Path, metavar="TRACE", help="the trace file (.json, .sqlite, gzipped or not)")
     analyze.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     analyze.add_argument(
         "--window", metavar="START:END",
@@ -57,7 +60,7 @@ def analyze_command(args: argparse.Namespace) -> int:
 
 def _read(path: Path, fail: UsageFailure) -> Trace:
     try:
-        return import_chrome(path)
+        return read_trace_file(path)
     except TraceFormatError as error:
         fail(str(error))
     except OSError as error:

@@ -45,7 +45,8 @@ from overlapviz.core.config import (
 )
 from overlapviz.core.destination import DestinationError, check_destination
 from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv, import_chrome
+from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
+from overlapviz.importers.read import read_trace_file
 from overlapviz.presets import Preset, PresetError, get_preset, lessons, load_presets
 from overlapviz.run_report import figures_help, finite_json, json_run, summary_lines
 from overlapviz.session import (
@@ -358,7 +359,7 @@ def render_command(args: argparse.Namespace) -> int:
     """Read a trace file and draw it."""
     _check_picture(args.output, args.width, args.theme)
     try:
-        trace = import_chrome(args.trace)
+        trace = read_trace_file(args.trace)
     except TraceFormatError as error:
         raise UsageError(str(error)) from None
     except OSError as error:

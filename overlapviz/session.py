@@ -19,7 +19,7 @@ from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import Finding, find_findings
 from overlapviz.core.metrics import Metrics, compute_metrics
 from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import import_chrome
+from overlapviz.importers.read import read_trace_file
 
 
 class UnknownDeviceError(BackendError):
@@ -225,7 +225,7 @@ class Session:
         return result
 
     def open_trace(self, path: str | os.PathLike[str]) -> RunResult:
-        """Load a Chrome trace JSON file overlapviz wrote and keep it as the last result.
+        """Load a trace file and keep it as the last result: overlapviz's, a PyTorch profiler's, an Nsight export.
 
         Raises
         ------
@@ -234,6 +234,6 @@ class Session:
         OSError
             The file cannot be read.
         """
-        result = analyse(import_chrome(Path(path)))
+        result = analyse(read_trace_file(Path(path)))
         self.last = result
         return result

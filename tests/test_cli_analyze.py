@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +60,35 @@ def test_analyze_a_file_that_is_not_a_trace(capsys, tmp_path):
     path.write_text('{"traceEvents": []}')
     code, _, err = run_cli(capsys, "analyze", str(path))
     assert code == 2 and "without overlapviz data" in err
+
+
+TORCH = Path(__file__).parent / "data" / "torch"
+NSYS = Path(__file__).parent / "data" / "nsys"
+
+
+@pytest.mark.parametrize(
+    ("name", "finding"),
+    [
+        ("torch-pageable.json.gz", "the host buffer is pageable"),
+        ("torch-blocking.json.gz", "called cudaStreamSynchronize right after 16 of the 16 copies"),
+        ("torch-one-stream.json.gz", "ran on one stream"),
+    ],
+)
+def test_analyze_names_the_mistake_in_a_real_pytorch_trace(capsys, name, finding):
+    code, out, err = run_cli(capsys, "analyze", str(TORCH / name))
+    assert (code, err) == (0, "")
+    assert "NVIDIA H200, file backend, measured (timing: PyTorch profiler)" in out
+    assert finding in out
+
+
+def test_analyze_a_pinned_pytorch_trace_shows_overlap_and_no_mistake(capsys):
+    report = json.loads(run_cli(capsys, "analyze", str(TORCH / "torch-pinned.json.gz"), "--json")[1])
+    assert report["copy_hidden_pct"] > 10 and report["engines_together_pct"] > 40
+    assert report["findings"] == [] and report["config"] is None
+
+
+def test_analyze_a_real_nsight_systems_export(capsys):
+    report = json.loads(run_cli(capsys, "analyze", str(NSYS / "test-cuda-2026.1-pinned-streams.sqlite.gz"),
+                                "--json")[1])
+    assert report["timing"] == "Nsight Systems" and report["device_name"] == "NVIDIA GeForce RTX 4060 Ti"
+    assert "alloc-per-run" in [f["code"] for f in report["findings"]]  # 841 ms in cudaHostAlloc/cudaFreeHost

@@ -169,11 +169,9 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     of_what = f"of the {chunks} chunks " if is_pipeline(trace) else ""
     legacy = pipeline_config(trace).get("stream_kind") == "legacy"
     where = "the legacy default stream" if legacy else "one stream"
-    advice = (
-        "Non-blocking streams let one chunk's copies run beside another chunk's kernel."
-        if legacy
-        else "Two or more streams let one chunk's copies run beside another chunk's kernel."
-    )
+    which = "Non-blocking streams" if legacy else "Two or more streams"
+    what = "one chunk's copies run beside another chunk's kernel" if is_pipeline(trace) else "copies run beside kernels"
+    advice = f"{which} let {what}."
     message = (
         f"All {device.size} device ops {of_what}ran on {where}: every op waited for the"
         f" one before it, so nothing overlapped and the run took {_ms(metrics.makespan_ns)}"

@@ -1,0 +1,55 @@
+"""Open any trace file overlapviz reads, whatever tool wrote it, telling them apart by content.
+
+- an Nsight Systems SQLite export (``nsys export --type sqlite``), by its SQLite header;
+- a PyTorch profiler (Kineto) trace, by its first bytes (`looks_like_kineto`);
+- anything else is taken for overlapviz's own Chrome trace JSON.
+Each may be gzip-compressed (`overlapviz.core.safe_read` un-gzips, by content too). Every
+failure is a `TraceFormatError` or an `InputFileError`, one line naming the file.
+"""
+
+from __future__ import annotations
+
+import os
+
+from overlapviz.core.safe_read import read_input_bytes
+from overlapviz.core.trace import Trace
+from overlapviz.core.trace_io import TraceFormatError, parse_json, trace_from_chrome
+from overlapviz.importers.kineto import SNIFF_BYTES, KinetoFormatError, looks_like_kineto, read_kineto
+from overlapviz.importers.nsys import NsysFormatError, looks_like_nsys, read_nsys
+from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
+
+
+def read_trace_file(path: str | os.PathLike[str]) -> Trace:
+    """The trace in the file at `path`, from whichever tool wrote it.
+
+    Raises
+    ------
+    TraceFormatError
+        The file is not a trace any importer reads, or is damaged; the message names the file.
+    InputFileError
+        The file cannot be read, is not a regular file, or is over the size limit (an `OSError`).
+    """
+    raw = read_input_bytes(path, what="trace")
+    return trace_from_bytes(raw, os.fspath(path))
+
+
+def trace_from_bytes(raw: bytes, source: str) -> Trace:
+    """The trace in a file's bytes (see `read_trace_file`); `source` names it in messages."""
+    try:
+        if looks_like_nsys(raw):
+            trace = activities_to_trace(read_nsys(raw, source))
+        elif looks_like_kineto(raw[:SNIFF_BYTES]):
+            trace = activities_to_trace(read_kineto(raw, source))
+        else:
+            return _own_trace(raw, source)
+    except (KinetoFormatError, NsysFormatError, EmptyTraceError) as error:
+        raise TraceFormatError(str(error)) from None
+    return trace
+
+
+def _own_trace(raw: bytes, source: str) -> Trace:
+    document = parse_json(raw, source)
+    try:
+        return trace_from_chrome(document)
+    except TraceFormatError as error:
+        raise TraceFormatError(f"{source}: {error}") from None
