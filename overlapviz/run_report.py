@@ -43,10 +43,16 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     )
     bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
     window = meta.get("window")
+    source = recorded_by(meta)
+    where = (
+        f"device     {device}, {meta.get('backend', '?')} backend, {truth} (timing: {meta.get('timing', '?')})"
+        + (f", run took {result.wall_s:.3f} s" if result.wall_s > 0 else "")
+        if source is None
+        else f"recorded   by {source}"
+    )
     lines = [
         f"pipeline   {config.describe() if config is not None else 'not an overlapviz pipeline'}",
-        f"device     {device}, {meta.get('backend', '?')} backend, {truth} (timing: {meta.get('timing', '?')})"
-        + (f", run took {result.wall_s:.3f} s" if result.wall_s > 0 else ""),
+        where,
         f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
         f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, 'no copies')}"
         f"   engines together {percent_text(m.engines_together_pct)}"
@@ -82,6 +88,17 @@ def json_run(config: PipelineConfig | None, result: RunResult) -> dict[str, Any]
     }
     finite: dict[str, Any] = finite_json(report)
     return finite
+
+
+def recorded_by(meta: dict[str, Any]) -> str | None:
+    """``PyTorch profiler, 2026-12-01, NVIDIA H200`` for a trace another tool recorded; None for overlapviz's runs."""
+    tool = meta.get("tool")
+    if not isinstance(tool, str) or not tool:
+        return None
+    version = meta.get("tool_version")
+    parts = [f"{tool} {version}" if isinstance(version, str) and version else tool]
+    parts += [str(meta[key]) for key in ("recorded", "device_name") if isinstance(meta.get(key), str) and meta[key]]
+    return ", ".join(parts)
 
 
 def caveat_of(meta: dict[str, Any]) -> str | None:

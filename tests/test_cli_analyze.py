@@ -77,7 +77,7 @@ NSYS = Path(__file__).parent / "data" / "nsys"
 def test_analyze_names_the_mistake_in_a_real_pytorch_trace(capsys, name, finding):
     code, out, err = run_cli(capsys, "analyze", str(TORCH / name))
     assert (code, err) == (0, "")
-    assert "NVIDIA H200, file backend, measured (timing: PyTorch profiler)" in out
+    assert "recorded   by PyTorch profiler, 2026-12-01, NVIDIA H200" in out
     assert finding in out
 
 

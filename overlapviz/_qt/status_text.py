@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from overlapviz._qt.formatting import format_duration
-from overlapviz.run_report import caveat_of
+from overlapviz.run_report import caveat_of, recorded_by
 
 SIMULATED = "simulated"
 
@@ -18,11 +18,15 @@ def status_parts(meta: dict[str, Any], wall_s: float, source: Path | None = None
     the one sentence the backend added where its figures need a word of caution (the model's
     pageable runs: real pageable times vary with the host).
     """
-    parts = [
-        f"Backend: {meta.get('backend', 'unknown')}",
-        f"Device: {meta.get('device_name') or meta.get('device', 'unknown')}",
-        f"Timing: {meta.get('timing', 'unknown')}",
-    ]
+    recorder = recorded_by(meta)
+    if recorder is not None:  # another tool's trace
+        parts = [f"Recorded by {recorder}"]
+    else:
+        parts = [
+            f"Backend: {meta.get('backend', 'unknown')}",
+            f"Device: {meta.get('device_name') or meta.get('device', 'unknown')}",
+            f"Timing: {meta.get('timing', 'unknown')}",
+        ]
     if meta.get("simulated"):
         parts.append(SIMULATED)
     if source is not None:

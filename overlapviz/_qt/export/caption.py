@@ -10,6 +10,7 @@ from overlapviz._qt.formatting import NO_COPIES, format_duration, format_percent
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.trace import Trace
+from overlapviz.run_report import recorded_by
 
 SEPARATOR = "  \u00b7  "
 
@@ -21,8 +22,12 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     config = _config(meta.get("config"))
     if config is not None:
         parts.append(config.describe())
-    parts.append(str(meta.get("device_name") or meta.get("device") or "unknown device"))
-    parts.append(f"{meta.get('backend', 'unknown')} backend, timing: {meta.get('timing', 'unknown')}")
+    source = recorded_by(meta)
+    if source is not None:  # another tool's trace: say which, when and where
+        parts.append(f"recorded by {source}")
+    else:
+        parts.append(str(meta.get("device_name") or meta.get("device") or "unknown device"))
+        parts.append(f"{meta.get('backend', 'unknown')} backend, timing: {meta.get('timing', 'unknown')}")
     parts.append(f"makespan {format_duration(metrics.makespan_ns)}")
     parts.append(f"efficiency {format_percent(metrics.efficiency_pct)}")
     hidden = metrics.copy_hidden_pct
