@@ -21,6 +21,7 @@ from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, chrome_dict, parse_json, trace_from_chrome
+from overlapviz.importers.read import from_another_tool, trace_from_bytes
 
 SESSION_KEY = "overlapviz_session"
 SESSION_VERSION = 1
@@ -53,7 +54,10 @@ def save_session(path: str | os.PathLike[str], data: SessionData) -> None:
 
 
 def open_file(path: str | os.PathLike[str]) -> SessionData:
-    """Read a session file or a Chrome trace JSON written by overlapviz.
+    """Read a session file, a Chrome trace JSON written by overlapviz, or another tool's trace.
+
+    Another tool's trace (a PyTorch profiler trace, an Nsight Systems export; see
+    `overlapviz.importers.read`) comes with no pipeline settings: the controls stay as they are.
 
     Raises
     ------
@@ -64,6 +68,11 @@ def open_file(path: str | os.PathLike[str]) -> SessionData:
         `OSError`).
     """
     raw = read_input_bytes(path, what="session")
+    if from_another_tool(raw):
+        try:
+            return SessionData(None, trace_from_bytes(raw, os.fspath(path)))
+        except TraceFormatError as error:
+            raise SessionFormatError(str(error)) from None
     try:
         document = parse_json(raw, path)
     except TraceFormatError as error:

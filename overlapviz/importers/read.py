@@ -33,6 +33,11 @@ def read_trace_file(path: str | os.PathLike[str]) -> Trace:
     return trace_from_bytes(raw, os.fspath(path))
 
 
+def from_another_tool(raw: bytes) -> bool:
+    """Whether a file's bytes are another tool's trace (Nsight Systems, PyTorch profiler), not overlapviz's."""
+    return looks_like_nsys(raw) or looks_like_kineto(raw[:SNIFF_BYTES])
+
+
 def trace_from_bytes(raw: bytes, source: str) -> Trace:
     """The trace in a file's bytes (see `read_trace_file`); `source` names it in messages."""
     try:

@@ -71,3 +71,15 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
         save_session(path, SessionData(PipelineConfig(chunks=2), two_chunk_trace()))
     assert path.read_text() == before and json.loads(before)["config"]["chunks"] == 16
     assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_another_tools_traces_open_without_settings():
+    from pathlib import Path
+
+    from overlapviz._qt.session_file import open_file
+
+    data_dir = Path(__file__).resolve().parents[1] / "data"
+    torch = open_file(data_dir / "torch" / "torch-pinned.json.gz")
+    assert torch.config is None and torch.trace is not None and torch.trace.meta["tool"] == "PyTorch profiler"
+    nsys = open_file(data_dir / "nsys" / "mordred-2021-no-enums.sqlite.gz")
+    assert nsys.config is None and nsys.trace is not None and nsys.trace.meta["tool"] == "Nsight Systems"
