@@ -80,6 +80,9 @@ SYNC_CALLS = frozenset({
     "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaThreadSynchronize",
     "cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize",
 })
+# A GPU busy less than a quarter of the run is idle most of the time: whatever else the program
+# does, the GPU's work is not what it waits for.
+GPU_BUSY_SHARE = 0.25
 # A quarter of what the program waited for spent getting and giving back host memory: the
 # allocation, not the pipeline, is then what a user would have to shorten first.
 ALLOC_SHARE = 0.25
@@ -350,6 +353,25 @@ def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | Non
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
 
 
+def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find another program's GPU idle most of the run: the host's own work between launches sets the pace."""
+    device = trace.device_mask
+    if is_pipeline(trace) or int(device.sum()) < 2:
+        return []  # overlapviz's pipeline issues nothing but its ops: too-many-chunks speaks for it
+    busy = covered_total_ns(trace, OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+    makespan = metrics.makespan_ns
+    if busy >= GPU_BUSY_SHARE * makespan:
+        return []
+    message = (
+        f"The GPU was busy only {_ms(busy)} of the {_ms(makespan)} between its first op and its last"
+        f" ({_pct(busy, makespan)}): the host's own work between the launches (loading and preparing data,"
+        " Python) sets the pace, and no overlap of copies and kernels can win much here. Do that work"
+        " beside the GPU's: in PyTorch, DataLoader(num_workers=...) prepares the next batches in worker"
+        " processes while the GPU computes."
+    )
+    return [Finding("gpu-idle", message, _rows(np.flatnonzero(device)))]
+
+
 def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find allocating and freeing host memory taking a large share of what the program waited."""
     alloc, wall = metrics.host_alloc_ns, metrics.wall_ns
@@ -385,6 +407,7 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     stage_bound,
     too_few_chunks,
     too_many_chunks,
+    gpu_idle,
     alloc_per_run,
 )
 

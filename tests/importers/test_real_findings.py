@@ -1,0 +1,43 @@
+"""Each finding for real programs fires on a real trace that shows the mistake, and not on one that does not."""
+
+from pathlib import Path
+
+import pytest
+
+from overlapviz.importers.read import read_trace_file
+from overlapviz.session import analyse
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def codes(relative: str) -> set[str]:
+    return {finding.code for finding in analyse(read_trace_file(DATA / relative)).findings}
+
+
+@pytest.mark.parametrize(
+    ("code", "fires_on", "quiet_on"),
+    [
+        # PyTorch .to("cuda", non_blocking=True) from a plain tensor vs from pin_memory()
+        ("host-blocked-pageable", "torch/torch-pageable.json.gz", "torch/torch-pinned.json.gz"),
+        # non_blocking=False: a cudaStreamSynchronize after every copy
+        ("sync-after-copy", "torch/torch-blocking.json.gz", "torch/torch-pinned.json.gz"),
+        # every chunk on the current stream vs spread over four streams
+        ("single-stream", "torch/torch-one-stream.json.gz", "torch/torch-pinned.json.gz"),
+        # a DataLoader on the main thread leaves the GPU idle; the copy loop keeps it busy
+        ("gpu-idle", "torch/torch-dataloader.json.gz", "torch/torch-pinned.json.gz"),
+        # cudaHostAlloc and cudaFreeHost around a short run, in a real Nsight Systems export
+        ("alloc-per-run", "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz", "nsys/mordred-2021-no-enums.sqlite.gz"),
+        # copies of one direction queued on one engine although issued on four streams
+        ("copy-queue", "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz", "torch/torch-pinned.json.gz"),
+    ],
+)
+def test_a_finding_fires_where_the_mistake_is_and_not_elsewhere(code, fires_on, quiet_on):
+    assert code in codes(fires_on)
+    assert code not in codes(quiet_on)
+
+
+def test_no_chunk_rule_speaks_of_another_programs_trace():
+    for path in [*DATA.glob("torch/*.gz"), *DATA.glob("nsys/*.gz")]:
+        found = analyse(read_trace_file(path)).findings
+        assert not {"too-few-chunks", "too-many-chunks"} & {f.code for f in found}, path.name
+        assert all(" chunks" not in f.message for f in found), path.name
