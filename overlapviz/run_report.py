@@ -51,7 +51,7 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
         else f"recorded   by {source}"
     )
     lines = [
-        f"pipeline   {config.describe() if config is not None else 'not an overlapviz pipeline'}",
+        *([f"pipeline   {config.describe()}"] if config is not None else []),
         where,
         f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
         f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, 'no copies')}"
@@ -62,7 +62,12 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
         f"bandwidth  {bandwidth}",
     ]
     if isinstance(window, list) and len(window) == 2:
-        lines.insert(2, f"window     {window[0] / 1e6:.3f} to {window[1] / 1e6:.3f} ms of the trace")
+        span = f"{window[0] / 1e6:.3f} to {window[1] / 1e6:.3f} ms"
+        lines.insert(lines.index(where) + 1, f"window     {span} of the trace")
+    not_shown = meta.get("not_shown")
+    if isinstance(not_shown, dict) and not_shown:
+        counted = ", ".join(f"{count:,} {what}" for what, count in not_shown.items())
+        lines.append(f"not drawn  {counted} (counted, not yet shown)")  # other tools' records we cannot draw yet
     note = caveat_of(result.trace.meta)
     if note:
         lines.append(f"note       {note}")
@@ -82,6 +87,8 @@ def json_run(config: PipelineConfig | None, result: RunResult) -> dict[str, Any]
         "timing": meta.get("timing"),
         "simulated": bool(meta.get("simulated", False)),
         "caveat": caveat_of(meta),
+        "recorded_by": recorded_by(meta),
+        "not_shown": meta.get("not_shown") or {},
         "config": None if config is None else config.to_dict(),
         "findings": [{"code": f.code, "message": f.message} for f in result.findings],
         "wall_s": result.wall_s,
