@@ -67,7 +67,7 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     not_shown = meta.get("not_shown")
     if isinstance(not_shown, dict) and not_shown:
         counted = ", ".join(f"{count:,} {what}" for what, count in not_shown.items())
-        lines.append(f"not drawn  {counted} (counted, not yet shown)")  # other tools' records we cannot draw yet
+        lines.append(f"not drawn  {counted} (counted, not yet shown)")
     note = caveat_of(result.trace.meta)
     if note:
         lines.append(f"note       {note}")
