@@ -5,7 +5,8 @@ stops the window; `open_finished` and `write_finished` say how each ended. Openi
 checks and prepares the whole file before the window changes anything (`file_loading`), and a
 newer open replaces one still reading. A picture (PNG, SVG, the clipboard) shows what the
 window shows: the comparison when one is on show, with or without the callouts as the
-timeline draws them; it is drawn on the GUI thread, then encoded and written off it.
+timeline draws them; it is drawn on the GUI thread in short steps (`stepwise`), then encoded
+and written off it.
 """
 
 from __future__ import annotations
@@ -14,20 +15,22 @@ import dataclasses
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QWidget
 
 from overlapviz._qt.background import BackgroundTasks, Task, TaskOutcome, Work
 from overlapviz._qt.export.export_dialog import ExportDialog
 from overlapviz._qt.export.export_view import ExportOptions
-from overlapviz._qt.export.image_export import ExportError, Subject, copy_image, png_bytes, render_image, svg_bytes
+from overlapviz._qt.export.image_export import ExportError, Pieces, Subject, image_in_pieces, png_bytes, svg_in_pieces
 from overlapviz._qt.file_loading import OpenedFile, load_file
 from overlapviz._qt.file_problems import problem_of
 from overlapviz._qt.path_dialogs import CSV_FILTER, JSON_FILTER, PNG_FILTER, SVG_FILTER, PathDialogs
 from overlapviz._qt.recent_files import RecentFiles
 from overlapviz._qt.session_file import SessionData, save_session
+from overlapviz._qt.stepwise import Stepwise
 from overlapviz.core.atomic import atomic_write_bytes
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import export_chrome, export_csv
@@ -53,13 +56,15 @@ class FileHost(Protocol):
 class FileActions(QObject):
     """Each method asks for a path when not given one; failures become words in the window.
 
-    `open` and the writes return whether they began (False: no path was chosen, or nothing
-    to write); `open_finished` (True: on show) and `write_finished` (True: written) follow.
+    `open`, the writes and `copy_image` return whether they began (False: no path was
+    chosen, or nothing to write); `open_finished` (True: on show), `write_finished` (True:
+    written) and `copy_finished` (True: on the clipboard) follow.
     """
 
     recent_changed = Signal()
     open_finished = Signal(bool)
     write_finished = Signal(bool)
+    copy_finished = Signal(bool)
 
     def __init__(
         self, host: FileHost, recent: RecentFiles, dialogs: PathDialogs, window: QWidget | None = None
@@ -74,6 +79,7 @@ class FileActions(QObject):
         self.tasks.done.connect(self._on_done)
         self._then: dict[Task, Callable[[TaskOutcome], None]] = {}
         self._latest_open: Task | None = None
+        self._drawing: set[Stepwise] = set()  # pictures being drawn, a step at a time
 
     def open(self, path: Path | None = None) -> bool:
         """Open a session or a Chrome trace written by overlapviz (read off the GUI thread)."""
@@ -103,38 +109,30 @@ class FileActions(QObject):
         path = path or self.dialogs.save_path("Export PNG", PNG_FILTER, "overlapviz-timeline.png")
         if path is None:
             return False
-        try:
-            image = render_image(picture, options)
-        except ExportError as error:
-            self._host.show_error(self._could_not("write", path, error))
-            return False
-        return self._write(path, lambda _cancel: atomic_write_bytes(path, png_bytes(image)))
+        self._draw(image_in_pieces(picture, options), partial(self._write_png, path), partial(self._not_drawn, path))
+        return True
 
     def export_svg(self, path: Path | None = None, options: ExportOptions | None = None) -> bool:
         """Export the timeline as SVG in the current theme."""
         picture = self._picture_or_say()
         if picture is None:
             return False
-        options = self._as_shown(options or ExportOptions(theme=self._host.theme_name(),
-                                                          window_ms=self._host.view_window_ms()))
+        options = self._as_shown(
+            options or ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms())
+        )
         path = path or self.dialogs.save_path("Export SVG", SVG_FILTER, "overlapviz-timeline.svg")
         if path is None:
             return False
-        svg = svg_bytes(picture, options)
-        return self._write(path, lambda _cancel: atomic_write_bytes(path, svg))
+        self._draw(svg_in_pieces(picture, options), partial(self._write_svg, path), partial(self._not_drawn, path))
+        return True
 
     def copy_image(self) -> bool:
         """Put a 1920-px picture of the timeline on the clipboard."""
         picture = self._picture_or_say()
         if picture is None:
             return False
-        try:
-            options = ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms())
-            copy_image(picture, self._as_shown(options))
-        except ExportError as error:
-            self._host.show_error(f"Could not copy the picture: {error}")
-            return False
-        self._host.show_notice("Timeline copied to the clipboard")
+        options = ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms())
+        self._draw(image_in_pieces(picture, self._as_shown(options)), self._copied, self._not_copied)
         return True
 
     def export_trace(self, path: Path | None = None) -> bool:
@@ -154,7 +152,10 @@ class FileActions(QObject):
         return self._write(path, lambda _cancel: export_csv(trace, path))
 
     def shutdown(self) -> None:
-        """Drop what is still to read or write and stop the file thread (a write under way finishes)."""
+        """Drop what is still to draw, read or write and stop the file thread (a write under way finishes)."""
+        for drawing in list(self._drawing):
+            drawing.cancel()
+        self._drawing.clear()
         self.tasks.shutdown()
         self._then.clear()
 
@@ -204,6 +205,33 @@ class FileActions(QObject):
             self._host.show_error(f"{path.name} holds settings but no trace; run it to see a timeline.")
         self._remember(path)
         self.open_finished.emit(True)
+
+    def _draw(self, steps: Pieces[Any], then: Callable[[Any], None], failed: Callable[[Exception], None]) -> None:
+        drawing = Stepwise(steps, self)
+        self._drawing.add(drawing)
+        drawing.finished.connect(then)
+        drawing.failed.connect(failed)
+        drawing.destroyed.connect(lambda: self._drawing.discard(drawing))
+        drawing.start()
+
+    def _write_png(self, path: Path, image: QImage) -> None:
+        self._write(path, lambda _cancel: atomic_write_bytes(path, png_bytes(image)))
+
+    def _write_svg(self, path: Path, svg: bytes) -> None:
+        self._write(path, lambda _cancel: atomic_write_bytes(path, svg))
+
+    def _not_drawn(self, path: Path, error: Exception) -> None:
+        self._host.show_error(self._could_not("write", path, error))
+        self.write_finished.emit(False)
+
+    def _copied(self, image: QImage) -> None:
+        QApplication.clipboard().setImage(image)
+        self._host.show_notice("Timeline copied to the clipboard")
+        self.copy_finished.emit(True)
+
+    def _not_copied(self, error: Exception) -> None:
+        self._host.show_error(f"Could not copy the picture: {error}")
+        self.copy_finished.emit(False)
 
     def _write(self, path: Path, work: Work, remember: bool = False) -> bool:
         self._submit(work, partial(self._written, path, remember))

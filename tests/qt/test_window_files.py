@@ -99,8 +99,10 @@ def test_a_failed_write_is_explained_naming_the_file_once(window, qtbot, tmp_pat
     assert "cannot write" not in message and str(target) not in message
 
 
-def test_copy_picture_puts_an_image_on_the_clipboard(window, qapp):
-    assert window.files.copy_image()
+def test_copy_picture_puts_an_image_on_the_clipboard(window, qtbot, qapp):
+    with qtbot.waitSignal(window.files.copy_finished, timeout=10_000) as blocker:
+        assert window.files.copy_image()
+    assert blocker.args == [True]
     assert qapp.clipboard().image().width() == 1920
 
 

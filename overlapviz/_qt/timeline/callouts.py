@@ -30,6 +30,8 @@ _API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMemcpy
 _DIRECTIONS = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 
 Segments = tuple[tuple[int, int], ...]
+Rows = npt.NDArray[np.intp]
+ROWS_SLICE = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +72,7 @@ def callouts_for(
         if not finding.rows:
             continue
         build = _BUILDERS.get(finding.code, _generic)
-        found.extend(build(context, finding))
+        found.extend(build(context, finding, rows_array(finding.rows)))
     return found
 
 
@@ -85,8 +87,8 @@ def rows_per_lane(callouts: Sequence[Callout]) -> dict[str, int]:
 # --- one builder per finding code ------------------------------------------------------------
 
 
-def _host_blocked(c: _Context, finding: Finding) -> list[Callout]:
-    calls = _of_kind(c.trace, finding.rows, OpKind.API)
+def _host_blocked(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    calls = _of_kind(c.trace, rows, OpKind.API)
     blocked = c.blocked_ns[calls]
     names = " and ".join(sorted({_api_name(c.trace, int(row)) for row in calls}))
     ends = c.trace["end_ns"][calls]
@@ -94,8 +96,7 @@ def _host_blocked(c: _Context, finding: Finding) -> list[Callout]:
     return [_callout(c, finding, "host", ends - blocked, ends, text)]
 
 
-def _single_stream(c: _Context, finding: Finding) -> list[Callout]:
-    rows = np.asarray(finding.rows, dtype=np.intp)
+def _single_stream(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     legacy = c.trace.meta.get("config", {}).get("stream_kind") == "legacy"
     where = "legacy default stream" if legacy else "one stream"
     lane = _busiest_lane(c, rows, LaneGroup.STREAMS)
@@ -103,8 +104,7 @@ def _single_stream(c: _Context, finding: Finding) -> list[Callout]:
     return [_callout(c, finding, lane, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
 
-def _copy_queue(c: _Context, finding: Finding) -> list[Callout]:
-    rows = np.asarray(finding.rows, dtype=np.intp)
+def _copy_queue(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     ready, start = c.trace["ready_ns"][rows], c.trace["start_ns"][rows]
     lane_key = _busiest_lane(c, rows, LaneGroup.HARDWARE)
     direction = _DIRECTIONS.get(OpKind(int(c.trace["kind"][rows[0]])), "")
@@ -114,32 +114,30 @@ def _copy_queue(c: _Context, finding: Finding) -> list[Callout]:
     return [_callout(c, finding, lane_key, ready, start, text)]
 
 
-def _false_dependency(c: _Context, finding: Finding) -> list[Callout]:
-    rows = np.asarray(finding.rows, dtype=np.intp)
+def _false_dependency(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     waited = format_duration(int(idle_unit_waits(c.trace)[rows].sum()))
     lane_key = _busiest_lane(c, rows, LaneGroup.STREAMS)
     text = f"{rows.size} ops waited {waited} with their engine idle: held back by the GPU's scheduling"
     return [_callout(c, finding, lane_key, c.trace["ready_ns"][rows], c.trace["start_ns"][rows], text)]
 
 
-def _kernel_bound(c: _Context, finding: Finding) -> list[Callout]:
+def _kernel_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     share = _share(covered_total_ns(c.trace, OpKind.KERNEL), c.metrics.makespan_ns)
     text = f"kernel-bound: compute busy {share} of the run; faster copies would not help"
-    return [_spanning(c, finding, LaneGroup.HARDWARE, text)]
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
-def _copy_bound(c: _Context, finding: Finding) -> list[Callout]:
-    rows = np.asarray(finding.rows, dtype=np.intp)
+def _copy_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     kinds = sorted({OpKind(int(k)) for k in c.trace["kind"][rows]})
     share = _share(covered_total_ns(c.trace, *kinds), c.metrics.makespan_ns)
     lane_key = _busiest_lane(c, rows, LaneGroup.HARDWARE)
     text = f"copy-bound: {_lane_title(c, lane_key)} busy {share} of the run; faster kernels would not help"
-    return [_spanning(c, finding, LaneGroup.HARDWARE, text)]
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
-def _too_few_chunks(c: _Context, finding: Finding) -> list[Callout]:
-    by_start = sorted(finding.rows, key=lambda row: int(c.trace["start_ns"][row]))
-    first, last = by_start[0], by_start[-1]
+def _too_few_chunks(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    by_start = rows[np.argsort(c.trace["start_ns"][rows], kind="stable")]
+    first, last = int(by_start[0]), int(by_start[-1])
     _stage, busiest = bottleneck_stage(c.trace, c.metrics)
     fill_drain = max(c.metrics.chunking_bound_ns - busiest, 0)
     chunks = chunk_count(c.trace)
@@ -150,15 +148,15 @@ def _too_few_chunks(c: _Context, finding: Finding) -> list[Callout]:
     return callouts
 
 
-def _too_many_chunks(c: _Context, finding: Finding) -> list[Callout]:
-    calls = _of_kind(c.trace, finding.rows, OpKind.API)
+def _too_many_chunks(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    calls = _of_kind(c.trace, rows, OpKind.API)
     per_call = host_issue_ns(c.trace, calls) / max(calls.size, 1)
     text = f"host-bound: {calls.size:,} API calls, about {format_duration(per_call)} each, feed the GPU too slowly"
     return [_callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
 
 
-def _alloc_per_run(c: _Context, finding: Finding) -> list[Callout]:
-    calls = _of_kind(c.trace, finding.rows, OpKind.API)
+def _alloc_per_run(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    calls = _of_kind(c.trace, rows, OpKind.API)
     names = {_api_name(c.trace, int(row)) for row in calls}
     why = ": cudaMallocHost pins every page" if names & {"cudaMallocHost", "cudaHostAlloc"} else ""
     alloc, wall = c.metrics.host_alloc_ns, c.metrics.wall_ns
@@ -166,15 +164,14 @@ def _alloc_per_run(c: _Context, finding: Finding) -> list[Callout]:
     return [_callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
 
 
-def _generic(c: _Context, finding: Finding) -> list[Callout]:
+def _generic(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     first_clause = re.split(r"[:;.]", finding.message, maxsplit=1)[0].strip()
     text = first_clause if len(first_clause) <= MAX_GENERIC_CHARS else first_clause[: MAX_GENERIC_CHARS - 1] + "\u2026"
-    rows = np.asarray(finding.rows, dtype=np.intp)
     lane_key = _busiest_lane(c, rows, None)
     return [_callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
 
-_BUILDERS: dict[str, Callable[[_Context, Finding], list[Callout]]] = {
+_BUILDERS: dict[str, Callable[[_Context, Finding, Rows], list[Callout]]] = {
     "host-blocked-pageable": _host_blocked,
     "single-stream": _single_stream,
     "copy-queue": _copy_queue,
@@ -196,8 +193,7 @@ def _callout(
     return Callout(finding.code, lane_key, merged_segments(starts, ends, c.merge_gap_ns), text)
 
 
-def _spanning(c: _Context, finding: Finding, group: LaneGroup, text: str) -> Callout:
-    rows = np.asarray(finding.rows, dtype=np.intp)
+def _spanning(c: _Context, finding: Finding, rows: Rows, group: LaneGroup, text: str) -> Callout:
     lane_key = _busiest_lane(c, rows, group)
     return _callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)
 
@@ -211,13 +207,13 @@ def _one_span(c: _Context, finding: Finding, row: int, text: str) -> Callout:
 def merged_segments(starts: npt.ArrayLike, ends: npt.ArrayLike, gap_ns: float) -> Segments:
     """The union of [start, end] intervals, with gaps shorter than `gap_ns` closed."""
     union_s, union_e = union_intervals(starts, ends)
-    merged: list[tuple[int, int]] = []
-    for start, end in zip(union_s.tolist(), union_e.tolist(), strict=True):
-        if merged and start - merged[-1][1] < gap_ns:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return tuple(merged)
+    if not len(union_s):
+        return ()
+    reach = np.maximum.accumulate(union_e)
+    opens = np.concatenate(([True], (union_s[1:] - reach[:-1]) >= gap_ns))
+    first = np.flatnonzero(opens)
+    last = np.concatenate((first[1:] - 1, [len(union_s) - 1]))
+    return tuple(zip(union_s[first].tolist(), reach[last].tolist(), strict=True))
 
 
 def _busiest_lane(c: _Context, rows: npt.NDArray[np.intp], group: LaneGroup | None) -> str:
@@ -232,9 +228,19 @@ def _lane_title(c: _Context, lane_key: str) -> str:
     return title if title.startswith(("H2D", "D2H")) else title.lower()
 
 
-def _of_kind(trace: Trace, rows: tuple[int, ...], kind: OpKind) -> npt.NDArray[np.intp]:
-    picked = np.asarray(rows, dtype=np.intp)
-    return np.asarray(picked[trace["kind"][picked] == kind], dtype=np.intp)
+def _of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:
+    picked: Rows = rows[trace["kind"][rows] == kind]
+    return picked
+
+
+def rows_array(rows: Sequence[int]) -> Rows:
+    """A finding's rows as an array, converted a slice at a time.
+
+    One conversion of 10^6 Python integers is one call that holds Python's global lock for
+    tens of milliseconds, long enough to stall the GUI thread; slices of `ROWS_SLICE` are not.
+    """
+    parts = [np.asarray(rows[i : i + ROWS_SLICE], dtype=np.intp) for i in range(0, len(rows), ROWS_SLICE)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
 
 
 def _api_name(trace: Trace, row: int) -> str:

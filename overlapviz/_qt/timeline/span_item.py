@@ -1,9 +1,10 @@
 """One graphics item per (lane group, kind): every span of that batch in a few `drawRects`.
 
 The timeline tells the item which time window is in view and how wide a pixel is; the item
-culls and merges its spans with `core.lod.visible_spans`, so the number of rectangles follows
-the number of pixels, not the number of spans. Scene x is milliseconds from the run's start.
-During a replay a cursor hides what had not started by then and cuts the rest at it.
+culls and merges its spans for it (`span_levels`, from the coarsest level made for such a
+pixel), so the number of rectangles, and the work, follow the number of pixels, not the
+number of spans. Scene x is milliseconds from the run's start. During a replay a cursor
+hides what had not started by then and cuts the rest at it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from overlapviz._qt.palette import SpanStyle
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
 from overlapviz._qt.timeline.layout import PlacedLane
 from overlapviz._qt.timeline.span_sets import SpanSet
-from overlapviz.core.lod import visible_spans
 
 NS_PER_MS = 1e6
 GAP_MIN_WIDTH_PX = 3.0
@@ -43,7 +43,7 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
         self._layers = list(layers)
         self._rows_y = [(lanes[layer.lane_key].span_top, lanes[layer.lane_key].span_bottom) for layer in layers]
         self._brushes = [layer_brushes(layer) for layer in layers]
-        self._shown: list[tuple[FloatArray, FloatArray, int]] = [(np.zeros(0), np.zeros(0), 0) for _ in layers]
+        self._shown: list[tuple[FloatArray, FloatArray]] = [(np.zeros(0), np.zeros(0)) for _ in layers]
         self._batch = RectBatch()
         self._bounds = _bounds(self._layers, self._rows_y)
         self._window = (0.0, 0.0, 0.0)
@@ -56,7 +56,7 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
 
     def shown_count(self) -> int:
         """Rectangles drawn at the current window (after culling and merging)."""
-        return sum(len(starts) for starts, _ends, _merged in self._shown)
+        return sum(len(starts) for starts, _ends in self._shown)
 
     def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float) -> None:
         """Cull and merge for the window [t0, t1] where one pixel is `pixel_ms` wide."""
@@ -64,16 +64,17 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
         t0, t1, pixel = t0_ms * NS_PER_MS, t1_ms * NS_PER_MS, max(pixel_ms * NS_PER_MS, 0.0)
         shown = []
         for layer in self._layers:
-            starts, ends = _until(layer.starts, layer.ends, self._cursor_ns)
-            starts, ends, counts = visible_spans(starts, ends, t0, t1, pixel)
-            shown.append((_ms(starts), _ms(ends), int(counts.sum())))
+            starts, ends = layer.levels.visible(t0, t1, pixel, self._cursor_ns)
+            shown.append((_ms(starts), _ms(ends)))
         self._shown = shown
         self.update()
 
     def set_cursor(self, t_ms: float | None) -> None:
         """Draw only what started before `t_ms`, cut at `t_ms` (None: everything)."""
-        self._cursor_ns = None if t_ms is None else t_ms * NS_PER_MS
-        self.set_window(*self._window)
+        cursor_ns = None if t_ms is None else t_ms * NS_PER_MS
+        if cursor_ns != self._cursor_ns:
+            self._cursor_ns = cursor_ns
+            self.set_window(*self._window)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
         """Every span of the batch, whatever the window."""
@@ -84,7 +85,7 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
         transform = painter.transform()
         painter.save()
         painter.resetTransform()
-        for layer, (y0, y1), brushes, (starts, ends, _count) in zip(
+        for layer, (y0, y1), brushes, (starts, ends) in zip(
             self._layers, self._rows_y, self._brushes, self._shown, strict=True
         ):
             top, bottom = np.full(len(starts), y0), np.full(len(starts), y1)
@@ -93,16 +94,6 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
                 _separate_neighbours(rects)
             self._batch.draw(painter, rects, brushes)
         painter.restore()
-
-
-def _until(
-    starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64], cursor_ns: float | None
-) -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic]]:
-    """The spans that started by `cursor_ns`, cut at it (all of them when None)."""
-    if cursor_ns is None:
-        return starts, ends
-    started = starts <= cursor_ns
-    return starts[started], np.minimum(ends[started], cursor_ns)
 
 
 def _ms(ns: npt.NDArray[np.generic]) -> FloatArray:

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
 from overlapviz._qt.timeline.lane_rows import LaneRows
+from overlapviz._qt.timeline.span_levels import SpanLevels, span_levels
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.trace import OpKind, Trace
 
@@ -28,7 +29,10 @@ KIND_STYLES = {OpKind.H2D: SpanStyle.H2D, OpKind.KERNEL: SpanStyle.KERNEL, OpKin
 
 @dataclass(frozen=True, slots=True)
 class SpanSet:
-    """Spans of one style in one lane, sorted by start; times in ns from the run's start."""
+    """Spans of one style in one lane, sorted by start; times in ns from the run's start.
+
+    `levels` holds them again, merged for wider pixels (`span_levels`), for the item to draw.
+    """
 
     lane_key: str
     style: SpanStyle
@@ -36,6 +40,20 @@ class SpanSet:
     starts: Int64Array
     ends: Int64Array
     rows: npt.NDArray[np.intp]
+    levels: SpanLevels
+
+    @classmethod
+    def of(
+        cls,
+        lane_key: str,
+        style: SpanStyle,
+        colour: str,
+        starts: Int64Array,
+        ends: Int64Array,
+        rows: npt.NDArray[np.intp],
+    ) -> SpanSet:
+        """The set, with its levels."""
+        return cls(lane_key, style, colour, starts, ends, rows, span_levels(starts, ends))
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -73,7 +91,7 @@ def _lane_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[
 
 
 def _running_set(trace: Trace, lane_key: str, rows: npt.NDArray[np.intp], style: SpanStyle) -> SpanSet:
-    return SpanSet(lane_key, style, KIND_COLOURS[style], trace["start_ns"][rows], trace["end_ns"][rows], rows)
+    return SpanSet.of(lane_key, style, KIND_COLOURS[style], trace["start_ns"][rows], trace["end_ns"][rows], rows)
 
 
 def _waiting_set(trace: Trace, lane_key: str, rows: npt.NDArray[np.intp], style: SpanStyle) -> SpanSet:
@@ -81,7 +99,7 @@ def _waiting_set(trace: Trace, lane_key: str, rows: npt.NDArray[np.intp], style:
     waited = rows[(ready >= 0) & (start > ready)]
     order = np.argsort(trace["ready_ns"][waited], kind="stable")
     waited = waited[order]
-    return SpanSet(
+    return SpanSet.of(
         lane_key, SpanStyle.WAITING, KIND_COLOURS[style], trace["ready_ns"][waited], trace["start_ns"][waited], waited
     )
 
@@ -90,8 +108,8 @@ def _host_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[
     key: BatchKey = (LaneGroup.HOST, OpKind.API.label)
     rows = lane.rows
     starts, ends = trace["start_ns"][rows], trace["end_ns"][rows]
-    calls = SpanSet(lane.key, SpanStyle.API, KIND_COLOURS[SpanStyle.API], starts, ends, rows)
+    calls = SpanSet.of(lane.key, SpanStyle.API, KIND_COLOURS[SpanStyle.API], starts, ends, rows)
     stuck = rows[blocked[rows] > 0]
     ends = trace["end_ns"][stuck]
-    waits = SpanSet(lane.key, SpanStyle.BLOCKED, KIND_COLOURS[SpanStyle.BLOCKED], ends - blocked[stuck], ends, stuck)
+    waits = SpanSet.of(lane.key, SpanStyle.BLOCKED, KIND_COLOURS[SpanStyle.BLOCKED], ends - blocked[stuck], ends, stuck)
     return [(key, calls), (key, waits)]
