@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from overlapviz._qt.formatting import format_duration
+from overlapviz.core.config import format_size
 from overlapviz.run_report import caveat_of, recorded_by
 
 SIMULATED = "simulated"
@@ -33,6 +34,9 @@ def status_parts(meta: dict[str, Any], wall_s: float, source: Path | None = None
         parts.append(f"Opened {source.name}")
     else:
         parts.append(f"Run took {format_duration(wall_s * 1e9)}")
+    kept = meta.get("pinned_kept_bytes")
+    if isinstance(kept, int) and kept > 0:
+        parts.append(f"{format_size(kept)} pinned kept for the next run (Run \u25b8 Release buffers)")
     caveat = caveat_of(meta)
     if caveat is not None:
         parts.append(caveat)

@@ -45,6 +45,14 @@ def load_backend(name: str) -> Backend:
     return _loaded[name]
 
 
+def release_kept_buffers() -> None:
+    """Give back what every loaded backend keeps for its next run (the real GPU's pinned buffers)."""
+    for backend in list(_loaded.values()):
+        release = getattr(backend, "release_buffers", None)
+        if callable(release):
+            release()
+
+
 def profile_file_backend(name: str, device: str) -> Backend | None:
     """The model, when `device` is a profile file given by its path (``--device ./my-gpu.toml``).
 

@@ -73,3 +73,20 @@ def test_devices_lists_h200_first() -> None:
     devices = create_backend().devices()
     assert devices[0].key == "h200"
     assert all(device.simulated for device in devices)
+
+
+def test_release_kept_buffers_asks_every_loaded_backend_that_keeps_any(monkeypatch):
+    from overlapviz.backends import registry
+
+    released = []
+
+    class Keeps:
+        def release_buffers(self):
+            released.append("keeps")
+
+    class KeepsNothing:
+        pass
+
+    monkeypatch.setattr(registry, "_loaded", {"cupy": Keeps(), "sim": KeepsNothing()})
+    registry.release_kept_buffers()
+    assert released == ["keeps"]

@@ -109,3 +109,11 @@ def test_the_model_is_always_on_offer():
     targets = available_targets()
     assert {"h200", "tesla-c1060", "tesla-c2050", "tesla-k20c"} <= {t.device for t in targets if t.backend == "sim"}
     assert default_target(targets) in targets
+
+
+def test_the_status_says_how_much_pinned_memory_a_real_gpu_run_kept():
+    from overlapviz._qt.status_text import status_line
+
+    line = status_line({"backend": "cupy", "timing": "cupti", "pinned_kept_bytes": 512 * 2**20}, 0.1)
+    assert "512 MiB pinned kept for the next run (Run \u25b8 Release buffers)" in line
+    assert "pinned kept" not in status_line({"backend": "sim", "timing": "model"}, 0.1)

@@ -123,7 +123,8 @@ class CupyBackend:
                 trace, samples = self._timed_run(state, prepared, plan)
                 _check(cancel)
                 state.runner.check(prepared, samples)
-            return trace
+            # kept for the next run of this size: the app says how much, and can give it back
+            return trace.with_meta(pinned_kept_bytes=state.runner.pool.pinned_bytes)
 
     def wall_times(self, config: PipelineConfig, repeats: int, *, traced: bool, device: str | None = None) -> list[int]:
         """Host wall time (ns) of `repeats` runs, from the first call to the end of the sync.
