@@ -2,7 +2,8 @@ from overlapviz.run_report import caveat_of, recorded_by
 
 
 def test_recorded_by_names_the_tool_its_version_the_day_and_the_gpu():
-    meta = {"tool": "Nsight Systems", "tool_version": "2024.6.1", "recorded": "2025-03-02", "device_name": "NVIDIA H200"}
+    meta = {"tool": "Nsight Systems", "tool_version": "2024.6.1", "recorded": "2025-03-02",
+            "device_name": "NVIDIA H200"}
     assert recorded_by(meta) == "Nsight Systems 2024.6.1, 2025-03-02, NVIDIA H200"
     assert recorded_by({"tool": "PyTorch profiler"}) == "PyTorch profiler"
 

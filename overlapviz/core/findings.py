@@ -9,20 +9,18 @@ matter of a few percent.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.finding import Finding as Finding
+from overlapviz.core.finding import ms_text, pct_text, rows_of
+from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
 from overlapviz.core.metrics import (
     Metrics,
-    allocation_calls,
     compute_metrics,
     covered_total_ns,
-    host_blocked_per_row,
     host_issue_ns,
     issuing_calls,
     pageable_copy_calls,
@@ -40,9 +38,6 @@ from overlapviz.core.trace_facts import (
     streams_available,
 )
 
-# A quarter of the run spent blocked is no detail: the host thread, not the device, then sets
-# the pace of anything else it should be doing (issuing the next chunk, say).
-PAGEABLE_BLOCKED_SHARE = 0.25
 # Queueing is normal in a busy pipeline; a tenth of the run is where it starts to show as
 # visible waiting bars on the stream lanes.
 COPY_QUEUE_SHARE = 0.10
@@ -72,22 +67,6 @@ IDLE_WHILE_ISSUING_SHARE = 0.25
 # allows. A long issue loop that finishes while the device is still busy with earlier chunks
 # costs nothing.
 HOST_LOSS_RATIO = 1.1
-# Half the copies followed by a synchronize is a habit, not a last wait for the results; a
-# tenth of the run spent in those calls is where the host's stalls show on its lane.
-SYNC_AFTER_COPY_SHARE = 0.5
-SYNC_WAIT_SHARE = 0.10
-SYNC_CALLS = frozenset({
-    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaThreadSynchronize",
-    "cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize",
-})
-# A GPU busy less than a quarter of the run is idle most of the time: whatever else the program
-# does, the GPU's work is not what it waits for.
-GPU_BUSY_SHARE = 0.25
-# A quarter of what the program waited for spent getting and giving back host memory: the
-# allocation, not the pipeline, is then what a user would have to shorten first.
-ALLOC_SHARE = 0.25
-_PINNING_CALLS = frozenset({"cudaMallocHost", "cudaHostAlloc", "cuMemAllocHost", "cuMemHostAlloc"})
-
 _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _KIND_WORDS = {OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies"}
 _ENGINE = {
@@ -95,16 +74,6 @@ _ENGINE = {
     Unit.D2H_ENGINE: "D2H engine",
     Unit.COPY_ENGINE: "single copy engine",
 }
-_API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMemcpyAsync_v3020
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One explanation: a stable code, a sentence with its numbers, the rows it points at."""
-
-    code: str
-    message: str
-    rows: tuple[int, ...]
 
 
 def find_findings(trace: Trace, metrics: Metrics | None = None) -> list[Finding]:
@@ -116,51 +85,6 @@ def find_findings(trace: Trace, metrics: Metrics | None = None) -> list[Finding]
     for rule in RULES:
         found.extend(rule(trace, metrics))
     return found
-
-
-def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
-    """Find the host thread blocked inside copy calls on pageable memory."""
-    blocked = host_blocked_per_row(trace)
-    pageable = pageable_copy_calls(trace) & (blocked > 0)
-    total = int(blocked[pageable].sum())
-    if total < PAGEABLE_BLOCKED_SHARE * metrics.makespan_ns:
-        return []
-    rows = np.flatnonzero(pageable)
-    names = " and ".join(sorted({_api_name(trace, int(r)) for r in rows}))
-    message = (
-        f"The host thread was blocked {_ms(total)} ({_pct(total, metrics.makespan_ns)} of the run) inside"
-        f" {names}: the host buffer is pageable, so the driver stages every copy through its own"
-        " pinned buffer and the call returns only when the data has moved. Pinned memory"
-        " (cudaMallocHost) lets the call return at once."
-    )
-    return [Finding("host-blocked-pageable", message, _rows(rows, trace["op"][rows]))]
-
-
-def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
-    """Find a synchronize right after most copies: each copy had to finish before the host went on."""
-    calls = np.flatnonzero(trace["kind"] == OpKind.API)
-    calls = calls[np.argsort(trace["start_ns"][calls], kind="stable")]
-    names = np.array([_API_VERSION_SUFFIX.sub("", name) in SYNC_CALLS for name in trace.names], dtype=bool)
-    is_sync = names[trace["name"][calls]] if names.size else np.zeros(calls.size, dtype=bool)
-    issuing = issuing_calls(trace)[calls]
-    copy_call = issuing & np.isin(trace["kind"][np.where(issuing, trace["op"][calls], 0)], [OpKind.H2D, OpKind.D2H])
-    followed = np.flatnonzero(copy_call[:-1] & is_sync[1:])
-    copies = int(copy_call.sum())
-    syncs = calls[followed + 1]
-    waited = int(trace.duration_ns[syncs].sum())
-    if followed.size < 2 or followed.size < SYNC_AFTER_COPY_SHARE * copies:
-        return []
-    if waited < SYNC_WAIT_SHARE * metrics.makespan_ns:
-        return []
-    sync_names = " and ".join(sorted({_api_name(trace, int(r)) for r in syncs}))
-    message = (
-        f"The host called {sync_names} right after {followed.size} of the {copies} copies and waited"
-        f" {_ms(waited)} in those calls ({_pct(waited, metrics.makespan_ns)} of the run): each copy had to"
-        " finish before the program went on, so nothing it issued next could overlap with it. Synchronize"
-        " only where the data is needed; in PyTorch, tensor.to(device, non_blocking=True) from pinned memory"
-        " (pin_memory()) lets the copy run while the host goes on."
-    )
-    return [Finding("sync-after-copy", message, _rows(calls[followed], syncs, trace["op"][calls[followed]]))]
 
 
 def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -177,10 +101,10 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     advice = f"{which} let {what}."
     message = (
         f"All {device.size} device ops {of_what}ran on {where}: every op waited for the"
-        f" one before it, so nothing overlapped and the run took {_ms(metrics.makespan_ns)}"
-        f" against {_ms(metrics.serial_ns)} for its ops back to back. {advice}"
+        f" one before it, so nothing overlapped and the run took {ms_text(metrics.makespan_ns)}"
+        f" against {ms_text(metrics.serial_ns)} for its ops back to back. {advice}"
     )
-    return [Finding("single-stream", message, _rows(device))]
+    return [Finding("single-stream", message, rows_of(device))]
 
 
 def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -201,12 +125,12 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
         # Waits of several copies run side by side, so their sum is set against the run's
         # length in words rather than as a share that could pass 100%.
         message = (
-            f"{rows.size} {label} copies, ready to run, waited {_ms(total)} in all (the run took"
-            f" {_ms(metrics.makespan_ns)}) while the {engine}{both_ways} ran other copies: an engine"
+            f"{rows.size} {label} copies, ready to run, waited {ms_text(total)} in all (the run took"
+            f" {ms_text(metrics.makespan_ns)}) while the {engine}{both_ways} ran other copies: an engine"
             f" runs one copy at a time, so {label} copies issued on different streams queue behind"
             " each other instead of overlapping."
         )
-        found.append(Finding("copy-queue", message, _rows(rows)))
+        found.append(Finding("copy-queue", message, rows_of(rows)))
     return found
 
 
@@ -230,13 +154,13 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
         else ""
     )
     message = (
-        f"{rows.size} {kinds}, ready to run, waited {_ms(total)} in all (the run took"
-        f" {_ms(metrics.makespan_ns)}) while the hardware they needed stood idle: not their streams but the"
+        f"{rows.size} {kinds}, ready to run, waited {ms_text(total)} in all (the run took"
+        f" {ms_text(metrics.makespan_ns)}) while the hardware they needed stood idle: not their streams but the"
         " GPU's scheduling held them back. Ops reach the engines through hardware queues in issue order,"
         " so one can sit behind an op of another stream that is not ready yet (a false dependency)."
         f"{fermi} Another issue order, or no more streams than the GPU has hardware queues, avoids it."
     )
-    return [Finding("false-dependency", message, _rows(rows))]
+    return [Finding("false-dependency", message, rows_of(rows))]
 
 
 def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -257,26 +181,26 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
     if kernel > 0 and kernel >= BOUND_RATIO * copy_busy:
         busiest = _DIRECTION[copy_kinds[0]]
         other = "the copies together" if shared_engine else f"the busiest copy direction ({busiest})"
-        share = _pct(covered_total_ns(trace, OpKind.KERNEL), makespan)
+        share = pct_text(covered_total_ns(trace, OpKind.KERNEL), makespan)
         message = (
-            f"Kernels limit this run: the compute unit was busy {share} of it ({_ms(kernel)} of"
-            f" {_ms(makespan)}) against {_ms(copy_busy)} for {other};"
+            f"Kernels limit this run: the compute unit was busy {share} of it ({ms_text(kernel)} of"
+            f" {ms_text(makespan)}) against {ms_text(copy_busy)} for {other};"
             " faster copies would not shorten it."
         )
-        return [Finding("kernel-bound", message, _rows(np.flatnonzero(trace.mask(OpKind.KERNEL))))]
+        return [Finding("kernel-bound", message, rows_of(np.flatnonzero(trace.mask(OpKind.KERNEL))))]
     if copy_busy > 0 and copy_busy >= BOUND_RATIO * kernel:
         direction = _DIRECTION[copy_kinds[0]]
         what = "Copies" if shared_engine else f"{direction} copies"
         engine = f"the {direction} engine"
         if shared_engine:
             engine = "the single copy engine, shared by both directions,"
-        share = _pct(covered_total_ns(trace, *copy_kinds), makespan)
+        share = pct_text(covered_total_ns(trace, *copy_kinds), makespan)
         message = (
-            f"{what} limit this run: {engine} was busy {share} of it ({_ms(copy_busy)} of"
-            f" {_ms(makespan)}) against {_ms(kernel)} for the kernels;"
+            f"{what} limit this run: {engine} was busy {share} of it ({ms_text(copy_busy)} of"
+            f" {ms_text(makespan)}) against {ms_text(kernel)} for the kernels;"
             " faster kernels would not shorten it, moving fewer bytes would."
         )
-        return [Finding("copy-bound", message, _rows(np.flatnonzero(trace.mask(*copy_kinds))))]
+        return [Finding("copy-bound", message, rows_of(np.flatnonzero(trace.mask(*copy_kinds))))]
     return []
 
 
@@ -298,11 +222,11 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     ending = "D2H copy" if last_kind is OpKind.D2H else "kernel"
     plural = "chunk" if chunks == 1 else "chunks"
     message = (
-        f"Filling and draining the pipeline cost at least {_ms(fill_drain)}"
-        f" ({_pct(fill_drain, metrics.makespan_ns)} of the run): with only {chunks} {plural}, the first H2D"
+        f"Filling and draining the pipeline cost at least {ms_text(fill_drain)}"
+        f" ({pct_text(fill_drain, metrics.makespan_ns)} of the run): with only {chunks} {plural}, the first H2D"
         f" copy runs before any kernel can start and the last {ending} after everything else, so even a"
-        f" perfect schedule needs {_ms(metrics.chunking_bound_ns)} where the busiest stage ({stage}) works"
-        f" {_ms(busiest)}. More, smaller chunks shorten both ends."
+        f" perfect schedule needs {ms_text(metrics.chunking_bound_ns)} where the busiest stage ({stage}) works"
+        f" {ms_text(busiest)}. More, smaller chunks shorten both ends."
     )
     return [Finding("too-few-chunks", message, tuple(r for r in (first, last) if r >= 0))]
 
@@ -320,25 +244,26 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     makespan = metrics.makespan_ns
     issue = host_issue_ns(trace, calls)
     idle = idle_while_issuing_ns(trace, calls)
-    starved = f"; the device sat idle {_ms(idle)} ({_pct(idle, makespan)}) between ops" if idle > 0 else ""
+    starved = f"; the device sat idle {ms_text(idle)} ({pct_text(idle, makespan)}) between ops" if idle > 0 else ""
     each = f"about {issue / calls.size / 1000:.1f} µs each with the code between them"
     if not is_pipeline(trace):
         if idle < IDLE_WHILE_ISSUING_SHARE * makespan:
             return []  # with no chunking to compare against, only a starved GPU shows the launches cost
         message = (
-            f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) issuing {calls.size:,} API calls,"
-            f" {each}, so the GPU was fed slower than it worked{starved}: the run is launch-bound. Fewer,"
-            " larger kernels and copies, or a CUDA Graph that launches them all at once, cut the calls."
+            f"The host spent {ms_text(issue)} ({pct_text(issue, makespan)} of the run) issuing"
+            f" {calls.size:,} API calls, {each}, so the GPU was fed slower than it worked{starved}: the run is"
+            " launch-bound. Fewer, larger kernels and copies, or a CUDA Graph that launches them all at once,"
+            " cut the calls."
         )
-        return [Finding("launch-bound", message, _rows(calls))]
+        return [Finding("launch-bound", message, rows_of(calls))]
     message = (
-        f"The host spent {_ms(issue)} ({_pct(issue, makespan)} of the run) issuing {calls.size:,} API calls"
+        f"The host spent {ms_text(issue)} ({pct_text(issue, makespan)} of the run) issuing {calls.size:,} API calls"
         f" for {chunks} chunks, {each}, so the device was fed slower"
-        f" than it worked: the run took {_ms(makespan)} where this chunking allows"
-        f" {_ms(metrics.chunking_bound_ns)}{starved}."
+        f" than it worked: the run took {ms_text(makespan)} where this chunking allows"
+        f" {ms_text(metrics.chunking_bound_ns)}{starved}."
         " Fewer, larger chunks cut the calls."
     )
-    return [Finding("too-many-chunks", message, _rows(calls))]
+    return [Finding("too-many-chunks", message, rows_of(calls))]
 
 
 def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | None = None) -> bool:
@@ -351,51 +276,6 @@ def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | Non
     slow_host = (host_issue_ns(trace, calls) >= HOST_ISSUE_SHARE * makespan
                  or idle_while_issuing_ns(trace, calls) >= IDLE_WHILE_ISSUING_SHARE * makespan)
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
-
-
-def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
-    """Find another program's GPU idle most of the run: the host's own work between launches sets the pace."""
-    device = trace.device_mask
-    if is_pipeline(trace) or int(device.sum()) < 2:
-        return []  # overlapviz's pipeline issues nothing but its ops: too-many-chunks speaks for it
-    busy = covered_total_ns(trace, OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
-    makespan = metrics.makespan_ns
-    if busy >= GPU_BUSY_SHARE * makespan:
-        return []
-    message = (
-        f"The GPU was busy only {_ms(busy)} of the {_ms(makespan)} between its first op and its last"
-        f" ({_pct(busy, makespan)}): the host's own work between the launches (loading and preparing data,"
-        " Python) sets the pace, and no overlap of copies and kernels can win much here. Do that work"
-        " beside the GPU's: in PyTorch, DataLoader(num_workers=...) prepares the next batches in worker"
-        " processes while the GPU computes."
-    )
-    return [Finding("gpu-idle", message, _rows(np.flatnonzero(device)))]
-
-
-def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
-    """Find allocating and freeing host memory taking a large share of what the program waited."""
-    alloc, wall = metrics.host_alloc_ns, metrics.wall_ns
-    if wall <= 0 or alloc < ALLOC_SHARE * wall:
-        return []
-    rows = np.flatnonzero(allocation_calls(trace))
-    per_call: dict[str, int] = {}
-    for row in rows[np.argsort(trace["start_ns"][rows], kind="stable")]:
-        name = _api_name(trace, int(row))
-        per_call[name] = per_call.get(name, 0) + int(trace.duration_ns[row])
-    calls = ", ".join(f"{name} {_ms(ns)}" for name, ns in per_call.items())
-    pinning = any(name in _PINNING_CALLS for name in per_call)
-    why = (
-        "cudaMallocHost pins every page of a buffer before it returns, which is why it is slow"
-        if pinning
-        else "the OS hands fresh pages over only when the program first touches them"
-    )
-    message = (
-        f"Getting and giving back host memory took {_ms(alloc)}, {_pct(alloc, wall)} of the {_ms(wall)} the"
-        f" program waited, against {_ms(metrics.makespan_ns)} for the copies and kernels ({calls}): {why}."
-        " Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
-        " cudaMallocHost, freed with cudaFreeHost when the program is done."
-    )
-    return [Finding("alloc-per-run", message, _rows(rows))]
 
 
 RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
@@ -422,19 +302,3 @@ def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:
     return int(rows[np.argmin(trace["start_ns"][rows])])
 
 
-def _api_name(trace: Trace, row: int) -> str:
-    return _API_VERSION_SUFFIX.sub("", trace.name_of(row))
-
-
-def _rows(*groups: npt.NDArray[Any]) -> tuple[int, ...]:
-    return tuple(sorted({int(r) for group in groups for r in group}))
-
-
-def _ms(ns: float) -> str:
-    """Milliseconds with two decimals, one from 10 ms up."""
-    value = ns / 1_000_000
-    return f"{value:.1f} ms" if abs(value) >= 10 else f"{value:.2f} ms"
-
-
-def _pct(part: float, whole: float) -> str:
-    return f"{100 * part / whole:.0f}%" if whole > 0 else "0%"

@@ -180,7 +180,8 @@ def test_unknown_device_is_a_clear_error() -> None:
 def test_the_issue_orders_false_dependencies_show_as_waiting_with_an_idle_engine() -> None:
     """The blog's C1060 V1 (one copy engine, filled in issue order) and C2050 V2 (held back
     kernel completion): ops wait, ready, while their engine stands idle. The K20c has neither."""
-    from overlapviz.core.findings import find_findings, idle_unit_waits
+    from overlapviz.core.findings import find_findings
+    from overlapviz.core.trace_facts import idle_unit_waits
 
     for device, version, fires in (("tesla-c1060", "v1", True), ("tesla-c2050", "v2", True),
                                    ("tesla-k20c", "v1", False), ("tesla-k20c", "v2", False)):

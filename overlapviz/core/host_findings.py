@@ -1,0 +1,131 @@
+"""The findings about the host thread: what it waited in, and what it did instead of feeding the GPU.
+
+Copies from pageable memory, a synchronize after every copy, a GPU left idle by the host's own
+work, and time spent getting and giving back host memory. The thresholds are round on
+purpose, as in `overlapviz.core.findings`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
+from overlapviz.core.metrics import (
+    Metrics,
+    allocation_calls,
+    covered_total_ns,
+    host_blocked_per_row,
+    issuing_calls,
+    pageable_copy_calls,
+)
+from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace_facts import is_pipeline
+
+# A quarter of the run spent blocked is no detail: the host thread, not the device, then sets
+# the pace of anything else it should be doing (issuing the next chunk, say).
+PAGEABLE_BLOCKED_SHARE = 0.25
+# Half the copies followed by a synchronize is a habit, not a last wait for the results; a
+# tenth of the run spent in those calls is where the host's stalls show on its lane.
+SYNC_AFTER_COPY_SHARE = 0.5
+SYNC_WAIT_SHARE = 0.10
+SYNC_CALLS = frozenset({
+    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaThreadSynchronize",
+    "cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize",
+})
+# A GPU busy less than a quarter of the run is idle most of the time: whatever else the program
+# does, the GPU's work is not what it waits for.
+GPU_BUSY_SHARE = 0.25
+# A quarter of what the program waited for spent getting and giving back host memory: the
+# allocation, not the pipeline, is then what a user would have to shorten first.
+ALLOC_SHARE = 0.25
+_PINNING_CALLS = frozenset({"cudaMallocHost", "cudaHostAlloc", "cuMemAllocHost", "cuMemHostAlloc"})
+
+
+def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find the host thread blocked inside copy calls on pageable memory."""
+    blocked = host_blocked_per_row(trace)
+    pageable = pageable_copy_calls(trace) & (blocked > 0)
+    total = int(blocked[pageable].sum())
+    if total < PAGEABLE_BLOCKED_SHARE * metrics.makespan_ns:
+        return []
+    rows = np.flatnonzero(pageable)
+    names = " and ".join(sorted({api_name(trace, int(r)) for r in rows}))
+    message = (
+        f"The host thread was blocked {ms_text(total)} ({pct_text(total, metrics.makespan_ns)} of the run) inside"
+        f" {names}: the host buffer is pageable, so the driver stages every copy through its own"
+        " pinned buffer and the call returns only when the data has moved. Pinned memory"
+        " (cudaMallocHost) lets the call return at once."
+    )
+    return [Finding("host-blocked-pageable", message, rows_of(rows, trace["op"][rows]))]
+
+
+def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find a synchronize right after most copies: each copy had to finish before the host went on."""
+    calls = np.flatnonzero(trace["kind"] == OpKind.API)
+    calls = calls[np.argsort(trace["start_ns"][calls], kind="stable")]
+    names = np.array([plain_api_name(name) in SYNC_CALLS for name in trace.names], dtype=bool)
+    is_sync = names[trace["name"][calls]] if names.size else np.zeros(calls.size, dtype=bool)
+    issuing = issuing_calls(trace)[calls]
+    copy_call = issuing & np.isin(trace["kind"][np.where(issuing, trace["op"][calls], 0)], [OpKind.H2D, OpKind.D2H])
+    followed = np.flatnonzero(copy_call[:-1] & is_sync[1:])
+    copies = int(copy_call.sum())
+    syncs = calls[followed + 1]
+    waited = int(trace.duration_ns[syncs].sum())
+    if followed.size < 2 or followed.size < SYNC_AFTER_COPY_SHARE * copies:
+        return []
+    if waited < SYNC_WAIT_SHARE * metrics.makespan_ns:
+        return []
+    sync_names = " and ".join(sorted({api_name(trace, int(r)) for r in syncs}))
+    message = (
+        f"The host called {sync_names} right after {followed.size} of the {copies} copies and waited"
+        f" {ms_text(waited)} in those calls ({pct_text(waited, metrics.makespan_ns)} of the run): each copy had to"
+        " finish before the program went on, so nothing it issued next could overlap with it. Synchronize"
+        " only where the data is needed; in PyTorch, tensor.to(device, non_blocking=True) from pinned memory"
+        " (pin_memory()) lets the copy run while the host goes on."
+    )
+    return [Finding("sync-after-copy", message, rows_of(calls[followed], syncs, trace["op"][calls[followed]]))]
+
+
+def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find another program's GPU idle most of the run: the host's own work between launches sets the pace."""
+    device = trace.device_mask
+    if is_pipeline(trace) or int(device.sum()) < 2:
+        return []  # overlapviz's pipeline issues nothing but its ops: too-many-chunks speaks for it
+    busy = covered_total_ns(trace, OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+    makespan = metrics.makespan_ns
+    if busy >= GPU_BUSY_SHARE * makespan:
+        return []
+    message = (
+        f"The GPU was busy only {ms_text(busy)} of the {ms_text(makespan)} between its first op and its last"
+        f" ({pct_text(busy, makespan)}): the host's own work between the launches (loading and preparing data,"
+        " Python) sets the pace, and no overlap of copies and kernels can win much here. Do that work"
+        " beside the GPU's: in PyTorch, DataLoader(num_workers=...) prepares the next batches in worker"
+        " processes while the GPU computes."
+    )
+    return [Finding("gpu-idle", message, rows_of(np.flatnonzero(device)))]
+
+
+def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find allocating and freeing host memory taking a large share of what the program waited."""
+    alloc, wall = metrics.host_alloc_ns, metrics.wall_ns
+    if wall <= 0 or alloc < ALLOC_SHARE * wall:
+        return []
+    rows = np.flatnonzero(allocation_calls(trace))
+    per_call: dict[str, int] = {}
+    for row in rows[np.argsort(trace["start_ns"][rows], kind="stable")]:
+        name = api_name(trace, int(row))
+        per_call[name] = per_call.get(name, 0) + int(trace.duration_ns[row])
+    calls = ", ".join(f"{name} {ms_text(ns)}" for name, ns in per_call.items())
+    pinning = any(name in _PINNING_CALLS for name in per_call)
+    why = (
+        "cudaMallocHost pins every page of a buffer before it returns, which is why it is slow"
+        if pinning
+        else "the OS hands fresh pages over only when the program first touches them"
+    )
+    message = (
+        f"Getting and giving back host memory took {ms_text(alloc)}, {pct_text(alloc, wall)} of the {ms_text(wall)} the"
+        f" program waited, against {ms_text(metrics.makespan_ns)} for the copies and kernels ({calls}): {why}."
+        " Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
+        " cudaMallocHost, freed with cudaFreeHost when the program is done."
+    )
+    return [Finding("alloc-per-run", message, rows_of(rows))]
