@@ -22,6 +22,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
 from overlapviz._qt.background import BackgroundTasks, Task, TaskOutcome, Work
+from overlapviz._qt.child_process import write_file
 from overlapviz._qt.export.export_dialog import ExportDialog
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import ExportError, Pieces, Subject, image_in_pieces, png_bytes, svg_in_pieces
@@ -29,11 +30,10 @@ from overlapviz._qt.file_loading import OpenedFile, load_file
 from overlapviz._qt.file_problems import problem_of
 from overlapviz._qt.path_dialogs import CSV_FILTER, JSON_FILTER, PNG_FILTER, SVG_FILTER, PathDialogs
 from overlapviz._qt.recent_files import RecentFiles
-from overlapviz._qt.session_file import SessionData, save_session
+from overlapviz._qt.session_file import SessionData
 from overlapviz._qt.stepwise import Stepwise
 from overlapviz.core.atomic import atomic_write_bytes
 from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import export_chrome, export_csv
 
 FILE_ERRORS = (OSError, ValueError, ExportError)  # a bad file, a bad value in it, or a picture that failed
 NO_TIMELINE = "There is no timeline yet: run the pipeline or open a trace first."
@@ -97,7 +97,7 @@ class FileActions(QObject):
         if path is None:
             return False
         session = self._host.current_session()
-        return self._write(path, lambda _cancel: save_session(path, session), remember=True)
+        return self._write(path, partial(write_file, "session", path, session), remember=True)
 
     def export_png(self, path: Path | None = None, options: ExportOptions | None = None) -> bool:
         """Export the timeline as PNG (asks for width, theme and background when not given)."""
@@ -141,7 +141,7 @@ class FileActions(QObject):
         path = path or (self.dialogs.save_path("Export trace", JSON_FILTER, "overlapviz-trace.json") if trace else None)
         if trace is None or path is None:
             return False
-        return self._write(path, lambda _cancel: export_chrome(trace, path), remember=True)
+        return self._write(path, partial(write_file, "chrome", path, SessionData(None, trace)), remember=True)
 
     def export_csv(self, path: Path | None = None) -> bool:
         """Export the spans as a CSV table."""
@@ -149,7 +149,7 @@ class FileActions(QObject):
         path = path or (self.dialogs.save_path("Export CSV", CSV_FILTER, "overlapviz-spans.csv") if trace else None)
         if trace is None or path is None:
             return False
-        return self._write(path, lambda _cancel: export_csv(trace, path))
+        return self._write(path, partial(write_file, "csv", path, SessionData(None, trace)))
 
     def shutdown(self) -> None:
         """Drop what is still to draw, read or write and stop the file thread (a write under way finishes)."""

@@ -3,6 +3,7 @@ import threading
 import pytest
 from qt_traces import two_chunk_trace
 
+from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.worker import RunController
 from overlapviz.backends.base import BackendError
 from overlapviz.core.config import PipelineConfig
@@ -44,7 +45,9 @@ def test_a_run_reports_its_result(controller, qtbot):
     c = controller(runs)
     with qtbot.waitSignal(c.finished, timeout=5000) as blocker:
         c.request(PipelineConfig(chunks=8), "sim", "h200")
-    assert blocker.args[0].result.trace.meta["chunks_asked"] == 8
+    view = blocker.args[0].result
+    assert isinstance(view, PreparedView)  # prepared on the run thread, ready to show
+    assert view.trace.meta["chunks_asked"] == 8 and view.span_sets and view.lanes
     assert not c.busy
 
 

@@ -1,29 +1,30 @@
 """Coarser copies of a layer's spans, made once, so that a whole-run view never reads every span.
 
-`core.lod.visible_spans` culls and merges a layer for the window on show, reading each span
-of it: with the whole of a 10^6-span run in view that is tens of milliseconds on the GUI
-thread, at every zoom and pan. Here, with the rest of a prepared trace (off the GUI thread),
-each layer also gets a few levels merged for pixels 4, 16, 64, ... times wider, down to a
-few thousand spans for the whole run. A window then starts from the coarsest level whose
-pixel is no wider than its own, cuts it to the window by binary search (starts are sorted,
-and the running maximum of the ends is too) and merges what is left for its pixel.
+Culling and merging a layer for the window on show (as `core.lod.visible_spans` does) reads
+every span of it: with the whole of a 10^6-span run in view that is tens of milliseconds on
+the GUI thread, at every zoom and pan. Here, with the rest of a prepared trace (off the GUI
+thread), each layer also gets a few levels merged for pixels 4, 16, 64, ... times wider, up
+to a few thousand spans for the whole run. A window then starts from the coarsest level
+whose pixel is no wider than its own, cuts it to the window by binary search (starts are
+sorted, and the running maximum of the ends is too) and merges what is left for its pixel.
 
-A level's merged span stands for narrow spans less than its pixel apart, so it is what a
-window of that pixel or wider would merge them into anyway; a merged span wider than the
-window's pixel is drawn as it is, which can leave a gap narrower than a pixel unfilled next
-to it. Pure: no Qt here.
+The rule is `core.lod`'s: spans narrower than a pixel merge with neighbours less than a
+pixel away; wider ones stay as they are. A merged span of a level stands for narrow spans
+only, so it goes on merging at any wider pixel however wide it has grown; with that, a window
+draws the same spans from a level as from every span. Pure: no Qt here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lod import visible_spans
-
 Int64Array = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+Times = npt.NDArray[Any]  # ns, integer or (cut at a replay's cursor) float
 LEVEL_STEP = 4  # each level's pixel is this many times the one below
 COARSEST_PIXELS = 4096  # the coarsest level merges for the layer's extent over this many pixels
 FINEST_STEPS = 8  # ... and the finest for pixels LEVEL_STEP**FINEST_STEPS times narrower
@@ -32,21 +33,27 @@ MIN_SHRINK = 2  # a level is kept only if it has at most half the spans of the o
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """Spans merged for pixels of at least `pixel_ns`; sorted by start, with the running maximum of the ends."""
+    """Spans merged for pixels of at least `pixel_ns`, sorted by start.
+
+    `reach` is the running maximum of the ends; `merged` marks the spans that stand for
+    several narrow ones.
+    """
 
     pixel_ns: float
     starts: Int64Array
     ends: Int64Array
     reach: Int64Array
+    merged: BoolArray
 
     @classmethod
-    def of(cls, pixel_ns: float, starts: npt.ArrayLike, ends: npt.ArrayLike) -> Level:
+    def of(cls, pixel_ns: float, starts: npt.ArrayLike, ends: npt.ArrayLike, merged: BoolArray | None = None) -> Level:
         """The spans `starts`, `ends` as a level for `pixel_ns` (sorted by start here if they are not)."""
         s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
+        m = np.zeros(len(s), dtype=bool) if merged is None else merged
         if len(s) > 1 and (np.diff(s) < 0).any():
             order = np.argsort(s, kind="stable")
-            s, e = s[order], e[order]
-        return cls(pixel_ns, s, e, np.maximum.accumulate(e) if len(e) else e)
+            s, e, m = s[order], e[order], m[order]
+        return cls(pixel_ns, s, e, np.maximum.accumulate(e) if len(e) else e, m)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +62,7 @@ class SpanLevels:
 
     levels: tuple[Level, ...]
 
-    def visible(
-        self, t0: float, t1: float, pixel_ns: float, cursor_ns: float | None = None
-    ) -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic]]:
+    def visible(self, t0: float, t1: float, pixel_ns: float, cursor_ns: float | None = None) -> tuple[Times, Times]:
         """The spans to draw for the window [t0, t1] with pixels `pixel_ns` wide (see `core.lod`).
 
         With `cursor_ns`, only what started by then, cut at it (a replay).
@@ -66,11 +71,14 @@ class SpanLevels:
         last = t1 if cursor_ns is None else min(t1, cursor_ns)
         first = int(np.searchsorted(level.reach, t0, side="left"))
         stop = max(int(np.searchsorted(level.starts, last, side="right")), first)
-        starts: npt.NDArray[np.generic] = level.starts[first:stop]
-        ends: npt.NDArray[np.generic] = level.ends[first:stop]
+        ends: Times = level.ends[first:stop]
         if cursor_ns is not None:
             ends = np.minimum(ends, cursor_ns)
-        drawn_starts, drawn_ends, _counts = visible_spans(starts, ends, t0, t1, pixel_ns)
+        shown = ends >= t0  # before the level's reach passed t0, some spans may still end before it
+        starts = np.maximum(level.starts[first:stop][shown], t0)
+        drawn_starts, drawn_ends, _merged = merge_narrow(
+            starts, np.minimum(ends[shown], t1), level.merged[first:stop][shown], pixel_ns
+        )
         return drawn_starts, drawn_ends
 
 
@@ -80,16 +88,33 @@ def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
     levels = [base]
     if len(base.starts) < 2:
         return SpanLevels(tuple(levels))
-    extent = float(base.reach[-1] - base.starts[0])
-    coarsest = extent / COARSEST_PIXELS
+    coarsest = float(base.reach[-1] - base.starts[0]) / COARSEST_PIXELS
     for step in range(FINEST_STEPS, -1, -1):
         pixel = coarsest / LEVEL_STEP**step
         if pixel < 1.0:
             continue
         below = levels[-1]
-        merged_starts, merged_ends, _counts = visible_spans(
-            below.starts, below.ends, float(below.starts[0]), float(below.reach[-1]), pixel
-        )
-        if len(merged_starts) * MIN_SHRINK <= len(below.starts):
-            levels.append(Level.of(pixel, merged_starts, merged_ends))
+        level = Level.of(pixel, *merge_narrow(below.starts, below.ends, below.merged, pixel))
+        if len(level.starts) * MIN_SHRINK <= len(below.starts):
+            levels.append(level)
     return SpanLevels(tuple(levels))
+
+
+def merge_narrow(starts: Times, ends: Times, merged: BoolArray, pixel: float) -> tuple[Times, Times, BoolArray]:
+    """Merge runs of narrow spans less than `pixel` apart; spans at least a pixel wide stay.
+
+    `starts` are sorted; a span of `merged` counts as narrow whatever its width (it stands for
+    narrow spans). Returns the spans sorted by start and which of them stand for several.
+    """
+    narrow = merged | ((ends - starts) < pixel)
+    s, e, m = starts[narrow], ends[narrow], merged[narrow]
+    if s.size:
+        reach = np.maximum.accumulate(e)
+        opens = np.concatenate(([True], (s[1:] - reach[:-1]) >= pixel))
+        first = np.flatnonzero(opens)
+        last = np.concatenate((first[1:] - 1, [s.size - 1]))
+        s, e, m = s[first], reach[last], (last > first) | m[first]
+    out_s, out_e = np.concatenate((starts[~narrow], s)), np.concatenate((ends[~narrow], e))
+    out_m = np.concatenate((np.zeros(int((~narrow).sum()), dtype=bool), m))
+    order = np.argsort(out_s, kind="stable")
+    return out_s[order], out_e[order], out_m[order]
