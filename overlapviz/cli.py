@@ -48,6 +48,7 @@ from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
 from overlapviz.importers.read import read_trace_file
 from overlapviz.presets import Preset, PresetError, get_preset, lessons, load_presets
+from overlapviz.profile_command import add_profile
 from overlapviz.run_report import figures_help, finite_json, json_run, summary_lines
 from overlapviz.session import (
     RunResult,
@@ -121,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.set_defaults(command=app_command)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (add_run, add_analyze, add_render, add_bandwidth, add_devices, add_presets, add_calibrate):
+    for add in (add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets,
+                add_calibrate):
         add(commands)
     return parser
 

@@ -1,0 +1,193 @@
+"""``overlapviz profile -- script.py [args]``: run your own Python script, recording its GPU work with CUPTI.
+
+The script runs in this process, as ``python script.py args`` would run it (``__main__``,
+its own ``sys.argv``, its folder first on ``sys.path``), inside `overlapviz.record`. Then the
+recording is summarised as ``overlapviz analyze`` summarises a trace file. When the script
+exits with an error or raises, what it recorded up to then is still shown, and one line
+after the summary says how it ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import runpy
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, NoReturn
+
+from overlapviz.backends.cupy.recording import RecordingUnavailable
+from overlapviz.core.atomic import written_together
+from overlapviz.core.destination import DestinationError, check_destination
+from overlapviz.core.trace import Trace
+from overlapviz.core.trace_io import export_chrome
+from overlapviz.core.window import WindowError, clip_to_window, parse_window
+from overlapviz.importers.to_trace import EmptyTraceError
+from overlapviz.record import Recorder
+from overlapviz.run_report import finite_json, json_run, summary_lines
+from overlapviz.session import analyse
+
+UsageFailure = Callable[[str], NoReturn]
+EXIT_SCRIPT_FAILED = 1
+
+
+def add_profile(commands: Any) -> None:
+    """Add ``overlapviz profile`` (its parser's `error` is how the command reports bad input)."""
+    profile = commands.add_parser(
+        "profile",
+        help="run a Python script, recording its GPU copies, kernels and API calls, and analyse them",
+        description="Run a Python script in this process (as 'python SCRIPT ARGS' would), record the CUDA"
+        " copies, kernels and API calls it makes with CUPTI, and print their figures and findings as"
+        " 'overlapviz analyze' prints a trace file's. Needs CuPy, cupti-python and an NVIDIA GPU; the"
+        " script may use CuPy or PyTorch. Memsets and NVTX ranges are not recorded. Put '--' before the"
+        " script when its arguments look like options.",
+    )
+    profile.set_defaults(command=profile_command, usage_error=profile.error)
+    profile.add_argument("--out", type=Path, metavar="TRACE.json", help="write the recording as a Chrome trace")
+    profile.add_argument("--png", type=Path, metavar="OUT.png", help="draw the recording (.svg: as SVG)")
+    profile.add_argument(
+        "--window", metavar="START:END",
+        help="only this part of the recording, in ms from its start (e.g. 2:4.5, or 10: to the end)",
+    )  # fmt: skip
+    profile.add_argument("--json", action="store_true",
+                         help="print one JSON object instead of the summary (the script's own output goes to stderr)")
+    profile.add_argument("script", type=Path, metavar="SCRIPT.py", help="the Python script to run")
+    profile.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help="the script's arguments")
+
+
+def profile_command(args: argparse.Namespace) -> int:
+    """Check the paths, run the script while recording, then report and write what was asked for."""
+    fail: UsageFailure = args.usage_error
+    script: Path = args.script
+    script_args: list[str] = args.script_args
+    _check_inputs(script, args, fail)
+    recorder = Recorder(source=str(script))
+    try:
+        recorder.__enter__()
+    except RecordingUnavailable as error:
+        fail(str(error))
+    try:
+        ending = run_script(script, script_args, quiet=args.json)
+    finally:
+        recorder.__exit__(None, None, None)
+    try:
+        result = recorder.result
+    except EmptyTraceError:
+        print(f"overlapviz: {script} issued no host-device copy and no kernel: nothing to show", file=sys.stderr)
+        _say_ending(ending)
+        return EXIT_SCRIPT_FAILED
+    if args.window is not None:
+        try:
+            result = analyse(clip_to_window(result.trace, parse_window(args.window, result.trace)))
+        except WindowError as error:
+            fail(f"--window: {error}")
+    written = _write(result.trace, args.out, args.png, fail)
+    if args.json:
+        report = {"script": str(script), "script_args": script_args, "script_ending": ending or None}
+        print(json.dumps(finite_json({**report, **json_run(None, result)}), indent=2))
+    else:
+        print("\n".join([f"script     {' '.join([str(script), *script_args])}", *summary_lines(None, result),
+                         *(f"wrote      {path}" for path in written)]))
+        _say_ending(ending)
+    return EXIT_SCRIPT_FAILED if ending else 0
+
+
+def run_script(script: Path, script_args: list[str], quiet: bool = False) -> str:
+    """Run `script` as ``__main__`` with `script_args`; "" when it ended well, else how it ended.
+
+    ``sys.argv`` and ``sys.path`` are the script's while it runs and ours again after.
+    `quiet` sends what it prints to stderr (so that stdout holds only the report).
+    """
+    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    sys.argv = [str(script), *script_args]
+    sys.path.insert(0, str(script.resolve().parent))
+    try:
+        with contextlib.redirect_stdout(sys.stderr) if quiet else contextlib.nullcontext():
+            runpy.run_path(str(script), run_name="__main__")
+    except SystemExit as done:
+        return _exit_text(done.code)
+    except (Exception, KeyboardInterrupt) as error:
+        return f"the script stopped with {type(error).__name__}: {_one_line(str(error))}{_where(error, script)}"
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+    return ""
+
+
+def _exit_text(code: object) -> str:
+    if code is None or code == 0:
+        return ""
+    if isinstance(code, int):
+        return f"the script exited with code {code}"
+    return f"the script exited: {_one_line(str(code))}"
+
+
+def _where(error: BaseException, script: Path) -> str:
+    """`` (at script.py:12)``: the last line of the script's own code the error passed through."""
+    inside = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename) == script]
+    return f" (at {script}:{inside[-1].lineno})" if inside else ""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:300]
+
+
+def _say_ending(ending: str) -> None:
+    if ending:
+        print(f"overlapviz: {ending}", file=sys.stderr)
+
+
+def _check_inputs(script: Path, args: argparse.Namespace, fail: UsageFailure) -> None:
+    """Fail before the script runs when it cannot be run or an output cannot be written."""
+    if not script.exists():
+        fail(f"{script}: no such script")
+    if not script.is_file():
+        fail(f"{script}: not a file")
+    for path in (args.out, args.png):
+        if path is not None:
+            try:
+                check_destination(path)
+            except DestinationError as error:
+                fail(str(error))
+    if args.png is not None:
+        _render_module(fail)
+
+
+def _write(trace: Trace, out: Path | None, png: Path | None, fail: UsageFailure) -> list[Path]:
+    written: list[Path] = []
+    with _together(fail):
+        if out is not None:
+            export_chrome(trace, out)
+            written.append(out)
+        if png is not None:
+            written.append(_draw(trace, png, fail))
+    return written
+
+
+@contextlib.contextmanager
+def _together(fail: UsageFailure) -> Iterator[None]:
+    """Every output appears at the end, together, or none does."""
+    try:
+        with written_together():
+            yield
+    except OSError as error:
+        fail(f"cannot write: {error}")
+
+
+def _draw(trace: Trace, path: Path, fail: UsageFailure) -> Path:
+    render = _render_module(fail)
+    if path.suffix.lower() == ".svg":
+        return Path(render.render_trace_svg(trace, path))
+    return Path(render.render_trace_png(trace, path))
+
+
+def _render_module(fail: UsageFailure) -> Any:
+    """The app's headless drawing code, imported only when a picture is asked for."""
+    try:
+        from overlapviz._qt import render
+    except ImportError as error:
+        fail(f"pictures need the desktop app's libraries, which this build lacks ({error})")
+    render.quiet_platform_notes()
+    return render
