@@ -1,0 +1,53 @@
+"""A CuPy loop a user might write: chunks copied in, worked on and copied back on two streams.
+
+``python cupy_streams.py [pinned|pageable]``: the host buffers are pinned (the copies run
+beside the kernels) or plain NumPy arrays (each copy holds the host until it is done).
+"""
+
+import sys
+
+import cupy
+import numpy as np
+
+CHUNKS = 8
+ELEMENTS = 4 * 1024 * 1024  # 16 MiB of float32 per chunk
+
+
+def host_buffer(pinned: bool) -> np.ndarray:
+    if not pinned:
+        return np.zeros(ELEMENTS, dtype=np.float32)
+    memory = cupy.cuda.alloc_pinned_memory(ELEMENTS * 4)
+    buffer = np.frombuffer(memory, dtype=np.float32, count=ELEMENTS)
+    buffer[:] = 0
+    return buffer
+
+
+def work(x: cupy.ndarray) -> cupy.ndarray:
+    for _ in range(4):
+        x = cupy.sin(x) * 0.5 + 0.25
+    return x
+
+
+def main(memory: str) -> None:
+    pinned = memory == "pinned"
+    streams = [cupy.cuda.Stream(non_blocking=True) for _ in range(2)]
+    inputs = [host_buffer(pinned) for _ in range(CHUNKS)]
+    outputs = [host_buffer(pinned) for _ in range(CHUNKS)]
+    for c, chunk in enumerate(inputs):
+        chunk[:] = c
+    device = [cupy.empty(ELEMENTS, dtype=cupy.float32) for _ in range(CHUNKS)]
+    work(device[0])  # compile the kernels before the loop
+    cupy.cuda.Device().synchronize()
+    for c in range(CHUNKS):
+        stream = streams[c % 2]
+        with stream:
+            device[c].set(inputs[c], stream=stream)
+            work(device[c]).get(stream=stream, out=outputs[c], blocking=False)
+    cupy.cuda.Device().synchronize()
+    expected = float(work(cupy.full(1, CHUNKS - 1, dtype=cupy.float32)).get()[0])
+    if not np.allclose(outputs[-1][:4], expected):
+        raise SystemExit(f"wrong result: {outputs[-1][:4]} instead of {expected}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "pinned")
