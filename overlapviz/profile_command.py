@@ -52,8 +52,11 @@ def add_profile(commands: Any) -> None:
         "--window", metavar="START:END",
         help="only this part of the recording, in ms from its start (e.g. 2:4.5, or 10: to the end)",
     )  # fmt: skip
-    profile.add_argument("--json", action="store_true",
-                         help="print one JSON object instead of the summary (the script's own output goes to stderr)")
+    profile.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object instead of the summary (the script's own output goes to stderr)",
+    )
     profile.add_argument("script", type=Path, metavar="SCRIPT.py", help="the Python script to run")
     profile.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help="the script's arguments")
 
@@ -89,8 +92,15 @@ def profile_command(args: argparse.Namespace) -> int:
         report = {"script": str(script), "script_args": script_args, "script_ending": ending or None}
         print(json.dumps(finite_json({**report, **json_run(None, result)}), indent=2))
     else:
-        print("\n".join([f"script     {' '.join([str(script), *script_args])}", *summary_lines(None, result),
-                         *(f"wrote      {path}" for path in written)]))
+        print(
+            "\n".join(
+                [
+                    f"script     {' '.join([str(script), *script_args])}",
+                    *summary_lines(None, result),
+                    *(f"wrote      {path}" for path in written),
+                ]
+            )
+        )
         _say_ending(ending)
     return EXIT_SCRIPT_FAILED if ending else 0
 

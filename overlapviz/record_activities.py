@@ -26,8 +26,12 @@ _MEMORY = {
     int(CuptiMemory.PINNED): HostMemory.PINNED,
     int(CuptiMemory.DEVICE): HostMemory.DEVICE,
 }
-_MEMORY_WORDS = {HostMemory.PAGEABLE: "Pageable", HostMemory.PINNED: "Pinned", HostMemory.DEVICE: "Device",
-                 HostMemory.UNKNOWN: "Unknown"}
+_MEMORY_WORDS = {
+    HostMemory.PAGEABLE: "Pageable",
+    HostMemory.PINNED: "Pinned",
+    HostMemory.DEVICE: "Device",
+    HostMemory.UNKNOWN: "Unknown",
+}
 
 
 def recorded_activities(recorded: Recorded, source: str) -> Activities:
@@ -35,20 +39,42 @@ def recorded_activities(recorded: Recorded, source: str) -> Activities:
     names: dict[str, int] = {}
     columns = empty_columns(len(recorded.devices) + len(recorded.apis))
     for row, op in enumerate(recorded.devices):
-        _set(columns, row, start_ns=op.start_ns, end_ns=op.end_ns, device=recorded.device, stream=op.stream_id,
-             correlation=op.correlation_id)
+        _set(
+            columns,
+            row,
+            start_ns=op.start_ns,
+            end_ns=op.end_ns,
+            device=recorded.device,
+            stream=op.stream_id,
+            correlation=op.correlation_id,
+        )
         if op.kind is OpKind.KERNEL:
             _set(columns, row, kind=ActivityKind.KERNEL, name=_index(names, op.name or "kernel"))
             continue
         copy_kind = _COPY_KINDS[op.kind]
         src, dst = _memory(op.src_kind), _memory(op.dst_kind)
         title = f"Memcpy {_COPY_WORDS[copy_kind]} ({_MEMORY_WORDS[src]} -> {_MEMORY_WORDS[dst]})"
-        _set(columns, row, kind=ActivityKind.MEMCPY, bytes=op.nbytes, copy_kind=copy_kind, src_memory=src,
-             dst_memory=dst, name=_index(names, title))
+        _set(
+            columns,
+            row,
+            kind=ActivityKind.MEMCPY,
+            bytes=op.nbytes,
+            copy_kind=copy_kind,
+            src_memory=src,
+            dst_memory=dst,
+            name=_index(names, title),
+        )
     for row, call in enumerate(recorded.apis, start=len(recorded.devices)):
-        _set(columns, row, kind=ActivityKind.RUNTIME if call.runtime else ActivityKind.DRIVER,
-             start_ns=call.start_ns, end_ns=call.end_ns, thread=call.thread_id, correlation=call.correlation_id,
-             name=_index(names, api_name(call.name)))
+        _set(
+            columns,
+            row,
+            kind=ActivityKind.RUNTIME if call.runtime else ActivityKind.DRIVER,
+            start_ns=call.start_ns,
+            end_ns=call.end_ns,
+            thread=call.thread_id,
+            correlation=call.correlation_id,
+            name=_index(names, api_name(call.name)),
+        )
     meta: dict[str, Any] = {
         "tool": TOOL,
         "recorded": recorded.recorded,

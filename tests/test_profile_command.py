@@ -77,8 +77,13 @@ def test_without_cupy_it_says_so_and_runs_nothing(tmp_path, capsys, monkeypatch)
 
 
 def test_python_dash_m_overlapviz_profile_is_the_same_command(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "overlapviz", "profile", str(tmp_path / "gone.py")],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "overlapviz", "profile", str(tmp_path / "gone.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [f"overlapviz: error: {tmp_path / 'gone.py'}: no such script"]
 
@@ -88,7 +93,8 @@ def test_python_dash_m_overlapviz_profile_is_the_same_command(tmp_path):
 
 def test_the_script_runs_as_main_with_its_arguments_and_the_report_follows(tmp_path, capsys, gpu):
     seen = tmp_path / "seen.json"
-    body = f"import json, pathlib\npathlib.Path({str(seen)!r}).write_text(json.dumps([__name__, sys.argv, sys.path[0]]))"
+    facts = "json.dumps([__name__, sys.argv, sys.path[0]])"
+    body = f"import json, pathlib\npathlib.Path({str(seen)!r}).write_text({facts})"
     body += "\nprint('hello')"
     path = script(tmp_path, body)
     argv_before, path_before = sys.argv[:], sys.path[:]

@@ -37,7 +37,9 @@ def pageable_records() -> tuple[list[ApiRecord], list[DeviceRecord]]:
     apis, devices = fake_records(PLAN, host_kind=CuptiMemory.PAGEABLE)
     copy_end = {d.correlation_id: d.end_ns for d in devices if d.kind is not OpKind.KERNEL}
     blocked = [
-        ApiRecord(a.name, a.start_ns, copy_end.get(a.correlation_id, a.end_ns), a.correlation_id, a.thread_id, a.runtime)
+        ApiRecord(
+            a.name, a.start_ns, copy_end.get(a.correlation_id, a.end_ns), a.correlation_id, a.thread_id, a.runtime
+        )
         for a in apis
     ]
     return blocked, devices
@@ -83,8 +85,13 @@ def test_every_copy_kernel_and_call_becomes_one_row_with_cuptis_kinds_as_ours():
     assert rows.mask(ActivityKind.DRIVER).sum() == 4  # the kernels' cuLaunchKernel
     assert "cudaMemcpyAsync" in rows.names and not any(name.endswith("_v3020") for name in rows.names)
     assert sorted(rows["correlation"][calls]) == sorted(a.correlation_id for a in apis)
-    assert rows.meta == {"tool": TOOL, "recorded": "2026-12-01", "devices": {0: "Fake GPU"}, "source": "loop.py",
-                         "caveat": NOT_RECORDED}
+    assert rows.meta == {
+        "tool": TOOL,
+        "recorded": "2026-12-01",
+        "devices": {0: "Fake GPU"},
+        "source": "loop.py",
+        "caveat": NOT_RECORDED,
+    }
 
 
 def test_the_rows_make_a_trace_whose_calls_point_at_their_ops():
@@ -137,8 +144,14 @@ def fake_gpu(monkeypatch):
 def cupti_activities(apis, devices):
     """The CUPTI activity records the GPU would deliver for these plain records."""
     out = [
-        activity(CuptiKind.RUNTIME if a.runtime else CuptiKind.DRIVER, cbid=1, start=a.start_ns, end=a.end_ns,
-                 correlation_id=a.correlation_id, thread_id=a.thread_id)
+        activity(
+            CuptiKind.RUNTIME if a.runtime else CuptiKind.DRIVER,
+            cbid=1,
+            start=a.start_ns,
+            end=a.end_ns,
+            correlation_id=a.correlation_id,
+            thread_id=a.thread_id,
+        )
         for a in apis
     ]
     for d in devices:
@@ -146,8 +159,16 @@ def cupti_activities(apis, devices):
         if d.kind is OpKind.KERNEL:
             out.append(activity(CuptiKind.CONCURRENT_KERNEL, name=d.name, **fields))
         else:
-            out.append(activity(CuptiKind.MEMCPY, copy_kind=1 if d.kind is OpKind.H2D else 2, bytes=d.nbytes,
-                                src_kind=d.src_kind, dst_kind=d.dst_kind, **fields))
+            out.append(
+                activity(
+                    CuptiKind.MEMCPY,
+                    copy_kind=1 if d.kind is OpKind.H2D else 2,
+                    bytes=d.nbytes,
+                    src_kind=d.src_kind,
+                    dst_kind=d.dst_kind,
+                    **fields,
+                )
+            )
     return out
 
 
@@ -161,8 +182,19 @@ def issue_loop(fake, records=None):
 def test_a_recording_keeps_what_ran_inside_it_and_drops_what_came_before(monkeypatch):
     fake = fake_gpu(monkeypatch)
     recording.shared_collector()  # an earlier user of CUPTI in this process
-    fake.issue(activity(CuptiKind.MEMCPY, start=5, end=9, correlation_id=1, stream_id=13, copy_kind=1, bytes=4,
-                        src_kind=2, dst_kind=3))
+    fake.issue(
+        activity(
+            CuptiKind.MEMCPY,
+            start=5,
+            end=9,
+            correlation_id=1,
+            stream_id=13,
+            copy_kind=1,
+            bytes=4,
+            src_kind=2,
+            dst_kind=3,
+        )
+    )
     with recording.Recording() as rec:
         issue_loop(fake)
     assert fake.runtime.synchronized == 1
@@ -193,7 +225,7 @@ def test_record_analyses_the_block_summarises_and_saves(monkeypatch, tmp_path):
 
 
 def test_record_before_its_block_says_how_to_use_it():
-    with pytest.raises(RuntimeError, match="with overlapviz.record"):
+    with pytest.raises(RuntimeError, match=r"with overlapviz\.record"):
         overlapviz.record().trace  # noqa: B018 - the property is what raises
 
 
