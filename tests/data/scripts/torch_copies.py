@@ -9,6 +9,7 @@ import sys
 import torch
 
 CHUNKS = 8
+REPEATS = 4  # the loop, several times: most of the recording, beside the warm-up
 ELEMENTS = 4 * 1024 * 1024  # 16 MiB of float32 per chunk
 
 
@@ -27,11 +28,12 @@ def main(memory: str) -> None:
         inputs, outputs = [t.pin_memory() for t in inputs], [t.pin_memory() for t in outputs]
     work(torch.zeros(ELEMENTS, device="cuda"))  # load the kernels before the loop
     torch.cuda.synchronize()
-    for c in range(CHUNKS):
-        with torch.cuda.stream(streams[c % 2]):
-            device = inputs[c].to("cuda", non_blocking=pinned)
-            outputs[c].copy_(work(device), non_blocking=pinned)
-    torch.cuda.synchronize()
+    for _ in range(REPEATS):
+        for c in range(CHUNKS):
+            with torch.cuda.stream(streams[c % 2]):
+                device = inputs[c].to("cuda", non_blocking=pinned)
+                outputs[c].copy_(work(device), non_blocking=pinned)
+        torch.cuda.synchronize()
     expected = work(torch.full((1,), float(CHUNKS - 1))).item()
     if not torch.allclose(outputs[-1][:4], torch.full((4,), expected)):
         raise SystemExit(f"wrong result: {outputs[-1][:4]} instead of {expected}")
