@@ -72,10 +72,13 @@ def profile_command(args: argparse.Namespace) -> int:
         recorder.__enter__()
     except RecordingUnavailable as error:
         fail(str(error))
+    ending = run_script(script, script_args, quiet=args.json)
     try:
-        ending = run_script(script, script_args, quiet=args.json)
-    finally:
         recorder.__exit__(None, None, None)
+    except Exception as error:  # the final synchronize: a GPU the script left broken says so here
+        print(f"overlapviz: error: the recording could not be finished: {_one_line(str(error))}", file=sys.stderr)
+        _say_ending(ending)
+        return EXIT_SCRIPT_FAILED
     try:
         result = recorder.result
     except EmptyTraceError:

@@ -150,3 +150,18 @@ def test_a_window_that_holds_nothing_is_bad_usage(tmp_path, capsys, gpu):
     assert main(["profile", "--window", "5000:6000", "--out", str(out), str(script(tmp_path, ""))]) == 2
     assert one_error_line(capsys).startswith("overlapviz: error: --window: ")
     assert not out.exists()
+
+
+def test_a_gpu_left_broken_by_the_script_is_one_line_not_a_traceback(tmp_path, capsys, gpu, monkeypatch):
+    def broken():
+        raise RuntimeError("cudaErrorIllegalAddress: an illegal memory access was encountered")
+
+    monkeypatch.setattr(gpu.runtime, "deviceSynchronize", broken)
+    assert main(["profile", str(script(tmp_path, "raise IndexError('out of range')"))]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "overlapviz: error: the recording could not be finished: cudaErrorIllegalAddress: an illegal memory access"
+        " was encountered",
+        f"overlapviz: the script stopped with IndexError: out of range (at {tmp_path / 'loop.py'}:3)",
+    ]
