@@ -73,7 +73,10 @@ def test_app_drives_the_real_gpu_and_exports_a_picture(gpu_backend, request, tmp
         if os.environ.get("OVERLAPVIZ_GPU_PNG"):
             shutil.copyfile(screenshot, os.environ["OVERLAPVIZ_GPU_PNG"])
         picture = tmp_path / "timeline.png"
-        assert window.files.export_png(picture, ExportOptions(width=1920, theme="light")), window.banner
+        # pictures are drawn in short steps and written off the GUI thread: wait for the write
+        with qtbot.waitSignal(window.files.write_finished, timeout=60_000) as written:
+            assert window.files.export_png(picture, ExportOptions(width=1920, theme="light")), window.banner
+        assert written.args[0], window.banner
         assert picture.stat().st_size > 10_000
         if os.environ.get("OVERLAPVIZ_GPU_TIMELINE_PNG"):
             shutil.copyfile(picture, os.environ["OVERLAPVIZ_GPU_TIMELINE_PNG"])

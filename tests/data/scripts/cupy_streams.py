@@ -29,6 +29,12 @@ def work(x: cupy.ndarray) -> cupy.ndarray:
     return x
 
 
+def host_work(x: np.ndarray) -> np.ndarray:
+    for _ in range(4):
+        x = np.sin(x) * np.float32(0.5) + np.float32(0.25)
+    return x
+
+
 def main(memory: str) -> None:
     pinned = memory == "pinned"
     streams = [cupy.cuda.Stream(non_blocking=True) for _ in range(2)]
@@ -46,8 +52,8 @@ def main(memory: str) -> None:
                 device[c].set(inputs[c], stream=stream)
                 work(device[c]).get(stream=stream, out=outputs[c], blocking=False)
         cupy.cuda.Device().synchronize()
-    expected = float(work(cupy.full(1, CHUNKS - 1, dtype=cupy.float32)).get()[0])
-    if not np.allclose(outputs[-1][:4], expected):
+    expected = host_work(np.full(4, CHUNKS - 1, dtype=np.float32))  # on the host: no new kernel to compile
+    if not np.allclose(outputs[-1][:4], expected, rtol=1e-5):
         raise SystemExit(f"wrong result: {outputs[-1][:4]} instead of {expected}")
 
 
