@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
 )
 
+from overlapviz._qt.buffer_release import BufferRelease
 from overlapviz._qt.compare.compare_panel import ComparePanel
 from overlapviz._qt.controls import ControlsPanel
 from overlapviz._qt.error_banner import ErrorBanner
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
         self._targets = available_targets() if targets is None else targets
         self._default_target = default_target(self._targets)
         self.teaching = TeachingTools(self, run_function)
+        self.buffers = BufferRelease(self.show_notice, self)
         self._connect()
         self.set_theme(str(settings.value(THEME_KEY, DEFAULT_THEME)))
         self._refresh_recent()
@@ -134,6 +136,7 @@ class MainWindow(QMainWindow):
         self.runner.busy_changed.connect(lambda busy: self.busy_label.setText("Running\u2026" if busy else ""))
         self.metrics.finding_selected.connect(self.timeline.highlight_rows)
         a.run.triggered.connect(self.request_run)
+        a.release_buffers.triggered.connect(self.buffers.release)
         a.live.toggled.connect(c.set_live)
         a.reset_view.triggered.connect(self.timeline.reset_view)
         # Home belongs to the timeline only: a focused slider keeps its own Home key.
@@ -317,6 +320,7 @@ class MainWindow(QMainWindow):
         self._debounce.stop()
         self.teaching.shutdown()
         self.files.shutdown()
+        self.buffers.shutdown()
         self.runner.shutdown()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)

@@ -25,6 +25,7 @@ class WindowActions:
     quit: QAction
     run: QAction
     live: QAction
+    release_buffers: QAction
     reset_view: QAction
     bigger_text: QAction
     smaller_text: QAction
@@ -56,6 +57,9 @@ def build_actions(window: QMainWindow) -> WindowActions:
         quit=_action(window, "&Quit", std.Quit),
         run=_action(window, "&Run", "Ctrl+Return", "Ctrl+R"),
         live=_action(window, "&Live", "Ctrl+L", tip="Run again on every change"),
+        release_buffers=_action(
+            window, "Release &buffers", tip="Give back the pinned and device memory kept for the next run on the GPU"
+        ),
         reset_view=_action(window, "Reset &timeline view", "Home"),
         bigger_text=_action(window, "&Bigger text", std.ZoomIn, "Ctrl+="),
         smaller_text=_action(window, "&Smaller text", std.ZoomOut),
@@ -79,6 +83,8 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     file_menu.addAction(a.quit)
     run_menu = bar.addMenu("&Run")
     run_menu.addActions([a.run, a.live])
+    run_menu.addSeparator()
+    run_menu.addAction(a.release_buffers)
     view_menu = bar.addMenu("&View")
     view_menu.addAction(a.reset_view)
     view_menu.addSeparator()
