@@ -30,6 +30,7 @@ def main() -> int:
 
 
 def _run_window() -> int:
+    from overlapviz._qt.heap import settle_heap
     from overlapviz._qt.main_window import MainWindow
     from overlapviz._qt.qt_app import ensure_app
 
@@ -38,6 +39,7 @@ def _run_window() -> int:
     if os.environ.get(QUIT_AFTER_DRAW_ENV) == "1":
         window.timeline_drawn.connect(lambda: QTimer.singleShot(0, window.close))
     window.show()
+    settle_heap()  # the window's own objects stay out of the collections that runs trigger
     code = app.exec()
     window.shutdown()
     return code

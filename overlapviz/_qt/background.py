@@ -16,6 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from overlapviz._qt.heap import collections_paused
 from overlapviz.backends.base import CancelToken, RunCancelled
 
 Work = Callable[[CancelToken], Any]
@@ -47,14 +48,19 @@ class _TaskWorker(QObject):
 
     @Slot(object)
     def run(self, task: Task) -> None:
+        with collections_paused():  # see `heap`: no collection stops the window while a file is read or written
+            outcome = self._outcome(task)
+        self.done.emit(outcome)
+
+    @staticmethod
+    def _outcome(task: Task) -> TaskOutcome:
         try:
             task.cancel.check()
-            outcome = TaskOutcome(task, result=task.work(task.cancel))
+            return TaskOutcome(task, result=task.work(task.cancel))
         except RunCancelled:
-            outcome = TaskOutcome(task, cancelled=True)
+            return TaskOutcome(task, cancelled=True)
         except Exception as error:  # the caller says what went wrong; the thread goes on
-            outcome = TaskOutcome(task, error=error)
-        self.done.emit(outcome)
+            return TaskOutcome(task, error=error)
 
 
 class BackgroundTasks(QObject):

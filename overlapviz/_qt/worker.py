@@ -19,6 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from overlapviz._qt.heap import collections_paused
 from overlapviz._qt.timeline.prepared import prepare_view
 from overlapviz.backends.base import BackendError, CancelToken, RunCancelled
 from overlapviz.core.config import ConfigError, PipelineConfig
@@ -69,6 +70,11 @@ class _RunWorker(QObject):
 
     @Slot(object)
     def run(self, request: RunRequest) -> None:
+        with collections_paused():  # a run's many objects die with it: no collection stops the window meanwhile
+            outcome = self._outcome(request)
+        self.done.emit(outcome)
+
+    def _outcome(self, request: RunRequest) -> RunOutcome:
         try:
             if request.job is not None:
                 result = request.job(request.cancel)
@@ -85,7 +91,7 @@ class _RunWorker(QObject):
             outcome = RunOutcome(request, error=str(error))
         except Exception as error:  # a bug in a backend must not take the window down with it
             outcome = RunOutcome(request, error=f"the run failed unexpectedly: {type(error).__name__}: {error}")
-        self.done.emit(outcome)
+        return outcome
 
 
 class RunController(QObject):

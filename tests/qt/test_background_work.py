@@ -1,14 +1,22 @@
-"""Work beside the GUI: file tasks on a thread of their own, and GUI work in short steps."""
+"""Work beside the GUI: file tasks on a thread of their own, GUI work in short steps, collections held off."""
 
+import gc
 import itertools
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
 
 from overlapviz._qt.background import BackgroundTasks
+from overlapviz._qt.heap import collections_paused
 from overlapviz._qt.stepwise import Stepwise
+from overlapviz._qt.worker import RunController
 from overlapviz.backends.base import RunCancelled
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -127,3 +135,43 @@ def test_a_failing_step_is_reported_and_a_cancelled_job_cleans_up(qtbot):
     qtbot.wait(20)
     job.cancel()
     assert cleaned == [True]
+
+
+def test_collections_wait_while_work_runs_and_resume_after():
+    assert gc.isenabled()
+    with collections_paused():
+        assert not gc.isenabled()
+        with collections_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer block still runs
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collections_paused():
+            pass
+        assert not gc.isenabled()  # a collector switched off stays off
+    finally:
+        gc.enable()
+
+
+def test_runs_and_file_tasks_run_with_collections_paused(tasks, qtbot):
+    controller = RunController()
+    try:
+        with qtbot.waitSignal(controller.finished, timeout=5000) as run:
+            controller.submit(lambda _cancel: {"collecting": gc.isenabled()})
+        assert run.args[0].result == {"collecting": False}
+    finally:
+        controller.shutdown()
+    with qtbot.waitSignal(tasks.done, timeout=5000) as task:
+        tasks.submit(lambda _cancel: gc.isenabled())
+    assert task.args[0].result is False
+    assert gc.isenabled()
+
+
+def test_settle_heap_takes_the_objects_alive_now_out_of_collections():
+    code = (
+        "import gc; from overlapviz._qt.heap import settle_heap; kept = [[i] for i in range(50_000)];"
+        "frozen = settle_heap(); print(frozen >= 50_000, len(gc.get_objects()) < 1_000)"
+    )
+    found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert found.stdout.split() == ["True", "True"]

@@ -66,9 +66,8 @@ class ComparisonExportView(ExportWidget):
         for side, (view, label) in enumerate(zip(picture.views, picture.labels, strict=True)):
             caption = self._label(side_caption(side, label, view.trace, view.metrics), caption_font, visible=True)
             timeline = export_timeline(theme, options, text_font, self)
-            timeline.set_view(view)
             layout.addWidget(caption)
-            layout.addWidget(timeline, max(1, round(self._lanes(timeline))))
+            layout.addWidget(timeline, 1)
             self.captions.append(caption)
             self._timelines.append(timeline)
         rows = delta_rows(metrics[0], metrics[1])
@@ -77,7 +76,15 @@ class ComparisonExportView(ExportWidget):
         self.deltas = self._label(delta_html(rows, names), text_font, visible=True)
         self.deltas.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.deltas)
-        self.resize(options.logical_width, self._height())
+        self._layout = layout
+        self._views = picture.views
+
+    def fill(self) -> None:
+        """Each side's trace on its timeline, the heights shared by their lanes."""
+        for timeline, view in zip(self._timelines, self._views, strict=True):
+            timeline.set_view(view)
+            self._layout.setStretchFactor(timeline, max(1, round(self._lanes(timeline))))
+        self.resize(self.options.logical_width, self._height())
 
     def timelines(self) -> list[TimelineWidget]:
         """A's timeline, then B's."""

@@ -104,6 +104,13 @@ class ExportWidget(QWidget):
         """What the picture shows, in words (an SVG's description)."""
         raise NotImplementedError
 
+    def fill(self) -> None:
+        """Hand the timelines their prepared traces and size the picture for their lanes.
+
+        Apart from building the widgets, so that each is a short step of its own.
+        """
+        raise NotImplementedError
+
     def lay_out(self) -> None:
         """Lay the widgets out at the export size, offscreen, and fit the views to the window."""
         self.show()  # WA_DontShowOnScreen: laid out and polished, never mapped
@@ -142,8 +149,12 @@ class ExportView(ExportWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.legend)
         layout.addWidget(self.timeline, 1)
-        self.timeline.set_view(view)
-        self.resize(options.logical_width, self._height())
+        self._view = view
+
+    def fill(self) -> None:
+        """The trace on the timeline; the height for its lanes."""
+        self.timeline.set_view(self._view)
+        self.resize(self.options.logical_width, self._height())
 
     def timelines(self) -> list[TimelineWidget]:
         """The one timeline."""

@@ -37,7 +37,7 @@ class ExportError(RuntimeError):
 
 @contextmanager
 def picture_view(subject: Subject, options: ExportOptions) -> Iterator[ExportWidget]:
-    """The picture of `subject`, built offscreen (not yet laid out); destroyed on exit."""
+    """The picture of `subject`, built offscreen (neither filled nor laid out yet); destroyed on exit."""
     view: ExportWidget
     view = ExportView(subject, options) if isinstance(subject, PreparedView) else ComparisonExportView(subject, options)
     try:
@@ -50,10 +50,13 @@ def picture_view(subject: Subject, options: ExportOptions) -> Iterator[ExportWid
 def image_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[QImage]:
     """The picture as an image `options.width` device pixels wide, drawn a piece at a time.
 
-    Each step is one short stretch of GUI-thread work: building the widgets, laying them out,
-    then one band of `BAND_PX` rows at a time; the image is the generator's return value.
+    Each step is one short stretch of GUI-thread work: building the widgets, handing them the
+    prepared traces, laying them out, then one band of `BAND_PX` rows at a time; the image is
+    the generator's return value.
     """
     with picture_view(subject, options) as view:
+        yield
+        view.fill()
         yield
         view.lay_out()
         yield
@@ -97,6 +100,8 @@ def svg_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[bytes]:
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     with picture_view(subject, options) as view:
+        yield
+        view.fill()
         yield
         view.lay_out()
         yield

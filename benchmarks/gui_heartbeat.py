@@ -1,0 +1,414 @@
+"""How long the GUI thread goes without handling an event while the app works (goal: 50 ms at most).
+
+A 10 ms QTimer on the GUI thread notes when it fires. Between two ticks the GUI thread was
+busy, or waited for Python's lock while another thread held it: either way the window could
+not repaint or answer the mouse. The app runs offscreen on the simulated H200, through the
+window's own paths (Run, File > Open, File > Export PNG), in four scenarios:
+
+- 30 runs of 4096 chunks, one after another, each waited for until it is drawn;
+- one run of 65,536 chunks;
+- opening a trace file of more than 10^6 spans (three 65,536-chunk model runs back to back,
+  written with `core.trace_io.export_chrome` before the clock starts);
+- a 1920-px PNG export of that trace.
+
+Each scenario runs from the request until its result is on show (or written), plus
+`SETTLE_S` for the repaint that follows. Prints the longest gap and the 99th percentile per
+scenario with their ratio to the goal, and writes benchmarks/results/gui_heartbeat.json with
+the machine and the date. Each scenario also gets the longest time the GUI thread spent in
+one of the app's own handlers (showing a result, a step of a picture, a repaint): a gap much
+longer than that was another thread holding Python's lock. `--locks` names those holders:
+calls into C of 20 ms or more on the run and file threads (the hook slows those threads).
+`--profile` prints, per scenario, where the GUI thread spent its time (cProfile on the GUI
+thread only).
+
+    python -m benchmarks.gui_heartbeat [--runs 30] [--locks] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import cProfile
+import gc
+import io
+import itertools
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+GOAL_MS = 50.0
+TICK_MS = 10
+SETTLE_S = 0.3  # after the result is on show: the repaint of the new picture
+TIMEOUT_S = 600.0
+SPANS_WANTED = 1_000_000
+BIG_CHUNKS = 65_536
+
+
+class Heartbeat:
+    """A 10 ms timer on the GUI thread and the times it fired."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.ticks: list[float] = []
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self._timer.start()
+
+    def gaps_ms(self, start: float, end: float) -> list[float]:
+        """The gaps between ticks from `start` to `end`, the edges of the window included."""
+        inside = [start, *(t for t in self.ticks if start < t < end), end]
+        return [(b - a) * 1e3 for a, b in itertools.pairwise(inside)]
+
+    def stop(self) -> None:
+        """Stop the timer."""
+        self._timer.stop()
+
+
+def run_loop_until(signal: Any, what: str) -> list[Any]:
+    """Run the event loop (as the app's own) until `signal` fires, then `SETTLE_S` more; its arguments."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop, fired = QEventLoop(), []
+
+    def on_signal(*args: Any) -> None:
+        if not fired:
+            fired.append(args)
+            QTimer.singleShot(round(SETTLE_S * 1e3), loop.quit)
+
+    signal.connect(on_signal)
+    guard = QTimer(singleShot=True, interval=round(TIMEOUT_S * 1e3))
+    guard.timeout.connect(loop.quit)
+    guard.start()
+    loop.exec()
+    guard.stop()
+    signal.disconnect(on_signal)
+    if not fired:
+        raise TimeoutError(f"{what} did not finish within {TIMEOUT_S:.0f} s")
+    return list(fired[0])
+
+
+def big_trace_file(folder: Path) -> tuple[Path, int]:
+    """Three 65,536-chunk model runs back to back as one trace file; its path and row count."""
+    from overlapviz.core.config import PipelineConfig
+    from overlapviz.core.trace import COLUMNS, Trace
+    from overlapviz.core.trace_io import export_chrome
+    from overlapviz.session import run_pipeline
+
+    runs = [run_pipeline(PipelineConfig(chunks=BIG_CHUNKS), "sim", "h200").trace for _ in range(3)]
+    names = runs[0].names
+    if any(run.names != names for run in runs):
+        raise RuntimeError("the runs name their spans differently; cannot join them")
+    columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+    offset_ns, offset_rows, offset_chunks = 0, 0, 0
+    for run in runs:
+        for name in COLUMNS:
+            values = np.array(run[name])
+            if name.endswith("_ns"):
+                values[values >= 0] += offset_ns
+            elif name == "op":
+                values[values >= 0] += offset_rows
+            elif name == "chunk":
+                values[values >= 0] += offset_chunks
+            columns[name].append(values)
+        offset_ns += int(run["end_ns"].max()) + 1_000_000
+        offset_rows += len(run)
+        offset_chunks += BIG_CHUNKS
+    trace = Trace({name: np.concatenate(parts) for name, parts in columns.items()}, names, dict(runs[0].meta))
+    if len(trace) < SPANS_WANTED:
+        raise RuntimeError(f"the joined trace has {len(trace)} spans, fewer than {SPANS_WANTED}")
+    path = folder / "million-spans.json"
+    export_chrome(trace, path)
+    return path, len(trace)
+
+
+class StepTimes:
+    """The longest stretch the GUI thread spent in one of the app's own handlers, per scenario.
+
+    The handlers are wrapped before the window exists (signal connections take the wrapper):
+    a run or file result being shown, a step of a picture, a new window onto the timeline,
+    a repaint of a plot. A gap much longer than the longest handler was another thread
+    holding Python's lock.
+    """
+
+    def __init__(self) -> None:
+        import pyqtgraph as pg
+
+        from overlapviz._qt.background import BackgroundTasks
+        from overlapviz._qt.stepwise import Stepwise
+        from overlapviz._qt.timeline.widget import TimelineWidget
+        from overlapviz._qt.worker import RunController
+
+        self.longest: tuple[float, str] = (0.0, "")
+        self._depth = 0
+        handlers = [
+            (RunController, "_on_done", "a run's result shown"),
+            (BackgroundTasks, "_on_done", "a file task's outcome shown"),
+            (Stepwise, "_step", "a step of a picture"),
+            (TimelineWidget, "_apply_window", "the timeline culled for its window"),
+            (pg.GraphicsView, "paintEvent", "a plot repainted"),
+        ]
+        for owner, name, what in handlers:
+            setattr(owner, name, self._timed(getattr(owner, name), what))
+
+    def take(self) -> tuple[float, str]:
+        """The longest handler since the last call, in ms, and what it was."""
+        longest, self.longest = self.longest, (0.0, "")
+        return longest
+
+    def _timed(self, handler: Callable[..., Any], what: str) -> Callable[..., Any]:
+        def timed(*args: Any) -> Any:
+            self._depth += 1
+            began = time.perf_counter()
+            try:
+                return handler(*args)
+            finally:
+                self._depth -= 1
+                spent = (time.perf_counter() - began) * 1e3
+                if self._depth == 0 and spent > self.longest[0]:
+                    self.longest = (spent, what)
+
+        return timed
+
+
+class LongCalls:
+    """What held Python's lock for `MIN_MS` or more off the GUI thread: calls into C, and garbage collections.
+
+    Both hold the lock throughout; a collection runs on whichever thread allocated when the
+    collector's thresholds were reached.
+    """
+
+    MIN_MS = 20.0
+    END_SLACK_S = 0.005
+
+    def __init__(self) -> None:
+        self.found: list[tuple[float, float, str]] = []  # began, ended, what
+        self._started: dict[tuple[int, int], float] = {}
+        self._collecting = 0.0
+
+    def hook(self, frame: Any, event: str, arg: Any) -> None:
+        """A `sys.setprofile` hook."""
+        key = (threading.get_ident(), id(frame))
+        if event == "c_call":
+            self._started[key] = time.perf_counter()
+        elif event in ("c_return", "c_exception") and key in self._started:
+            began, ended = self._started.pop(key), time.perf_counter()
+            if (ended - began) * 1e3 >= self.MIN_MS:
+                where = f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} ({frame.f_code.co_name})"
+                self.found.append((began, ended, f"{getattr(arg, '__qualname__', arg)} in {where}"))
+
+    def on_collection(self, phase: str, info: dict[str, Any]) -> None:
+        """A `gc.callbacks` entry: note long collections off the GUI thread."""
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        elif threading.current_thread() is not threading.main_thread():
+            began, ended = self._collecting, time.perf_counter()
+            if (ended - began) * 1e3 >= self.MIN_MS:
+                self.found.append((began, ended, f"garbage collection of generation {info['generation']}"))
+
+    def install(self) -> Callable[..., Any]:
+        """Hook the file thread's reading and encoding; returns a run function that hooks the run thread.
+
+        A hook set once on a Qt thread would not last (each slot call gets a fresh Python
+        thread state), so each piece of work sets it as it starts; a run's hook stays on
+        while its result is prepared, in the same call.
+        """
+        from overlapviz._qt import file_actions
+        from overlapviz.session import run_pipeline
+
+        gc.callbacks.append(self.on_collection)
+        file_actions.load_file = self._hooked(file_actions.load_file)  # type: ignore[attr-defined]
+        file_actions.png_bytes = self._hooked(file_actions.png_bytes)  # type: ignore[attr-defined]
+        return self._hooked(run_pipeline)
+
+    def _hooked(self, work: Callable[..., Any]) -> Callable[..., Any]:
+        def hooked(*args: Any) -> Any:
+            sys.setprofile(self.hook)
+            return work(*args)
+
+        return hooked
+
+    def take(self, ticks: list[float], top: int = 5) -> list[tuple[float, str]]:
+        """The longest calls since the last take that held the lock throughout, longest first.
+
+        A call held it throughout when the GUI thread's timer did not fire while it ran (a
+        call that lets go of the lock, to wait or to encode, lets the timer in). The end is
+        noted by a Python hook, where the waiting GUI thread may come in first: the last
+        `END_SLACK_S` of a call are not looked at.
+        """
+        held = [
+            (ended - began, what)
+            for began, ended, what in self.found
+            if not _tick_within(ticks, began, ended - self.END_SLACK_S)
+        ]
+        self.found = []
+        return [(round(spent * 1e3, 1), what) for spent, what in sorted(held, reverse=True)[:top]]
+
+
+def measure(
+    trace_path: Path, runs: int, steps: StepTimes, long_calls: LongCalls | None = None, profile: bool = False
+) -> dict[str, dict[str, Any]]:
+    """Every scenario's gaps, longest GUI handler (and with `long_calls`, what held the lock), in a new window."""
+    from PySide6.QtCore import QSettings
+
+    from overlapviz._qt.export.export_view import ExportOptions
+    from overlapviz._qt.heap import settle_heap
+    from overlapviz._qt.main_window import MainWindow
+    from overlapviz.core.config import PipelineConfig
+    from overlapviz.session import run_pipeline
+
+    folder = trace_path.parent
+    run_function = run_pipeline if long_calls is None else long_calls.install()
+    settings = QSettings(str(folder / "bench.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings, live=False, run_function=run_function)
+    window.resize(1600, 900)
+    window.show()
+    settle_heap()  # as the app does once its window is up
+    window.request_run()
+    run_loop_until(window.timeline_drawn, "the first run")
+    heartbeat = Heartbeat()
+    found: dict[str, dict[str, Any]] = {}
+
+    def scenario(name: str, start: Callable[[], object], signal: Any) -> list[Any]:
+        profiler = cProfile.Profile() if profile else None
+        steps.take()
+        if long_calls is not None:
+            long_calls.take([])
+        began = time.perf_counter()
+        if profiler is not None:
+            profiler.enable()
+        start()
+        fired = run_loop_until(signal, name)
+        if profiler is not None:
+            profiler.disable()
+            text = io.StringIO()
+            pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(25)
+            print(f"--- where the GUI thread spent {name} ---\n{text.getvalue()}")
+        record = found.setdefault(
+            name, {"gaps": [], "longest_gui_step": (0.0, ""), "long_calls": [], "worst_at": (0.0, 0.0, 0.0)}
+        )
+        ended = time.perf_counter()
+        gaps = heartbeat.gaps_ms(began, ended)
+        record["gaps"].extend(gaps)
+        worst = max(range(len(gaps)), key=gaps.__getitem__)
+        record["worst_at"] = max(record["worst_at"], (gaps[worst], sum(gaps[:worst]) / 1e3, ended - began))
+        record["longest_gui_step"] = max(record["longest_gui_step"], steps.take())
+        if long_calls is not None:
+            record["long_calls"] = sorted([*record["long_calls"], *long_calls.take(heartbeat.ticks)], reverse=True)[:5]
+        return fired
+
+    for i in range(runs):
+        config = PipelineConfig(chunks=4096, streams=4 if i % 2 == 0 else 3)
+        scenario("runs_4096", lambda c=config: _run(window, c), window.timeline_drawn)
+    scenario("run_65536", lambda: _run(window, PipelineConfig(chunks=BIG_CHUNKS)), window.timeline_drawn)
+    if scenario("open_1e6_spans", lambda: window.files.open(trace_path), window.files.open_finished) != [True]:
+        raise RuntimeError(f"the trace file did not open: {window.banner.message()}")
+    png = folder / "export.png"
+    export = lambda: window.files.export_png(png, ExportOptions(width=1920))  # noqa: E731
+    if scenario("export_png_1e6_spans", export, window.files.write_finished) != [True]:
+        raise RuntimeError(f"the export failed: {window.banner.message()}")
+    heartbeat.stop()
+    window.close()
+    return found
+
+
+def _tick_within(ticks: list[float], began: float, ended: float) -> bool:
+    """Whether a tick of `ticks` (sorted) falls between `began` and `ended`."""
+    i = bisect.bisect_right(ticks, began)
+    return i < len(ticks) and ticks[i] < ended
+
+
+def _run(window: Any, config: Any) -> None:
+    window.controls.set_config(config)
+    window.request_run()
+
+
+def summary(record: dict[str, Any]) -> dict[str, Any]:
+    """Longest gap, 99th percentile and median in ms; the GUI thread's longest handler; long calls elsewhere."""
+    gaps = record["gaps"]
+    p99 = statistics.quantiles(gaps, n=100, method="inclusive")[-1] if len(gaps) >= 2 else max(gaps)
+    worst = max(gaps)
+    step_ms, step = record["longest_gui_step"]
+    _gap, worst_at_s, lasted_s = record["worst_at"]
+    return {
+        "max_gap_ms": round(worst, 1),
+        "p99_gap_ms": round(p99, 1),
+        "median_gap_ms": round(statistics.median(gaps), 1),
+        "ticks": len(gaps),
+        "max_ratio_to_goal": round(worst / GOAL_MS, 2),
+        "p99_ratio_to_goal": round(p99 / GOAL_MS, 2),
+        "max_gap_began_s": round(worst_at_s, 3),  # after the scenario's start ...
+        "scenario_s": round(lasted_s, 3),  # ... of the one it was in, which lasted this long
+        "longest_gui_handler_ms": round(step_ms, 1),
+        "longest_gui_handler": step,
+    }
+
+
+def main() -> None:
+    from PySide6 import __version__ as pyside_version
+
+    from benchmarks.machine import write_result
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=30, help="runs of 4096 chunks (default 30)")
+    parser.add_argument("--profile", action="store_true", help="print where the GUI thread spent each scenario")
+    parser.add_argument(
+        "--locks", action="store_true", help="also note calls into C of 20 ms or more on the run and file threads"
+    )
+    args = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from overlapviz._qt.qt_app import ensure_app
+
+    folder = Path(tempfile.mkdtemp(prefix="overlapviz-heartbeat-"))
+    print("making the trace file of 10^6 spans ...", flush=True)
+    trace_path, spans = big_trace_file(folder)
+    ensure_app()
+    steps = StepTimes()
+    results = {
+        name: summary(record) for name, record in measure(trace_path, args.runs, steps, None, args.profile).items()
+    }
+    over = [name for name, numbers in results.items() if numbers["max_gap_ms"] > GOAL_MS]
+    if args.locks and over:
+        print(f"again with the run and file threads watched, for {', '.join(over)} ...", flush=True)
+        watched = measure(trace_path, 2, steps, LongCalls())
+        for name in over:
+            calls = [f"{spent:.0f} ms {what}" for spent, what in watched[name]["long_calls"]]
+            results[name]["held_the_lock_off_the_gui_thread_in_a_watched_pass"] = calls
+    for name, numbers in results.items():
+        verdict = "within" if numbers["max_gap_ms"] <= GOAL_MS else "OVER"
+        print(
+            f"{name:22} max gap {numbers['max_gap_ms']:7.1f} ms ({numbers['max_ratio_to_goal']:.2f}x the goal,"
+            f" {verdict}), p99 {numbers['p99_gap_ms']:6.1f} ms ({numbers['p99_ratio_to_goal']:.2f}x),"
+            f" median {numbers['median_gap_ms']:.1f} ms; the longest at {numbers['max_gap_began_s']:.2f} of"
+            f" {numbers['scenario_s']:.2f} s; longest GUI handler {numbers['longest_gui_handler_ms']:.1f} ms"
+            f" ({numbers['longest_gui_handler']})"
+        )
+        for call in numbers.get("held_the_lock_off_the_gui_thread_in_a_watched_pass", []):
+            print(f"{'':24}{call}")
+    write_result("gui_heartbeat", {
+        "what": "gaps between the ticks of a 10 ms QTimer on the GUI thread while the window (offscreen, sim"
+                " backend, h200 model) runs, opens a trace file and exports a PNG",
+        "qt_platform": os.environ.get("QT_QPA_PLATFORM"),
+        "pyside6": pyside_version,
+        "gpu": "none",
+        "goal_ms": GOAL_MS,
+        "runs_4096": args.runs,
+        "trace_file_spans": spans,
+        "trace_file_bytes": trace_path.stat().st_size,
+        "scenarios": results,
+    })  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
