@@ -9,6 +9,7 @@ Layout happens at a logical width of at most 1920 px; wider images scale it up (
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
@@ -111,12 +112,33 @@ class ExportWidget(QWidget):
         """
         raise NotImplementedError
 
-    def lay_out(self) -> None:
-        """Lay the widgets out at the export size, offscreen, and fit the views to the window."""
+    def show_offscreen(self) -> None:
+        """Show the picture offscreen, so that Qt polishes and lays it out (with the events it posts).
+
+        Qt would also paint it into a backing store nobody sees; with updates off it does not
+        (`render` turns them on for the moment it paints).
+        """
+        self.setUpdatesEnabled(False)
         self.show()  # WA_DontShowOnScreen: laid out and polished, never mapped
         layout = self.layout()
         if layout is not None:
             layout.activate()
+
+    def render(self, *args: Any, **kwargs: Any) -> None:
+        """Paint as `QWidget.render` does, with updates on for the moment (see `show_offscreen`)."""
+        self.setUpdatesEnabled(True)
+        try:
+            super().render(*args, **kwargs)
+        finally:
+            self.setUpdatesEnabled(False)
+
+    def lay_out(self) -> None:
+        """Lay the widgets out at the export size, offscreen, and fit the views to the window.
+
+        The layout's posted events are handled here; after `show_offscreen`, an event loop
+        that ran meanwhile has handled them already, one event at a time.
+        """
+        self.show_offscreen()
         QApplication.sendPostedEvents()
         self.fit_views()
 

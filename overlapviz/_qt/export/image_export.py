@@ -51,12 +51,15 @@ def image_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[QImage]:
     """The picture as an image `options.width` device pixels wide, drawn a piece at a time.
 
     Each step is one short stretch of GUI-thread work: building the widgets, handing them the
-    prepared traces, laying them out, then one band of `BAND_PX` rows at a time; the image is
+    prepared traces, showing them offscreen (Qt then lays them out, an event at a time, before
+    the next step), fitting the views, then one band of `BAND_PX` rows at a time; the image is
     the generator's return value.
     """
     with picture_view(subject, options) as view:
         yield
         view.fill()
+        yield
+        view.show_offscreen()
         yield
         view.lay_out()
         yield
@@ -102,6 +105,8 @@ def svg_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[bytes]:
     with picture_view(subject, options) as view:
         yield
         view.fill()
+        yield
+        view.show_offscreen()
         yield
         view.lay_out()
         yield
