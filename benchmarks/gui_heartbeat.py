@@ -35,6 +35,7 @@ import itertools
 import os
 import pstats
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -100,7 +101,20 @@ def run_loop_until(signal: Any, what: str) -> list[Any]:
 
 
 def big_trace_file(folder: Path) -> tuple[Path, int]:
-    """Three 65,536-chunk model runs back to back as one trace file; its path and row count."""
+    """Three 65,536-chunk model runs back to back as one trace file; its path and row count.
+
+    Made by a process of its own, so that this one starts as small as the app does.
+    """
+    path = folder / "million-spans.json"
+    made = subprocess.run(
+        [sys.executable, "-m", "benchmarks.gui_heartbeat", "--make-trace", str(path)],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return path, int(made.stdout.split()[-1])
+
+
+def write_big_trace(path: Path) -> int:
+    """Write the trace of `big_trace_file` to `path`; returns its row count."""
     from overlapviz.core.config import PipelineConfig
     from overlapviz.core.trace import COLUMNS, Trace
     from overlapviz.core.trace_io import export_chrome
@@ -128,9 +142,8 @@ def big_trace_file(folder: Path) -> tuple[Path, int]:
     trace = Trace({name: np.concatenate(parts) for name, parts in columns.items()}, names, dict(runs[0].meta))
     if len(trace) < SPANS_WANTED:
         raise RuntimeError(f"the joined trace has {len(trace)} spans, fewer than {SPANS_WANTED}")
-    path = folder / "million-spans.json"
     export_chrome(trace, path)
-    return path, len(trace)
+    return len(trace)
 
 
 class StepTimes:
@@ -364,9 +377,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30, help="runs of 4096 chunks (default 30)")
     parser.add_argument("--profile", action="store_true", help="print where the GUI thread spent each scenario")
     parser.add_argument(
-        "--locks", action="store_true", help="also note calls into C of 20 ms or more on the run and file threads"
+        "--locks", action="store_true", help="also name what held the lock off the GUI thread, in a watched pass"
     )
+    parser.add_argument("--make-trace", type=Path, help=argparse.SUPPRESS)  # the child that writes the big trace
     args = parser.parse_args()
+    if args.make_trace is not None:
+        print(write_big_trace(args.make_trace))
+        return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from overlapviz._qt.qt_app import ensure_app
 
