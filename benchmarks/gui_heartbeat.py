@@ -196,10 +196,11 @@ class StepTimes:
 
 
 class LongCalls:
-    """What held Python's lock for `MIN_MS` or more off the GUI thread: calls into C, and garbage collections.
+    """What held Python's lock for `MIN_MS` or more off the GUI thread.
 
-    Both hold the lock throughout; a collection runs on whichever thread allocated when the
-    collector's thresholds were reached.
+    Calls into C, garbage collections, and stretches with no Python event at all between two
+    (objects freed in one cascade as a function returns): all hold the lock throughout. A
+    collection runs on whichever thread allocated when the collector's thresholds were reached.
     """
 
     MIN_MS = 20.0
@@ -208,18 +209,25 @@ class LongCalls:
     def __init__(self) -> None:
         self.found: list[tuple[float, float, str]] = []  # began, ended, what
         self._started: dict[tuple[int, int], float] = {}
+        self._last: dict[int, tuple[float, str]] = {}  # per thread: its last event, and where
         self._collecting = 0.0
 
     def hook(self, frame: Any, event: str, arg: Any) -> None:
         """A `sys.setprofile` hook."""
-        key = (threading.get_ident(), id(frame))
+        now, thread = time.perf_counter(), threading.get_ident()
+        key = (thread, id(frame))
+        where = f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} ({frame.f_code.co_name})"
+        last = self._last.get(thread)
         if event == "c_call":
-            self._started[key] = time.perf_counter()
+            self._started[key] = now
         elif event in ("c_return", "c_exception") and key in self._started:
-            began, ended = self._started.pop(key), time.perf_counter()
-            if (ended - began) * 1e3 >= self.MIN_MS:
-                where = f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} ({frame.f_code.co_name})"
-                self.found.append((began, ended, f"{getattr(arg, '__qualname__', arg)} in {where}"))
+            began = self._started.pop(key)
+            if (now - began) * 1e3 >= self.MIN_MS:
+                self.found.append((began, now, f"{getattr(arg, '__qualname__', arg)} in {where}"))
+            last = None  # the silence was this call's
+        if last is not None and (now - last[0]) * 1e3 >= self.MIN_MS:
+            self.found.append((last[0], now, f"nothing in Python after {last[1]}"))
+        self._last[thread] = (now, f"{event} {where}")
 
     def on_collection(self, phase: str, info: dict[str, Any]) -> None:
         """A `gc.callbacks` entry: note long collections off the GUI thread."""
