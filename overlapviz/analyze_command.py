@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.trace import Trace
+from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.core.trace_io import TraceFormatError
 from overlapviz.core.window import WindowError, clip_to_window, parse_window
 from overlapviz.importers.read import read_trace_file
@@ -50,7 +50,7 @@ def analyze_command(args: argparse.Namespace) -> int:
         except WindowError as error:
             fail(f"--window: {error}")
     result = analyse(trace)
-    config = _config(trace)
+    config = pipeline_settings(trace)
     if args.json:
         print(json.dumps(finite_json({"trace": str(args.trace), **json_run(config, result)}), indent=2))
     else:
@@ -65,13 +65,3 @@ def _read(path: Path, fail: UsageFailure) -> Trace:
         fail(str(error))
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror or error}")
-
-
-def _config(trace: Trace) -> PipelineConfig | None:
-    data = trace.meta.get("config")
-    if not isinstance(data, dict):
-        return None
-    try:
-        return PipelineConfig.from_dict(data)
-    except (ConfigError, TypeError):
-        return None

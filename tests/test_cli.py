@@ -6,6 +6,7 @@ import textwrap
 import types
 
 import pytest
+from cli_runs import run_cli
 from fake_backend import FakeBackend, fake_loader
 
 from overlapviz import cli, presets, run_report
@@ -54,10 +55,6 @@ def preset_dir(tmp_path, monkeypatch):
     return folder
 
 
-def run_cli(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_json(capsys, *argv):

@@ -2,18 +2,14 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_runs import run_cli
 
-from overlapviz import cli
 from overlapviz.resources import asset_path
 
 PINNED = asset_path("traces") / "h200-default-pinned.json"
 PAGEABLE = asset_path("traces") / "h200-default-pageable.json"
 
 
-def run_cli(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_analyze_prints_the_figures_and_findings_of_a_real_trace(capsys):

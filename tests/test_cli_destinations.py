@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_runs import run_cli
 from fake_backend import FakeBackend
 from fs_snapshot import make_device, make_fifo, make_socket, partials, permissions_hold, snapshot
 
@@ -27,10 +28,6 @@ REPO = Path(__file__).resolve().parents[1]
 SMALL_RUN = ("run", "--backend", "sim", "--size", "1MiB")
 
 
-def run_cli(capsys, *argv):
-    code = cli.main([str(arg) for arg in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_one_line_exit_2(code, out, err, *words):

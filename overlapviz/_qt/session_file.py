@@ -21,7 +21,7 @@ from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, chrome_dict, parse_json, trace_from_chrome
-from overlapviz.importers.read import from_another_tool, trace_from_bytes
+from overlapviz.importers.read import another_tools_trace
 
 SESSION_KEY = "overlapviz_session"
 SESSION_VERSION = 1
@@ -68,11 +68,12 @@ def open_file(path: str | os.PathLike[str]) -> SessionData:
         `OSError`).
     """
     raw = read_input_bytes(path, what="session")
-    if from_another_tool(raw):
-        try:
-            return SessionData(None, trace_from_bytes(raw, os.fspath(path)))
-        except TraceFormatError as error:
-            raise SessionFormatError(str(error)) from None
+    try:
+        other = another_tools_trace(raw, os.fspath(path))
+    except TraceFormatError as error:
+        raise SessionFormatError(str(error)) from None
+    if other is not None:
+        return SessionData(None, other)
     try:
         document = parse_json(raw, path)
     except TraceFormatError as error:

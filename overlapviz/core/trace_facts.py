@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.intervals import IntArray, covered_ns, union_intervals
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.trace import OpKind, Trace
@@ -113,6 +114,17 @@ def issuing_parts(trace: Trace, calls: npt.NDArray[np.intp]) -> tuple[IntArray, 
     call_s = trace["start_ns"][calls]
     call_e = np.minimum(trace["end_ns"][calls], np.maximum(call_s, trace["start_ns"][trace["op"][calls]]))
     return call_s, call_e
+
+
+def pipeline_settings(trace: Trace) -> PipelineConfig | None:
+    """The pipeline a run of overlapviz's ran, validated; None for another program's trace or stale settings."""
+    data = pipeline_config(trace)
+    if not data:
+        return None
+    try:
+        return PipelineConfig.from_dict(dict(data))
+    except (ConfigError, TypeError, ValueError):
+        return None
 
 
 def is_pipeline(trace: Trace) -> bool:

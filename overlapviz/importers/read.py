@@ -33,23 +33,28 @@ def read_trace_file(path: str | os.PathLike[str]) -> Trace:
     return trace_from_bytes(raw, os.fspath(path))
 
 
-def from_another_tool(raw: bytes) -> bool:
-    """Whether a file's bytes are another tool's trace (Nsight Systems, PyTorch profiler), not overlapviz's."""
-    return looks_like_nsys(raw) or looks_like_kineto(raw[:SNIFF_BYTES])
-
-
 def trace_from_bytes(raw: bytes, source: str) -> Trace:
     """The trace in a file's bytes (see `read_trace_file`); `source` names it in messages."""
+    trace = another_tools_trace(raw, source)
+    return trace if trace is not None else _own_trace(raw, source)
+
+
+def another_tools_trace(raw: bytes, source: str) -> Trace | None:
+    """The trace in another tool's file (Nsight Systems, PyTorch profiler); None for any other file.
+
+    Raises
+    ------
+    TraceFormatError
+        The file is that tool's, but damaged or empty of copies and kernels.
+    """
     try:
         if looks_like_nsys(raw):
-            trace = activities_to_trace(read_nsys(raw, source))
-        elif looks_like_kineto(raw[:SNIFF_BYTES]):
-            trace = activities_to_trace(read_kineto(raw, source))
-        else:
-            return _own_trace(raw, source)
+            return activities_to_trace(read_nsys(raw, source))
+        if looks_like_kineto(raw[:SNIFF_BYTES]):
+            return activities_to_trace(read_kineto(raw, source))
     except (KinetoFormatError, NsysFormatError, EmptyTraceError) as error:
         raise TraceFormatError(str(error)) from None
-    return trace
+    return None
 
 
 def _own_trace(raw: bytes, source: str) -> Trace:

@@ -7,9 +7,9 @@ kernels, both 0 to 100 %.
 from __future__ import annotations
 
 from overlapviz._qt.formatting import NO_COPIES, format_duration, format_percent
-from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.trace import Trace
+from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.run_report import recorded_by
 
 SEPARATOR = "  \u00b7  "
@@ -19,7 +19,7 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     """Config, device, backend (and timing source), makespan, efficiency, copy time hidden; "simulated" if so."""
     meta = trace.meta
     parts = []
-    config = _config(meta.get("config"))
+    config = pipeline_settings(trace)
     if config is not None:
         parts.append(config.describe())
     source = recorded_by(meta)
@@ -35,12 +35,3 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     if meta.get("simulated"):
         parts.append("simulated")
     return SEPARATOR.join(parts)
-
-
-def _config(data: object) -> PipelineConfig | None:
-    if not isinstance(data, dict):
-        return None
-    try:
-        return PipelineConfig.from_dict(data)
-    except (ConfigError, TypeError):
-        return None

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from overlapviz.backends.sim.pageable_spread import PageableSpread
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.config import ConfigError, HostMemory, PipelineConfig, format_size
+from overlapviz.core.config import HostMemory, PipelineConfig, format_size
 from overlapviz.core.trace import Trace
+from overlapviz.core.trace_facts import pipeline_settings
 
 
 def pageable_spread_note(trace: Trace, profile: DeviceProfile) -> str | None:
@@ -46,10 +47,7 @@ def _model_run_config(trace: Trace) -> PipelineConfig | None:
     meta = trace.meta
     if meta.get("simulated") is not True or meta.get("timing") != "model":
         return None
-    try:
-        return PipelineConfig.from_dict(dict(meta["config"]))
-    except (ConfigError, KeyError, TypeError, ValueError):
-        return None
+    return pipeline_settings(trace)
 
 
 def _is_measured_pipeline(config: PipelineConfig, spread: PageableSpread) -> bool:
