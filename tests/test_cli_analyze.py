@@ -88,3 +88,14 @@ def test_analyze_a_real_nsight_systems_export(capsys):
                                 "--json")[1])
     assert report["timing"] == "Nsight Systems" and report["device_name"] == "NVIDIA GeForce RTX 4060 Ti"
     assert "alloc-per-run" in [f["code"] for f in report["findings"]]  # 841 ms in cudaHostAlloc/cudaFreeHost
+
+
+def test_analyze_a_truncated_nsight_export_says_what_it_is(capsys, tmp_path):
+    import gzip
+
+    whole = gzip.decompress((NSYS / "mordred-2021-no-enums.sqlite.gz").read_bytes())
+    path = tmp_path / "cut.sqlite"
+    path.write_bytes(whole[:40_000])
+    code, out, err = run_cli(capsys, "analyze", path)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "JSON" not in err and "cut.sqlite" in err

@@ -1,6 +1,7 @@
 """Open any trace file overlapviz reads, whatever tool wrote it, telling them apart by content.
 
-- an Nsight Systems SQLite export (``nsys export --type sqlite``), by its SQLite header;
+- an Nsight Systems SQLite export (``nsys export --type sqlite``), by its SQLite header (any other
+  SQLite file is refused as no such export);
 - a PyTorch profiler (Kineto) trace, by its first bytes (`looks_like_kineto`);
 - anything else is taken for overlapviz's own Chrome trace JSON.
 Each may be gzip-compressed (`overlapviz.core.safe_read` un-gzips, by content too). Every
@@ -15,8 +16,9 @@ from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, parse_json, trace_from_chrome
 from overlapviz.importers.kineto import SNIFF_BYTES, KinetoFormatError, looks_like_kineto, read_kineto
-from overlapviz.importers.nsys import NsysFormatError, looks_like_nsys, read_nsys
+from overlapviz.importers.nsys import NsysFormatError, read_nsys
 from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
+from overlapviz.importers.untrusted_sqlite import SQLITE_MAGIC
 
 
 def read_trace_file(path: str | os.PathLike[str]) -> Trace:
@@ -48,7 +50,7 @@ def another_tools_trace(raw: bytes, source: str) -> Trace | None:
         The file is that tool's, but damaged or empty of copies and kernels.
     """
     try:
-        if looks_like_nsys(raw):
+        if raw.startswith(SQLITE_MAGIC):  # a damaged export gets the Nsight reader's words, not JSON's
             return activities_to_trace(read_nsys(raw, source))
         if looks_like_kineto(raw[:SNIFF_BYTES]):
             return activities_to_trace(read_kineto(raw, source))
