@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from overlapviz.backends.sim.profile_writer import Sourced
 from overlapviz.core.config import GIB, format_size
 from overlapviz.core.metrics import pageable_copy_calls
 from overlapviz.core.trace import OpKind, Trace
@@ -36,6 +35,17 @@ TRIM = 0.1  # the share of calls dropped at each end before averaging host costs
 
 class CalibrationError(ValueError):
     """The measurements cannot give a profile (too few points, or times that make no sense)."""
+
+
+Value = str | int | float | bool | tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sourced:
+    """One profile value and where it comes from (shown as the line's comment)."""
+
+    value: Value
+    source: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from overlapviz.backends.calibration import (
     CopyTime,
     KernelTime,
     Measurements,
+    Sourced,
     fit_fixed_and_rate,
     fit_line,
     pageable_copy_seconds,
@@ -23,7 +24,7 @@ from overlapviz.backends.calibration import (
 )
 from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.profile import load_profile
-from overlapviz.backends.sim.profile_writer import Sourced, format_value, nearest_profile, profile_toml
+from overlapviz.backends.sim.profile_writer import format_value, nearest_profile, profile_toml
 from overlapviz.core.config import GIB, MIB, HostMemory, PipelineConfig
 from overlapviz.core.metrics import compute_metrics, host_blocked_per_row, pageable_copy_calls
 from overlapviz.core.trace import OpKind

@@ -12,25 +12,15 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, fields
 from typing import Any
 
+from overlapviz.backends.calibration import Sourced, Value
 from overlapviz.backends.sim.profile import PROFILE_DIR, DeviceProfile, available_profiles, load_profile
 
 DEFAULT_BASE = "h200"  # the one current GPU among the shipped profiles
 COMMENT_COLUMN = 30
 _KEY_LINE = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(.*)$")
-
-Value = str | int | float | bool | tuple[float, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Sourced:
-    """One profile value and where it comes from (shown as the line's comment)."""
-
-    value: Value
-    source: str
-
 
 def what_ifs() -> set[str]:
     """Shipped profiles that change another one (``based_on``): models, not GPUs."""
