@@ -1,7 +1,7 @@
 """The command line: ``overlapviz`` starts the app; ``run``, ``bandwidth``, ``devices`` and ``presets`` work without it.
 
-``render`` and ``run --png`` draw pictures with the app's own drawing code, offscreen; Qt is
-imported inside those two only, so everything else runs without it.
+``render``, ``run --png`` and ``profile --png`` draw pictures with the app's own drawing code,
+offscreen; Qt is imported only when one is asked for, so everything else runs without it.
 
 Every subcommand is one ``add_*`` function that builds its parser and one ``*_command``
 function that runs it. Bad input is one line on stderr starting ``overlapviz: error:`` and
@@ -11,6 +11,7 @@ exit code 2; a backend that fails is the same line with exit code 1; never a tra
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -122,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.set_defaults(command=app_command)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets,
+    add_profile_drawing = functools.partial(add_profile, pictures=_render_module)
+    for add in (add_run, add_analyze, add_profile_drawing, add_render, add_bandwidth, add_devices, add_presets,
                 add_calibrate):
         add(commands)
     return parser

@@ -31,11 +31,16 @@ from overlapviz.run_report import finite_json, json_run, summary_lines
 from overlapviz.session import analyse
 
 UsageFailure = Callable[[str], NoReturn]
+Pictures = Callable[[], Any]  # the app's headless drawing code, imported when first asked for
 EXIT_SCRIPT_FAILED = 1
 
 
-def add_profile(commands: Any) -> None:
-    """Add ``overlapviz profile`` (its parser's `error` is how the command reports bad input)."""
+def add_profile(commands: Any, pictures: Pictures) -> None:
+    """Add ``overlapviz profile``.
+
+    Its parser's `error` is how the command reports bad input; `pictures` gives the drawing
+    code for ``--png``, which is Qt's: only ``cli`` reaches Qt, so it hands this in.
+    """
     profile = commands.add_parser(
         "profile",
         help="run a Python script, recording its GPU copies, kernels and API calls, and analyse them",
@@ -45,7 +50,7 @@ def add_profile(commands: Any) -> None:
         " script may use CuPy or PyTorch. Memsets and NVTX ranges are not recorded. Put '--' before the"
         " script when its arguments look like options.",
     )
-    profile.set_defaults(command=profile_command, usage_error=profile.error)
+    profile.set_defaults(command=profile_command, usage_error=profile.error, pictures=pictures)
     profile.add_argument("--out", type=Path, metavar="TRACE.json", help="write the recording as a Chrome trace")
     profile.add_argument("--png", type=Path, metavar="OUT.png", help="draw the recording (.svg: as SVG)")
     profile.add_argument(
@@ -90,7 +95,7 @@ def profile_command(args: argparse.Namespace) -> int:
             result = analyse(clip_to_window(result.trace, parse_window(args.window, result.trace)))
         except WindowError as error:
             fail(f"--window: {error}")
-    written = _write(result.trace, args.out, args.png, fail)
+    written = _write(result.trace, args.out, args.png, fail, args.pictures)
     if args.json:
         report = {"script": str(script), "script_args": script_args, "script_ending": ending or None}
         print(json.dumps(finite_json({**report, **json_run(None, result)}), indent=2))
@@ -165,17 +170,17 @@ def _check_inputs(script: Path, args: argparse.Namespace, fail: UsageFailure) ->
             except DestinationError as error:
                 fail(str(error))
     if args.png is not None:
-        _render_module(fail)
+        args.pictures()
 
 
-def _write(trace: Trace, out: Path | None, png: Path | None, fail: UsageFailure) -> list[Path]:
+def _write(trace: Trace, out: Path | None, png: Path | None, fail: UsageFailure, pictures: Pictures) -> list[Path]:
     written: list[Path] = []
     with _together(fail):
         if out is not None:
             export_chrome(trace, out)
             written.append(out)
         if png is not None:
-            written.append(_draw(trace, png, fail))
+            written.append(_draw(trace, png, pictures()))
     return written
 
 
@@ -189,18 +194,8 @@ def _together(fail: UsageFailure) -> Iterator[None]:
         fail(f"cannot write: {error}")
 
 
-def _draw(trace: Trace, path: Path, fail: UsageFailure) -> Path:
-    render = _render_module(fail)
+def _draw(trace: Trace, path: Path, render: Any) -> Path:
     if path.suffix.lower() == ".svg":
         return Path(render.render_trace_svg(trace, path))
     return Path(render.render_trace_png(trace, path))
 
-
-def _render_module(fail: UsageFailure) -> Any:
-    """The app's headless drawing code, imported only when a picture is asked for."""
-    try:
-        from overlapviz._qt import render
-    except ImportError as error:
-        fail(f"pictures need the desktop app's libraries, which this build lacks ({error})")
-    render.quiet_platform_notes()
-    return render

@@ -111,6 +111,14 @@ def test_the_script_runs_as_main_with_its_arguments_and_the_report_follows(tmp_p
     assert int(read_trace_file(out).device_mask.sum()) == 12
 
 
+@pytest.mark.parametrize(("name", "start"), [("run.png", b"\x89PNG"), ("run.svg", b"<?xml")])
+def test_png_draws_the_recording_with_the_apps_drawing_code(tmp_path, capsys, gpu, name, start):
+    picture = tmp_path / name
+    assert main(["profile", "--png", str(picture), str(script(tmp_path, ""))]) == 0
+    assert f"wrote      {picture}" in capsys.readouterr().out
+    assert picture.read_bytes().startswith(start)
+
+
 def test_a_script_that_raises_still_shows_what_it_recorded_then_says_how_it_ended(tmp_path, capsys, gpu):
     path = script(tmp_path, "x = 1\nraise ValueError('bad\\nbatch')")
     assert main(["profile", str(path)]) == 1
