@@ -1,8 +1,9 @@
 """The import contracts hold: each kind of violation, planted in a copy of the package, breaks them.
 
-A plant is one import added to a copy of ``overlapviz`` (a line at the end of a module, or a
-new module); ``lint-imports`` then checks the copy against the project's own contracts and
-must name exactly the contracts that plant breaks. The copy with nothing planted must pass.
+A plant is an import added to a copy of ``overlapviz`` (a line at the end of a module, or a
+new module; two for a path through a third module); ``lint-imports`` then checks the copy
+against the project's own contracts and must name exactly the contracts that plant breaks.
+The copy with nothing planted must pass.
 """
 
 from __future__ import annotations
