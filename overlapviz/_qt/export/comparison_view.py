@@ -115,5 +115,6 @@ class ComparisonExportView(ExportWidget):
 
     def _height(self) -> int:
         lanes = sum(self._lanes(timeline) for timeline in self._timelines)
-        height = lanes * SIDE_LANE_PX + 2 * SIDE_CHROME_PX + CHROME_PX
+        badges = sum(timeline.simulated_badge.height_needed() for timeline in self._timelines)
+        height = lanes * SIDE_LANE_PX + 2 * SIDE_CHROME_PX + CHROME_PX + badges
         return int(min(max(height, MIN_HEIGHT), MAX_HEIGHT))
