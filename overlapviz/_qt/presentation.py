@@ -19,7 +19,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QLabel, QToolBar, QWidget
 
-from overlapviz._qt.export.caption import SEPARATOR
+from overlapviz._qt.export.caption import join_values
 from overlapviz._qt.formatting import format_percent
 from overlapviz._qt.metrics_panel import metric_texts
 from overlapviz.core.metrics import Metrics
@@ -140,7 +140,7 @@ class PresentationMode(QObject):
 def headline(metrics: Metrics) -> str:
     """``Makespan 5.93 ms · copy time hidden 86 % · efficiency 90 % · host blocked none · H2D ... · D2H ...``."""
     texts = metric_texts(metrics)
-    return SEPARATOR.join([
+    return join_values([
         f"Makespan {texts['makespan']}", f"copy time hidden {texts['copy_hidden']}",
         f"efficiency {format_percent(metrics.efficiency_pct)}", f"host blocked {texts['blocked']}",
         f"H2D {texts['h2d_bandwidth']}", f"D2H {texts['d2h_bandwidth']}",

@@ -1,11 +1,20 @@
 """`overlapviz run --png` and `overlapviz render`: the app's pictures from the command line."""
 
 import pytest
+from export_probes import picture_layout, rasterise_svg, wrong_pixels
 from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
 
 from overlapviz import cli
+from overlapviz._qt.export.comparison_view import ComparisonPicture
+from overlapviz._qt.export.export_view import ExportOptions
+from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
+from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz.core.trace_io import export_chrome
+from overlapviz.importers.read import read_trace_file
+from overlapviz.presets import get_preset
+
+KINDS = {KIND_COLOURS[style].upper() for style in (SpanStyle.H2D, SpanStyle.KERNEL, SpanStyle.D2H, SpanStyle.API)}
 
 
 def _run(capsys, *args):
@@ -14,24 +23,39 @@ def _run(capsys, *args):
     return code, out, err
 
 
+def _picture(path):
+    return QImage(str(path)).convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+
+
 def test_run_png_draws_the_single_pipeline(capsys, tmp_path):
-    path = tmp_path / "one.png"
-    code, out, err = _run(capsys, "run", "--backend", "sim", "--chunks", "8", "--png", str(path), "--width", "1600")
+    path, trace = tmp_path / "one.png", tmp_path / "one.json"
+    code, out, err = _run(capsys, "run", "--backend", "sim", "--chunks", "8", "--png", str(path), "--width", "1600",
+                          "--trace", str(trace))  # fmt: skip
     assert code == 0 and err == ""
     assert f"wrote      {path}" in out
-    image = QImage(str(path))
+    image = _picture(path)
     assert image.width() == 1600
+    layout = picture_layout(prepare_trace(read_trace_file(trace)), ExportOptions(width=1600))
+    assert layout.colours() >= KINDS and len(layout.probes) > 8 * 3  # each chunk's copies and kernel, at least
+    assert wrong_pixels(image, layout) == []  # the spans of the run it wrote, where its axis puts them
 
 
 def test_a_comparison_preset_draws_one_picture_of_both(capsys, tmp_path):
     single, both = tmp_path / "one.png", tmp_path / "both.png"
     assert _run(capsys, "run", "--backend", "sim", "--png", str(single))[0] == 0
     code, _out, _err = _run(capsys, "run", "--preset", "overlap-pinned-vs-pageable", "--backend", "sim",
-                            "--png", str(both), "--theme", "dark")  # fmt: skip
+                            "--png", str(both), "--theme", "dark", "--trace", str(tmp_path / "both.json"))  # fmt: skip
     assert code == 0
-    image = QImage(str(both))
+    image = _picture(both)
     assert image.width() == 1920 and image.height() > QImage(str(single)).height() * 1.3
     assert image.pixelColor(2, 2).name().upper() == "#1E1F22"  # the dark theme
+    preset = get_preset("overlap-pinned-vs-pageable")
+    views = tuple(prepare_trace(read_trace_file(tmp_path / f"both-{side}.json")) for side in "ab")
+    picture = ComparisonPicture(views, tuple(preset.labels), f"{preset.lesson}. {preset.title}")
+    layout = picture_layout(picture, ExportOptions(theme="dark"), times_ms=(0.0, 10.0))
+    assert {probe.side for probe in layout.probes} == {0, 1} and layout.colours() >= KINDS
+    assert layout.time_x[0, 10.0] == layout.time_x[1, 10.0]  # one time axis
+    assert wrong_pixels(image, layout) == []
 
 
 def test_render_draws_a_trace_file_as_png_or_svg(capsys, tmp_path):
@@ -40,9 +64,16 @@ def test_render_draws_a_trace_file_as_png_or_svg(capsys, tmp_path):
     code, out, err = _run(capsys, "render", str(trace), "-o", str(tmp_path / "r.png"), "--theme", "projector",
                           "--width", "3840")  # fmt: skip
     assert code == 0 and err == "" and "r.png" in out
-    assert QImage(str(tmp_path / "r.png")).width() == 3840
+    image = _picture(tmp_path / "r.png")
+    assert image.width() == 3840
+    view = prepare_trace(read_trace_file(trace))
+    layout = picture_layout(view, ExportOptions(width=3840, theme="projector"))
+    assert layout.colours() >= KINDS and wrong_pixels(image, layout) == []
     assert _run(capsys, "render", str(trace), "-o", str(tmp_path / "r.svg"))[0] == 0
-    assert "<svg" in (tmp_path / "r.svg").read_text()
+    svg = (tmp_path / "r.svg").read_bytes()
+    assert b"<svg" in svg
+    layout = picture_layout(view, ExportOptions())
+    assert wrong_pixels(rasterise_svg(svg, layout.size), layout) == []
 
 
 @pytest.mark.parametrize(

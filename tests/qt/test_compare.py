@@ -1,6 +1,7 @@
 from dataclasses import replace
 
 import pytest
+from export_probes import picture_layout, wrong_pixels
 from file_waits import write_and_wait
 from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
@@ -18,7 +19,7 @@ from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image, svg_bytes
 from overlapviz._qt.formatting import format_duration
 from overlapviz._qt.render import render_comparison_png, render_trace_png
-from overlapviz._qt.timeline.prepared import prepare_view
+from overlapviz._qt.timeline.prepared import prepare_trace, prepare_view
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.presets import get_preset
 from overlapviz.session import run_pipeline
@@ -167,7 +168,10 @@ def test_the_comparison_exports_as_one_picture(make_window, qtbot, tmp_path):
     assert write_and_wait(qtbot, window, lambda: window.files.export_svg(tmp_path / "ab.svg"))
     single = tmp_path / "b.png"
     render_trace_png(window.current_trace(), single)
-    assert QImage(str(tmp_path / "ab.png")).height() > QImage(str(single)).height() * 1.3
+    exported = QImage(str(tmp_path / "ab.png")).convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    assert exported.height() > QImage(str(single)).height() * 1.3
+    layout = picture_layout(window.current_picture(), ExportOptions())
+    assert {probe.side for probe in layout.probes} == {0, 1} and wrong_pixels(exported, layout) == []
     svg = (tmp_path / "ab.svg").read_text()
     assert "Pageable vs pinned" in svg and "A \u00b7 pageable" in svg and "B \u00b7 pinned" in svg
     run_and_wait(qtbot, window, PipelineConfig(streams=2))  # B is no longer the pair's own
@@ -180,7 +184,7 @@ def test_the_comparison_exports_as_one_picture(make_window, qtbot, tmp_path):
 def test_a_comparison_picture_has_a_caption_per_side_and_the_deltas(pageable_and_pinned):
     views = tuple(prepare_view(r) for r in pageable_and_pinned)
     picture = ComparisonPicture(views, ("pageable", "pinned"), "Pinned wins")
-    text = svg_bytes(picture, ExportOptions()).decode()
+    text = svg_bytes(picture, ExportOptions()).decode().replace("\u00a0", " ")
     for words in ("Pinned wins", "A \u00b7 pageable: 256 MiB", "B \u00b7 pinned: 256 MiB", "Makespan", "faster"):
         assert words in text
     image = render_image(picture, ExportOptions(width=3840, theme="dark"))
@@ -192,4 +196,8 @@ def test_render_comparison_png_checks_its_sides(tmp_path):
         render_comparison_png([two_chunk_trace()], ["only"], tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
     path = render_comparison_png([two_chunk_trace(), two_chunk_trace()], ["a", "b"], tmp_path / "x.png", width=1600)
-    assert QImage(str(path)).width() == 1600
+    image = QImage(str(path)).convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    assert image.width() == 1600
+    picture = ComparisonPicture((prepare_trace(two_chunk_trace()), prepare_trace(two_chunk_trace())), ("a", "b"))
+    layout = picture_layout(picture, ExportOptions(width=1600))
+    assert {probe.side for probe in layout.probes} == {0, 1} and wrong_pixels(image, layout) == []

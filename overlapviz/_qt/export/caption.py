@@ -1,7 +1,9 @@
 """The caption line of an exported picture: what ran, where, and how well it overlapped.
 
 How well: the efficiency against the lower bound, and the share of copy time hidden under
-kernels, both 0 to 100 %.
+kernels, both 0 to 100 %. A caption wraps on a slide or a narrow window: it may break
+between two values, never inside one ("copy time hidden 50 %", "256 MiB"), so each value's
+own spaces are non-breaking and the separator keeps its dot with the value before it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,19 @@ from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.run_report import recorded_by
 
-SEPARATOR = "  \u00b7  "
+NBSP = "\u00a0"
+SEPARATOR = f"{NBSP}{NBSP}\u00b7  "  # a line may break after the dot, not before it
+LIST_SEPARATOR = ", "  # within one part: "256 MiB, 4 streams x 16 chunks, pinned"
+
+
+def whole(value: str) -> str:
+    """`value` with its spaces made non-breaking, so that no line break splits it."""
+    return value.replace(" ", NBSP)
+
+
+def join_values(parts: list[str]) -> str:
+    """`parts` joined by `SEPARATOR`, each breakable only after its commas (between its values)."""
+    return SEPARATOR.join(LIST_SEPARATOR.join(whole(value) for value in part.split(LIST_SEPARATOR)) for part in parts)
 
 
 def caption_text(trace: Trace, metrics: Metrics) -> str:
@@ -34,4 +48,4 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     parts.append(NO_COPIES if hidden is None else f"copy time hidden {format_percent(hidden)}")
     if meta.get("simulated"):
         parts.append("simulated")
-    return SEPARATOR.join(parts)
+    return join_values(parts)

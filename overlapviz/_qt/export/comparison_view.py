@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QLabel, QVBoxLayout
+from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout
 
 from overlapviz._qt.compare.alignment import align_timelines, side_caption, side_name
 from overlapviz._qt.compare.deltas import delta_html, delta_line, delta_rows
@@ -98,6 +98,7 @@ class ComparisonExportView(ExportWidget):
     def fit_views(self) -> None:
         """One time axis for both sides, then the chosen window."""
         align_timelines(self._timelines)
+        QApplication.sendPostedEvents()  # the plots take the titles' new width before the views are fitted
         super().fit_views()
 
     def _label(self, text: str, font: QFont, *, visible: bool) -> QLabel:
@@ -114,5 +115,6 @@ class ComparisonExportView(ExportWidget):
 
     def _height(self) -> int:
         lanes = sum(self._lanes(timeline) for timeline in self._timelines)
-        height = lanes * SIDE_LANE_PX + 2 * SIDE_CHROME_PX + CHROME_PX
+        badges = sum(timeline.simulated_badge.height_needed() for timeline in self._timelines)
+        height = lanes * SIDE_LANE_PX + 2 * SIDE_CHROME_PX + CHROME_PX + badges
         return int(min(max(height, MIN_HEIGHT), MAX_HEIGHT))

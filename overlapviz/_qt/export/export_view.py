@@ -189,4 +189,5 @@ class ExportView(ExportWidget):
     def _height(self) -> int:
         scene = self.timeline.scene_items
         lanes = scene.layout.height if scene is not None else 4.0
-        return int(min(max(lanes * LANE_PX + CHROME_PX, MIN_HEIGHT), MAX_HEIGHT))
+        chrome = CHROME_PX + self.timeline.simulated_badge.height_needed()
+        return int(min(max(lanes * LANE_PX + chrome, MIN_HEIGHT), MAX_HEIGHT))

@@ -20,6 +20,7 @@ from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
 from overlapviz._qt.timeline.callouts import Callout
 from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.scene import TimelineScene
+from overlapviz._qt.timeline.simulated_badge import SimulatedBadge
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
 from overlapviz.core.trace import Trace
 
@@ -64,6 +65,8 @@ class TimelineWidget(QWidget):
         self._window_timer.timeout.connect(self._apply_window)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self.simulated_badge = SimulatedBadge(self)
+        self.simulated_badge.add_to(layout)
         layout.addWidget(self._plot)
         self._view_box.sigXRangeChanged.connect(self._schedule_window)
         self._view_box.sigResized.connect(self._schedule_window)
@@ -101,6 +104,7 @@ class TimelineWidget(QWidget):
         if self._font is not None:
             self._scene.set_font(self._font)
         self._lane_axis.show_layout(self._scene.layout)
+        self.simulated_badge.show_for(view.trace.meta)
         self._fit()
         if previous is not None:
             self._view_box.setXRange(*previous, padding=0)
@@ -169,6 +173,7 @@ class TimelineWidget(QWidget):
             self._scene.remove_from(self._view_box)
             self._scene = None
         self._lane_axis.setTicks([[]])
+        self.simulated_badge.show_for(None)
 
     def highlight_rows(self, rows: npt.ArrayLike) -> None:
         """Outline the spans of `rows` (empty: none)."""
@@ -236,6 +241,7 @@ class TimelineWidget(QWidget):
             axis.label.setFont(font)
         self._time_axis.setHeight(None)
         self._lane_axis.fit_width()
+        self.simulated_badge.set_font(font)
 
     # --- internals ---------------------------------------------------------------------
 

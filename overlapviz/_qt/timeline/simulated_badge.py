@@ -1,0 +1,71 @@
+"""The "Simulated" badge: on every timeline the model drew, so that no picture of it passes for a measurement.
+
+The status bar says "simulated" too, but presentation mode hides the status bar and an
+exported picture has none. The badge belongs to the timeline itself, in a row of its own
+above the plot (so it never covers a span), and so it is there in the window, in
+presentation mode, in a comparison and in every export. A run on a real GPU and a trace
+recorded by another tool carry none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QWidget
+
+from overlapviz._qt.palette import OKABE_ITO
+
+BADGE_COLOUR = OKABE_ITO["orange"]  # no span's colour: it reads as a label, not as work done
+BADGE_TEXT_COLOUR = "#000000"  # contrast 9.3:1 on the orange (WCAG 2's formula), in every theme
+BADGE_WORD = "SIMULATED"
+
+
+def is_simulated(meta: dict[str, Any]) -> bool:
+    """Whether the model drew the trace whose meta is `meta` (its backend says so: ``simulated``)."""
+    return meta.get("simulated") is True
+
+
+def badge_text(meta: dict[str, Any]) -> str:
+    """``SIMULATED · NVIDIA H200 (model)``: the word, and the device the model stood for."""
+    device = meta.get("device_name") or meta.get("device")
+    return f"{BADGE_WORD} \u00b7 {device}" if device else BADGE_WORD
+
+
+class SimulatedBadge(QLabel):
+    """The badge; hidden until it is shown for a simulated trace (`show_for`)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("simulated_badge")
+        self.setStyleSheet(
+            f"#simulated_badge {{ background: {BADGE_COLOUR}; color: {BADGE_TEXT_COLOUR};"
+            " border-radius: 4px; padding: 2px 8px; }"
+        )  # its own sheet: an export's sheet for its labels does not reach it
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.set_font(self.font())
+        self.hide()
+
+    def show_for(self, meta: dict[str, Any] | None) -> None:
+        """Show the badge when `meta` is a simulated trace's; hide it otherwise (None: nothing shown)."""
+        if meta is not None and is_simulated(meta):
+            self.setText(badge_text(meta))
+            self.show()
+        else:
+            self.setText("")
+            self.hide()
+
+    def set_font(self, font: QFont) -> None:
+        """Write the badge in `font`, bold."""
+        bold = QFont(font)
+        bold.setBold(True)
+        self.setFont(bold)
+
+    def add_to(self, layout: QBoxLayout) -> None:
+        """Put the badge in `layout`'s next row, at its right."""
+        layout.addWidget(self, 0, Qt.AlignmentFlag.AlignRight)
+
+    def height_needed(self) -> int:
+        """The height the badge takes when shown (0 when hidden)."""
+        return 0 if self.isHidden() else self.sizeHint().height()
