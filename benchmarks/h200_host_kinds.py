@@ -2,7 +2,7 @@
 
 Run on the GPU machine from the repository root (CuPy needed; no CUPTI, NVTX or Qt):
 
-    PYTHONPATH=$PWD python3 benchmarks/h200_host_kinds.py --out DIR [--quick]
+    python3 -m benchmarks.h200_host_kinds --out DIR [--quick]
 
 Writes DIR/h200_host_kinds.json (by default benchmarks/results/), rewritten after every
 measurement, so a run cut short keeps what finished; prints a table per measurement. Parts,
@@ -10,7 +10,8 @@ each measured with CUDA events or the host clock (see ``METHOD`` in host_kinds_r
 
 - write_combined: H2D/D2H copies by size (4 KiB to 256 MiB) from pageable, pinned and
   write-combined (``cudaHostAllocWriteCombined``) memory; the host reading and writing each
-  kind; the default pipeline from each, with a host read of its output.
+  kind; the default pipeline from pinned and from write-combined memory, with a host read
+  of its output.
 - mapped: zero-copy (``cudaHostAllocMapped``): a read-one-write-one kernel on mapped host
   memory against device memory, by size; the pipeline's kernels in place on mapped memory.
 - managed: ``cudaMallocManaged`` data written by the host, the pipeline's kernel without
@@ -20,8 +21,9 @@ each measured with CUDA events or the host clock (see ``METHOD`` in host_kinds_r
 - graphs: the pipeline with 16 to 1024 chunks issued call by call and as one CUDA Graph.
 
 Every buffer is freed when its measurement ends, failed or not; a failed measurement records
-its error and the others still run. ``--quick`` takes about a minute; the default run about
-three to five minutes on an H200 and stops starting new measurements after ``--budget-s``.
+its error and the others still run. ``--quick`` keeps to a few sizes and three runs of each
+thing; no measurement starts after ``--budget-s`` (420 s, quick 120 s), so that a run ends
+in a known time however slow the host turns out to be.
 """
 
 from __future__ import annotations

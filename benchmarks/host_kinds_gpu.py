@@ -181,9 +181,16 @@ class Allocations:
 
 
 def mapped_device_pointer(gpu: Gpu, address: int) -> int:
-    """The device address of mapped host memory (``cudaHostGetDevicePointer``; CuPy has no such
-    call, but ``cudaPointerGetAttributes`` returns the same pointer)."""
-    return int(gpu.runtime.pointerGetAttributes(address).devicePointer)
+    """The device address of mapped host memory, as ``cudaHostGetDevicePointer`` gives it.
+
+    CuPy has no ``hostGetDevicePointer``; ``cudaPointerGetAttributes`` reports the same
+    pointer. A null one is refused here: a kernel handed it would fault, and that error
+    would end every later measurement of the process.
+    """
+    pointer = int(gpu.runtime.pointerGetAttributes(address).devicePointer)
+    if pointer == 0:
+        raise RuntimeError(f"host memory at {address:#x} has no device address: it is not mapped")
+    return pointer
 
 
 def event_times(gpu: Gpu, stream: Any, issue: Issue, repeats: int, warm_ups: int = 1) -> list[float]:

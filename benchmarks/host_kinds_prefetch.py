@@ -18,8 +18,9 @@ def host_prefetcher(gpu: Gpu, probe_address: int, probe_bytes: int) -> tuple[Pre
     CUDA 13, where ``cudaCpuDeviceId`` is then an invalid device; the driver's
     ``cuMemPrefetchAsync_v2`` (CUDA 12.2 and later) names the host as a location type, and
     before it the legacy ``cuMemPrefetchAsync`` took ``CU_DEVICE_CPU``. Each candidate is tried
-    on a small managed probe, first sent to the device, and kept if the driver then reports
-    the host as the range's last prefetch location; the others' failures are returned.
+    on a small managed probe, first sent to the device, and kept unless it fails or the driver
+    then still reports the device as the range's last prefetch location; the failures of the
+    candidates before it are returned.
     """
     driver = _libcuda()
     candidates = [
@@ -42,11 +43,19 @@ def host_prefetcher(gpu: Gpu, probe_address: int, probe_bytes: int) -> tuple[Pre
             errors.append(f"{name}: {error}")
             continue
         location = _last_prefetch_location(driver, probe_address, probe_bytes)
-        if location is not None and location != CPU_DEVICE_ID:
-            errors.append(f"{name}: ran, but the last prefetch location is {location}, not the host")
+        if location == 0:
+            errors.append(f"{name}: ran, but the range's last prefetch location is still device 0")
             continue
-        return prefetch, name + (" (location not verified)" if location is None else ""), errors
+        return prefetch, name + _location_note(location), errors
     raise RuntimeError("no way to prefetch managed memory to the host: " + "; ".join(errors))
+
+
+def _location_note(location: int | None) -> str:
+    if location == CPU_DEVICE_ID:
+        return " (verified: the driver reports the host as the last prefetch location)"
+    if location is None:
+        return " (not verified: the driver's range attribute could not be read)"
+    return f" (the driver reports last prefetch location {location}, neither the host nor device 0)"
 
 
 def _cupy_prefetch_host(gpu: Gpu) -> Prefetch:

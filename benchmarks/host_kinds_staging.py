@@ -140,8 +140,9 @@ class StagingRing:
         pending: list[int | None] = [None] * self.slots
         for chunk, s in enumerate(self.slices):
             slot, stream = chunk % self.slots, streams[self.config.stream_of(chunk)]
-            if pending[slot] is not None:
-                self._drain(slot, pending[slot])
+            previous = pending[slot]
+            if previous is not None:
+                self._drain(slot, previous)
             begin = clock()
             np.copyto(self.slot_in[slot][: s.elements], self.host_in[s.offset : s.stop])
             self.counters["host_copy_ms"] += (clock() - begin) / 1e6
