@@ -23,11 +23,9 @@ from benchmarks.host_kinds_gpu import (
     HOST_ALLOC_MAPPED,
     HOST_ALLOC_WRITE_COMBINED,
     Allocations,
-    Checked,
     FloatArray,
     Gpu,
     PipelineOps,
-    RunSpec,
     chunk_copy,
     chunk_kernel,
     copy_launch,
@@ -40,12 +38,9 @@ from benchmarks.host_kinds_gpu import (
     mapped_device_pointer,
     median,
     pipeline_shape,
-    poison,
-    repeat_runs,
-    restore,
-    timed_host_read,
 )
 from benchmarks.host_kinds_record import MIB, Part, Settings
+from benchmarks.host_kinds_runs import Checked, RunSpec, poison, repeat_runs, restore, timed_host_read
 from overlapviz.core.config import DEFAULT_ITERS, FLOAT32_BYTES, PipelineConfig
 
 COPY_KINDS = {"pinned": HOST_ALLOC_DEFAULT, "write-combined": HOST_ALLOC_WRITE_COMBINED}

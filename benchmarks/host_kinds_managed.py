@@ -15,12 +15,10 @@ from benchmarks.host_kinds_gpu import (
     D2H,
     H2D,
     Allocations,
-    Checked,
     Gpu,
     Issue,
     PipelineOps,
     Prefetch,
-    RunSpec,
     chunk_kernel,
     fma_launch,
     gbps,
@@ -30,12 +28,10 @@ from benchmarks.host_kinds_gpu import (
     median,
     pipeline_shape,
     prefetch_to_device,
-    repeat_runs,
-    restore,
-    timed_host_read,
 )
 from benchmarks.host_kinds_prefetch import host_prefetcher
 from benchmarks.host_kinds_record import MIB, Part, Settings
+from benchmarks.host_kinds_runs import Checked, RunSpec, repeat_runs, restore, timed_host_read
 from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.core.config import DEFAULT_ITERS
 

@@ -22,11 +22,9 @@ from benchmarks.host_kinds_gpu import (
     D2H,
     H2D,
     Allocations,
-    Checked,
     FloatArray,
     Gpu,
     Issue,
-    RunSpec,
     chunk_kernel,
     gbps,
     host_view,
@@ -34,10 +32,9 @@ from benchmarks.host_kinds_gpu import (
     issue_list,
     median,
     pipeline_shape,
-    poison,
-    repeat_runs,
 )
 from benchmarks.host_kinds_record import Part, Settings
+from benchmarks.host_kinds_runs import Checked, RunSpec, poison, repeat_runs
 from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.core.config import FLOAT32_BYTES, PipelineConfig
 
