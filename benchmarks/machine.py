@@ -9,6 +9,8 @@ import platform
 from pathlib import Path
 from typing import Any
 
+from overlapviz.core.atomic import atomic_write_text
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -25,11 +27,16 @@ def machine() -> dict[str, Any]:
     return {"cpu": cpu, "cores": os.cpu_count(), "os": platform.platform(), "python": platform.python_version()}
 
 
-def write_result(name: str, result: dict[str, Any]) -> Path:
-    """Write results/<name>.json with the machine and today's date; return its path."""
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / f"{name}.json"
+def write_result(name: str, result: dict[str, Any], directory: Path = RESULTS, announce: bool = True) -> Path:
+    """Write <directory>/<name>.json (results/ by default) with the machine and today's date; return its path.
+
+    The file is replaced atomically, so a benchmark that rewrites it as it goes and is then
+    stopped leaves the last whole version.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.json"
     record = {"date": datetime.date.today().isoformat(), "machine": machine(), **result}
-    path.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"wrote {path}")
+    atomic_write_text(path, json.dumps(record, indent=1) + "\n")
+    if announce:
+        print(f"wrote {path}")
     return path
