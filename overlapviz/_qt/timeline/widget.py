@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QHelpEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidget
 
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
@@ -68,6 +68,7 @@ class TimelineWidget(QWidget):
         self._view_box.sigXRangeChanged.connect(self._schedule_window)
         self._view_box.sigResized.connect(self._schedule_window)
         self._plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self._plot.viewport().installEventFilter(self)
         self._add_key_shortcuts()
         self.set_theme(self._theme)
 
@@ -281,6 +282,20 @@ class TimelineWidget(QWidget):
             QToolTip.showText(self._plot.mapToGlobal(self._plot.mapFromScene(scene_pos)), text, self._plot)
         else:
             QToolTip.hideText()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Answer Qt's own tooltip request over a span with the span's tooltip.
+
+        Once the pointer rests, Qt asks the view for a tooltip (to an active window only, so
+        only on a desktop); left to the graphics scene, whose items have none, the answer is
+        an empty tooltip, which hides the one the last mouse move showed.
+        """
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
+            text = self.tooltip_at_scene(self._plot.mapToScene(event.pos()))
+            if text:
+                QToolTip.showText(event.globalPos(), text, self._plot)
+                return True
+        return bool(super().eventFilter(watched, event))
 
     def tooltip_at_scene(self, scene_pos: QPointF) -> str | None:
         """The tooltip for the scene point `scene_pos`, if a span is there."""
