@@ -125,6 +125,21 @@ def test_the_span_tooltip_answers_qts_own_tooltip_request(timeline, qtbot):
     assert "Kernel: fma_chain" in QToolTip.text() and "Stream 0, chunk 0" in QToolTip.text()
 
 
+def test_the_span_tooltip_goes_when_the_spans_move_under_the_pointer(timeline, qtbot):
+    from PySide6.QtWidgets import QToolTip
+
+    timeline.set_view(prepare_trace(two_chunk_trace()))
+    viewport = timeline._plot.viewport()
+    header_y = timeline.scene_items.layout.groups[1].header_centre
+    qtbot.mouseMove(viewport, viewport.mapFrom(timeline, timeline.map_to_widget(1.5, header_y)))
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=2000)  # no tooltip left from before
+    point = viewport.mapFrom(timeline, timeline.map_to_widget(1.5, _lane(timeline, LaneGroup.STREAMS, 0).centre))
+    qtbot.mouseMove(viewport, point)
+    qtbot.waitUntil(lambda: "Kernel: fma_chain" in QToolTip.text(), timeout=2000)
+    timeline.zoom_by(4.0)  # by key: the pointer rests, a different instant is under it now
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=2000)
+
+
 def test_zoom_and_pan_move_time_only(timeline):
     timeline.set_view(prepare_trace(two_chunk_trace()))
     y_before = timeline._view_box.viewRange()[1]
