@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tools import qt_xcb_check
-from tools.qt_xcb_check import PACKAGES, Need, check, missing_from_ldd, xcb_need
+from tools.qt_xcb_check import PACKAGES, Need, apt_packages, check, missing_from_ldd, xcb_need
 
 SCRIPT = Path(qt_xcb_check.__file__)
 X11 = {"DISPLAY": ":1"}
@@ -148,14 +148,23 @@ def test_xcb_is_checked_only_where_qt_would_use_it(env, platform, need):
     assert xcb_need(env, platform) is need
 
 
-def _run_script(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def test_apt_packages_are_listed_for_ci_whatever_the_display(tmp_path):
+    ldd = str(_fake_ldd(tmp_path / "bin", LDD_OUTPUT))
+    assert apt_packages(_fake_plugin(tmp_path), ldd, _no_loading) == (0, "libxcb-icccm4 libxcb-keysyms1")
+    unknown = str(_fake_ldd(tmp_path / "other", "\tlibfancy.so.3 => not found\n"))
+    assert apt_packages(tmp_path / "PySide6" / qt_xcb_check.PLUGIN, unknown, _no_loading) == (1, "")
+    assert apt_packages(None, ldd, _no_loading) == (0, "")
+
+
+def _run_script(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     packages = tmp_path / "packages"
     _fake_plugin(packages)
     bin_dir = tmp_path / "bin"
     _fake_ldd(bin_dir, LDD_OUTPUT)
     base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     base |= {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(packages)}
-    return subprocess.run([sys.executable, str(SCRIPT)], env=base | env, capture_output=True, text=True, timeout=60)
+    command = [sys.executable, str(SCRIPT), *args]
+    return subprocess.run(command, env=base | env, capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the check is for Linux desktops")
@@ -174,3 +183,9 @@ def test_the_script_is_silent_offscreen(tmp_path):
     done = _run_script(tmp_path, DISPLAY=":1", QT_QPA_PLATFORM="offscreen")
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert not (tmp_path / "bin" / "asked").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the check is for Linux desktops")
+def test_the_script_prints_the_apt_packages_for_ci(tmp_path):
+    done = _run_script(tmp_path, "--apt-packages", QT_QPA_PLATFORM="offscreen")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "libxcb-icccm4 libxcb-keysyms1\n", "")

@@ -12,10 +12,13 @@ fallback, so missing libraries are a note there, not a stop. Standard library on
 nothing of Qt is loaded.
 
 Exit status: 0 when the plugin can load (or xcb is not needed), 1 when libraries are missing.
+``--apt-packages`` prints the apt packages to install instead (CI installs them before its run
+on Xvfb).
 """
 
 from __future__ import annotations
 
+import argparse
 import ctypes
 import importlib.util
 import os
@@ -169,9 +172,28 @@ def check(
     return 1, "\n".join(lines)
 
 
-def main() -> int:
-    """Check this machine; print what is missing on stderr."""
-    status, message = check(os.environ, plugin_path(), shutil.which("ldd"), ctypes.CDLL)
+def apt_packages(plugin: Path | None, ldd: str | None, load: Callable[[str], object]) -> tuple[int, str]:
+    """The apt packages that would let the plugin load, whatever the display (for CI to install).
+
+    Exit status 1 when a missing library is of no known package.
+    """
+    missing = [] if plugin is None else find_missing(plugin, ldd, load)
+    names = " ".join(dict.fromkeys(PACKAGES[name][0] for name in missing if name in PACKAGES))
+    return (0 if all(name in PACKAGES for name in missing) else 1), names
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Check this machine; print what is missing on stderr (or, asked, the apt packages on stdout)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--apt-packages", action="store_true",
+                        help="print the apt packages of the missing libraries, whatever the display, and stop")
+    args = parser.parse_args(argv)
+    plugin, ldd = plugin_path(), shutil.which("ldd")
+    if args.apt_packages:
+        status, names = apt_packages(plugin, ldd, ctypes.CDLL)
+        print(names)
+        return status
+    status, message = check(os.environ, plugin, ldd, ctypes.CDLL)
     if message:
         print(message, file=sys.stderr)
     return status
