@@ -15,7 +15,9 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# Qt names the wrong library when its X11 plugin cannot load: say which are missing first.
 run: $(STAMP)
+	$(BIN)/python tools/qt_xcb_check.py
 	$(BIN)/overlapviz
 
 lint: $(STAMP)

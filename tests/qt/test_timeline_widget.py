@@ -106,6 +106,40 @@ def test_hover_through_the_mouse(timeline, qtbot):
     qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=2000)
 
 
+def test_the_span_tooltip_answers_qts_own_tooltip_request(timeline, qtbot):
+    # Once the pointer rests, Qt sends the view a tooltip request (QEvent.ToolTip, only to an
+    # active window, so only on a real desktop); the graphics scene, whose items have no
+    # tooltips, answered it with an empty one, which hid the span's tooltip.
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    timeline.set_view(prepare_trace(two_chunk_trace()))
+    viewport = timeline._plot.viewport()
+    point = viewport.mapFrom(timeline, timeline.map_to_widget(1.5, _lane(timeline, LaneGroup.STREAMS, 0).centre))
+    qtbot.mouseMove(viewport, point)
+    qtbot.waitUntil(lambda: "Kernel: fma_chain" in QToolTip.text(), timeout=2000)
+    QApplication.sendEvent(viewport, QHelpEvent(QEvent.Type.ToolTip, point, viewport.mapToGlobal(point)))
+    qtbot.wait(600)  # a tooltip told to hide goes after 300 ms
+    assert QToolTip.isVisible()
+    assert "Kernel: fma_chain" in QToolTip.text() and "Stream 0, chunk 0" in QToolTip.text()
+
+
+def test_the_span_tooltip_goes_when_the_spans_move_under_the_pointer(timeline, qtbot):
+    from PySide6.QtWidgets import QToolTip
+
+    timeline.set_view(prepare_trace(two_chunk_trace()))
+    viewport = timeline._plot.viewport()
+    header_y = timeline.scene_items.layout.groups[1].header_centre
+    qtbot.mouseMove(viewport, viewport.mapFrom(timeline, timeline.map_to_widget(1.5, header_y)))
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=2000)  # no tooltip left from before
+    point = viewport.mapFrom(timeline, timeline.map_to_widget(1.5, _lane(timeline, LaneGroup.STREAMS, 0).centre))
+    qtbot.mouseMove(viewport, point)
+    qtbot.waitUntil(lambda: "Kernel: fma_chain" in QToolTip.text(), timeout=2000)
+    timeline.zoom_by(4.0)  # by key: the pointer rests, a different instant is under it now
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=2000)
+
+
 def test_zoom_and_pan_move_time_only(timeline):
     timeline.set_view(prepare_trace(two_chunk_trace()))
     y_before = timeline._view_box.viewRange()[1]

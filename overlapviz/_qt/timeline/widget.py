@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QHelpEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidget
 
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
@@ -57,6 +57,7 @@ class TimelineWidget(QWidget):
         self._font: QFont | None = None
         self._cursor_ms: float | None = None
         self._extent_ms: float | None = None
+        self._tooltip_text: str | None = None  # the span's tooltip on show, if any
         self._cursor_line = pg.InfiniteLine(angle=90, movable=False)
         self._cursor_line.setZValue(20)
         self._cursor_line.hide()
@@ -71,6 +72,9 @@ class TimelineWidget(QWidget):
         self._view_box.sigXRangeChanged.connect(self._schedule_window)
         self._view_box.sigResized.connect(self._schedule_window)
         self._plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self._plot.viewport().installEventFilter(self)
+        self._view_box.sigXRangeChanged.connect(self._drop_tooltip)
+        self._view_box.sigResized.connect(self._drop_tooltip)
         self._add_key_shortcuts()
         self.set_theme(self._theme)
 
@@ -287,6 +291,28 @@ class TimelineWidget(QWidget):
             QToolTip.showText(self._plot.mapToGlobal(self._plot.mapFromScene(scene_pos)), text, self._plot)
         else:
             QToolTip.hideText()
+        self._tooltip_text = text
+
+    def _drop_tooltip(self, *_args: object) -> None:
+        """Hide the span's tooltip once the spans move under a resting pointer (zoom, new run, resize)."""
+        if self._tooltip_text is not None and QToolTip.isVisible() and QToolTip.text() == self._tooltip_text:
+            QToolTip.hideText()
+        self._tooltip_text = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Answer Qt's own tooltip request over a span with the span's tooltip.
+
+        Once the pointer rests, Qt asks the view for a tooltip (to an active window only, so
+        only on a desktop); left to the graphics scene, whose items have none, the answer is
+        an empty tooltip, which hides the one the last mouse move showed.
+        """
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
+            text = self.tooltip_at_scene(self._plot.mapToScene(event.pos()))
+            if text:
+                QToolTip.showText(event.globalPos(), text, self._plot)
+                self._tooltip_text = text
+                return True
+        return bool(super().eventFilter(watched, event))
 
     def tooltip_at_scene(self, scene_pos: QPointF) -> str | None:
         """The tooltip for the scene point `scene_pos`, if a span is there."""
