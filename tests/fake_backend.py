@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from overlapviz.backends.base import BackendError, CancelToken, DeviceInfo
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.pipeline_plan import memory_kind
 from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
 
 STAGES = ((OpKind.H2D, Unit.H2D_ENGINE, "memcpy HtoD"), (OpKind.KERNEL, Unit.COMPUTE, "kernel"),
@@ -31,7 +32,7 @@ class FakeBackend:
             cancel.check()
         builder = TraceBuilder()
         free = {unit: 0 for _, unit, _ in STAGES}
-        memory = MemoryKind.PAGEABLE if config.memory.value == "pageable" else MemoryKind.PINNED
+        memory = memory_kind(config.memory)
         for chunk in range(config.chunks):
             done = 0
             for kind, unit, name in STAGES:

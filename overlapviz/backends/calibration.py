@@ -27,9 +27,9 @@ import numpy as np
 
 from overlapviz.core.config import GIB, format_size
 from overlapviz.core.metrics import pageable_copy_calls
+from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK  # resident blocks per SM follow from it
 from overlapviz.core.trace import OpKind, Trace
 
-THREADS_PER_BLOCK = 256  # the pipeline's kernels (kernels/pipeline.cu); resident blocks per SM follow
 TRIM = 0.1  # the share of calls dropped at each end before averaging host costs
 
 

@@ -12,7 +12,7 @@ from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.ops import build_ops, kernel_cost
 from overlapviz.backends.sim.profile import load_profile
-from overlapviz.core.config import MIB, PipelineConfig
+from overlapviz.core.config import MIB, KernelKind, PipelineConfig
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.trace import OpKind, Unit
 from tests.backends.simrun import harris_config, makespan_ms, overlaps, simulate, spans
@@ -82,6 +82,15 @@ def test_small_grid_occupancy() -> None:
     _, small = kernel_cost(PipelineConfig(size_bytes=4 * MIB, chunks=64), profile)
     assert full == 1.0
     assert small == pytest.approx(64 * 256 / (132 * 8 * 256))  # 16 Ki elements: 64 blocks of 256 threads
+
+
+def test_occupancy_follows_the_grid_each_kernel_is_launched_with() -> None:
+    # An SM that holds 16 blocks: the FMA chain's grid stops at 8 per SM and fills half of it;
+    # the sincos kernel launches a thread per element, 65,536 blocks for 16 Mi elements, and fills it.
+    profile = dataclasses.replace(load_profile("h200"), blocks_per_sm=16)
+    sincos = PipelineConfig(size_bytes=64 * MIB, chunks=1, kernel=KernelKind.SINCOS, iters=0)
+    assert kernel_cost(sincos, profile)[1] == 1.0
+    assert kernel_cost(sincos.replace(kernel=KernelKind.FMA, iters=10), profile)[1] == 0.5
 
 
 def test_kernel_time_follows_iterations() -> None:

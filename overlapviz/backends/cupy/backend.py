@@ -36,12 +36,13 @@ from overlapviz.backends.cupy.cupti_timing import CuptiShared, claim, collect_tr
 from overlapviz.backends.cupy.device_facts import device_facts
 from overlapviz.backends.cupy.event_trace import trace_from_events
 from overlapviz.backends.cupy.failures import describe_error, releasing_on_error
-from overlapviz.backends.cupy.kernels import KERNEL_NAMES, fills_device, load_kernels
+from overlapviz.backends.cupy.kernels import fills_device, load_kernels
 from overlapviz.backends.cupy.per_run import run_buffers
-from overlapviz.backends.cupy.plan import PlannedOp, issue_plan
+from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.backends.cupy.ram_guard import pin_share
 from overlapviz.backends.cupy.runner import PipelineRunner, Prepared, Samples
 from overlapviz.core.config import HostMemory, PipelineConfig
+from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import Trace
 
 TIMING_ENV = "OVERLAPVIZ_TIMING"
@@ -116,7 +117,7 @@ class CupyBackend:
             _check(cancel)
             held_before = state.runner.pool.snapshot()
             prepared = self._prepare(state, config, held_before)
-            plan = issue_plan(config)
+            plan = prepared.plan.ops()
             state.runner.nvtx.prepare(f"overlapviz run: {config.describe()}", plan)
             with self._releasing_on_error(state, "running the pipeline", held_before):
                 _check(cancel)
@@ -134,7 +135,7 @@ class CupyBackend:
         """
         with self._lock, self._on_device(device) as state:
             prepared = self._prepare(state, config)
-            plan = issue_plan(config)
+            plan = prepared.plan.ops()
             state.runner.nvtx.prepare(f"overlapviz run: {config.describe()}", plan)
             collector = self._collector() if not traced else None
             walls = []
@@ -227,7 +228,7 @@ class CupyBackend:
 
     def _prepare(self, state: _DeviceState, config: PipelineConfig, held_before: set[int] | None = None) -> Prepared:
         with self._releasing_on_error(state, "allocating buffers", held_before):
-            return state.runner.prepare(config)
+            return state.runner.prepare(device_plan(config, state.facts))
 
     def _timed_run(self, state: _DeviceState, prepared: Prepared, plan: list[PlannedOp]) -> tuple[Trace, Samples]:
         """One run: its trace and the sampled output for the check.
@@ -303,9 +304,8 @@ class CupyBackend:
         if collector is not None:
             return collect_trace(collector, begin, plan, config, meta, steps), samples
         trace = trace_from_events(
-            plan, times, config, {**meta, "timing_reason": note},
-            kernel_name=KERNEL_NAMES[config.kernel], kernels_fill_device=fills_device(config, runner.sm_count),
-            host_steps=steps,
+            plan, times, {**meta, "timing_reason": note},
+            kernels_fill_device=fills_device(prepared.plan), host_steps=steps,
         )  # fmt: skip
         return trace, samples
 

@@ -16,8 +16,9 @@ from typing import Any
 
 from overlapviz.backends.base import SWEEP_SIZES
 from overlapviz.backends.cupy.buffers import BufferPool
-from overlapviz.backends.cupy.kernels import THREADS_PER_BLOCK, Kernels, fma_blocks
+from overlapviz.backends.cupy.kernels import Kernels
 from overlapviz.core.config import FLOAT32_BYTES, HostMemory
+from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks
 
 _KIND = {"h2d": 1, "d2h": 2}
 

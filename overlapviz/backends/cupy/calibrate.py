@@ -24,9 +24,10 @@ from overlapviz.backends.cupy.bandwidth import device_copy_gbps, sweep
 from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.device_facts import device_facts, facts_from_properties
 from overlapviz.backends.cupy.failures import describe_error, releasing_on_error
-from overlapviz.backends.cupy.kernels import THREADS_PER_BLOCK, Kernels, fma_blocks, load_kernels, sincos_blocks
+from overlapviz.backends.cupy.kernels import Kernels, load_kernels
 from overlapviz.backends.cupy.ram_guard import pin_share
 from overlapviz.core.config import FLOAT32_BYTES, MIB, HostMemory, KernelKind, PipelineConfig
+from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks, sincos_blocks
 
 Progress = Callable[[float, str], None]  # (share done, 0 to 1; the step starting)
 H2D, D2H = 1, 2

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from overlapviz.backends.cupy.cupti_trace import RecordMismatch, check_matches_plan
-from overlapviz.backends.cupy.plan import PlannedOp
 from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord
+from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind
 
 

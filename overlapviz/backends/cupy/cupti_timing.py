@@ -25,9 +25,9 @@ from overlapviz.backends.cupy.cupti_sharing import (
     should_rearm,
 )
 from overlapviz.backends.cupy.cupti_trace import RecordMismatch, run_device_records, trace_from_cupti
-from overlapviz.backends.cupy.plan import PlannedOp
 from overlapviz.backends.cupy.records import HostStep
 from overlapviz.core.config import FLOAT32_BYTES, PipelineConfig
+from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import Trace
 
 PROBE_BYTES = FLOAT32_BYTES  # the runner's touch copy, the probe

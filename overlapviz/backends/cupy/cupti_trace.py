@@ -12,13 +12,12 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from overlapviz.backends.cupy.plan import PlannedOp, unit_of
 from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord, HostStep, host_memory_of
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
 
 _VERSION_SUFFIX = re.compile(r"_v\d+$")
-COPY_NAMES = {OpKind.H2D: "memcpy HtoD", OpKind.D2H: "memcpy DtoH", OpKind.KERNEL: "kernel"}
 
 
 class RecordMismatch(ValueError):
@@ -124,6 +123,8 @@ def trace_from_cupti(
     `apis` must hold only the calls made during the run (the caller cuts them by time), so
     that warm-up work before the run cannot be mistaken for it. `host_steps` (on CUPTI's
     clock) are host work that issued no op, such as allocating buffers inside the run.
+    Each op's unit is its plan's; its times, bytes, host memory and name are what CUPTI
+    reported, the plan's name standing in where CUPTI gives none (a copy).
     """
     ops = run_device_records(devices, apis)
     check_matches_plan(plan, ops)
@@ -131,15 +132,14 @@ def trace_from_cupti(
     calls = issuing_calls(ops, apis)
     enqueue = [call.start_ns if call else -1 for call in calls]
     ready = ready_times(plan, ops, [e if e >= 0 else r.start_ns for e, r in zip(enqueue, ops, strict=True)])
-    copy_engines = int(meta.get("device_facts", {}).get("copy_engines", 2))
     builder = TraceBuilder()
     for planned, record, issued, reached in zip(plan, ops, enqueue, ready, strict=True):
         builder.add(
             record.kind,
-            unit_of(record.kind, copy_engines),
+            planned.unit,
             record.start_ns,
             record.end_ns,
-            name=record.name or COPY_NAMES[record.kind],
+            name=record.name or planned.name,
             stream=streams[record.stream_id],
             chunk=planned.chunk,
             enqueue_ns=issued,

@@ -14,18 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.backends.cupy.fifo_replay import replay_groups
-from overlapviz.backends.cupy.plan import PlannedOp, unit_of
 from overlapviz.backends.cupy.records import HostStep
-from overlapviz.core.config import HostMemory, PipelineConfig
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.pipeline_plan import PlannedOp
+from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
 
 CALL_NAMES = {OpKind.H2D: "cudaMemcpyAsync", OpKind.D2H: "cudaMemcpyAsync", OpKind.KERNEL: "cuLaunchKernel"}
-OP_NAMES = {OpKind.H2D: "memcpy HtoD", OpKind.D2H: "memcpy DtoH"}
-_HOST_MEMORY = {
-    HostMemory.PINNED: MemoryKind.PINNED,
-    HostMemory.PAGEABLE: MemoryKind.PAGEABLE,
-    HostMemory.REGISTERED: MemoryKind.REGISTERED,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,54 +33,44 @@ class EventTimes:
     sync_end: int
 
 
-def copy_memory(kind: OpKind, config: PipelineConfig) -> MemoryKind:
-    """The host memory of a copy as configured (a fresh output buffer is pageable)."""
-    if kind is OpKind.KERNEL:
-        return MemoryKind.NONE
-    if kind is OpKind.D2H and config.fresh_output:
-        return MemoryKind.PAGEABLE
-    return _HOST_MEMORY[config.memory]
-
-
-def fifo_groups(plan: Sequence[PlannedOp], copy_engines: int, kernels_fill_device: bool) -> list[list[int]]:
+def fifo_groups(plan: Sequence[PlannedOp], kernels_fill_device: bool) -> list[list[int]]:
     """Rows that share one FIFO unit: each copy engine, and compute when kernels fill the GPU."""
     groups: dict[Unit, list[int]] = {}
     for op in plan:
-        unit = unit_of(op.kind, copy_engines)
-        if unit is not Unit.COMPUTE or kernels_fill_device:
-            groups.setdefault(unit, []).append(op.index)
+        if op.unit is not Unit.COMPUTE or kernels_fill_device:
+            groups.setdefault(op.unit, []).append(op.index)
     return list(groups.values())
 
 
 def trace_from_events(
     plan: Sequence[PlannedOp],
     times: EventTimes,
-    config: PipelineConfig,
     meta: dict[str, Any],
     *,
-    kernel_name: str,
     kernels_fill_device: bool,
     host_steps: Sequence[HostStep] = (),
 ) -> Trace:
-    """The trace of one event-timed run (`host_steps`: host work that issued no op)."""
-    copy_engines = int(meta.get("device_facts", {}).get("copy_engines", 2))
-    groups = fifo_groups(plan, copy_engines, kernels_fill_device)
+    """The trace of one event-timed run (`host_steps`: host work that issued no op).
+
+    Each op's unit, name, bytes and host memory are its plan's.
+    """
+    groups = fifo_groups(plan, kernels_fill_device)
     start = replay_groups(groups, times.ready, times.end)
     builder = TraceBuilder()
     for op in plan:
         i = op.index
         builder.add(
             op.kind,
-            unit_of(op.kind, copy_engines),
+            op.unit,
             start[i],
             max(start[i], times.end[i]),
-            name=OP_NAMES.get(op.kind, kernel_name),
+            name=op.name,
             stream=op.stream,
             chunk=op.chunk,
             enqueue_ns=times.call_start[i],
             ready_ns=min(times.ready[i], start[i]),
-            nbytes=config.chunk_bytes_of(op.chunk) if op.kind is not OpKind.KERNEL else 0,
-            memory=copy_memory(op.kind, config),
+            nbytes=op.nbytes,
+            memory=op.memory,
         )
     for op in plan:
         i = op.index

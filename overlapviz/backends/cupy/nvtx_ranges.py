@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from overlapviz.backends.cupy.plan import PlannedOp
+from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind
 
 DOMAIN = "overlapviz"

@@ -1,30 +1,24 @@
-"""The ops a pipeline issues, in the order the host issues them (pure: no CUDA here).
+"""The pipeline on one CUDA device: its plan from the device's facts, and where each chunk lies (pure: no CUDA here).
 
-Both timing paths and the trace conversion walk this list, so the trace's rows come out in
-issue order: row ``i`` of a trace is ``issue_plan(config)[i]``.
+The ops, their order, units, names and grids are the pipeline's plan
+(`overlapviz.core.pipeline_plan`), the one the model runs too. Both timing paths and the
+trace conversion walk its rows, so the trace's rows come out in issue order: row ``i`` of a
+trace is ``plan.ops()[i]``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from overlapviz.core.config import FLOAT32_BYTES, IssueOrder, PipelineConfig
-from overlapviz.core.trace import OpKind, Unit
+from overlapviz.core.config import FLOAT32_BYTES, PipelineConfig
+from overlapviz.core.pipeline_plan import PipelinePlan, pipeline_plan
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedOp:
-    """One copy or kernel launch of the pipeline."""
-
-    index: int  # position in issue order
-    kind: OpKind
-    chunk: int
-    stream: int  # 0-based stream index (0 for everything on the legacy stream)
-
-    @property
-    def label(self) -> str:
-        """Short name for NVTX ranges and messages, e.g. ``h2d c3 s1``."""
-        return f"{self.kind.label} c{self.chunk} s{self.stream}"
+def device_plan(config: PipelineConfig, facts: Mapping[str, Any]) -> PipelinePlan:
+    """The plan of `config` on the device whose `device_facts` are `facts` (its copy engines and SMs)."""
+    return pipeline_plan(config, copy_engines=int(facts["copy_engines"]), sm_count=int(facts["sm_count"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,26 +47,3 @@ class ChunkSlice:
 def chunk_slices(config: PipelineConfig) -> list[ChunkSlice]:
     """Every chunk's place in the buffers, as `PipelineConfig` sizes them (the last may be longer)."""
     return [ChunkSlice(config.chunk_offset_of(c), config.chunk_elements_of(c)) for c in range(config.chunks)]
-
-
-_STAGES = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
-
-
-def issue_plan(config: PipelineConfig) -> list[PlannedOp]:
-    """Every op of `config` in issue order (depth: per chunk; breadth: per stage)."""
-    if config.order is IssueOrder.DEPTH:
-        pairs = [(chunk, kind) for chunk in range(config.chunks) for kind in _STAGES]
-    else:
-        pairs = [(chunk, kind) for kind in _STAGES for chunk in range(config.chunks)]
-    return [
-        PlannedOp(index, kind, chunk, config.stream_of(chunk)) for index, (chunk, kind) in enumerate(pairs)
-    ]
-
-
-def unit_of(kind: OpKind, copy_engines: int) -> Unit:
-    """The hardware unit that runs an op: one engine per direction when there are two or more."""
-    if kind is OpKind.KERNEL:
-        return Unit.COMPUTE
-    if copy_engines < 2:
-        return Unit.COPY_ENGINE
-    return Unit.H2D_ENGINE if kind is OpKind.H2D else Unit.D2H_ENGINE

@@ -18,11 +18,12 @@ import numpy.typing as npt
 
 from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.event_trace import EventTimes
-from overlapviz.backends.cupy.kernels import THREADS_PER_BLOCK, Kernels, blocks_for, kernel_args
+from overlapviz.backends.cupy.kernels import Kernels, kernel_args
 from overlapviz.backends.cupy.nvtx_ranges import NvtxRanges
 from overlapviz.backends.cupy.output_check import check_output, fill_input, sample_indices
-from overlapviz.backends.cupy.plan import PlannedOp, chunk_slices
+from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.core.config import FLOAT32_BYTES, HostAlloc, HostMemory, PipelineConfig, StreamKind
+from overlapviz.core.pipeline_plan import PipelinePlan, PlannedOp
 from overlapviz.core.trace import OpKind
 
 H2D, D2H = 1, 2  # cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost
@@ -34,13 +35,13 @@ Samples = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]  # (inputs, ou
 
 @dataclass
 class Prepared:
-    """One config made ready to issue: pointers, arguments, streams, the output sample.
+    """One plan made ready to issue: pointers, arguments, streams, the output sample.
 
     With host buffers allocated per run, `host_in`/`host_out` and their pointers are set by
     `attach` inside each run and cleared by `detach`.
     """
 
-    config: PipelineConfig
+    plan: PipelinePlan
     host_in: npt.NDArray[np.float32] | None
     host_out: npt.NDArray[np.float32] | None
     streams: list[Any]  # cupy.cuda.Stream per stream index
@@ -50,9 +51,15 @@ class Prepared:
     dev_ptrs: list[int]
     kernel: Any  # cupy.cuda.function.Function of the chunk kernel
     grids: list[tuple[int]]  # per chunk
+    block: tuple[int]
     args: list[tuple[Any, ...]]
     copy_bytes: list[int]  # per chunk: the last chunk may be longer than the others
     sample: npt.NDArray[np.int64]
+
+    @property
+    def config(self) -> PipelineConfig:
+        """The pipeline of the plan."""
+        return self.plan.config
 
 
 class PipelineRunner:
@@ -86,8 +93,9 @@ class PipelineRunner:
             self._events.append(cupy.cuda.Event())
         return self._events[:count]
 
-    def prepare(self, config: PipelineConfig) -> Prepared:
-        """Allocate (or reuse) everything the run needs and warm the kernel up."""
+    def prepare(self, plan: PipelinePlan) -> Prepared:
+        """Allocate (or reuse) everything the run of `plan` needs and warm the kernel up."""
+        config = plan.config
         n, slices = config.elements, chunk_slices(config)
         per_run = config.host_alloc is HostAlloc.PER_RUN
         self.pool.check_host(2 * config.size_bytes, ("in", "out"))  # every kind, pageable too
@@ -100,7 +108,7 @@ class PipelineRunner:
         base = int(device.data.ptr)
         views = [device[s.offset : s.stop] for s in slices]
         prepared = Prepared(
-            config=config,
+            plan=plan,
             host_in=None,
             host_out=None,
             streams=streams,
@@ -109,7 +117,8 @@ class PipelineRunner:
             out_ptrs=[],
             dev_ptrs=[base + s.byte_offset for s in slices],
             kernel=self.kernels.chunk[config.kernel].kernel,  # the loaded function: no per-call look-up
-            grids=[(blocks_for(config, self.sm_count, c),) for c in range(config.chunks)],
+            grids=[(blocks,) for blocks in plan.grids()],
+            block=(plan.threads_per_block,),
             args=[kernel_args(config, c, views[c]) for c in range(config.chunks)],
             copy_bytes=[s.nbytes for s in slices],
             sample=sample_indices(config),
@@ -167,7 +176,7 @@ class PipelineRunner:
         import cupy
 
         stream = prepared.streams[0]
-        prepared.kernel(prepared.grids[0], (THREADS_PER_BLOCK,), prepared.args[0], stream=stream)
+        prepared.kernel(prepared.grids[0], prepared.block, prepared.args[0], stream=stream)
         self.touch(prepared)
         config = prepared.config
         if not prepared.in_ptrs:  # buffers allocated per run: their first use is part of the run
@@ -205,7 +214,7 @@ class PipelineRunner:
         import cupy
 
         memcpy = cupy.cuda.runtime.memcpyAsync
-        nbytes, kernel, grids, block = prepared.copy_bytes, prepared.kernel, prepared.grids, (THREADS_PER_BLOCK,)
+        nbytes, kernel, grids, block = prepared.copy_bytes, prepared.kernel, prepared.grids, prepared.block
         streams, ptrs, dev, host_in, host_out = (
             prepared.streams, prepared.stream_ptrs, prepared.dev_ptrs, prepared.in_ptrs, prepared.out_ptrs)
 

@@ -1,24 +1,24 @@
-"""The operations a pipeline issues, in the host's order, with what each one costs alone."""
+"""The operations a pipeline issues, in the host's order, with what each one costs alone.
+
+Which ops there are, in what order, on which stream and engine, with what bytes, names and
+grids is the pipeline's plan (`overlapviz.core.pipeline_plan`), the same one the real GPU
+runs; this module adds what the model needs on top: how long each op takes on a profile.
+"""
 
 from __future__ import annotations
 
-import math
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.config import FLOAT32_BYTES, HostMemory, IssueOrder, KernelKind, PipelineConfig
+from overlapviz.core.config import FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
+from overlapviz.core.pipeline_plan import STAGES, THREADS_PER_BLOCK, PipelinePlan, kernel_blocks, pipeline_plan
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
-THREADS_PER_BLOCK = 256
-GRID_BLOCKS_PER_SM = 8  # the pipeline's kernels use min(ceil(n / 256), 8 x SMs) blocks
 KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
-
-_MEMORY_KINDS = {
-    HostMemory.PINNED: MemoryKind.PINNED,
-    HostMemory.PAGEABLE: MemoryKind.PAGEABLE,
-    HostMemory.REGISTERED: MemoryKind.REGISTERED,
-}
-KERNEL_NAMES = {KernelKind.FMA: "fma_chain", KernelKind.SINCOS: "sincos_sqrt"}
+KindValues = npt.NDArray[np.float64]  # one value per kind of op, indexed by `OpKind` value
 
 
 class Op(NamedTuple):
@@ -36,48 +36,39 @@ class Op(NamedTuple):
     name: str
 
 
-def issue_sequence(config: PipelineConfig) -> list[tuple[OpKind, int]]:
-    """(kind, chunk) in the order the host issues them."""
-    stages = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
-    chunks = range(config.chunks)
-    if config.order is IssueOrder.DEPTH:
-        return [(kind, c) for c in chunks for kind in stages]
-    return [(kind, c) for kind in stages for c in chunks]
+def model_plan(config: PipelineConfig, profile: DeviceProfile) -> PipelinePlan:
+    """The plan of `config` on the device `profile` describes."""
+    return pipeline_plan(config, copy_engines=profile.copy_engines, sm_count=profile.sm_count)
 
 
 def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
-    """The pipeline's ops in issue order, each with its cost on `profile`."""
+    """The pipeline's ops in issue order (its plan's rows), each with its cost on `profile`."""
+    plan = model_plan(config, profile)
+    kinds = plan.kinds()
     # Every chunk but the last is the same size, so each kind of op costs the same on all of
-    # them: one prototype per kind for those, one for the last chunk (runs build thousands).
-    common = _prototypes(config, profile, 0)
-    last_chunk = config.chunks - 1
-    uneven = config.last_chunk_elements != config.chunk_elements
-    last = _prototypes(config, profile, last_chunk) if uneven else common
-    return [
-        Op(kind, chunk, config.stream_of(chunk), *(last if chunk == last_chunk else common)[kind])
-        for kind, chunk in issue_sequence(config)
-    ]
+    # them: one cost per kind for those, one for the last chunk (runs build thousands of ops).
+    last = plan["chunk"] == config.chunks - 1
+    common_ns, common_share = _costs(config, profile, 0)
+    last_ns, last_share = _costs(config, profile, config.chunks - 1)
+    work = np.where(last, last_ns[plan["kind"]], common_ns[plan["kind"]])
+    occupancy = np.where(last, last_share[plan["kind"]], common_share[plan["kind"]])
+    pageable = config.memory is HostMemory.PAGEABLE
+    blocks_host = {kind: pageable and kind is not OpKind.KERNEL for kind in STAGES}
+    names = {kind: plan.name_of(kind) for kind in STAGES}
+    return list(map(Op._make, zip(
+        kinds, plan["chunk"].tolist(), plan["stream"].tolist(), plan.units(),
+        work.tolist(), plan["bytes"].tolist(), plan.memories(), occupancy.tolist(),
+        map(blocks_host.__getitem__, kinds), map(names.__getitem__, kinds), strict=True,
+    )))  # fmt: skip
 
 
-def _prototypes(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> dict[OpKind, tuple[Any, ...]]:
-    """The fields after (kind, chunk, stream) of each kind of op on `chunk`."""
-    kernel_ns, occupancy = kernel_cost(config, profile, chunk)
-    memory = _MEMORY_KINDS[config.memory]
-    pageable = memory is MemoryKind.PAGEABLE
-    prototypes: dict[OpKind, tuple[Any, ...]] = {
-        OpKind.KERNEL: (Unit.COMPUTE, kernel_ns, 0, MemoryKind.NONE, occupancy, False, KERNEL_NAMES[config.kernel]),
-    }
+def _costs(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> tuple[KindValues, KindValues]:
+    """(nanoseconds, occupancy) of each kind of op on `chunk`, indexed by `OpKind` value."""
+    work, share = np.zeros(len(OpKind)), np.ones(len(OpKind))
+    work[OpKind.KERNEL], share[OpKind.KERNEL] = kernel_cost(config, profile, chunk)
     for kind in (OpKind.H2D, OpKind.D2H):
-        prototypes[kind] = (copy_unit(kind, profile), copy_cost(kind, config, profile, chunk),
-                            config.chunk_bytes_of(chunk), memory, 1.0, pageable, _copy_name(kind))
-    return prototypes
-
-
-def copy_unit(kind: OpKind, profile: DeviceProfile) -> Unit:
-    """The engine that carries a copy of this direction."""
-    if not profile.separate_copy_directions:
-        return Unit.COPY_ENGINE
-    return Unit.H2D_ENGINE if kind is OpKind.H2D else Unit.D2H_ENGINE
+        work[kind] = copy_cost(kind, config, profile, chunk)
+    return work, share
 
 
 def copy_cost(kind: OpKind, config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) -> float:
@@ -109,16 +100,15 @@ def copy_ns(kind: OpKind, memory: HostMemory, nbytes: int, profile: DeviceProfil
 def kernel_cost(config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) -> tuple[float, float]:
     """(nanoseconds, occupancy) of the kernel on `chunk`.
 
-    The grid is ``min(ceil(n / 256), 8 x SMs)`` blocks, each thread striding over its
-    elements. A kernel takes the longer of two bounds: the GPU's throughput (``n x cost per
-    element`` with every SM busy) and one thread's dependent chain (its elements times
-    ``iters`` FMA latencies), which is what limits a grid too small to fill the GPU. Its
-    occupancy, the share of the GPU's threads it holds, decides what may run beside it.
-    ``iters = 0`` launches a kernel with nothing to do.
+    Its grid is the plan's (`overlapviz.core.pipeline_plan.kernel_blocks`), each thread
+    striding over its elements. A kernel takes the longer of two bounds: the GPU's throughput
+    (``n x cost per element`` with every SM busy) and one thread's dependent chain (its
+    elements times ``iters`` FMA latencies), which is what limits a grid too small to fill the
+    GPU. Its occupancy, the share of the GPU's threads it holds, decides what may run beside
+    it. ``iters = 0`` launches a kernel with nothing to do.
     """
     n = config.chunk_elements_of(chunk)
-    blocks = min(math.ceil(n / THREADS_PER_BLOCK), GRID_BLOCKS_PER_SM * profile.sm_count)
-    grid_threads = blocks * THREADS_PER_BLOCK
+    grid_threads = kernel_blocks(config, profile.sm_count, chunk) * THREADS_PER_BLOCK
     occupancy = min(1.0, grid_threads / (profile.sm_count * profile.blocks_per_sm * THREADS_PER_BLOCK))
     launch_ns = profile.kernel_launch_us * 1e3
     if config.kernel is KernelKind.FMA and config.iters == 0:
@@ -131,7 +121,3 @@ def kernel_cost(config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) 
     else:
         per_element, chain = max(memory_floor, profile.sincos_ns_per_element), 0.0
     return launch_ns + max(n * per_element, chain), occupancy
-
-
-def _copy_name(kind: OpKind) -> str:
-    return "memcpy HtoD" if kind is OpKind.H2D else "memcpy DtoH"

@@ -6,13 +6,21 @@ kernels) with a growing correlation id; each stream and each unit runs its ops i
 
 from __future__ import annotations
 
-from overlapviz.backends.cupy.plan import PlannedOp
+from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord
+from overlapviz.core.config import PipelineConfig
+from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind
 
 US = 1_000
 BASE = 1_700_000_000_000_000_000  # CUPTI timestamps are wall-clock ns
 THREAD = 4242
+H200_FACTS = {"copy_engines": 3, "sm_count": 132}  # what `device_facts` reads on the H200
+
+
+def planned_ops(config: PipelineConfig, copy_engines: int = 3) -> list[PlannedOp]:
+    """The ops the backend issues for `config` on an H200, or on one with `copy_engines` engines."""
+    return device_plan(config, {**H200_FACTS, "copy_engines": copy_engines}).ops()
 
 
 def fake_records(

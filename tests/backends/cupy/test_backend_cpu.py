@@ -8,8 +8,8 @@ from overlapviz.backends.base import Backend, BackendError
 from overlapviz.backends.cupy import CupyBackend, create_backend
 from overlapviz.backends.cupy.backend import TIMING_ENV
 from overlapviz.backends.cupy.nvtx_ranges import NvtxRanges
-from overlapviz.backends.cupy.plan import issue_plan
 from overlapviz.core.config import PipelineConfig
+from tests.backends.cupy.fakes import planned_ops
 
 
 def test_importing_the_backend_loads_no_cuda_package():
@@ -58,7 +58,7 @@ def test_nvtx_without_the_package_is_silent(monkeypatch):
     monkeypatch.setitem(sys.modules, "nvtx", None)  # import nvtx now raises ImportError
     ranges = NvtxRanges()
     assert not ranges.enabled
-    ranges.prepare("run", issue_plan(PipelineConfig()))
+    ranges.prepare("run", planned_ops(PipelineConfig()))
     ranges.push_run()
     ranges.push_op(0)
     ranges.pop()
@@ -86,7 +86,7 @@ def test_nvtx_ranges_per_run_and_op_in_the_overlapviz_domain(monkeypatch):
     monkeypatch.setitem(sys.modules, "nvtx", fake)
     ranges = NvtxRanges()
     assert ranges.enabled and domains == ["overlapviz"]
-    ranges.prepare("run 1", issue_plan(PipelineConfig()))
+    ranges.prepare("run 1", planned_ops(PipelineConfig()))
     ranges.push_run()
     ranges.push_op(1)
     ranges.pop()

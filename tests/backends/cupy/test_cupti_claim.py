@@ -9,12 +9,11 @@ import pytest
 from overlapviz.backends.cupy import cupti_session, cupti_timing
 from overlapviz.backends.cupy.cupti_session import CuptiCollector, CuptiTaken, CuptiUnavailable, shared_collector
 from overlapviz.backends.cupy.cupti_timing import CuptiShared, claim, collect_trace
-from overlapviz.backends.cupy.plan import issue_plan
 from overlapviz.backends.cupy.records import CuptiCopyKind
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace import OpKind
 from tests.backends.cupy.fake_cupti import ActivityKind, Result, activity, cuptiError, install
-from tests.backends.cupy.fakes import BASE, fake_records
+from tests.backends.cupy.fakes import BASE, fake_records, planned_ops
 
 MIB = 1 << 20
 CONFIG = PipelineConfig(size_bytes=8 * MIB, chunks=4, streams=2)
@@ -65,7 +64,7 @@ def activities(apis, devices):
 
 def the_run(fake):
     """Issue one pipeline's records as the GPU would; returns its plan."""
-    plan = issue_plan(CONFIG)
+    plan = planned_ops(CONFIG)
     fake.issue(*activities(*fake_records(plan, chunk_bytes=CONFIG.chunk_bytes)))
     return plan
 
@@ -201,7 +200,7 @@ def test_another_clients_kind_during_the_run_stops_the_wait_at_once(fake, monkey
 
 def test_records_that_trail_the_first_flush_are_waited_for(fake, monkeypatch):
     collector = CuptiCollector()
-    plan = issue_plan(CONFIG)
+    plan = planned_ops(CONFIG)
     records = activities(*fake_records(plan, chunk_bytes=CONFIG.chunk_bytes))
     fake.issue(*records[:-3])
     late = iter([[], records[-3:]])

@@ -17,18 +17,17 @@ from overlapviz.backends.cupy.cupti_sharing import (
     subscriber_reason,
 )
 from overlapviz.backends.cupy.cupti_trace import run_device_records
-from overlapviz.backends.cupy.plan import issue_plan
 from overlapviz.backends.cupy.records import DeviceRecord
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace import OpKind
-from tests.backends.cupy.fakes import fake_records
+from tests.backends.cupy.fakes import fake_records, planned_ops
 
 MIB = 1 << 20
 CONFIG = PipelineConfig(size_bytes=8 * MIB, chunks=4, streams=2)
 
 
 def run_ops():
-    plan = issue_plan(CONFIG)
+    plan = planned_ops(CONFIG)
     apis, devices = fake_records(plan, chunk_bytes=CONFIG.chunk_bytes)
     return plan, run_device_records(devices, apis)
 

@@ -11,11 +11,10 @@ from overlapviz.backends.cupy.cupti_trace import (
     run_device_records,
     trace_from_cupti,
 )
-from overlapviz.backends.cupy.plan import issue_plan
 from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord, HostStep
 from overlapviz.core.config import HostMemory, PipelineConfig, StreamKind
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
-from tests.backends.cupy.fakes import THREAD, US, fake_records
+from tests.backends.cupy.fakes import THREAD, US, fake_records, planned_ops
 
 MIB = 1 << 20
 META = {"backend": "cupy", "device_facts": {"copy_engines": 3}}
@@ -26,7 +25,7 @@ def config(**changes):
 
 
 def convert(cfg, **fake):
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes, **fake)
     return plan, apis, devices, trace_from_cupti(plan, apis, devices, cfg, META)
 
@@ -103,7 +102,7 @@ def test_kernel_name_is_cuptis_and_copies_are_named_by_direction():
 
 def test_records_of_other_work_are_left_out():
     cfg = config()
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes)
     warm_up = DeviceRecord(OpKind.H2D, apis[0].start_ns - 50 * US, apis[0].start_ns - 40 * US, 7, 13, nbytes=4)
     trace = trace_from_cupti(plan, apis, [warm_up, *devices], cfg, META)
@@ -112,7 +111,7 @@ def test_records_of_other_work_are_left_out():
 
 def test_a_missing_record_is_an_error_not_a_shorter_trace():
     cfg = config()
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes)
     with pytest.raises(RecordMismatch, match="11 copies and kernels for 12 issued ops"):
         trace_from_cupti(plan, apis, devices[:-1], cfg, META)
@@ -120,7 +119,7 @@ def test_a_missing_record_is_an_error_not_a_shorter_trace():
 
 def test_a_record_of_the_wrong_kind_is_an_error():
     cfg = config()
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes)
     devices[1] = dataclasses.replace(devices[1], kind=OpKind.D2H)
     with pytest.raises(RecordMismatch, match="op 1 was issued as kernel but CUPTI recorded d2h"):
@@ -129,7 +128,7 @@ def test_a_record_of_the_wrong_kind_is_an_error():
 
 def test_device_records_sorted_by_correlation_id():
     cfg = config()
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes)
     ordered = run_device_records(reversed(devices), apis)
     assert [d.correlation_id for d in ordered] == sorted(d.correlation_id for d in devices)
@@ -137,14 +136,14 @@ def test_device_records_sorted_by_correlation_id():
 
 def test_stream_ids_map_by_issue_order():
     cfg = config()
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     _, devices = fake_records(plan, stream_ids={0: 77, 1: 21})
     assert map_stream_ids(plan, run_device_records(devices, fake_records(plan)[0])) == {77: 0, 21: 1}
 
 
 def test_one_cupti_stream_for_two_streams_is_an_error():
     cfg = config()
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     apis, devices = fake_records(plan, stream_ids={0: 5, 1: 5})
     with pytest.raises(RecordMismatch, match="CUPTI stream 5 carried ops of streams 0 and 1"):
         map_stream_ids(plan, run_device_records(devices, apis))
@@ -152,7 +151,7 @@ def test_one_cupti_stream_for_two_streams_is_an_error():
 
 def test_two_cupti_streams_for_one_stream_is_an_error():
     cfg = config(stream_kind=StreamKind.LEGACY)
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     apis, devices = fake_records(plan)
     devices[3] = dataclasses.replace(devices[3], stream_id=99)
     with pytest.raises(RecordMismatch, match="several CUPTI streams"):
@@ -181,7 +180,7 @@ def test_api_name_drops_the_abi_version():
 
 def test_one_copy_engine_puts_both_directions_on_it():
     cfg = config()
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg, copy_engines=1)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes)
     trace = trace_from_cupti(plan, apis, devices, cfg, {"device_facts": {"copy_engines": 1}})
     copies = trace.mask(OpKind.H2D, OpKind.D2H)
@@ -190,7 +189,7 @@ def test_one_copy_engine_puts_both_directions_on_it():
 
 def test_host_steps_become_host_spans_of_no_op():
     cfg = config()
-    plan = issue_plan(cfg)
+    plan = planned_ops(cfg)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes)
     start = apis[0].start_ns - 50 * US
     steps = [HostStep("cudaMallocHost", start, start + 40 * US)]

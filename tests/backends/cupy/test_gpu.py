@@ -8,7 +8,9 @@ import pytest
 from overlapviz.backends.base import BackendError, CancelToken, RunCancelled
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.backends.cupy import runner as runner_module
+from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.core.config import HostAlloc, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
+from overlapviz.core.pipeline_plan import memory_kind
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
 pytestmark = pytest.mark.gpu
@@ -30,6 +32,15 @@ def check_shape(trace, config):
     assert (trace["ready_ns"][known] <= trace["start_ns"][known]).all()
     assert trace.meta["backend"] == "cupy" and trace.meta["simulated"] is False
     assert trace.meta["config"] == config.to_dict()
+    # the device rows are the plan's ops, in its order, on its streams and units, under its names
+    ops = device_plan(config, trace.meta["device_facts"]).ops()
+    rows = np.flatnonzero(device)
+    assert trace["kind"][rows].tolist() == [op.kind for op in ops]
+    assert trace["chunk"][rows].tolist() == [op.chunk for op in ops]
+    assert trace["stream"][rows].tolist() == [op.stream for op in ops]
+    assert trace["unit"][rows].tolist() == [op.unit for op in ops]
+    assert [trace.name_of(int(r)) for r in rows] == [op.name for op in ops]
+    assert trace["bytes"][rows].tolist() == [op.nbytes for op in ops]
 
 
 def test_device_is_listed_with_its_facts(gpu_backend):
@@ -73,9 +84,7 @@ def test_default_pipeline_with_engine_truth(gpu_backend):
 def test_variants_run_and_pass_the_output_check(gpu_backend, config):
     trace = gpu_backend.run(config)
     check_shape(trace, config)
-    memory = {HostMemory.PINNED: MemoryKind.PINNED, HostMemory.PAGEABLE: MemoryKind.PAGEABLE,
-              HostMemory.REGISTERED: MemoryKind.REGISTERED}[config.memory]
-    assert (trace["memory"][trace.mask(OpKind.H2D)] == memory).all()
+    assert (trace["memory"][trace.mask(OpKind.H2D)] == memory_kind(config.memory)).all()
 
 
 def test_buffers_allocated_per_run_show_on_the_host_lane(gpu_backend):

@@ -1,36 +1,20 @@
 import numpy as np
 
 from overlapviz import resources
-from overlapviz.backends.cupy.kernels import (
-    KERNEL_NAMES,
-    SOURCE,
-    blocks_for,
-    fills_device,
-    fma_blocks,
-    kernel_args,
-    sincos_blocks,
-)
+from overlapviz.backends.cupy.kernels import COPY_KERNEL, SOURCE, fills_device, kernel_args
+from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.core.config import KernelKind, PipelineConfig
+from overlapviz.core.pipeline_plan import KERNEL_NAMES
+from tests.backends.cupy.fakes import H200_FACTS
 
 MIB = 1 << 20
 
 
-def test_fma_grid_is_capped_at_eight_blocks_per_sm():
-    assert fma_blocks(64 * MIB // 4 * 4, 132) == 8 * 132
-    assert fma_blocks(1000, 132) == 4  # ceil(1000 / 256)
-    assert fma_blocks(1, 132) == 1
-
-
-def test_sincos_grid_has_a_thread_per_element():
-    assert sincos_blocks(1 << 20) == 4096
-    assert sincos_blocks(257) == 2
-
-
 def test_default_chunk_fills_the_h200_but_a_small_one_does_not():
-    assert fills_device(PipelineConfig(), 132)
-    small = PipelineConfig(size_bytes=1 * MIB, chunks=16)  # 16384 elements: 64 blocks
-    assert blocks_for(small, 132) == 64
-    assert not fills_device(small, 132)
+    assert fills_device(device_plan(PipelineConfig(), H200_FACTS))
+    small = device_plan(PipelineConfig(size_bytes=1 * MIB, chunks=16), H200_FACTS)  # 16384 elements: 64 blocks
+    assert small.grids()[0] == 64
+    assert not fills_device(small)
 
 
 def test_kernel_arguments_match_the_c_signatures():
@@ -44,5 +28,13 @@ def test_kernel_arguments_match_the_c_signatures():
 
 def test_source_defines_every_kernel_as_extern_c():
     text = resources.kernel_source(SOURCE)
-    for name in [*KERNEL_NAMES.values(), "scale_copy"]:
+    for name in [*KERNEL_NAMES.values(), COPY_KERNEL]:
         assert f'extern "C" __global__ void {name}(' in text
+
+
+def test_the_sincos_kernel_has_no_grid_stride_loop_so_its_grid_is_not_capped():
+    # The plan launches one thread per element for it; a stride loop would allow a cap.
+    text = resources.kernel_source(SOURCE)
+    body = text[text.index("void sincos_sqrt(") :]
+    body = body[: body.index("\n}\n")]
+    assert "stride" not in body and "if (local < n)" in body

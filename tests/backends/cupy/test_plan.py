@@ -1,41 +1,53 @@
-from overlapviz.backends.cupy.plan import issue_plan, unit_of
-from overlapviz.core.config import IssueOrder, PipelineConfig, StreamKind
-from overlapviz.core.trace import OpKind, Unit
+"""The CuPy backend issues the pipeline's one plan: the model's, for the same device facts."""
+
+import pytest
+
+from overlapviz.backends.cupy.plan import device_plan
+from overlapviz.backends.sim.ops import build_ops, kernel_cost
+from overlapviz.backends.sim.profile import available_profiles, load_profile
+from overlapviz.core.config import HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
+from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, pipeline_plan
+from overlapviz.core.trace import OpKind
+from tests.backends.cupy.fakes import H200_FACTS
 
 MIB = 1 << 20
+UNEVEN = PipelineConfig(size_bytes=4 * 10_000, chunks=7, streams=3)
+CONFIGS = [
+    PipelineConfig(size_bytes=16 * MIB, chunks=8, streams=4),
+    UNEVEN,
+    UNEVEN.replace(kernel=KernelKind.SINCOS, iters=0),
+    UNEVEN.replace(order=IssueOrder.BREADTH),
+    UNEVEN.replace(stream_kind=StreamKind.LEGACY),
+    UNEVEN.replace(memory=HostMemory.PAGEABLE, fresh_output=True),
+    UNEVEN.replace(memory=HostMemory.REGISTERED),
+    PipelineConfig(size_bytes=64 * MIB, chunks=2, kernel=KernelKind.SINCOS),  # grids past 8 blocks per SM
+]
 
 
-def test_depth_issues_each_chunk_through_all_stages():
-    plan = issue_plan(PipelineConfig(size_bytes=4 * MIB, chunks=2, streams=2))
-    assert [(op.chunk, op.kind) for op in plan] == [
-        (0, OpKind.H2D), (0, OpKind.KERNEL), (0, OpKind.D2H),
-        (1, OpKind.H2D), (1, OpKind.KERNEL), (1, OpKind.D2H),
-    ]  # fmt: skip
-    assert [op.index for op in plan] == list(range(6))
+def test_the_device_plan_reads_engines_and_sms_from_the_device_facts():
+    plan = device_plan(UNEVEN, {**H200_FACTS, "name": "NVIDIA H200"})
+    assert (plan.copy_engines, plan.sm_count) == (3, 132)
+    same = pipeline_plan(UNEVEN, copy_engines=3, sm_count=132)
+    assert plan.ops() == same.ops()
 
 
-def test_breadth_issues_stage_by_stage():
-    plan = issue_plan(PipelineConfig(size_bytes=4 * MIB, chunks=2, streams=2, order=IssueOrder.BREADTH))
-    assert [(op.kind, op.chunk) for op in plan] == [
-        (OpKind.H2D, 0), (OpKind.H2D, 1), (OpKind.KERNEL, 0), (OpKind.KERNEL, 1), (OpKind.D2H, 0), (OpKind.D2H, 1),
-    ]  # fmt: skip
+@pytest.mark.parametrize("key", available_profiles())
+@pytest.mark.parametrize("config", CONFIGS, ids=range(len(CONFIGS)))
+def test_the_gpu_issues_the_ops_the_model_runs(key, config):
+    profile = load_profile(key)
+    issued = device_plan(config, profile.facts()).ops()  # what the CuPy backend would issue there
+    modelled = build_ops(config, profile)
+    assert [(op.kind, op.chunk, op.stream, op.unit, op.nbytes, op.memory, op.name) for op in issued] == [
+        (op.kind, op.chunk, op.stream, op.unit, op.nbytes, op.memory, op.name) for op in modelled
+    ]
 
 
-def test_chunks_go_round_robin_over_streams_unless_legacy():
-    plan = issue_plan(PipelineConfig(size_bytes=4 * MIB, chunks=4, streams=3))
-    assert [op.stream for op in plan if op.kind is OpKind.H2D] == [0, 1, 2, 0]
-    legacy = issue_plan(PipelineConfig(size_bytes=4 * MIB, chunks=4, streams=3, stream_kind=StreamKind.LEGACY))
-    assert {op.stream for op in legacy} == {0}
-
-
-def test_label_names_kind_chunk_and_stream():
-    op = issue_plan(PipelineConfig(size_bytes=4 * MIB, chunks=4, streams=2))[4]
-    assert op.label == "kernel c1 s1"
-
-
-def test_units_one_engine_per_direction_or_a_shared_one():
-    assert unit_of(OpKind.H2D, 3) is Unit.H2D_ENGINE
-    assert unit_of(OpKind.D2H, 2) is Unit.D2H_ENGINE
-    assert unit_of(OpKind.KERNEL, 1) is Unit.COMPUTE
-    assert unit_of(OpKind.H2D, 1) is Unit.COPY_ENGINE
-    assert unit_of(OpKind.D2H, 1) is Unit.COPY_ENGINE
+@pytest.mark.parametrize("key", available_profiles())
+@pytest.mark.parametrize("config", CONFIGS, ids=range(len(CONFIGS)))
+def test_the_model_costs_each_kernel_on_the_grid_the_gpu_launches(key, config):
+    profile = load_profile(key)
+    capacity = profile.sm_count * profile.blocks_per_sm * THREADS_PER_BLOCK
+    for op in device_plan(config, profile.facts()).ops():
+        if op.kind is OpKind.KERNEL:
+            _, occupancy = kernel_cost(config, profile, op.chunk)
+            assert occupancy == min(1.0, op.blocks * THREADS_PER_BLOCK / capacity)

@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 
 from overlapviz.backends.cupy.event_trace import EventTimes, trace_from_events
-from overlapviz.backends.cupy.kernels import blocks_for, kernel_args
+from overlapviz.backends.cupy.kernels import kernel_args
 from overlapviz.backends.cupy.output_check import OutputMismatch, check_output, sample_indices
-from overlapviz.backends.cupy.plan import chunk_slices, issue_plan
+from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.core.config import KernelKind, PipelineConfig
+from overlapviz.core.pipeline_plan import kernel_blocks
 from overlapviz.core.trace import OpKind
+from tests.backends.cupy.fakes import planned_ops
 
 SEVEN = PipelineConfig(size_bytes=4 * 10_000, chunks=7, streams=3)  # 1,428 per chunk, the last 1,432
 
@@ -41,7 +43,7 @@ def test_the_last_kernel_gets_its_own_length_grid_and_offset():
     _, n, _ = kernel_args(SEVEN, 6, "ptr")
     assert int(n) == 1432
     odd = PipelineConfig(size_bytes=4 * 1025, chunks=2, kernel=KernelKind.SINCOS, iters=0)  # 512, then 513
-    assert (blocks_for(odd, 132, 0), blocks_for(odd, 132, 1)) == (2, 3)  # one thread per element
+    assert (kernel_blocks(odd, 132, 0), kernel_blocks(odd, 132, 1)) == (2, 3)  # one thread per element
 
 
 def test_the_output_sample_holds_each_chunks_first_and_last_element():
@@ -58,15 +60,14 @@ def test_a_bad_element_in_the_remainder_is_named_in_the_last_chunk():
 
 
 def test_event_timed_trace_counts_each_copys_real_bytes():
-    plan = issue_plan(SEVEN)
+    plan = planned_ops(SEVEN)
     n = len(plan)
     times = EventTimes(
         call_start=[10 * i for i in range(n)], call_end=[10 * i + 5 for i in range(n)],
         ready=[1000 * i for i in range(n)], end=[1000 * i + 900 for i in range(n)],
         sync_start=10 * n, sync_end=1000 * n,
     )  # fmt: skip
-    trace = trace_from_events(plan, times, SEVEN, {"backend": "cupy"}, kernel_name="fma_chain",
-                              kernels_fill_device=True)  # fmt: skip
+    trace = trace_from_events(plan, times, {"backend": "cupy"}, kernels_fill_device=True)
     for kind in (OpKind.H2D, OpKind.D2H):
         rows = trace.mask(kind)
         by_chunk = dict(zip(trace["chunk"][rows].tolist(), trace["bytes"][rows].tolist(), strict=True))

@@ -11,7 +11,6 @@ import pytest
 import overlapviz
 from overlapviz.backends.cupy import recording
 from overlapviz.backends.cupy.cupti_sharing import Delivery
-from overlapviz.backends.cupy.plan import issue_plan
 from overlapviz.backends.cupy.recording import NOT_RECORDED, TOOL, Recorded, RecordingUnavailable, cut_to_recording
 from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord
 from overlapviz.core.config import PipelineConfig
@@ -23,9 +22,9 @@ from overlapviz.record_activities import recorded_activities
 from overlapviz.session import analyse
 from tests.backends.cupy.fake_cupti import ActivityKind as CuptiKind
 from tests.backends.cupy.fake_cupti import activity, install
-from tests.backends.cupy.fakes import BASE, THREAD, fake_records
+from tests.backends.cupy.fakes import BASE, THREAD, fake_records, planned_ops
 
-PLAN = issue_plan(PipelineConfig(size_bytes=8 << 20, chunks=4, streams=2))
+PLAN = planned_ops(PipelineConfig(size_bytes=8 << 20, chunks=4, streams=2))
 
 
 def recorded(apis: list[ApiRecord], devices: list[DeviceRecord], caveat: str = NOT_RECORDED) -> Recorded:
