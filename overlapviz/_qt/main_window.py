@@ -21,31 +21,32 @@ from PySide6.QtWidgets import (
 )
 
 from overlapviz._qt.buffer_release import BufferRelease
-from overlapviz._qt.compare.compare_panel import ComparePanel
-from overlapviz._qt.controls import ControlsPanel
-from overlapviz._qt.error_banner import ErrorBanner
 from overlapviz._qt.export.comparison_view import ComparisonPicture
-from overlapviz._qt.file_actions import FileActions
-from overlapviz._qt.file_loading import OpenedFile
-from overlapviz._qt.font_scale import FontScale
-from overlapviz._qt.legend import LegendBar
-from overlapviz._qt.lessons.lesson_panel import LessonPanel
+from overlapviz._qt.files.file_actions import FileActions
+from overlapviz._qt.files.file_loading import OpenedFile
+from overlapviz._qt.files.path_dialogs import PathDialogs
+from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.menus import build_actions
-from overlapviz._qt.metrics_panel import MetricsPanel
-from overlapviz._qt.path_dialogs import PathDialogs
-from overlapviz._qt.presentation import caption_label
-from overlapviz._qt.recent_files import RecentFiles
-from overlapviz._qt.run_targets import RunTarget, available_targets, default_target
-from overlapviz._qt.session_file import SessionData
-from overlapviz._qt.status_text import status_line
-from overlapviz._qt.teaching import TeachingTools
+from overlapviz._qt.teaching.compare_panel import ComparePanel
+from overlapviz._qt.teaching.lesson_panel import LessonPanel
+from overlapviz._qt.teaching.presentation import caption_label
+from overlapviz._qt.teaching.tools import TeachingTools
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, apply_stylesheet, get_theme
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.widget import TimelineWidget
-from overlapviz._qt.window_layout import arrange_columns
-from overlapviz._qt.worker import RunController, RunFunction, RunOutcome
+from overlapviz._qt.widgets.controls import ControlsPanel
+from overlapviz._qt.widgets.error_banner import ErrorBanner
+from overlapviz._qt.widgets.font_scale import FontScale
+from overlapviz._qt.widgets.legend import LegendBar
+from overlapviz._qt.widgets.metrics_panel import MetricsPanel
+from overlapviz._qt.widgets.window_layout import arrange_columns
+from overlapviz._qt.worker import RunController, RunOutcome
+from overlapviz.app.pair_run import RunFunction
+from overlapviz.app.run_targets import RunTarget, available_targets, default_target
+from overlapviz.app.session_file import SessionData
 from overlapviz.core.trace import Trace
 from overlapviz.session import RunResult, run_pipeline
+from overlapviz.view.prepared import PreparedView
+from overlapviz.view.status_text import status_line
 
 LIVE_DEBOUNCE_MS = 60  # while a slider is dragged, run once it pauses this long ...
 LIVE_MAX_WAIT_S = 0.25  # ... or when it has moved this long without a pause, so the picture keeps up

@@ -19,13 +19,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from overlapviz._qt.heap import collections_paused
-from overlapviz._qt.timeline.prepared import prepare_view
+from overlapviz.app.heap import collections_paused
+from overlapviz.app.pair_run import RunFunction
 from overlapviz.backends.base import BackendError, CancelToken, RunCancelled
 from overlapviz.core.config import ConfigError, PipelineConfig
-from overlapviz.session import RunResult, run_pipeline
+from overlapviz.session import run_pipeline
+from overlapviz.view.prepared import prepare_view
 
-RunFunction = Callable[[PipelineConfig, str, "str | None", CancelToken], RunResult]
 Job = Callable[[CancelToken], Any]  # any work that checks its token between steps
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from overlapviz._qt.main_window import MainWindow
-from overlapviz._qt.run_targets import RunTarget, target_title
+from overlapviz.app.run_targets import RunTarget, target_title
 from overlapviz.backends.sim.backend import SimBackend
 from overlapviz.core.config import PipelineConfig
 from overlapviz.session import run_pipeline

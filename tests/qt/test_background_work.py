@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QTimer
 
-from overlapviz._qt.background import BackgroundTasks
-from overlapviz._qt.heap import collections_paused
-from overlapviz._qt.stepwise import Stepwise
+from overlapviz._qt.files.background import BackgroundTasks
+from overlapviz._qt.files.stepwise import Stepwise
 from overlapviz._qt.worker import RunController
+from overlapviz.app.heap import collections_paused
 from overlapviz.backends.base import RunCancelled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,7 +170,7 @@ def test_runs_and_file_tasks_run_with_collections_paused(tasks, qtbot):
 
 def test_settle_heap_takes_the_objects_alive_now_out_of_collections():
     code = (
-        "import gc; from overlapviz._qt.heap import settle_heap; kept = [[i] for i in range(50_000)];"
+        "import gc; from overlapviz.app.heap import settle_heap; kept = [[i] for i in range(50_000)];"
         "frozen = settle_heap(); print(frozen >= 50_000, len(gc.get_objects()) < 1_000)"
     )
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

@@ -11,17 +11,17 @@ from teaching_helpers import (
     run_and_wait,
 )
 
-from overlapviz._qt.compare.deltas import delta_html, delta_line, delta_rows
-from overlapviz._qt.compare.pair_run import pageable_vs_pinned
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image, svg_bytes
-from overlapviz._qt.formatting import format_duration
 from overlapviz._qt.render import render_comparison_png, render_trace_png
-from overlapviz._qt.timeline.prepared import prepare_view
+from overlapviz.app.pair_run import pageable_vs_pinned
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.presets import get_preset
 from overlapviz.session import run_pipeline
+from overlapviz.view.deltas import delta_html, delta_line, delta_rows
+from overlapviz.view.formatting import format_duration
+from overlapviz.view.prepared import prepare_view
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from teaching_helpers import (
     make_window_fixture,  # noqa: F401 (the make_window fixture)
 )
 
-from overlapviz._qt.lessons.lesson_panel import LessonPanel
-from overlapviz._qt.lessons.lesson_plan import LessonUnavailableError, plan_lesson
+from overlapviz._qt.teaching.lesson_panel import LessonPanel
+from overlapviz.app.lesson_plan import LessonUnavailableError, plan_lesson
 from overlapviz.presets import get_preset, lessons
 
 # --- where a lesson runs -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
-from overlapviz._qt.presentation import TEXT_SCALE, caption_html, headline
+from overlapviz._qt.teaching.presentation import TEXT_SCALE, caption_html, headline
 from overlapviz._qt.themes import THEMES
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.lanes import LaneGroup

@@ -3,11 +3,11 @@ import threading
 import pytest
 from qt_traces import two_chunk_trace
 
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.worker import RunController
 from overlapviz.backends.base import BackendError
 from overlapviz.core.config import PipelineConfig
 from overlapviz.session import analyse
+from overlapviz.view.prepared import PreparedView
 
 
 class GatedRuns:

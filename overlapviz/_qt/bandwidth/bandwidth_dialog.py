@@ -14,9 +14,9 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from overlapviz._qt.bandwidth.bandwidth_plot import BandwidthPlot, sweep_title
-from overlapviz._qt.run_targets import RunTarget
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.worker import RunController, RunOutcome
+from overlapviz.app.run_targets import RunTarget
 from overlapviz.backends.base import CancelToken
 from overlapviz.session import BandwidthSweep, sweep_bandwidth
 

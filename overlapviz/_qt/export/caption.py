@@ -6,11 +6,11 @@ kernels, both 0 to 100 %.
 
 from __future__ import annotations
 
-from overlapviz._qt.formatting import NO_COPIES, format_duration, format_percent
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.run_report import recorded_by
+from overlapviz.view.formatting import NO_COPIES, format_duration, format_percent
 
 SEPARATOR = "  \u00b7  "
 

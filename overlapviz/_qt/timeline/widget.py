@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidge
 
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
-from overlapviz._qt.timeline.callouts import Callout
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
 from overlapviz.core.trace import Trace
+from overlapviz.view.callouts import Callout
+from overlapviz.view.prepared import PreparedView
 
 HOVER_TOLERANCE_PX = 3
 CURSOR_PX = 2

@@ -1,0 +1,1 @@
+"""What the pictures show, without Qt: timeline layout, span sets, callouts, hover look-up, formatting."""
