@@ -351,7 +351,7 @@ def _tick_within(ticks: list[float], began: float, ended: float) -> bool:
 
 
 def _run(window: Any, config: Any) -> None:
-    window.controls.set_config(config)
+    window.model.set_config(config)
     window.request_run()
 
 

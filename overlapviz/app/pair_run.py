@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from overlapviz.app.executor import RunFunction
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.backends.base import CancelToken
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.session import RunResult
 from overlapviz.view.prepared import PreparedView, prepare_view
-
-RunFunction = Callable[[PipelineConfig, str, "str | None", CancelToken], RunResult]
 
 
 @dataclass(frozen=True)

@@ -155,11 +155,11 @@ def test_collections_wait_while_work_runs_and_resume_after():
 
 
 def test_runs_and_file_tasks_run_with_collections_paused(tasks, qtbot):
-    controller = RunController()
+    controller, outcomes = RunController(), []
     try:
-        with qtbot.waitSignal(controller.finished, timeout=5000) as run:
-            controller.submit(lambda _cancel: {"collecting": gc.isenabled()})
-        assert run.args[0].result == {"collecting": False}
+        controller.submit(lambda _cancel: {"collecting": gc.isenabled()}, outcomes.append)
+        qtbot.waitUntil(lambda: bool(outcomes), timeout=5000)
+        assert outcomes[0].result == {"collecting": False}
     finally:
         controller.shutdown()
     with qtbot.waitSignal(tasks.done, timeout=5000) as task:

@@ -141,7 +141,7 @@ def test_a_and_b_share_one_time_axis(make_window, qtbot):
 
 def test_pageable_vs_pinned_is_one_click(make_window, qtbot):
     window = make_window()
-    window.controls.set_config(PipelineConfig(chunks=8))
+    window.model.set_config(PipelineConfig(chunks=8))
     window.teaching.actions.pageable_vs_pinned.trigger()
     qtbot.waitUntil(window.compare.is_comparing, timeout=10_000)
     a, b = window.compare.side_a(), window.shown()

@@ -12,10 +12,11 @@ from overlapviz.core.trace import Trace
 SIDE_LETTERS = "AB"
 
 
-def align_timelines(timelines: Sequence[TimelineWidget]) -> None:
-    """Give every timeline that shows a trace the longest run's extent and one title width.
+def align_timelines(timelines: Sequence[TimelineWidget], *, shared_time: bool = True) -> None:
+    """Give every timeline that shows a trace one title width and, with `shared_time`, the longest run's extent.
 
-    With the lane titles equally wide, a time lines up across the stacked plots.
+    With the lane titles equally wide, a time lines up across the stacked plots; without
+    `shared_time` each is fitted to its own run instead.
     """
     shown = [timeline for timeline in timelines if timeline.scene_items is not None]
     if not shown:
@@ -24,7 +25,7 @@ def align_timelines(timelines: Sequence[TimelineWidget]) -> None:
     width = max(timeline.lane_axis_width() for timeline in shown)
     for timeline in shown:
         timeline.set_lane_axis_min_width(width)
-        timeline.fit_time(end_ms)
+        timeline.fit_time(end_ms if shared_time else None)
 
 
 def release_timeline(timeline: TimelineWidget) -> None:

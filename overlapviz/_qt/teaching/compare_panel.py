@@ -1,7 +1,10 @@
 """The centre of the window: the timeline on show (B), and once a run is pinned, A above it.
 
-A and B share one time axis: zooming or panning one moves the other, both reach the longer
-run's end, and their lane titles are one width so that a time lines up in both. A caption
+A view of the application model: B is the run on show, A the pinned run, and the model says
+whether they share one time axis. On the shared axis zooming or panning one moves the other,
+both reach the longer run's end, and their lane titles are one width so that a time lines up
+in both. On their own axes (chosen when one run is far shorter than the other) each is fitted
+to its own run, and a note over both says that x no longer means the same time. A caption
 over each says which side it is and what ran; below them a small table gives the deltas
 (makespan, copy time hidden, efficiency, time saved, wall, host blocked, bandwidth, ...).
 """
@@ -16,19 +19,28 @@ from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.teaching.alignment import align_timelines, release_timeline, side_caption, side_name
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.app.model import AppModel, CompareAxis, Pinned
 from overlapviz.app.pair_run import Side
 from overlapviz.view.deltas import delta_html, delta_rows
-from overlapviz.view.prepared import PreparedView
+
+OWN_AXIS_NOTE = (
+    "\u26a0 Each side on its own time axis: A and B are drawn to different scales, so the same x is not the"
+    " same time (Compare \u25b8 Shared time axis lines them up)."
+)
 
 
 class ComparePanel(QWidget):
     """Shows B (the window's timeline) alone, or A pinned above it with the differences."""
 
-    def __init__(self, timeline: TimelineWidget, parent: QWidget | None = None) -> None:
+    def __init__(self, timeline: TimelineWidget, model: AppModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._model = model
         self.timeline_b = timeline
         self.timeline_a = TimelineWidget(parent=self)
         self.caption_a, self.caption_b = self._caption(), self._caption()
+        self.axis_note = self._caption()
+        self.axis_note.setObjectName("axis_note")
+        self.axis_note.setText(OWN_AXIS_NOTE)
         self.deltas = QLabel(self)
         self.deltas.setObjectName("compare_deltas")
         self.deltas.setTextFormat(Qt.TextFormat.RichText)
@@ -36,9 +48,6 @@ class ComparePanel(QWidget):
         # own minimum for a wrapped table is far wider than the table needs).
         self.deltas.setWordWrap(True)
         self.deltas.setMinimumWidth(1)
-        self._a: Side | None = None
-        self._b: Side | None = None
-        self._title = ""  # what the pair shows (a lesson's title), while B is the pair's own
         self._splitter = QSplitter(Qt.Orientation.Vertical, self)
         self._splitter.setChildrenCollapsible(False)
         for caption, side_timeline in ((self.caption_a, self.timeline_a), (self.caption_b, timeline)):
@@ -50,55 +59,36 @@ class ComparePanel(QWidget):
             self._splitter.addWidget(box)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.axis_note)
         layout.addWidget(self._splitter, 1)
         layout.addWidget(self.deltas)
         timeline.drawn.connect(self._on_b_drawn)
+        model.pinned_changed.connect(self._on_pinned)
+        model.shown_changed.connect(lambda _shown: self._refresh())
+        model.axis_changed.connect(lambda _axis: self._apply_axis())
         self._show_parts()
 
     # --- sides -------------------------------------------------------------------------
 
     def is_comparing(self) -> bool:
         """Whether a run is pinned as A."""
-        return self._a is not None
+        return self._model.comparing
 
     def side_a(self) -> Side | None:
         """The pinned run."""
-        return self._a
-
-    def pin(self, view: PreparedView, label: str = "", title: str = "") -> None:
-        """Pin the run `view` as A, above the timeline on show; `title` names the comparison."""
-        self._a = Side(view, label)
-        self._title = title
-        self.timeline_a.set_view(view)
-        self.timeline_a.link_time_to(self.timeline_b)
-        self._show_parts()
-        self._refresh()
-        self._balance()
-
-    def unpin(self) -> None:
-        """Back to one timeline."""
-        self._a = None
-        self.timeline_a.link_time_to(None)
-        self.timeline_a.clear()
-        release_timeline(self.timeline_b)
-        self._show_parts()
-
-    def show_b(self, view: PreparedView | None, label: str = "") -> None:
-        """Note the run on show in the window's timeline (B), with its name (none: the title goes)."""
-        self._b = None if view is None else Side(view, label)
-        if not label:
-            self._title = ""
-        self._refresh()
+        pinned = self._model.pinned
+        return None if pinned is None else pinned.a
 
     def picture(self) -> ComparisonPicture | None:
         """A and B to export as one picture; None unless both are on show."""
-        if self._a is None or self._b is None:
+        pinned, shown = self._model.pinned, self._model.shown
+        if pinned is None or shown is None:
             return None
-        return ComparisonPicture((self._a.view, self._b.view), (self._a.label, self._b.label), self._title)
+        return ComparisonPicture((pinned.a.view, shown.view), (pinned.a.label, shown.label), pinned.title)
 
     def timelines(self) -> list[TimelineWidget]:
         """The timelines on show: A's (when pinned), then B's."""
-        return [self.timeline_a, self.timeline_b] if self._a is not None else [self.timeline_b]
+        return [self.timeline_a, self.timeline_b] if self._model.comparing else [self.timeline_b]
 
     # --- looks -------------------------------------------------------------------------
 
@@ -125,31 +115,57 @@ class ComparePanel(QWidget):
         label.setWordWrap(True)
         return label
 
+    def _on_pinned(self, pinned: Pinned | None) -> None:
+        if pinned is None:
+            self.timeline_a.link_time_to(None)
+            self.timeline_a.clear()
+            release_timeline(self.timeline_b)
+            self._show_parts()
+            return
+        if self.timeline_a.view is not pinned.a.view:
+            self.timeline_a.set_view(pinned.a.view)
+        self._show_parts()
+        self._refresh()
+        self._balance()
+
     def _show_parts(self) -> None:
-        comparing = self._a is not None
+        comparing = self._model.comparing
         for widget in (self.timeline_a.parentWidget(), self.caption_b, self.deltas):
             if widget is not None:
                 widget.setVisible(comparing)
+        self.axis_note.setVisible(comparing and self._model.axis is CompareAxis.OWN)
 
     def _on_b_drawn(self) -> None:
-        if self._a is not None:
-            align_timelines(self.timelines())
+        if self._model.comparing:
+            self._apply_axis()
             self._balance()
 
     def _refresh(self) -> None:
-        if self._a is None:
+        pinned = self._model.pinned
+        if pinned is None:
             return
-        a = self._a
+        a, shown = pinned.a, self._model.shown
         self.caption_a.setText(side_caption(0, a.label, a.result.trace, a.result.metrics))
-        if self._b is None:
+        if shown is None:
             self.caption_b.setText(side_name(1) + ": run something to compare with A")
             self.deltas.setText("")
         else:
-            b = self._b
-            self.caption_b.setText(side_caption(1, b.label, b.result.trace, b.result.metrics))
-            names = (side_name(0, a.label), side_name(1, b.label))
-            self.deltas.setText(delta_html(delta_rows(a.result.metrics, b.result.metrics), names))
-        align_timelines(self.timelines())
+            self.caption_b.setText(side_caption(1, shown.label, shown.result.trace, shown.result.metrics))
+            names = (side_name(0, a.label), side_name(1, shown.label))
+            self.deltas.setText(delta_html(delta_rows(a.result.metrics, shown.result.metrics), names))
+        self._apply_axis()
+
+    def _apply_axis(self) -> None:
+        """One time axis for both, or each its own (the lane titles stay one width either way)."""
+        if not self._model.comparing:
+            return
+        if self._model.axis is CompareAxis.SHARED:
+            self.timeline_a.link_time_to(self.timeline_b)
+            align_timelines(self.timelines())
+        else:
+            self.timeline_a.link_time_to(None)
+            align_timelines(self.timelines(), shared_time=False)
+        self._show_parts()
 
     def _balance(self) -> None:
         """Split the height by the two timelines' lane counts."""

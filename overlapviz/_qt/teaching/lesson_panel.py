@@ -1,4 +1,9 @@
-"""Beside the timeline: the lesson's title, its few sentences, and where it runs."""
+"""Beside the timeline: the lesson's title, its few sentences, and where it runs.
+
+A view of the lesson on show in the application model: hidden when there is none, and
+marked when the settings have changed since the lesson ran, so that its words are never
+taken for a description of a run the user made.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +12,20 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from overlapviz.presets import Preset
+from overlapviz.app.model import LessonOnShow
+
+DEPARTED = (
+    "You have changed the settings since this lesson ran: the timeline shows your own run."
+    " Start it again from the Lessons menu to see its run."
+)
 
 
 class LessonPanel(QWidget):
-    """Hidden until a lesson starts; buttons step to the previous and next lesson."""
+    """Hidden until a lesson starts; buttons step to the previous and next lesson, or close it."""
 
     previous_clicked = Signal()
     next_clicked = Signal()
+    close_clicked = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -25,10 +36,11 @@ class LessonPanel(QWidget):
         close = QToolButton(self)
         close.setText("\u2715")
         close.setToolTip("Hide the lesson")
-        close.clicked.connect(self.hide)
+        close.clicked.connect(self.close_clicked)
         self.title = self._label("lesson_title")
         self.text = self._label("lesson_text")
         self.note = self._label("lesson_note")
+        self.departed = self._label("lesson_departed")
         self.previous_button = QPushButton("\u25c0 Previous", self)
         self.next_button = QPushButton("Next \u25b6", self)
         self.previous_button.clicked.connect(self.previous_clicked)
@@ -42,18 +54,24 @@ class LessonPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 8)
         layout.addLayout(header)
-        for label in (self.title, self.text, self.note):
+        for label in (self.departed, self.title, self.text, self.note):
             layout.addWidget(label)
         layout.addLayout(buttons)
         self.hide()
 
-    def show_lesson(self, preset: Preset, index: int, count: int, note: str = "") -> None:
-        """Show lesson `index` (from 0) of `count`, with `note` under its text."""
+    def show_lesson(self, lesson: LessonOnShow | None) -> None:
+        """Show `lesson` (None: hide)."""
+        if lesson is None:
+            self.hide()
+            return
+        index, count = lesson.index, lesson.count
         self.position.setText(f"Lesson {index + 1} of {count}")
-        self.title.setText(f"<b>{html.escape(preset.title)}</b>")
-        self.text.setText(preset.text)
-        self.note.setText(note)
-        self.note.setVisible(bool(note))
+        self.title.setText(f"<b>{html.escape(lesson.preset.title)}</b>")
+        self.text.setText(lesson.preset.text)
+        self.note.setText(lesson.note)
+        self.note.setVisible(bool(lesson.note))
+        self.departed.setText(DEPARTED if lesson.departed else "")
+        self.departed.setVisible(lesson.departed)
         self.previous_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < count - 1)
         self.show()

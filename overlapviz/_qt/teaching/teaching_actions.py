@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QToolBar
 
 from overlapviz._qt.teaching.replay import DEFAULT_SPEED, SPEEDS
@@ -22,6 +22,8 @@ class TeachingActions:
     pin_a: QAction
     pageable_vs_pinned: QAction
     unpin: QAction
+    shared_axis: QAction
+    own_axis: QAction
     explanations: QAction
     replay_play: QAction
     replay_restart: QAction
@@ -57,6 +59,11 @@ def build_teaching_actions(window: QMainWindow, lessons: list[Preset]) -> Teachi
         pageable_vs_pinned=_action(window, "Pageable &vs pinned", "Ctrl+Shift+P",
                                    "Run this pipeline from pageable memory (A) and from pinned memory (B)"),
         unpin=_action(window, "&Stop comparing", "Ctrl+Shift+U", "Back to one timeline"),
+        shared_axis=_action(window, "Sh&ared time axis", tip="A and B on one time axis: one time, one x in both",
+                            checkable=True),
+        own_axis=_action(window, "Each side on its &own axis",
+                         tip="A and B each fitted to its own run: a short run gets the whole width; x differs",
+                         checkable=True),
         explanations=_action(window, "&Explanations on the timeline", "Ctrl+Shift+X",
                              "Draw the findings as callouts on their spans", checkable=True),
         replay_play=_action(window, "&Replay", "F6", "Play the run back slowly, spans appearing as they start",
@@ -76,6 +83,10 @@ def build_teaching_actions(window: QMainWindow, lessons: list[Preset]) -> Teachi
     )  # fmt: skip
     actions.explanations.setChecked(True)
     actions.unpin.setEnabled(False)
+    axes = QActionGroup(window)
+    for action in (actions.shared_axis, actions.own_axis):
+        axes.addAction(action)
+    actions.shared_axis.setChecked(True)
     _build_menus(window, actions)
     _build_toolbar(window, actions)
     # Their shortcuts must work with the menu bar and toolbar hidden (presentation mode).
@@ -87,12 +98,14 @@ def _build_menus(window: QMainWindow, a: TeachingActions) -> None:
     bar = window.menuBar()
     compare = QMenu("&Compare", window)
     compare.addActions([a.pin_a, a.pageable_vs_pinned, a.unpin])
+    compare.addSeparator()
+    compare.addActions([a.shared_axis, a.own_axis])
     lessons = QMenu("L&essons", window)
     lessons.setObjectName("lessons_menu")
     lessons.addActions(a.lessons)
     lessons.addSeparator()
     lessons.addActions([a.previous_lesson, a.next_lesson])
-    before = bar.actions()[-1] if bar.actions() else None  # the View menu stays last
+    before = next((m for m in bar.actions() if m.text() == "&View"), None)  # View and Help stay last
     for menu in (compare, lessons):
         bar.insertMenu(before, menu) if before is not None else bar.addMenu(menu)
     for menu in bar.findChildren(QMenu):

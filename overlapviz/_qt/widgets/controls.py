@@ -22,7 +22,9 @@ class ControlsPanel(QWidget):
     """Edits the pipeline; says when a value had to be adjusted.
 
     `config_edited` fires while a slider is dragged; `config_committed` when a change is
-    final (slider released, toggle clicked, key step). Both carry the new `PipelineConfig`.
+    final (slider released, toggle clicked, key step). Both carry the new `PipelineConfig`,
+    built once from the controls per change. The panel shows what it is told (`set_config`,
+    from the application model) and says what the user asks for; it decides nothing.
     """
 
     config_edited = Signal(object)
@@ -49,25 +51,29 @@ class ControlsPanel(QWidget):
         self.order = ChoiceGroup({o: child(form, QPushButton, f"order_{o.value}") for o in IssueOrder}, self)
         kinds = {k: child(form, QPushButton, f"stream_kind_{k.value}") for k in StreamKind}
         self.stream_kind = ChoiceGroup(kinds, self)
-        self._base = PipelineConfig()
-        self._wanted_chunks = self._base.chunks
+        self._config = PipelineConfig()  # the last valid config shown or asked for
+        self._wanted_chunks = self._config.chunks
         self._kernel_rate: float | None = None
         self._connect()
-        self.set_config(self._base)
+        self._show(self._config)
 
     # --- configuration ---------------------------------------------------------------
 
     def config(self) -> PipelineConfig:
-        """The pipeline the controls describe."""
-        return self._base.replace(
-            streams=self.streams_slider.value(), chunks=self.chunks_slider.value(), size_bytes=self.size_slider.value(),
-            iters=self.iters_slider.value(), memory=self.memory.value(), order=self.order.value(),
-            stream_kind=self.stream_kind.value(),
-        )  # fmt: skip
+        """The pipeline the controls describe (the last valid one)."""
+        return self._config
 
     def set_config(self, config: PipelineConfig) -> None:
-        """Show `config` exactly (a value the sliders lack is added to them); no signals."""
-        self._base = config
+        """Show `config` exactly (a value the sliders lack is added to them); no signals.
+
+        Showing the config the controls already describe does nothing, so the model can hand
+        back what a slider being dragged has just asked for.
+        """
+        if config != self._config:
+            self._show(config)
+
+    def _show(self, config: PipelineConfig) -> None:
+        self._config = config
         self.size_slider.configure(_with(SIZE_VALUES, config.size_bytes), format_size)
         self.size_slider.set_value(config.size_bytes)
         self.chunks_slider.configure(_with(chunk_values(config.size_bytes), config.chunks), str)
@@ -81,13 +87,13 @@ class ControlsPanel(QWidget):
         self.order.set_value(config.order)
         self.stream_kind.set_value(config.stream_kind)
         self._show_adjustments()
-        self._show_kernel_time()
+        self._show_kernel_time(config)
 
     def set_kernel_rate(self, rate_ns: float | None) -> None:
         """Use `rate_ns` (kernel ns per element-iteration; None keeps the last) for the label."""
         if rate_ns is not None:
             self._kernel_rate = rate_ns
-        self._show_kernel_time()
+        self._show_kernel_time(self._config)
 
     # --- targets and run -------------------------------------------------------------
 
@@ -105,6 +111,14 @@ class ControlsPanel(QWidget):
         """The chosen backend and device."""
         data = self.device_combo.currentData()
         return data if isinstance(data, RunTarget) else None
+
+    def set_target(self, target: RunTarget | None) -> None:
+        """Select `target` in the device picker, if offered; no signal."""
+        for index in range(self.device_combo.count()):
+            if self.device_combo.itemData(index) == target:
+                self.device_combo.blockSignals(True)
+                self.device_combo.setCurrentIndex(index)
+                self.device_combo.blockSignals(False)
 
     def is_live(self) -> bool:
         """Whether every change runs the pipeline again."""
@@ -156,15 +170,20 @@ class ControlsPanel(QWidget):
             self.chunks_slider.set_value(nearest_value(values, self._wanted_chunks))
 
     def _current_or_notice(self) -> PipelineConfig | None:
+        """The config the controls describe now (built once per change), or None with the reason shown."""
         try:
-            config = self.config()
+            config = self._config.replace(
+                streams=self.streams_slider.value(), chunks=self.chunks_slider.value(),
+                size_bytes=self.size_slider.value(), iters=self.iters_slider.value(), memory=self.memory.value(),
+                order=self.order.value(), stream_kind=self.stream_kind.value(),
+            )  # fmt: skip
         except ConfigError as error:
             self.notice.setText(f"Not a valid pipeline: {error}")
             self.notice.setVisible(True)
             return None
-        self._base = config
+        self._config = config
         self._show_adjustments()
-        self._show_kernel_time()
+        self._show_kernel_time(config)
         return config
 
     def _show_adjustments(self) -> None:
@@ -178,11 +197,7 @@ class ControlsPanel(QWidget):
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 
-    def _show_kernel_time(self) -> None:
-        try:
-            config = self.config()
-        except ConfigError:
-            return
+    def _show_kernel_time(self, config: PipelineConfig) -> None:
         self.iters_slider.set_detail(kernel_time_text(config, self._kernel_rate))
 
 

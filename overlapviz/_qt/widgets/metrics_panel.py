@@ -7,7 +7,8 @@ The form is ui/metrics.ui. A row whose figure has a one-line definition in
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from overlapviz._qt.widgets.forms import child, load_form
@@ -22,6 +23,7 @@ from overlapviz.view.formatting import (
 )
 
 ROWS_ROLE = Qt.ItemDataRole.UserRole
+ROW_PAD_PX = 4  # around a finding's text, on each side
 BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H"}
 NO_FINDINGS = "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
 NO_VALUE = "\u2014"
@@ -85,6 +87,7 @@ class MetricsPanel(QWidget):
             title.setToolTip(tooltip)
             value.setToolTip(tooltip)  # the number is what a learner points at
         self.findings = child(form, QListWidget, "findings_list")
+        self.findings.viewport().installEventFilter(self)
         self.findings.itemClicked.connect(self._on_item_clicked)
         self.findings.currentItemChanged.connect(lambda item, _previous: self._on_item_clicked(item))
 
@@ -104,6 +107,32 @@ class MetricsPanel(QWidget):
             quiet.setFlags(Qt.ItemFlag.NoItemFlags)
             self.findings.addItem(quiet)
         self.findings.blockSignals(False)
+        self._fit_rows()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Fit the rows again when the list's width changes."""
+        if watched is self.findings.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_rows()
+        return False
+
+    def _fit_rows(self) -> None:
+        """Give every finding a row as tall as its text wrapped to the list's width."""
+        width = max(self.findings.viewport().width() - 2 * ROW_PAD_PX, 1)
+        metrics = QFontMetrics(self.findings.font())
+        for row in range(self.findings.count()):
+            item = self.findings.item(row)
+            height = metrics.boundingRect(0, 0, width, 1 << 20, Qt.TextFlag.TextWordWrap, item.text()).height()
+            item.setSizeHint(QSize(width, height + 2 * ROW_PAD_PX))
+        self.findings.doItemsLayout()
+
+    def set_font(self, font: QFont) -> None:
+        """Lay the findings out again in `font`: each row as tall as its wrapped text needs.
+
+        A list lays its rows out once; after a change of text size the rows would keep their
+        old heights and clip their last lines.
+        """
+        self.findings.setFont(font)
+        self._fit_rows()
 
     def clear(self) -> None:
         """Show dashes and no findings."""
