@@ -80,8 +80,9 @@ def build_actions(window: QMainWindow) -> WindowActions:
     )
     actions.live.setCheckable(True)
     _build_menus(window, actions)
-    # Their shortcuts must work with the menu bar hidden (presentation mode) and before it is shown.
-    window.addActions([a for a in vars(actions).values() if isinstance(a, QAction)])
+    # Their shortcuts must work with the menu bar hidden (presentation mode) and before it is shown;
+    # Home is the timeline's alone (the window adds it there), so that a focused slider keeps its own.
+    window.addActions([a for a in vars(actions).values() if isinstance(a, QAction) and a is not actions.reset_view])
     return actions
 
 

@@ -2,7 +2,6 @@
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
 from overlapviz._qt.main_window import MainWindow
@@ -139,4 +138,3 @@ def test_settings_are_remembered_between_launches_and_reset(qtbot, settings):
     qtbot.addWidget(third)
     assert third.model.config == PipelineConfig() and third.theme_name() == "light"
     third.close()
-    assert QApplication.instance() is not None
