@@ -158,8 +158,8 @@ class StepTimes:
     def __init__(self) -> None:
         import pyqtgraph as pg
 
-        from overlapviz._qt.background import BackgroundTasks
-        from overlapviz._qt.stepwise import Stepwise
+        from overlapviz._qt.files.background import BackgroundTasks
+        from overlapviz._qt.files.stepwise import Stepwise
         from overlapviz._qt.timeline.widget import TimelineWidget
         from overlapviz._qt.worker import RunController
 
@@ -245,7 +245,7 @@ class LongCalls:
         thread state), so each piece of work sets it as it starts; a run's hook stays on
         while its result is prepared, in the same call.
         """
-        from overlapviz._qt import file_actions
+        from overlapviz._qt.files import file_actions
         from overlapviz.session import run_pipeline
 
         gc.callbacks.append(self.on_collection)
@@ -284,8 +284,8 @@ def measure(
     from PySide6.QtCore import QSettings
 
     from overlapviz._qt.export.export_view import ExportOptions
-    from overlapviz._qt.heap import settle_heap
     from overlapviz._qt.main_window import MainWindow
+    from overlapviz.app.heap import settle_heap
     from overlapviz.core.config import PipelineConfig
     from overlapviz.session import run_pipeline
 
@@ -351,7 +351,7 @@ def _tick_within(ticks: list[float], began: float, ended: float) -> bool:
 
 
 def _run(window: Any, config: Any) -> None:
-    window.controls.set_config(config)
+    window.model.set_config(config)
     window.request_run()
 
 
@@ -393,7 +393,7 @@ def main() -> None:
         print(write_big_trace(args.make_trace))
         return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from overlapviz._qt.qt_app import ensure_app
+    from overlapviz._qt.app import ensure_app
 
     folder = Path(tempfile.mkdtemp(prefix="overlapviz-heartbeat-"))
     print("making the trace file of 10^6 spans ...", flush=True)

@@ -34,8 +34,8 @@ def measure(repeats: int) -> tuple[list[float], list[float]]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
+    from overlapviz._qt.app import ensure_app
     from overlapviz._qt.main_window import MainWindow
-    from overlapviz._qt.qt_app import ensure_app
 
     app = ensure_app()
     settings = QSettings(str(Path(tempfile.mkdtemp()) / "bench.ini"), QSettings.Format.IniFormat)

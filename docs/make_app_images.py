@@ -17,8 +17,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
+from overlapviz._qt.app import ensure_app
 from overlapviz._qt.main_window import MainWindow
-from overlapviz._qt.qt_app import ensure_app
 from overlapviz._qt.render import render_trace_png
 from overlapviz.core.config import PipelineConfig
 from overlapviz.session import run_pipeline

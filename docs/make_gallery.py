@@ -22,8 +22,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
+from overlapviz._qt.app import ensure_app
 from overlapviz._qt.main_window import MainWindow
-from overlapviz._qt.qt_app import ensure_app
 from overlapviz._qt.render import render_comparison_png, render_trace_png
 from overlapviz.backends.base import BackendError
 from overlapviz.core.atomic import atomic_write_text

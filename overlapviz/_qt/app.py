@@ -1,4 +1,4 @@
-"""Starts the app: the window on the default pipeline's live timeline.
+"""Starts the app: Qt's application object, and the window on the default pipeline's live timeline.
 
 With no display (no DISPLAY or WAYLAND_DISPLAY on Linux, and no QT_QPA_PLATFORM chosen) it
 says so in one line, draws the default pipeline's timeline to a PNG offscreen instead, and
@@ -12,27 +12,28 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QCoreApplication, QMessageLogContext, QSettings, QTimer, QtMsgType, qInstallMessageHandler
+from PySide6.QtWidgets import QApplication
 
 QUIT_AFTER_DRAW_ENV = "OVERLAPVIZ_QUIT_AFTER_DRAW"
 HEADLESS_PNG_NAME = "overlapviz-default-timeline.png"
+OFFSCREEN = "offscreen"
+APP_NAME = "overlapviz"
 
 
 def main() -> int:
     """Run the app until its window closes; returns the exit code."""
-    from overlapviz._qt.qt_app import has_display
-
     if not has_display():
         return _render_instead()
     return _run_window()
 
 
 def _run_window() -> int:
-    from overlapviz._qt.heap import settle_heap
     from overlapviz._qt.main_window import MainWindow
-    from overlapviz._qt.qt_app import ensure_app
+    from overlapviz.app.heap import settle_heap
 
     app = ensure_app()
     window = MainWindow(QSettings())
@@ -46,19 +47,83 @@ def _run_window() -> int:
 
 
 def _render_instead() -> int:
-    from overlapviz._qt.render import quiet_platform_notes, render_trace_png
+    from overlapviz._qt.export.export_view import ExportOptions
+    from overlapviz._qt.export.image_export import write_png
     from overlapviz.backends.base import BackendError
     from overlapviz.core.config import PipelineConfig
     from overlapviz.session import run_pipeline
+    from overlapviz.view.prepared import prepare_view
 
     path = Path(tempfile.gettempdir()) / HEADLESS_PNG_NAME
     print("overlapviz: no display (no DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM): drawing the timeline to a PNG")
     quiet_platform_notes()
     try:
         result = run_pipeline(PipelineConfig())
-        render_trace_png(result.trace, path)
+        ensure_app()
+        write_png(prepare_view(result), path, ExportOptions())
     except (BackendError, OSError, ValueError) as error:
         print(f"overlapviz: could not draw the default timeline: {error}", file=sys.stderr)
         return 1
     print(path)
     return 0
+
+
+def has_display(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether a window could be shown: a display server, a chosen Qt platform, or not Linux.
+
+    On Linux and the BSDs a window needs ``DISPLAY`` (X11) or ``WAYLAND_DISPLAY``; a set
+    ``QT_QPA_PLATFORM`` means someone chose the platform (tests choose ``offscreen``).
+    Windows and macOS always have one.
+    """
+    env = os.environ if environ is None else environ
+    if env.get("QT_QPA_PLATFORM"):
+        return True
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
+def ensure_app() -> QApplication:
+    """The running QApplication, or a new one (offscreen when there is no display)."""
+    existing = QCoreApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    if existing is not None:
+        raise RuntimeError("a non-widget Qt application is already running in this process")
+    if not has_display():
+        os.environ["QT_QPA_PLATFORM"] = OFFSCREEN
+    app = QApplication([sys.argv[0] if sys.argv else APP_NAME])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    global _APP  # keep it alive for the process: Qt must not outlive its application object
+    _APP = app
+    return app
+
+
+_APP: QApplication | None = None
+
+
+PLATFORM_NOTE = "This plugin does not support"  # the offscreen platform lacks window features; harmless
+_QUIET = False  # whether the notes are dropped already
+
+
+def quiet_platform_notes() -> None:
+    """Drop the offscreen platform's notes about window features it lacks (a script's stderr is for errors).
+
+    Every other message goes where it went before.
+    """
+    global _QUIET
+    if _QUIET:
+        return
+    _QUIET = True
+    previous = None
+
+    def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+        if message.startswith(PLATFORM_NOTE):
+            return
+        if previous is not None:
+            previous(kind, context, message)
+        else:
+            print(message, file=sys.stderr)
+
+    previous = qInstallMessageHandler(handler)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
-from overlapviz._qt.background import BackgroundTasks, TaskOutcome
+from overlapviz._qt.files.background import BackgroundTasks, TaskOutcome
 from overlapviz.backends.base import CancelToken
 from overlapviz.backends.registry import release_kept_buffers
 

@@ -1,68 +1,57 @@
 """The main window: controls on the left, the timeline in the middle, metrics on the right.
 
-The teaching tools (`teaching`) add a toolbar, the Compare and Lessons menus, a second
+The window is a view of the application model (`app.model`): it shows what the model holds
+and hands what the user does to the controller (`app.controller`), which decides. The
+teaching tools (`teaching.tools`) add a toolbar, the Compare and Lessons menus, a second
 timeline for comparisons, a lesson panel above the metrics and a caption for presentation
-mode; the window makes room for them and offers what they need.
+mode; the window makes room for them.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor
-from PySide6.QtWidgets import (
-    QApplication,
-    QLabel,
-    QMainWindow,
-)
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QWidget
 
 from overlapviz._qt.buffer_release import BufferRelease
-from overlapviz._qt.compare.compare_panel import ComparePanel
-from overlapviz._qt.controls import ControlsPanel
-from overlapviz._qt.error_banner import ErrorBanner
 from overlapviz._qt.export.comparison_view import ComparisonPicture
-from overlapviz._qt.file_actions import FileActions
-from overlapviz._qt.file_loading import OpenedFile
-from overlapviz._qt.font_scale import FontScale
-from overlapviz._qt.legend import LegendBar
-from overlapviz._qt.lessons.lesson_panel import LessonPanel
+from overlapviz._qt.files.file_actions import FileActions
+from overlapviz._qt.files.file_loading import OpenedFile
+from overlapviz._qt.files.path_dialogs import PathDialogs
+from overlapviz._qt.files.recent_files import RecentFiles
+from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.menus import build_actions
-from overlapviz._qt.metrics_panel import MetricsPanel
-from overlapviz._qt.path_dialogs import PathDialogs
-from overlapviz._qt.presentation import caption_label
-from overlapviz._qt.recent_files import RecentFiles
-from overlapviz._qt.run_targets import RunTarget, available_targets, default_target
-from overlapviz._qt.session_file import SessionData
-from overlapviz._qt.status_text import status_line
-from overlapviz._qt.teaching import TeachingTools
+from overlapviz._qt.ports import QtSettingsStore, SingleShotTimer
+from overlapviz._qt.teaching.compare_panel import ComparePanel
+from overlapviz._qt.teaching.lesson_panel import LessonPanel
+from overlapviz._qt.teaching.presentation import caption_label
+from overlapviz._qt.teaching.tools import TeachingTools
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, apply_stylesheet, get_theme
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.widget import TimelineWidget
-from overlapviz._qt.window_layout import arrange_columns
-from overlapviz._qt.worker import RunController, RunFunction, RunOutcome
+from overlapviz._qt.widgets.controls import ControlsPanel
+from overlapviz._qt.widgets.error_banner import ErrorBanner
+from overlapviz._qt.widgets.font_scale import FontScale
+from overlapviz._qt.widgets.legend import LegendBar
+from overlapviz._qt.widgets.metrics_panel import MetricsPanel
+from overlapviz._qt.widgets.window_layout import arrange_columns
+from overlapviz._qt.worker import RunController
+from overlapviz.app.controller import AppController
+from overlapviz.app.executor import RunFunction
+from overlapviz.app.model import AppModel, Shown
+from overlapviz.app.run_targets import RunTarget, available_targets, default_target
+from overlapviz.app.session_file import SessionData
 from overlapviz.core.trace import Trace
-from overlapviz.session import RunResult, run_pipeline
+from overlapviz.presets import Preset, PresetError, lessons
+from overlapviz.session import run_pipeline
+from overlapviz.view.prepared import PreparedView
+from overlapviz.view.status_text import status_line
 
-LIVE_DEBOUNCE_MS = 60  # while a slider is dragged, run once it pauses this long ...
-LIVE_MAX_WAIT_S = 0.25  # ... or when it has moved this long without a pause, so the picture keeps up
+LIVE_DEBOUNCE_MS = 60  # while a slider is dragged, run once it pauses this long
 THEME_KEY = "theme"
-
-
-@dataclass(frozen=True)
-class Shown:
-    """The run on show, prepared for the timeline, and where it came from (None: a run)."""
-
-    view: PreparedView
-    source: Path | None = None
-
-    @property
-    def result(self) -> RunResult:
-        """The run: trace, metrics, findings."""
-        return self.view.result
+TEXT_SCALE_KEY = "view/text_scale"
 
 
 class MainWindow(QMainWindow):
@@ -76,39 +65,48 @@ class MainWindow(QMainWindow):
         *,
         run_function: RunFunction = run_pipeline,
         targets: list[RunTarget] | None = None,
-        live: bool = True,
+        live: bool | None = None,
     ) -> None:
         super().__init__()
         self.setWindowTitle("overlapviz")
         self._settings = settings
-        self._shown: Shown | None = None
         self._app = QApplication.instance()
+        self._theme = DEFAULT_THEME
+        self.model = AppModel()
         self.controls = ControlsPanel()
         self.banner = ErrorBanner()
         self.legend = LegendBar()
         self.timeline = TimelineWidget()
-        self.compare = ComparePanel(self.timeline)
+        self.compare = ComparePanel(self.timeline, self.model)
         self.lesson_panel = LessonPanel()
         self.presentation_caption = caption_label()
         self.metrics = MetricsPanel()
         self.status_label = QLabel("Starting\u2026")
         self.busy_label = QLabel("")
         self._build_layout()
-        self.runner = RunController(run_function, self)
-        self._debounce = QTimer(self, singleShot=True, interval=LIVE_DEBOUNCE_MS)
-        self._edits_since = 0.0  # when the edits the debounce timer is waiting on began
+        self.runner = RunController(self)
+        found = available_targets() if targets is None else targets
+        self.controls.set_targets(found, None)
+        self.controller = AppController(
+            self.model, self.runner, self, SingleShotTimer(LIVE_DEBOUNCE_MS, self), run_function=run_function,
+            targets=found, default=default_target(found), lessons=self._lessons(), settings=QtSettingsStore(settings),
+        )  # fmt: skip
+        if live is not None:
+            self.model.set_live(live)
         self.fonts = FontScale(self._app) if isinstance(self._app, QApplication) else None
         self.window_actions = build_actions(self)
+        self.help = HelpDialogs(self, self.window_actions.help_shortcuts, self.window_actions.help_glossary)
         self.files = FileActions(self, RecentFiles(settings), PathDialogs(self), self)
-        self._targets = available_targets() if targets is None else targets
-        self._default_target = default_target(self._targets)
-        self.teaching = TeachingTools(self, run_function)
+        self.teaching = TeachingTools(self, self, self.controller, self.compare, self.lesson_panel, self.fonts)
         self.buffers = BufferRelease(self.show_notice, self)
+        self._subscribe()
+        self._show_model()  # before the widgets' signals are connected: showing the model is no user's change
         self._connect()
         self.set_theme(str(settings.value(THEME_KEY, DEFAULT_THEME)))
+        self._restore_text_scale()
         self._refresh_recent()
-        self.controls.set_targets(self._targets, self._default_target)
-        self.controls.set_live(live)
+        if self.model.live:
+            self.controller.run()
 
     # --- layout ------------------------------------------------------------------------
 
@@ -123,21 +121,48 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.busy_label)
         self.resize(1560, 820)
 
+    def _lessons(self) -> list[Preset]:
+        try:
+            return lessons()
+        except PresetError as error:
+            self.show_error(f"The lessons could not be read: {error}")
+            return []
+
+    def _subscribe(self) -> None:
+        """What each view shows of the model."""
+        m = self.model
+        m.config_changed.connect(self.controls.set_config)
+        m.target_changed.connect(self.controls.set_target)
+        m.live_changed.connect(self._show_live)
+        m.shown_changed.connect(self._show_run)
+        m.explanations_changed.connect(self._show_explanations)
+        self.controller.runs.history.changed.connect(lambda _none: self._show_history())
+        self.controller.defaults_restored.connect(lambda _none: self._restore_looks())
+
+    def _show_model(self) -> None:
+        """Show the model's facts as they are now (at start, after the settings were read)."""
+        self.controls.set_config(self.model.config)
+        self.controls.set_target(self.model.target)
+        self._show_live(self.model.live)
+        self._show_explanations(self.model.explanations)
+        self._show_history()
+
     def _connect(self) -> None:
-        c, a = self.controls, self.window_actions
-        c.config_edited.connect(self._on_config_edited)
-        c.config_committed.connect(self._on_config_committed)
-        c.target_changed.connect(lambda _target: self._on_config_committed(None))
-        c.run_clicked.connect(self.request_run)
-        c.live_toggled.connect(self._on_live_toggled)
-        self._debounce.timeout.connect(self.request_run)
-        self.runner.finished.connect(self._on_run_finished)
-        self.runner.failed.connect(self._on_run_failed)
+        c, a, ctl = self.controls, self.window_actions, self.controller
+        c.config_edited.connect(ctl.edit_config)
+        c.config_committed.connect(ctl.commit_config)
+        c.target_changed.connect(ctl.choose_target)
+        c.run_clicked.connect(ctl.run)
+        c.live_toggled.connect(ctl.set_live)
         self.runner.busy_changed.connect(lambda busy: self.busy_label.setText("Running\u2026" if busy else ""))
         self.metrics.finding_selected.connect(self.timeline.highlight_rows)
-        a.run.triggered.connect(self.request_run)
+        self.timeline.window_changed.connect(self._on_window_changed)
+        a.run.triggered.connect(ctl.run)
         a.release_buffers.triggered.connect(self.buffers.release)
-        a.live.toggled.connect(c.set_live)
+        a.live.toggled.connect(ctl.set_live)
+        a.undo.triggered.connect(ctl.undo)
+        a.redo.triggered.connect(ctl.redo)
+        a.reset_defaults.triggered.connect(ctl.reset_to_defaults)
         a.reset_view.triggered.connect(self.timeline.reset_view)
         # Home belongs to the timeline only: a focused slider keeps its own Home key.
         a.reset_view.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -159,129 +184,114 @@ class MainWindow(QMainWindow):
             a.normal_text.triggered.connect(self.fonts.reset)
             self.fonts.changed.connect(self.timeline.set_font)
             self.fonts.changed.connect(self.compare.set_font)
+            self.fonts.changed.connect(self.metrics.set_font)
+            self.fonts.changed.connect(lambda _font: self._remember_text_scale())
 
-    # --- running -----------------------------------------------------------------------
+    # --- what the model holds, on show -------------------------------------------------
 
-    def request_run(self) -> None:
-        """Run the controls' pipeline on the chosen target (superseding any run in flight)."""
-        self._debounce.stop()
-        target = self.controls.target()
-        if target is None:
-            self.show_error("No backend can run here: see `overlapviz devices` for why.")
+    def _show_run(self, shown: Shown | None) -> None:
+        if shown is None:
+            self.timeline.clear()
+            self.metrics.clear()
+            self.status_label.setText("")
+            self.model.set_window_ms(None)
             return
-        self.runner.request(self.controls.config(), target.backend, target.device)
-
-    def _on_config_edited(self, _config: object) -> None:
-        if not self.controls.is_live():
-            return
-        now = time.monotonic()
-        if not self._debounce.isActive():
-            self._edits_since = now
-        if now - self._edits_since >= LIVE_MAX_WAIT_S:
-            self.request_run()
-        else:
-            self._debounce.start()
-
-    def _on_config_committed(self, _config: object) -> None:
-        if self.controls.is_live():
-            self.request_run()
-
-    def _on_live_toggled(self, live: bool) -> None:
-        self.window_actions.live.setChecked(live)
-        if live:
-            self.request_run()
-
-    def _on_run_finished(self, outcome: RunOutcome) -> None:
-        if isinstance(outcome.result, PreparedView):  # a pair of runs is the teaching tools' to show
-            self.banner.clear()
-            self.show_result(outcome.result)
-
-    def _on_run_failed(self, outcome: RunOutcome) -> None:
-        self.show_error(f"The run did not complete: {outcome.error}")
-
-    # --- showing -----------------------------------------------------------------------
-
-    def show_result(self, view: PreparedView, source: Path | None = None, label: str = "") -> None:
-        """Put the run `view` on show: timeline, metrics, findings, status bar (`label`: its name as B)."""
-        self._shown = Shown(view, source)
-        self.compare.show_b(view, label)
+        view = shown.view
         self.timeline.set_view(view)
         self.metrics.show_results(view.metrics, view.findings)
-        self.status_label.setText(status_line(view.trace.meta, view.result.wall_s, source))
+        self.status_label.setText(status_line(view.trace.meta, view.result.wall_s, shown.source))
         self.controls.set_kernel_rate(view.kernel_rate_ns)
         self.timeline_drawn.emit()
 
-    def show_loaded(self, opened: OpenedFile) -> None:
-        """Show a session or trace read whole (and prepared) from a file; live mode stops so it stays on show."""
-        data = opened.data
-        self.controls.set_live(False)
-        self.runner.cancel()
-        if data.config is not None:
-            self.controls.set_config(data.config)
-        self.select_target(data.backend, data.device)
-        if opened.view is not None:
-            self.banner.clear()
-            self.show_result(opened.view, opened.path)
+    def _show_live(self, live: bool) -> None:
+        self.controls.set_live(live)
+        self.window_actions.live.setChecked(live)
+
+    def _show_explanations(self, on: bool) -> None:
+        self.compare.set_explanations(on)
+        self.teaching.actions.explanations.setChecked(on)
+
+    def _show_history(self) -> None:
+        history = self.controller.runs.history
+        self.window_actions.undo.setEnabled(history.can_undo)
+        self.window_actions.redo.setEnabled(history.can_redo)
+
+    def _on_window_changed(self, t0_ms: float, t1_ms: float) -> None:
+        self.model.set_window_ms((t0_ms, t1_ms) if self.model.shown is not None else None)
+
+    # --- what the tests and scripts call -----------------------------------------------
+
+    def request_run(self) -> None:
+        """Run the controls' pipeline on the chosen target (superseding any run in flight)."""
+        self.controller.run()
+
+    def show_result(self, view: PreparedView, source: Path | None = None, label: str = "") -> None:
+        """Put the run `view` on show: from the file `source` (None: a run), named `label` as B."""
+        self.controller.runs.show(Shown(view, source, label))
 
     def clear_result(self) -> None:
         """Show no run (until the next one arrives)."""
-        self._shown = None
-        self.compare.show_b(None)
-        self.timeline.clear()
-        self.metrics.clear()
-        self.status_label.setText("")
+        self.controller.runs.clear_result()
+
+    def shown(self) -> Shown | None:
+        """The result on show and its source."""
+        return self.model.shown
+
+    def targets(self) -> list[RunTarget]:
+        """What the app can run on."""
+        return list(self.controller.targets)
+
+    def default_target(self) -> RunTarget | None:
+        """What ``auto`` picks here."""
+        return self.controller.default_target
+
+    def select_target(self, backend: str | None, device: str | None) -> None:
+        """Choose (`backend`, `device`), if offered, without running."""
+        target = next((t for t in self.controller.targets if (t.backend, t.device) == (backend, device)), None)
+        if target is not None:
+            self.model.set_target(target)
+
+    # --- app.ports.Messages ----------------------------------------------------------
 
     def show_error(self, text: str) -> None:
         """Say what went wrong, in the window."""
         self.banner.show_message(text)
 
+    def clear_error(self) -> None:
+        """Take the error away."""
+        self.banner.clear()
+
     def show_notice(self, text: str) -> None:
         """A passing message in the status bar."""
         self.statusBar().showMessage(text, 6000)
 
-    def targets(self) -> list[RunTarget]:
-        """What the app can run on."""
-        return list(self._targets)
-
-    def default_target(self) -> RunTarget | None:
-        """What ``auto`` picks here."""
-        return self._default_target
-
-    def select_target(self, backend: str | None, device: str | None) -> None:
-        """Choose (`backend`, `device`) in the device picker, if offered, without running."""
-        combo = self.controls.device_combo
-        for index in range(combo.count()):
-            target = combo.itemData(index)
-            if isinstance(target, RunTarget) and (target.backend, target.device) == (backend, device):
-                combo.blockSignals(True)
-                combo.setCurrentIndex(index)
-                combo.blockSignals(False)
-
-    # --- what the file actions read ----------------------------------------------------
+    # --- what the file actions read (FileHost) -----------------------------------------
 
     def current_trace(self) -> Trace | None:
         """The trace on show."""
-        return None if self._shown is None else self._shown.result.trace
+        shown = self.model.shown
+        return None if shown is None else shown.result.trace
 
     def current_session(self) -> SessionData:
         """Settings and trace, for saving."""
-        target = self.controls.target()
+        target = self.model.target
         return SessionData(
-            self.controls.config(), self.current_trace(),
+            self.model.config, self.current_trace(),
             target.backend if target else None, target.device if target else None,
         )  # fmt: skip
 
     def current_picture(self) -> PreparedView | ComparisonPicture | None:
         """What an export draws: A and B when comparing, else the run on show."""
-        return self.compare.picture() or (None if self._shown is None else self._shown.view)
+        shown = self.model.shown
+        return self.compare.picture() or (None if shown is None else shown.view)
 
     def explanations_shown(self) -> bool:
         """Whether the timeline draws the findings as callouts."""
-        return self.timeline.explanations
+        return self.model.explanations
 
-    def shown(self) -> Shown | None:
-        """The result on show and its source."""
-        return self._shown
+    def show_loaded(self, opened: OpenedFile) -> None:
+        """Show a session or trace read whole (and prepared) from a file; live mode stops so it stays on show."""
+        self.controller.show_loaded(opened.data, opened.view, opened.path)
 
     def theme_name(self) -> str:
         """The current theme's name."""
@@ -289,7 +299,13 @@ class MainWindow(QMainWindow):
 
     def view_window_ms(self) -> tuple[float, float] | None:
         """The time window on show."""
-        return self.timeline.view_range_ms() if self._shown is not None else None
+        return self.model.window_ms
+
+    # --- what presentation mode needs (teaching.presentation.PresentationHost) ---------
+
+    def panels(self) -> list[QWidget]:
+        """What steps aside in presentation mode: the side columns, the menu and status bars."""
+        return [self.controls_column, self.right_column, self.menuBar(), self.statusBar(), *self.findChildren(QToolBar)]
 
     # --- looks and lifetime ------------------------------------------------------------
 
@@ -306,6 +322,26 @@ class MainWindow(QMainWindow):
         if remember:
             self._settings.setValue(THEME_KEY, self._theme)
 
+    def _restore_text_scale(self) -> None:
+        try:
+            scale = float(str(self._settings.value(TEXT_SCALE_KEY, "")))
+        except ValueError:
+            return
+        if self.fonts is not None:
+            self.fonts.set_scale(scale)
+
+    def _remember_text_scale(self) -> None:
+        if self.fonts is not None and not self.model.presenting:  # presentation's large type is not the user's
+            self._settings.setValue(TEXT_SCALE_KEY, str(self.fonts.scale))
+
+    def _restore_looks(self) -> None:
+        """After "Reset to defaults": the default theme and text size, forgotten as settings."""
+        self.set_theme(DEFAULT_THEME)
+        if self.fonts is not None:
+            self.fonts.reset()
+        self._settings.remove(THEME_KEY)
+        self._settings.remove(TEXT_SCALE_KEY)
+
     def _refresh_recent(self) -> None:
         menu = self.window_actions.recent_menu
         menu.clear()
@@ -317,7 +353,8 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Stop timers and the run threads (blocks until they have stopped)."""
-        self._debounce.stop()
+        self.controller.shutdown()
+        self.help.close()
         self.teaching.shutdown()
         self.files.shutdown()
         self.buffers.shutdown()

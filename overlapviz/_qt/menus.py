@@ -1,4 +1,4 @@
-"""The window's actions, with their shortcuts, arranged in the File, Run and View menus."""
+"""The window's actions, with their shortcuts, arranged in the File, Edit, Run, View and Help menus."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ class WindowActions:
     export_trace: QAction
     export_csv: QAction
     quit: QAction
+    undo: QAction
+    redo: QAction
+    reset_defaults: QAction
     run: QAction
     live: QAction
     release_buffers: QAction
@@ -31,6 +34,8 @@ class WindowActions:
     smaller_text: QAction
     normal_text: QAction
     themes: dict[str, QAction]
+    help_shortcuts: QAction
+    help_glossary: QAction
 
 
 def _action(
@@ -55,6 +60,11 @@ def build_actions(window: QMainWindow) -> WindowActions:
         export_trace=_action(window, "Export Chrome &trace\u2026", "Ctrl+Shift+T", tip="Opens in Perfetto"),
         export_csv=_action(window, "Export C&SV\u2026"),
         quit=_action(window, "&Quit", std.Quit),
+        undo=_action(window, "&Undo control change", "Ctrl+Z", tip="Put the controls back as they were"),
+        redo=_action(window, "&Redo control change", "Ctrl+Shift+Z", "Ctrl+Y", tip="Make the undone change again"),
+        reset_defaults=_action(
+            window, "Reset to &defaults", tip="Forget the remembered settings: the default pipeline, device and looks"
+        ),
         run=_action(window, "&Run", "Ctrl+Return", "Ctrl+R"),
         live=_action(window, "&Live", "Ctrl+L", tip="Run again on every change"),
         release_buffers=_action(
@@ -65,9 +75,14 @@ def build_actions(window: QMainWindow) -> WindowActions:
         smaller_text=_action(window, "&Smaller text", std.ZoomOut),
         normal_text=_action(window, "&Normal text size", "Ctrl+0"),
         themes={name: _action(window, theme.title) for name, theme in THEMES.items()},
+        help_shortcuts=_action(window, "&Help and keyboard shortcuts", "F1"),
+        help_glossary=_action(window, "&Glossary", tip="Pinned, pageable, legacy stream, ...: what each means"),
     )
     actions.live.setCheckable(True)
     _build_menus(window, actions)
+    # Their shortcuts must work with the menu bar hidden (presentation mode) and before it is shown;
+    # Home is the timeline's alone (the window adds it there), so that a focused slider keeps its own.
+    window.addActions([a for a in vars(actions).values() if isinstance(a, QAction) and a is not actions.reset_view])
     return actions
 
 
@@ -81,6 +96,10 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     file_menu.addActions([a.export_png, a.export_svg, a.copy_image, a.export_trace, a.export_csv])
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
+    edit_menu = bar.addMenu("&Edit")
+    edit_menu.addActions([a.undo, a.redo])
+    edit_menu.addSeparator()
+    edit_menu.addAction(a.reset_defaults)
     run_menu = bar.addMenu("&Run")
     run_menu.addActions([a.run, a.live])
     run_menu.addSeparator()
@@ -95,3 +114,5 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
         action.setCheckable(True)
         group.addAction(action)
         theme_menu.addAction(action)
+    help_menu = bar.addMenu("&Help")
+    help_menu.addActions([a.help_shortcuts, a.help_glossary])

@@ -9,18 +9,16 @@ timeline, the findings as callouts), so a script and the window draw the same th
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
-
+from overlapviz._qt.app import ensure_app
+from overlapviz._qt.app import quiet_platform_notes as quiet_platform_notes  # the commands call it from here
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import write_png, write_svg
-from overlapviz._qt.qt_app import ensure_app
-from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz.core.trace import Trace
+from overlapviz.view.prepared import prepare_trace
 
 
 def render_trace_png(
@@ -69,32 +67,6 @@ def render_trace_svg(trace: Trace, path: str | os.PathLike[str], theme: str = "l
     ensure_app()
     write_svg(prepare_trace(trace), path, options)
     return Path(path)
-
-
-PLATFORM_NOTE = "This plugin does not support"  # the offscreen platform lacks window features; harmless
-_QUIET = False  # whether the notes are dropped already
-
-
-def quiet_platform_notes() -> None:
-    """Drop the offscreen platform's notes about window features it lacks (a script's stderr is for errors).
-
-    Every other message goes where it went before.
-    """
-    global _QUIET
-    if _QUIET:
-        return
-    _QUIET = True
-    previous = None
-
-    def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
-        if message.startswith(PLATFORM_NOTE):
-            return
-        if previous is not None:
-            previous(kind, context, message)
-        else:
-            print(message, file=sys.stderr)
-
-    previous = qInstallMessageHandler(handler)
 
 
 def check_options(width: int = 1920, theme: str = "light") -> None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QApplication
 
-from overlapviz._qt.timeline.layout import CALLOUT_HEIGHT, SPAN_MARGIN
 from overlapviz.resources import ui_path
+from overlapviz.view.layout import CALLOUT_HEIGHT, SPAN_MARGIN
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import QWidget
 
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import Subject, picture_view
-from overlapviz._qt.palette import SpanStyle
-from overlapviz._qt.timeline.span_sets import SpanSet
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.view.palette import SpanStyle
+from overlapviz.view.span_sets import SpanSet
 
 NS_PER_MS = 1e6
 MIN_SPAN_PX = 8  # device pixels: narrower spans are not aimed at

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from overlapviz._qt.main_window import MainWindow
-from overlapviz._qt.run_targets import RunTarget, target_title
+from overlapviz.app.run_targets import RunTarget, target_title
 from overlapviz.backends.sim.backend import SimBackend
 from overlapviz.core.config import PipelineConfig
 from overlapviz.session import run_pipeline
@@ -43,7 +43,7 @@ def make_window_fixture(qtbot, settings):
 def run_and_wait(qtbot, window, config=None):
     """Run `config` (default: the controls') and wait until it is on show."""
     if config is not None:
-        window.controls.set_config(config)
+        window.model.set_config(config)
     before = window.shown()
     window.request_run()
     qtbot.waitUntil(lambda: window.shown() is not None and window.shown() is not before, timeout=10_000)

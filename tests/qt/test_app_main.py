@@ -5,8 +5,7 @@ import sys
 import pytest
 from PySide6.QtGui import QImage
 
-from overlapviz._qt.app import HEADLESS_PNG_NAME, QUIT_AFTER_DRAW_ENV
-from overlapviz._qt.qt_app import has_display
+from overlapviz._qt.app import HEADLESS_PNG_NAME, QUIT_AFTER_DRAW_ENV, has_display
 
 START = "import sys; from overlapviz._qt.app import main; sys.exit(main())"
 DISPLAY_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")

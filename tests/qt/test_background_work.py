@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QTimer
 
-from overlapviz._qt.background import BackgroundTasks
-from overlapviz._qt.heap import collections_paused
-from overlapviz._qt.stepwise import Stepwise
+from overlapviz._qt.files.background import BackgroundTasks
+from overlapviz._qt.files.stepwise import Stepwise
 from overlapviz._qt.worker import RunController
+from overlapviz.app.heap import collections_paused
 from overlapviz.backends.base import RunCancelled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,11 +155,11 @@ def test_collections_wait_while_work_runs_and_resume_after():
 
 
 def test_runs_and_file_tasks_run_with_collections_paused(tasks, qtbot):
-    controller = RunController()
+    controller, outcomes = RunController(), []
     try:
-        with qtbot.waitSignal(controller.finished, timeout=5000) as run:
-            controller.submit(lambda _cancel: {"collecting": gc.isenabled()})
-        assert run.args[0].result == {"collecting": False}
+        controller.submit(lambda _cancel: {"collecting": gc.isenabled()}, outcomes.append)
+        qtbot.waitUntil(lambda: bool(outcomes), timeout=5000)
+        assert outcomes[0].result == {"collecting": False}
     finally:
         controller.shutdown()
     with qtbot.waitSignal(tasks.done, timeout=5000) as task:
@@ -170,7 +170,7 @@ def test_runs_and_file_tasks_run_with_collections_paused(tasks, qtbot):
 
 def test_settle_heap_takes_the_objects_alive_now_out_of_collections():
     code = (
-        "import gc; from overlapviz._qt.heap import settle_heap; kept = [[i] for i in range(50_000)];"
+        "import gc; from overlapviz.app.heap import settle_heap; kept = [[i] for i in range(50_000)];"
         "frozen = settle_heap(); print(frozen >= 50_000, len(gc.get_objects()) < 1_000)"
     )
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

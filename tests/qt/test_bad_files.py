@@ -18,7 +18,7 @@ import pytest
 from file_waits import open_and_wait
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
-from overlapviz._qt import file_loading
+from overlapviz._qt.files import file_loading
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace_io import import_chrome
 

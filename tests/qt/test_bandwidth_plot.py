@@ -5,8 +5,8 @@ from teaching_helpers import H200, make_window_fixture  # noqa: F401 (the make_w
 
 from overlapviz._qt.bandwidth.bandwidth_dialog import BandwidthDialog
 from overlapviz._qt.bandwidth.bandwidth_plot import BandwidthPlot, series, sweep_title
-from overlapviz._qt.run_targets import RunTarget
 from overlapviz._qt.themes import THEMES
+from overlapviz.app.run_targets import RunTarget
 from overlapviz.session import BandwidthSweep, sweep_bandwidth
 
 

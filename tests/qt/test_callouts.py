@@ -6,16 +6,16 @@ from qt_traces import two_chunk_trace
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image
 from overlapviz._qt.themes import THEMES
-from overlapviz._qt.timeline.callouts import callouts_for, merged_segments, rows_per_lane
-from overlapviz._qt.timeline.lane_rows import lanes_with_rows
-from overlapviz._qt.timeline.layout import CALLOUT_HEIGHT, layout_lanes
-from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import Finding
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.metrics import host_blocked_per_row
 from overlapviz.session import analyse, run_pipeline
+from overlapviz.view.callouts import callouts_for, merged_segments, rows_per_lane
+from overlapviz.view.lane_rows import lanes_with_rows
+from overlapviz.view.layout import CALLOUT_HEIGHT, layout_lanes
+from overlapviz.view.prepared import prepare_trace
 
 
 def _callouts(result):

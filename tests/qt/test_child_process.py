@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from qt_traces import long_trace
 
-from overlapviz._qt import child_process
-from overlapviz._qt.child_process import ChildRefusedError, read_in_child, write_file, write_in_child
-from overlapviz._qt.file_problems import problem_of
-from overlapviz._qt.session_file import SessionData, open_file, save_session
+from overlapviz._qt.files import child_process
+from overlapviz._qt.files.child_process import ChildRefusedError, read_in_child, write_file, write_in_child
+from overlapviz.app.file_problems import problem_of
+from overlapviz.app.session_file import SessionData, open_file, save_session
 from overlapviz.backends.base import CancelToken, RunCancelled
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.destination import DestinationError
@@ -93,7 +93,7 @@ def test_problems_lose_the_path_they_name(tmp_path):
 
 def test_the_prepared_view_and_the_file_reader_load_no_qt():
     code = (
-        "import sys, overlapviz._qt.timeline.prepared, overlapviz._qt.file_loading, overlapviz._qt.child_process;"
+        "import sys, overlapviz.view.prepared, overlapviz._qt.files.file_loading, overlapviz._qt.files.child_process;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'PySide6', 'pyqtgraph', 'shiboken6', 'superqt'}))"
     )
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

@@ -8,11 +8,11 @@ from qt_traces import two_chunk_trace
 from overlapviz import cli
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
-from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
-from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz.core.trace_io import export_chrome
 from overlapviz.importers.read import read_trace_file
 from overlapviz.presets import get_preset
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
+from overlapviz.view.prepared import prepare_trace
 
 KINDS = {KIND_COLOURS[style].upper() for style in (SpanStyle.H2D, SpanStyle.KERNEL, SpanStyle.D2H, SpanStyle.API)}
 

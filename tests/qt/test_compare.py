@@ -12,17 +12,17 @@ from teaching_helpers import (
     run_and_wait,
 )
 
-from overlapviz._qt.compare.deltas import delta_html, delta_line, delta_rows
-from overlapviz._qt.compare.pair_run import pageable_vs_pinned
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image, svg_bytes
-from overlapviz._qt.formatting import format_duration
 from overlapviz._qt.render import render_comparison_png, render_trace_png
-from overlapviz._qt.timeline.prepared import prepare_trace, prepare_view
+from overlapviz.app.pair_run import pageable_vs_pinned
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.presets import get_preset
 from overlapviz.session import run_pipeline
+from overlapviz.view.deltas import delta_html, delta_line, delta_rows
+from overlapviz.view.formatting import format_duration
+from overlapviz.view.prepared import prepare_trace, prepare_view
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +142,7 @@ def test_a_and_b_share_one_time_axis(make_window, qtbot):
 
 def test_pageable_vs_pinned_is_one_click(make_window, qtbot):
     window = make_window()
-    window.controls.set_config(PipelineConfig(chunks=8))
+    window.model.set_config(PipelineConfig(chunks=8))
     window.teaching.actions.pageable_vs_pinned.trigger()
     qtbot.waitUntil(window.compare.is_comparing, timeout=10_000)
     a, b = window.compare.side_a(), window.shown()

@@ -1,7 +1,7 @@
 import pytest
 
-from overlapviz._qt.controls import ControlsPanel
-from overlapviz._qt.run_targets import RunTarget
+from overlapviz._qt.widgets.controls import ControlsPanel
+from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.config import MIB, HostMemory, IssueOrder, PipelineConfig, StreamKind
 
 
@@ -95,7 +95,7 @@ def test_targets_and_live_switch(panel, qtbot):
 def test_an_invalid_combination_is_explained_not_emitted(panel, monkeypatch):
     committed = []
     panel.config_committed.connect(committed.append)
-    monkeypatch.setattr("overlapviz._qt.controls.chunk_values", lambda size: (1 << 17,))  # over MAX_CHUNKS
+    monkeypatch.setattr("overlapviz._qt.widgets.controls.chunk_values", lambda size: (1 << 17,))  # over MAX_CHUNKS
     _drag(panel.size_slider, 4 * MIB)  # the only "offered" count is now 2^17
     assert committed == []
     assert panel.notice.isVisible() and panel.notice.text().startswith("Not a valid pipeline: chunks:")

@@ -7,10 +7,10 @@ from qt_traces import two_chunk_trace
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image, svg_bytes
-from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
-from overlapviz._qt.timeline.prepared import prepare_trace, prepare_view
 from overlapviz.core.config import PipelineConfig
 from overlapviz.session import run_pipeline
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
+from overlapviz.view.prepared import prepare_trace, prepare_view
 
 H2D, D2H = KIND_COLOURS[SpanStyle.H2D].upper(), KIND_COLOURS[SpanStyle.D2H].upper()
 

@@ -5,10 +5,10 @@ from qt_traces import two_chunk_trace
 
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image, svg_bytes
-from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
 from overlapviz._qt.render import render_trace_png, render_trace_svg
 from overlapviz._qt.themes import THEMES
-from overlapviz._qt.timeline.prepared import prepare_trace
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
+from overlapviz.view.prepared import prepare_trace
 
 SOLID_KINDS = {KIND_COLOURS[style].upper() for style in (SpanStyle.H2D, SpanStyle.KERNEL, SpanStyle.D2H)}
 HOST_KINDS = {KIND_COLOURS[style].upper() for style in (SpanStyle.API, SpanStyle.BLOCKED)}

@@ -1,10 +1,10 @@
 import numpy as np
 from qt_traces import MS, two_chunk_trace
 
-from overlapviz._qt.timeline.hover_index import SortedSpans
-from overlapviz._qt.timeline.layout import layout_lanes
-from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz.core.lanes import LaneGroup
+from overlapviz.view.hover_index import SortedSpans
+from overlapviz.view.layout import layout_lanes
+from overlapviz.view.prepared import prepare_trace
 
 
 def _spans(starts, ends):

@@ -9,8 +9,9 @@ from teaching_helpers import (
     make_window_fixture,  # noqa: F401 (the make_window fixture)
 )
 
-from overlapviz._qt.lessons.lesson_panel import LessonPanel
-from overlapviz._qt.lessons.lesson_plan import LessonUnavailableError, plan_lesson
+from overlapviz._qt.teaching.lesson_panel import LessonPanel
+from overlapviz.app.lesson_plan import LessonUnavailableError, plan_lesson
+from overlapviz.app.model import LessonOnShow
 from overlapviz.presets import get_preset, lessons
 
 # --- where a lesson runs -----------------------------------------------------------------------
@@ -48,12 +49,17 @@ def test_the_panel_shows_the_lesson_and_where_it_is(qtbot):
     qtbot.addWidget(panel)
     assert panel.isHidden()
     first = lessons()[0]
-    panel.show_lesson(first, 0, 16, "a note")
+    panel.show_lesson(LessonOnShow(first, 0, 16, "a note"))
     assert not panel.isHidden() and panel.position.text() == "Lesson 1 of 16"
     assert first.title in panel.title.text() and panel.text.text() == first.text
     assert not panel.previous_button.isEnabled() and panel.next_button.isEnabled()
-    panel.show_lesson(first, 15, 16)
+    assert panel.departed.isHidden()
+    panel.show_lesson(LessonOnShow(first, 15, 16))
     assert panel.note.isHidden() and not panel.next_button.isEnabled()
+    panel.show_lesson(LessonOnShow(first, 15, 16, departed=True))
+    assert not panel.departed.isHidden() and "your own run" in panel.departed.text()
+    panel.show_lesson(None)
+    assert panel.isHidden()
 
 
 # --- every lesson from the menu ------------------------------------------------------------------

@@ -4,12 +4,12 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from overlapviz._qt.main_window import MainWindow
-from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
 from overlapviz._qt.themes import THEMES
 from overlapviz.backends.base import BackendError
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.session import run_pipeline
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 
 
 @pytest.fixture

@@ -4,8 +4,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
-from overlapviz._qt.presentation import TEXT_SCALE, caption_html, headline
+from overlapviz._qt.teaching.presentation import TEXT_SCALE, caption_html, headline
 from overlapviz._qt.themes import THEMES
+from overlapviz.app.model import LessonOnShow
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.presets import lessons
@@ -94,9 +95,11 @@ def test_esc_leaves_and_puts_everything_back(make_window, qtbot, settings):
 
 def test_the_caption_names_the_lesson_and_the_keys():
     preset = lessons()[3]
-    text = caption_html(preset, 3, 16, "Makespan 9.73 ms")
+    text = caption_html(LessonOnShow(preset, 3, 16), 16, "Makespan 9.73 ms")
     assert text.startswith(f"<b>4/16 \u00b7 {preset.title}</b>") and "Makespan 9.73 ms" in text and "Esc" in text
-    assert "first of 16 lessons" in caption_html(None, None, 16)
+    assert "first of 16 lessons" in caption_html(None, 16)
+    left = caption_html(LessonOnShow(preset, 3, 16, departed=True), 16, "Makespan 5.93 ms")
+    assert left.startswith("<b>Your own settings</b> (changed from lesson 4/16") and preset.text not in left
 
 
 def test_the_headline_gives_copy_time_hidden_and_efficiency_as_shares():

@@ -2,13 +2,13 @@ import pytest
 from qt_traces import two_chunk_trace
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
-from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
-from overlapviz._qt.replay import SPEEDS, ReplayController, ReplaySpeed
+from overlapviz._qt.teaching.replay import SPEEDS, ReplayController, ReplaySpeed
 from overlapviz._qt.themes import THEMES
-from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.lanes import LaneGroup
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
+from overlapviz.view.prepared import prepare_trace
 
 TEN_SECONDS = next(i for i, s in enumerate(SPEEDS) if s.title == "Whole run in 10 s")
 

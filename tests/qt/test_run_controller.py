@@ -1,13 +1,16 @@
+"""The app's executor: jobs off the GUI thread, the newest wins, each outcome to its own callback."""
+
 import threading
 
 import pytest
 from qt_traces import two_chunk_trace
 
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.worker import RunController
+from overlapviz.app.executor import run_job
 from overlapviz.backends.base import BackendError
 from overlapviz.core.config import PipelineConfig
 from overlapviz.session import analyse
+from overlapviz.view.prepared import PreparedView
 
 
 class GatedRuns:
@@ -27,83 +30,84 @@ class GatedRuns:
 
 
 @pytest.fixture
-def controller(qtbot):
-    made = []
-
-    def make(run_function):
-        made.append(RunController(run_function))
-        return made[-1]
-
-    yield make
-    for c in made:
-        c.shutdown()
+def executor(qtbot):
+    c = RunController()
+    yield c
+    c.shutdown()
 
 
-def test_a_run_reports_its_result(controller, qtbot):
-    runs = GatedRuns()
+def _run(runs, chunks):
+    return run_job(runs, PipelineConfig(chunks=chunks), "sim", "h200")
+
+
+def test_a_run_reports_its_prepared_result_off_the_gui_thread(executor, qtbot):
+    runs, outcomes, threads = GatedRuns(), [], []
     runs.gate.set()
-    c = controller(runs)
-    with qtbot.waitSignal(c.finished, timeout=5000) as blocker:
-        c.request(PipelineConfig(chunks=8), "sim", "h200")
-    view = blocker.args[0].result
+
+    def job(cancel):
+        threads.append(threading.current_thread())
+        return _run(runs, 8)(cancel)
+
+    executor.submit(job, outcomes.append)
+    qtbot.waitUntil(lambda: bool(outcomes), timeout=5000)
+    view = outcomes[0].result
     assert isinstance(view, PreparedView)  # prepared on the run thread, ready to show
     assert view.trace.meta["chunks_asked"] == 8 and view.span_sets and view.lanes
-    assert not c.busy
+    assert threads[0] is not threading.main_thread() and not executor.busy
 
 
-def test_a_newer_request_supersedes_the_one_in_flight(controller, qtbot):
-    runs = GatedRuns()
-    c = controller(runs)
-    results = []
-    c.finished.connect(lambda outcome: results.append(outcome.result.trace.meta["chunks_asked"]))
-    first = c.request(PipelineConfig(chunks=2))
+def test_a_newer_job_supersedes_the_one_in_flight(executor, qtbot):
+    runs, first, later = GatedRuns(), [], []
+    executor.submit(_run(runs, 2), first.append)
     assert runs.entered.acquire(timeout=5)  # the first run is in flight
-    c.request(PipelineConfig(chunks=4))
-    c.request(PipelineConfig(chunks=8))  # replaces the pending 4-chunk request
-    assert first.cancel.cancelled
+    executor.submit(_run(runs, 4), later.append)
+    executor.submit(_run(runs, 8), later.append)  # replaces the pending 4-chunk job
     runs.gate.set()
-    qtbot.waitUntil(lambda: results == [8], timeout=5000)
+    qtbot.waitUntil(lambda: bool(later), timeout=5000)
     assert runs.started == [2, 8]
     qtbot.wait(50)
-    assert results == [8] and not c.busy
+    assert first == [] and [o.result.trace.meta["chunks_asked"] for o in later] == [8] and not executor.busy
 
 
-def test_errors_come_back_in_words(controller, qtbot):
-    def broken(config, backend, device, cancel):
-        raise BackendError("the device fell off the bus")
-
-    c = controller(broken)
-    with qtbot.waitSignal(c.failed, timeout=5000) as blocker:
-        c.request(PipelineConfig())
-    assert blocker.args[0].error == "the device fell off the bus"
-
-
-def test_an_unexpected_exception_is_reported_not_raised(controller, qtbot):
-    def buggy(config, backend, device, cancel):
-        raise ZeroDivisionError("division by zero")
-
-    c = controller(buggy)
-    with qtbot.waitSignal(c.failed, timeout=5000) as blocker:
-        c.request(PipelineConfig())
-    assert "ZeroDivisionError: division by zero" in blocker.args[0].error
+def test_each_job_reports_to_its_own_callback_with_its_own_type(executor, qtbot):
+    numbers, words = [], []
+    executor.submit(lambda cancel: 42, numbers.append)
+    qtbot.waitUntil(lambda: bool(numbers), timeout=5000)
+    executor.submit(lambda cancel: "forty-two", words.append)
+    qtbot.waitUntil(lambda: bool(words), timeout=5000)
+    assert [o.result for o in numbers] == [42] and [o.result for o in words] == ["forty-two"]
 
 
-def test_cancel_drops_every_outcome_so_far(controller, qtbot):
-    runs = GatedRuns()
-    c = controller(runs)
-    c.request(PipelineConfig(chunks=2))
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [(BackendError("the device fell off the bus"), "the device fell off the bus"),
+     (ZeroDivisionError("division by zero"), "the run failed unexpectedly: ZeroDivisionError: division by zero")],
+)  # fmt: skip
+def test_errors_come_back_in_words(executor, qtbot, error, expected):
+    def broken(cancel):
+        raise error
+
+    outcomes = []
+    executor.submit(broken, outcomes.append)
+    qtbot.waitUntil(lambda: bool(outcomes), timeout=5000)
+    assert outcomes[0].error == expected and outcomes[0].result is None
+
+
+def test_cancel_drops_every_outcome_so_far(executor, qtbot):
+    runs, outcomes = GatedRuns(), []
+    executor.submit(_run(runs, 2), outcomes.append)
     assert runs.entered.acquire(timeout=5)
-    c.cancel()
+    executor.cancel()
     runs.gate.set()
-    with qtbot.assertNotEmitted(c.finished, wait=200), qtbot.assertNotEmitted(c.failed, wait=200):
-        qtbot.waitUntil(lambda: not c.busy, timeout=5000)
+    qtbot.waitUntil(lambda: not executor.busy, timeout=5000)
+    qtbot.wait(100)
+    assert outcomes == []
 
 
-def test_shutdown_stops_the_thread_during_a_run(controller, qtbot):
+def test_shutdown_stops_the_thread_during_a_run(executor, qtbot):
     runs = GatedRuns()
-    c = controller(runs)
-    c.request(PipelineConfig())
+    executor.submit(_run(runs, 2), lambda outcome: None)
     assert runs.entered.acquire(timeout=5)
     threading.Timer(0.05, runs.gate.set).start()
-    c.shutdown()
-    assert not c._thread.isRunning()
+    executor.shutdown()
+    assert not executor._thread.isRunning()

@@ -3,7 +3,7 @@ import json
 import pytest
 from qt_traces import two_chunk_trace
 
-from overlapviz._qt.session_file import SessionData, SessionFormatError, open_file, save_session
+from overlapviz.app.session_file import SessionData, SessionFormatError, open_file, save_session
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace_io import export_chrome
 
@@ -66,7 +66,7 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
     def fail(*_args):
         raise TypeError("boom")
 
-    monkeypatch.setattr("overlapviz._qt.session_file.chrome_dict", fail)
+    monkeypatch.setattr("overlapviz.app.session_file.chrome_dict", fail)
     with pytest.raises(TypeError):
         save_session(path, SessionData(PipelineConfig(chunks=2), two_chunk_trace()))
     assert path.read_text() == before and json.loads(before)["config"]["chunks"] == 16
@@ -76,7 +76,7 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
 def test_another_tools_traces_open_without_settings():
     from pathlib import Path
 
-    from overlapviz._qt.session_file import open_file
+    from overlapviz.app.session_file import open_file
 
     data_dir = Path(__file__).resolve().parents[1] / "data"
     torch = open_file(data_dir / "torch" / "torch-pinned.json.gz")

@@ -14,11 +14,11 @@ from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import picture_view, render_image, svg_bytes
 from overlapviz._qt.themes import THEMES
-from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz._qt.timeline.simulated_badge import BADGE_COLOUR, BADGE_WORD, badge_text, is_simulated
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.trace_io import export_chrome
 from overlapviz.importers.read import read_trace_file
+from overlapviz.view.prepared import prepare_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_GPU = ROOT / "assets" / "traces" / "h200-legacy-stream.json"  # the CuPy backend on an H200

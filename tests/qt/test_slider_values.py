@@ -1,13 +1,13 @@
 import itertools
 
-from overlapviz._qt.slider_values import (
+from overlapviz.core.config import DEFAULT_ITERS, GIB, MIB, PipelineConfig
+from overlapviz.view.slider_values import (
     ITER_VALUES,
     SIZE_VALUES,
     STREAM_VALUES,
     chunk_values,
     nearest_value,
 )
-from overlapviz.core.config import DEFAULT_ITERS, GIB, MIB, PipelineConfig
 
 
 def test_ladders_span_the_ranges_the_controls_promise():

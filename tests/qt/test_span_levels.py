@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from overlapviz._qt.timeline.span_levels import COARSEST_PIXELS, span_levels
 from overlapviz.core.lod import visible_spans
+from overlapviz.view.span_levels import COARSEST_PIXELS, span_levels
 
 
 def _spans(n=200_000, seed=1, widest=2_000):

@@ -1,6 +1,6 @@
 from PySide6.QtCore import Qt
 
-from overlapviz._qt.step_slider import StepSlider
+from overlapviz._qt.widgets.step_slider import StepSlider
 
 
 def _slider(qtbot, values=(1, 2, 4, 8, 16)):

@@ -4,11 +4,11 @@ import pytest
 from PySide6.QtGui import QColor
 from qt_traces import long_trace, two_chunk_trace
 
-from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
 from overlapviz._qt.themes import THEMES
-from overlapviz._qt.timeline.prepared import prepare_trace
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.lanes import LaneGroup
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
+from overlapviz.view.prepared import prepare_trace
 
 
 @pytest.fixture

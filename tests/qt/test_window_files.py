@@ -21,12 +21,12 @@ def window(qtbot, settings):
 
 def test_save_and_reopen_a_session(window, qtbot, tmp_path):
     path = tmp_path / "lesson.json"
-    window.controls.set_config(PipelineConfig(chunks=8, streams=2, memory="pageable"))
+    window.model.set_config(PipelineConfig(chunks=8, streams=2, memory="pageable"))
     window.controls.run_button.click()
     qtbot.waitUntil(lambda: window.shown().result.trace.meta["config"]["chunks"] == 8, timeout=10_000)
     saved = window.shown().result.trace
     assert write_and_wait(qtbot, window, lambda: window.files.save_session(path))
-    window.controls.set_config(PipelineConfig())
+    window.model.set_config(PipelineConfig())
     assert open_and_wait(qtbot, window, path)
     assert not window.controls.is_live()
     assert window.controls.config() == PipelineConfig(chunks=8, streams=2, memory="pageable")

@@ -7,14 +7,14 @@ from PySide6.QtWidgets import QLabel
 from qt_traces import kernels_only_trace
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
-from overlapviz._qt.metrics_panel import MetricsPanel, metric_texts
-from overlapviz._qt.presentation import TEXT_SCALE
-from overlapviz._qt.timeline.prepared import prepare_trace, prepare_view
+from overlapviz._qt.teaching.presentation import TEXT_SCALE
+from overlapviz._qt.widgets.metrics_panel import MetricsPanel, metric_texts
 from overlapviz.backends.base import BackendError
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import METRIC_DEFINITIONS, compute_metrics
 from overlapviz.presets import lessons
 from overlapviz.session import run_pipeline
+from overlapviz.view.prepared import prepare_trace, prepare_view
 
 ROWS = [
     "makespan", "serial", "time_saved", "copy_hidden", "engines_together", "efficiency", "wall", "blocked",

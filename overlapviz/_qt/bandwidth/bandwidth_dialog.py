@@ -14,9 +14,10 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from overlapviz._qt.bandwidth.bandwidth_plot import BandwidthPlot, sweep_title
-from overlapviz._qt.run_targets import RunTarget
 from overlapviz._qt.themes import Theme
-from overlapviz._qt.worker import RunController, RunOutcome
+from overlapviz._qt.worker import RunController
+from overlapviz.app.executor import Outcome
+from overlapviz.app.run_targets import RunTarget
 from overlapviz.backends.base import CancelToken
 from overlapviz.session import BandwidthSweep, sweep_bandwidth
 
@@ -48,14 +49,12 @@ class BandwidthDialog(QDialog):
         layout.addWidget(self.plot, 1)
         self.resize(900, 600)
         self.runner = RunController(parent=self)
-        self.runner.finished.connect(self._on_finished)
-        self.runner.failed.connect(self._on_failed)
         self.last: BandwidthSweep | None = None
 
     def sweep(self) -> None:
         """Sweep the target's copy sizes (off the GUI thread)."""
         self.status.setText(f"Sweeping copy sizes on {self.target.title}\u2026")
-        self.runner.submit(partial(_sweep, self.target))
+        self.runner.submit(partial(_sweep, self.target), self._on_done)
 
     def shutdown(self) -> None:
         """Stop the sweep thread (blocks until it has stopped)."""
@@ -66,11 +65,10 @@ class BandwidthDialog(QDialog):
         self.shutdown()
         super().closeEvent(event)
 
-    def _on_finished(self, outcome: RunOutcome) -> None:
-        if isinstance(outcome.result, BandwidthSweep):
+    def _on_done(self, outcome: Outcome[BandwidthSweep]) -> None:
+        if outcome.result is not None:
             self.last = outcome.result
             self.status.setText(f"{sweep_title(outcome.result)}: {EXPLAINED}")
             self.plot.show_sweep(outcome.result)
-
-    def _on_failed(self, outcome: RunOutcome) -> None:
-        self.status.setText(f"The sweep did not complete: {outcome.error}")
+        elif outcome.error is not None:
+            self.status.setText(f"The sweep did not complete: {outcome.error}")

@@ -14,10 +14,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from overlapviz._qt.palette import KIND_COLOURS, SpanStyle
 from overlapviz._qt.themes import Theme
 from overlapviz.core.config import format_size
 from overlapviz.session import BandwidthSweep
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 
 DIRECTION_COLOURS = {"h2d": KIND_COLOURS[SpanStyle.H2D], "d2h": KIND_COLOURS[SpanStyle.D2H]}
 DIRECTION_MARKS = {"h2d": ("o", 9, True), "d2h": ("s", 13, False)}  # symbol, size, filled

@@ -8,11 +8,11 @@ own spaces are non-breaking and the separator keeps its dot with the value befor
 
 from __future__ import annotations
 
-from overlapviz._qt.formatting import NO_COPIES, format_duration, format_percent
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.run_report import recorded_by
+from overlapviz.view.formatting import NO_COPIES, format_duration, format_percent
 
 NBSP = "\u00a0"
 SEPARATOR = f"{NBSP}{NBSP}\u00b7  "  # a line may break after the dot, not before it

@@ -13,8 +13,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout
 
-from overlapviz._qt.compare.alignment import align_timelines, side_caption, side_name
-from overlapviz._qt.compare.deltas import delta_html, delta_line, delta_rows
 from overlapviz._qt.export.export_view import (
     CHROME_PX,
     ExportOptions,
@@ -23,9 +21,11 @@ from overlapviz._qt.export.export_view import (
     export_timeline,
     style_export_widget,
 )
-from overlapviz._qt.legend import LegendBar
-from overlapviz._qt.timeline.prepared import PreparedView
+from overlapviz._qt.teaching.alignment import align_timelines, side_caption, side_name
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.widgets.legend import LegendBar
+from overlapviz.view.deltas import delta_html, delta_line, delta_rows
+from overlapviz.view.prepared import PreparedView
 
 SIDE_LANE_PX = 40  # logical pixels per lane height unit: two timelines share the picture
 SIDE_CHROME_PX = 90  # a side's caption and time axis

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QWidget
 
 from overlapviz._qt.export.export_view import ExportOptions
-from overlapviz._qt.forms import child, load_form
 from overlapviz._qt.themes import THEMES
+from overlapviz._qt.widgets.forms import child, load_form
 
 WIDTHS = (1920, 3840)
 

@@ -16,10 +16,10 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from overlapviz._qt.export.caption import caption_text
-from overlapviz._qt.legend import LegendBar
 from overlapviz._qt.themes import Theme, get_theme
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.widgets.legend import LegendBar
+from overlapviz.view.prepared import PreparedView
 
 LAYOUT_WIDTH = 1920
 LANE_PX = 58  # logical pixels per lane height unit

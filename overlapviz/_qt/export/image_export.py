@@ -22,8 +22,8 @@ from PySide6.QtWidgets import QWidget
 from overlapviz._qt.export.comparison_view import ComparisonExportView, ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions, ExportView, ExportWidget
 from overlapviz._qt.themes import get_theme
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz.core.atomic import atomic_write_bytes
+from overlapviz.view.prepared import PreparedView
 
 Subject = PreparedView | ComparisonPicture  # what a picture shows
 T = TypeVar("T")

@@ -7,7 +7,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetrics
 
-from overlapviz._qt.timeline.layout import TimelineLayout
+from overlapviz.view.layout import TimelineLayout
 
 TITLE_PAD_PX = 10
 TIME_LABEL = "Time since the run started"

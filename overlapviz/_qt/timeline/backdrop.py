@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QPainter
 
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.device_rects import RectBatch, to_device
-from overlapviz._qt.timeline.layout import LANE_HEIGHT, TimelineLayout
+from overlapviz.view.layout import LANE_HEIGHT, TimelineLayout
 
 SEPARATOR_ALPHA = 0.35
 

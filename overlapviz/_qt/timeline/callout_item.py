@@ -17,8 +17,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
 
 from overlapviz._qt.themes import Theme
-from overlapviz._qt.timeline.callouts import Callout
-from overlapviz._qt.timeline.layout import TimelineLayout
+from overlapviz.view.callouts import Callout
+from overlapviz.view.layout import TimelineLayout
 
 NS_PER_MS = 1e6
 PAD_PX = 4.0

@@ -11,8 +11,8 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 
 from overlapviz._qt.timeline.device_rects import RectBatch, to_device
-from overlapviz._qt.timeline.layout import TimelineLayout
 from overlapviz.core.trace import Trace
+from overlapviz.view.layout import TimelineLayout
 
 OUTLINE_PX = 3
 NS_PER_MS = 1e6

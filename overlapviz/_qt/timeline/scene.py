@@ -14,14 +14,14 @@ from PySide6.QtGui import QFont
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.backdrop import LaneBackdrop
 from overlapviz._qt.timeline.callout_item import CalloutItem
-from overlapviz._qt.timeline.callouts import rows_per_lane
 from overlapviz._qt.timeline.highlight import HighlightItem
-from overlapviz._qt.timeline.layout import TimelineLayout, layout_lanes
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
-from overlapviz._qt.timeline.span_sets import BatchKey
-from overlapviz._qt.timeline.span_text import describe_span
 from overlapviz.core.trace import Trace
+from overlapviz.view.callouts import rows_per_lane
+from overlapviz.view.layout import TimelineLayout, layout_lanes
+from overlapviz.view.prepared import PreparedView
+from overlapviz.view.span_sets import BatchKey
+from overlapviz.view.span_text import describe_span
 
 Z_BACKDROP, Z_SPANS, Z_CALLOUTS, Z_HIGHLIGHT = -10, 0, 5, 10
 

@@ -18,11 +18,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QPainter
 
-from overlapviz._qt.brushes import solid_brush, waiting_brushes
-from overlapviz._qt.palette import SpanStyle
+from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
-from overlapviz._qt.timeline.layout import PlacedLane
-from overlapviz._qt.timeline.span_sets import SpanSet
+from overlapviz.view.layout import PlacedLane
+from overlapviz.view.palette import SpanStyle
+from overlapviz.view.span_sets import SpanSet
 
 NS_PER_MS = 1e6
 GAP_MIN_WIDTH_PX = 3.0

@@ -17,12 +17,12 @@ from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidge
 
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
-from overlapviz._qt.timeline.callouts import Callout
-from overlapviz._qt.timeline.prepared import PreparedView
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.simulated_badge import SimulatedBadge
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
 from overlapviz.core.trace import Trace
+from overlapviz.view.callouts import Callout
+from overlapviz.view.prepared import PreparedView
 
 HOVER_TOLERANCE_PX = 3
 CURSOR_PX = 2
@@ -35,9 +35,14 @@ KEYS = {
 
 
 class TimelineWidget(QWidget):
-    """Shows one trace; `drawn` fires once its items are in place for a new trace."""
+    """Shows one trace; `drawn` fires once its items are in place for a new trace.
+
+    `window_changed` gives the visible time window (ms from the run's start) once it has
+    settled after a zoom, a pan or a resize.
+    """
 
     drawn = Signal()
+    window_changed = Signal(float, float)
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -284,6 +289,7 @@ class TimelineWidget(QWidget):
         width_px = max(self._view_box.width(), 1.0)
         self._time_axis.fit_unit(t0, t1)
         self._scene.set_window(t0, t1, (t1 - t0) / width_px)
+        self.window_changed.emit(t0, t1)
 
     def _on_mouse_moved(self, scene_pos: QPointF) -> None:
         text = self.tooltip_at_scene(scene_pos)

@@ -1,1 +1,0 @@
-"""Comparing two runs, A and B: on one time axis, with the differences in numbers."""

@@ -1,0 +1,260 @@
+"""What the File menu does: open, save, export and copy, with errors shown in the window.
+
+Files are read and written off the GUI thread (`background`), so that a large file never
+stops the window; `open_finished` and `write_finished` say how each ended. Opening reads,
+checks and prepares the whole file before the window changes anything (`file_loading`), and a
+newer open replaces one still reading. A picture (PNG, SVG, the clipboard) shows what the
+window shows: the comparison when one is on show, with or without the callouts as the
+timeline draws them; it is drawn on the GUI thread in short steps (`stepwise`), then encoded
+and written off it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QWidget
+
+from overlapviz._qt.export.export_dialog import ExportDialog
+from overlapviz._qt.export.export_view import ExportOptions
+from overlapviz._qt.export.image_export import ExportError, Pieces, Subject, image_in_pieces, png_bytes, svg_in_pieces
+from overlapviz._qt.files.background import BackgroundTasks, Task, TaskOutcome, Work
+from overlapviz._qt.files.child_process import write_file
+from overlapviz._qt.files.file_loading import OpenedFile, load_file
+from overlapviz._qt.files.path_dialogs import CSV_FILTER, JSON_FILTER, PNG_FILTER, SVG_FILTER, PathDialogs
+from overlapviz._qt.files.recent_files import RecentFiles
+from overlapviz._qt.files.stepwise import Stepwise
+from overlapviz.app.file_problems import problem_of
+from overlapviz.app.session_file import SessionData
+from overlapviz.core.atomic import atomic_write_bytes
+from overlapviz.core.trace import Trace
+
+FILE_ERRORS = (OSError, ValueError, ExportError)  # a bad file, a bad value in it, or a picture that failed
+NO_TIMELINE = "There is no timeline yet: run the pipeline or open a trace first."
+
+
+class FileHost(Protocol):
+    """What the file actions need from the window."""
+
+    def current_trace(self) -> Trace | None: ...
+    def current_picture(self) -> Subject | None: ...
+    def explanations_shown(self) -> bool: ...
+    def current_session(self) -> SessionData: ...
+    def show_loaded(self, opened: OpenedFile) -> None: ...
+    def show_error(self, text: str) -> None: ...
+    def show_notice(self, text: str) -> None: ...
+    def theme_name(self) -> str: ...
+    def view_window_ms(self) -> tuple[float, float] | None: ...
+
+
+class FileActions(QObject):
+    """Each method asks for a path when not given one; failures become words in the window.
+
+    `open`, the writes and `copy_image` return whether they began (False: no path was
+    chosen, or nothing to write); `open_finished` (True: on show), `write_finished` (True:
+    written) and `copy_finished` (True: on the clipboard) follow.
+    """
+
+    recent_changed = Signal()
+    open_finished = Signal(bool)
+    write_finished = Signal(bool)
+    copy_finished = Signal(bool)
+
+    def __init__(
+        self, host: FileHost, recent: RecentFiles, dialogs: PathDialogs, window: QWidget | None = None
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._host = host
+        self._recent = recent
+        self.dialogs = dialogs
+        self.ask_export_options: Callable[[], ExportOptions | None] = self._ask_export_options
+        self.tasks = BackgroundTasks("overlapviz-files", self)
+        self.tasks.done.connect(self._on_done)
+        self._then: dict[Task, Callable[[TaskOutcome], None]] = {}
+        self._latest_open: Task | None = None
+        self._drawing: set[Stepwise] = set()  # pictures being drawn, a step at a time
+
+    def open(self, path: Path | None = None) -> bool:
+        """Open a session or a Chrome trace written by overlapviz (read off the GUI thread)."""
+        path = path or self.dialogs.open_path("Open a session or trace", JSON_FILTER)
+        if path is None:
+            return False
+        if self._latest_open is not None:
+            self._latest_open.cancel.cancel()
+        self._latest_open = self._submit(partial(load_file, path), partial(self._opened, path))
+        return True
+
+    def save_session(self, path: Path | None = None) -> bool:
+        """Save the settings and the trace on show."""
+        path = path or self.dialogs.save_path("Save session", JSON_FILTER, "overlapviz-session.json")
+        if path is None:
+            return False
+        session = self._host.current_session()
+        return self._write(path, partial(write_file, "session", path, session), remember=True)
+
+    def export_png(self, path: Path | None = None, options: ExportOptions | None = None) -> bool:
+        """Export the timeline as PNG (asks for width, theme and background when not given)."""
+        picture = self._picture_or_say()
+        options = options or (self.ask_export_options() if picture is not None else None)
+        if picture is None or options is None:
+            return False
+        options = self._as_shown(options)
+        path = path or self.dialogs.save_path("Export PNG", PNG_FILTER, "overlapviz-timeline.png")
+        if path is None:
+            return False
+        self._draw(image_in_pieces(picture, options), partial(self._write_png, path), partial(self._not_drawn, path))
+        return True
+
+    def export_svg(self, path: Path | None = None, options: ExportOptions | None = None) -> bool:
+        """Export the timeline as SVG in the current theme."""
+        picture = self._picture_or_say()
+        if picture is None:
+            return False
+        options = self._as_shown(
+            options or ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms())
+        )
+        path = path or self.dialogs.save_path("Export SVG", SVG_FILTER, "overlapviz-timeline.svg")
+        if path is None:
+            return False
+        self._draw(svg_in_pieces(picture, options), partial(self._write_svg, path), partial(self._not_drawn, path))
+        return True
+
+    def copy_image(self) -> bool:
+        """Put a 1920-px picture of the timeline on the clipboard."""
+        picture = self._picture_or_say()
+        if picture is None:
+            return False
+        options = ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms())
+        self._draw(image_in_pieces(picture, self._as_shown(options)), self._copied, self._not_copied)
+        return True
+
+    def export_trace(self, path: Path | None = None) -> bool:
+        """Export the trace as Chrome trace JSON (opens in Perfetto and in overlapviz)."""
+        trace = self._trace_or_say()
+        path = path or (self.dialogs.save_path("Export trace", JSON_FILTER, "overlapviz-trace.json") if trace else None)
+        if trace is None or path is None:
+            return False
+        return self._write(path, partial(write_file, "chrome", path, SessionData(None, trace)), remember=True)
+
+    def export_csv(self, path: Path | None = None) -> bool:
+        """Export the spans as a CSV table."""
+        trace = self._trace_or_say()
+        path = path or (self.dialogs.save_path("Export CSV", CSV_FILTER, "overlapviz-spans.csv") if trace else None)
+        if trace is None or path is None:
+            return False
+        return self._write(path, partial(write_file, "csv", path, SessionData(None, trace)))
+
+    def shutdown(self) -> None:
+        """Drop what is still to draw, read or write and stop the file thread (a write under way finishes)."""
+        for drawing in list(self._drawing):
+            drawing.cancel()
+        self._drawing.clear()
+        self.tasks.shutdown()
+        self._then.clear()
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _ask_export_options(self) -> ExportOptions | None:
+        return ExportDialog(self._window, self._host.theme_name(), self._host.view_window_ms()).ask()
+
+    def _picture_or_say(self) -> Subject | None:
+        picture = self._host.current_picture()
+        if picture is None:
+            self._host.show_error(NO_TIMELINE)
+        return picture
+
+    def _as_shown(self, options: ExportOptions) -> ExportOptions:
+        return dataclasses.replace(options, explanations=self._host.explanations_shown())
+
+    def _trace_or_say(self) -> Trace | None:
+        trace = self._host.current_trace()
+        if trace is None:
+            self._host.show_error(NO_TIMELINE)
+        return trace
+
+    def _submit(self, work: Work, then: Callable[[TaskOutcome], None]) -> Task:
+        task = self.tasks.submit(work)
+        self._then[task] = then
+        return task
+
+    def _on_done(self, outcome: TaskOutcome) -> None:
+        then = self._then.pop(outcome.task, None)
+        if then is not None:
+            then(outcome)
+
+    def _opened(self, path: Path, outcome: TaskOutcome) -> None:
+        if outcome.task is not self._latest_open:
+            return  # a newer open replaced this one
+        self._latest_open = None
+        if outcome.cancelled:
+            return
+        if outcome.error is not None:
+            self._host.show_error(self._could_not("open", path, outcome.error))
+            self.open_finished.emit(False)
+            return
+        opened: OpenedFile = outcome.result
+        self._host.show_loaded(opened)
+        if opened.view is None:
+            self._host.show_error(f"{path.name} holds settings but no trace; run it to see a timeline.")
+        self._remember(path)
+        self.open_finished.emit(True)
+
+    def _draw(self, steps: Pieces[Any], then: Callable[[Any], None], failed: Callable[[Exception], None]) -> None:
+        drawing = Stepwise(steps, self)
+        self._drawing.add(drawing)
+        drawing.finished.connect(then)
+        drawing.failed.connect(failed)
+        drawing.destroyed.connect(lambda: self._drawing.discard(drawing))
+        drawing.start()
+
+    def _write_png(self, path: Path, image: QImage) -> None:
+        self._write(path, lambda _cancel: atomic_write_bytes(path, png_bytes(image)))
+
+    def _write_svg(self, path: Path, svg: bytes) -> None:
+        self._write(path, lambda _cancel: atomic_write_bytes(path, svg))
+
+    def _not_drawn(self, path: Path, error: Exception) -> None:
+        self._host.show_error(self._could_not("write", path, error))
+        self.write_finished.emit(False)
+
+    def _copied(self, image: QImage) -> None:
+        QApplication.clipboard().setImage(image)
+        self._host.show_notice("Timeline copied to the clipboard")
+        self.copy_finished.emit(True)
+
+    def _not_copied(self, error: Exception) -> None:
+        self._host.show_error(f"Could not copy the picture: {error}")
+        self.copy_finished.emit(False)
+
+    def _write(self, path: Path, work: Work, remember: bool = False) -> bool:
+        self._submit(work, partial(self._written, path, remember))
+        return True
+
+    def _written(self, path: Path, remember: bool, outcome: TaskOutcome) -> None:
+        if outcome.error is not None:
+            self._host.show_error(self._could_not("write", path, outcome.error))
+        if outcome.error is not None or outcome.cancelled:
+            self.write_finished.emit(False)
+            return
+        self._host.show_notice(f"Wrote {path}")
+        if remember:
+            self._remember(path)
+        self.write_finished.emit(True)
+
+    @staticmethod
+    def _could_not(verb: str, path: Path, error: BaseException) -> str:
+        """``Could not open x.json: why``, naming the file once."""
+        if isinstance(error, FILE_ERRORS):
+            return f"Could not {verb} {path.name}: {problem_of(error, path)}"
+        return f"Could not {verb} {path.name}: unexpected {type(error).__name__}: {error}"
+
+    def _remember(self, path: Path) -> None:
+        self._recent.add(path)
+        self.recent_changed.emit()

@@ -1,0 +1,78 @@
+"""Opening a session or trace file off the GUI thread: read, check and prepare it whole first.
+
+`load_file` returns everything the window will show of a file (its settings, device and
+prepared trace) or raises; the window changes nothing until it has all of it, so a file that
+fails at any step leaves the controls, live mode, the device and the timeline as they were.
+A file too long to parse beside the GUI thread is read in a child process (`child_process`);
+the trace it sends back is prepared here, on the run thread, in steps the GUI thread can
+come in between. Pure: no Qt here.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from overlapviz._qt.files.child_process import read_in_child
+from overlapviz.app.session_file import SessionData, open_file
+from overlapviz.backends.base import CancelToken
+from overlapviz.core.safe_read import GZIP_MAGIC
+from overlapviz.view.prepared import PreparedView, prepare_trace
+
+IN_THREAD_MAX_BYTES = 1024**2  # JSON this long parses in well under the GUI's 50 ms budget
+GZIP_RATIO = 16  # about how much a trace's JSON shrinks under gzip
+
+
+@dataclass(frozen=True)
+class OpenedFile:
+    """A file read whole: what it holds, and its trace prepared for the timeline (None: settings only)."""
+
+    path: Path
+    data: SessionData
+    view: PreparedView | None
+
+
+def load_file(path: Path, cancel: CancelToken) -> OpenedFile:
+    """Read, check, analyse and prepare the session or trace at `path`.
+
+    Raises
+    ------
+    OSError, ValueError
+        The file cannot be read or is not a session or trace overlapviz wrote (the
+        message says why; see `session_file.open_file`).
+    RunCancelled
+        `cancel` was set meanwhile.
+    """
+    data = read_in_child(path, cancel) if reads_in_child(path) else open_file(path)
+    cancel.check()
+    view = None if data.trace is None else prepare_trace(data.trace, cancel=cancel)
+    return OpenedFile(path, data, view)
+
+
+def reads_in_child(path: Path) -> bool:
+    """Whether `path` is a regular file too long to parse on a thread beside the GUI's."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return False  # reading it in the thread says why it cannot be read
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    size = info.st_size
+    if size > IN_THREAD_MAX_BYTES // GZIP_RATIO and _starts_like_gzip(path):
+        size *= GZIP_RATIO
+    return size > IN_THREAD_MAX_BYTES
+
+
+def _starts_like_gzip(path: Path) -> bool:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        return os.read(fd, len(GZIP_MAGIC)) == GZIP_MAGIC
+    except OSError:
+        return False
+    finally:
+        os.close(fd)

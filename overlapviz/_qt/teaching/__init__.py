@@ -1,0 +1,1 @@
+"""The teaching tools: compare A/B, lessons, presentation mode and replay."""

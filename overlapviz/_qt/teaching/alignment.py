@@ -1,0 +1,45 @@
+"""Stacked timelines on one time axis: the same extent and lane titles of one width."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from overlapviz._qt.export.caption import caption_text
+from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.core.metrics import Metrics
+from overlapviz.core.trace import Trace
+
+SIDE_LETTERS = "AB"
+
+
+def align_timelines(timelines: Sequence[TimelineWidget], *, shared_time: bool = True) -> None:
+    """Give every timeline that shows a trace one title width and, with `shared_time`, the longest run's extent.
+
+    With the lane titles equally wide, a time lines up across the stacked plots; without
+    `shared_time` each is fitted to its own run instead.
+    """
+    shown = [timeline for timeline in timelines if timeline.scene_items is not None]
+    if not shown:
+        return
+    end_ms = max(timeline.scene_items.end_ms for timeline in shown if timeline.scene_items is not None)
+    width = max(timeline.lane_axis_width() for timeline in shown)
+    for timeline in shown:
+        timeline.set_lane_axis_min_width(width)
+        timeline.fit_time(end_ms if shared_time else None)
+
+
+def release_timeline(timeline: TimelineWidget) -> None:
+    """Back to a timeline on its own: its own extent and title width."""
+    timeline.set_lane_axis_min_width(0)
+    timeline.fit_time(None)
+
+
+def side_caption(side: int, label: str, trace: Trace, metrics: Metrics) -> str:
+    """``A · pageable: 256 MiB, ... · makespan 67.6 ms · efficiency 57 % · ...``: which side, then what ran."""
+    return f"{side_name(side, label)}: {caption_text(trace, metrics)}"
+
+
+def side_name(side: int, label: str = "") -> str:
+    """``A``, or ``A · pageable`` with a label."""
+    letter = SIDE_LETTERS[side]
+    return f"{letter} \u00b7 {label}" if label else letter

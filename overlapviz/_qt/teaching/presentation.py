@@ -1,0 +1,206 @@
+"""Presentation mode (F5): full screen, the projector theme, large type, the lessons by arrow key.
+
+Everything but the timeline(s) and the error strip steps aside; the lesson's title and
+text become a caption above the timeline, with the run's headline numbers (a comparison
+shows its own table of differences). Left and Right (and Page Up /
+Page Down, which presentation clickers send) step through the lessons, Space plays or
+pauses the replay, Esc leaves. Those keys are taken before any widget sees them, so a
+focused timeline does not pan instead. Leaving restores the theme, text size, window state
+and panels as they were. Whether the window presents is the application model's
+(`presenting`); this view follows it, and its caption follows the lesson and the run on show.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
+
+from overlapviz._qt.export.caption import join_values
+from overlapviz._qt.widgets.font_scale import FontScale
+from overlapviz._qt.widgets.metrics_panel import metric_texts
+from overlapviz.app.lessons import Lessons
+from overlapviz.app.model import AppModel, LessonOnShow
+from overlapviz.core.metrics import Metrics
+from overlapviz.view.formatting import format_percent
+
+PROJECTOR_THEME = "projector"
+TEXT_SCALE = 1.8  # about 18 pt from a 10 pt desktop font: readable from the back of a hall
+HINT = "\u2190 \u2192 lessons  \u00b7  Space replay  \u00b7  Esc leaves"
+
+
+class PresentationHost(Protocol):
+    """What presentation mode needs from the window: its state, its panels, its looks."""
+
+    presentation_caption: QLabel
+
+    def panels(self) -> list[QWidget]: ...
+    def theme_name(self) -> str: ...
+    def set_theme(self, name: str, *, remember: bool = True) -> None: ...
+    def windowState(self) -> Qt.WindowState: ...  # noqa: N802 (Qt's name)
+    def setWindowState(self, state: Qt.WindowState) -> None: ...  # noqa: N802 (Qt's name)
+    def showFullScreen(self) -> None: ...  # noqa: N802 (Qt's name)
+
+
+@dataclass
+class _Before:
+    """What presentation mode changed, to put back."""
+
+    theme: str
+    scale: float
+    state: Qt.WindowState
+    hidden: list[QWidget]
+
+
+class PresentationMode(QObject):
+    """Presents the window while the model says so; `changed` says when it entered or left."""
+
+    changed = Signal(bool)
+
+    def __init__(
+        self, host: PresentationHost, model: AppModel, lessons: Lessons, fonts: FontScale | None,
+        toggle_replay: Callable[[], None], parent: QObject | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self._host = host
+        self._model = model
+        self._lessons = lessons
+        self._fonts = fonts
+        self._before: _Before | None = None
+        self._keys: dict[Qt.Key, Callable[[], object]] = {
+            Qt.Key.Key_Right: lessons.next, Qt.Key.Key_PageDown: lessons.next,
+            Qt.Key.Key_Left: lessons.previous, Qt.Key.Key_PageUp: lessons.previous,
+            Qt.Key.Key_Space: toggle_replay, Qt.Key.Key_Escape: self.leave,
+        }  # fmt: skip
+        model.presenting_changed.connect(self._follow)
+        model.lesson_changed.connect(lambda _lesson: self._update_caption())
+        model.shown_changed.connect(lambda _shown: self._update_caption())
+        model.pinned_changed.connect(lambda _pinned: self._update_caption())
+
+    @property
+    def active(self) -> bool:
+        """Whether the window is presenting."""
+        return self._before is not None
+
+    def toggle(self) -> None:
+        """Enter, or leave."""
+        self._model.set_presenting(not self._model.presenting)
+
+    def enter(self) -> None:
+        """Full screen, projector theme, large type, caption; lesson keys on."""
+        self._model.set_presenting(True)
+
+    def leave(self) -> None:
+        """Back to the window as it was."""
+        self._model.set_presenting(False)
+
+    def _follow(self, presenting: bool) -> None:
+        if presenting:
+            self._enter()
+        else:
+            self._leave()
+
+    def _enter(self) -> None:
+        if self.active:
+            return
+        w, fonts = self._host, self._fonts
+        shown = [panel for panel in w.panels() if not panel.isHidden()]
+        self._before = _Before(w.theme_name(), fonts.scale if fonts else 1.0, w.windowState(), shown)
+        for panel in shown:
+            panel.hide()
+        w.set_theme(PROJECTOR_THEME, remember=False)
+        if fonts is not None:
+            fonts.set_scale(TEXT_SCALE)
+        self._update_caption()
+        w.presentation_caption.show()
+        w.showFullScreen()
+        _application().installEventFilter(self)
+        self.changed.emit(True)
+
+    def _leave(self) -> None:
+        before, self._before = self._before, None
+        if before is None:
+            return
+        w = self._host
+        _application().removeEventFilter(self)
+        w.presentation_caption.hide()
+        w.setWindowState(before.state)
+        w.set_theme(before.theme, remember=False)
+        if self._fonts is not None:
+            self._fonts.set_scale(before.scale)
+        for panel in before.hidden:
+            panel.show()
+        self.changed.emit(False)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Take the lesson keys before any widget or shortcut does."""
+        if not isinstance(event, QKeyEvent) or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        action = self._keys.get(Qt.Key(event.key()))
+        if action is None:
+            return False
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # deliver it as a key press, not as some widget's shortcut
+            return True
+        if event.type() == QEvent.Type.KeyPress:
+            action()
+            return True
+        return False
+
+    def _update_caption(self) -> None:
+        if not self.active:
+            return
+        shown = self._model.shown
+        numbers = "" if shown is None or self._model.comparing else headline(shown.result.metrics)
+        caption = self._host.presentation_caption
+        caption.setText(caption_html(self._model.lesson, len(self._lessons.lessons), numbers))
+
+
+def headline(metrics: Metrics) -> str:
+    """``Makespan 5.93 ms · copy time hidden 86 % · efficiency 90 % · host blocked none · H2D ... · D2H ...``."""
+    texts = metric_texts(metrics)
+    return join_values([
+        f"Makespan {texts['makespan']}", f"copy time hidden {texts['copy_hidden']}",
+        f"efficiency {format_percent(metrics.efficiency_pct)}", f"host blocked {texts['blocked']}",
+        f"H2D {texts['h2d_bandwidth']}", f"D2H {texts['d2h_bandwidth']}",
+    ])  # fmt: skip
+
+
+def caption_label() -> QLabel:
+    """The label above the timeline that presentation mode fills with the lesson (hidden until then)."""
+    label = QLabel()
+    label.setObjectName("presentation_caption")
+    label.setWordWrap(True)
+    label.hide()
+    return label
+
+
+def _application() -> QCoreApplication:
+    app = QApplication.instance()
+    if app is None:
+        raise RuntimeError("presentation mode needs a running QApplication")
+    return app
+
+
+def caption_html(lesson: LessonOnShow | None, count: int, numbers: str = "") -> str:
+    """The presentation caption: the lesson's title and text, which lesson of how many, the numbers.
+
+    A lesson the user has changed the settings of gives way to "your own settings", naming the
+    lesson it started from, so that its words never caption a run it did not make.
+    """
+    lines = [f"<b>Press \u2192 for the first of {count} lessons</b>"]
+    if lesson is not None and lesson.departed:
+        where = f"{lesson.index + 1}/{count} \u00b7 {html.escape(lesson.preset.title)}"
+        lines = [f"<b>Your own settings</b> (changed from lesson {where})"]
+    elif lesson is not None:
+        lines = [f"<b>{lesson.index + 1}/{count} \u00b7 {html.escape(lesson.preset.title)}</b>",
+                 html.escape(lesson.preset.text)]  # fmt: skip
+    if numbers:
+        lines.append(f"<b>{html.escape(numbers)}</b>")
+    lines.append(f"<span style='font-size: small'>{html.escape(HINT)}</span>")
+    return "<br>".join(lines)

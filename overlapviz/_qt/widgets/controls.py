@@ -1,0 +1,210 @@
+"""The controls panel: sliders and toggles that edit a `PipelineConfig`.
+
+Also the device picker, the Run button and the Live switch. The form is ui/controls.ui.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QVBoxLayout, QWidget
+from superqt import QToggleSwitch
+
+from overlapviz._qt.widgets.choice_group import ChoiceGroup
+from overlapviz._qt.widgets.forms import child, load_form
+from overlapviz._qt.widgets.step_slider import StepSlider
+from overlapviz.app.run_targets import RunTarget
+from overlapviz.core.config import ConfigError, HostMemory, IssueOrder, PipelineConfig, StreamKind, format_size
+from overlapviz.view.kernel_time import kernel_time_text
+from overlapviz.view.slider_values import ITER_VALUES, SIZE_VALUES, STREAM_VALUES, chunk_values, nearest_value
+
+
+class ControlsPanel(QWidget):
+    """Edits the pipeline; says when a value had to be adjusted.
+
+    `config_edited` fires while a slider is dragged; `config_committed` when a change is
+    final (slider released, toggle clicked, key step). Both carry the new `PipelineConfig`,
+    built once from the controls per change. The panel shows what it is told (`set_config`,
+    from the application model) and says what the user asks for; it decides nothing.
+    """
+
+    config_edited = Signal(object)
+    config_committed = Signal(object)
+    run_clicked = Signal()
+    live_toggled = Signal(bool)
+    target_changed = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        form = load_form("controls.ui", self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(form)
+        self.streams_slider = child(form, StepSlider, "streams_slider")
+        self.chunks_slider = child(form, StepSlider, "chunks_slider")
+        self.size_slider = child(form, StepSlider, "size_slider")
+        self.iters_slider = child(form, StepSlider, "iters_slider")
+        self.notice = child(form, QLabel, "notice_label")
+        self.device_combo = child(form, QComboBox, "device_combo")
+        self.run_button = child(form, QPushButton, "run_button")
+        self.live_switch = child(form, QToggleSwitch, "live_switch")
+        self.memory = ChoiceGroup({m: child(form, QPushButton, f"memory_{m.value}") for m in HostMemory}, self)
+        self.order = ChoiceGroup({o: child(form, QPushButton, f"order_{o.value}") for o in IssueOrder}, self)
+        kinds = {k: child(form, QPushButton, f"stream_kind_{k.value}") for k in StreamKind}
+        self.stream_kind = ChoiceGroup(kinds, self)
+        self._config = PipelineConfig()  # the last valid config shown or asked for
+        self._wanted_chunks = self._config.chunks
+        self._kernel_rate: float | None = None
+        self._connect()
+        self._show(self._config)
+
+    # --- configuration ---------------------------------------------------------------
+
+    def config(self) -> PipelineConfig:
+        """The pipeline the controls describe (the last valid one)."""
+        return self._config
+
+    def set_config(self, config: PipelineConfig) -> None:
+        """Show `config` exactly (a value the sliders lack is added to them); no signals.
+
+        Showing the config the controls already describe does nothing, so the model can hand
+        back what a slider being dragged has just asked for.
+        """
+        if config != self._config:
+            self._show(config)
+
+    def _show(self, config: PipelineConfig) -> None:
+        self._config = config
+        self.size_slider.configure(_with(SIZE_VALUES, config.size_bytes), format_size)
+        self.size_slider.set_value(config.size_bytes)
+        self.chunks_slider.configure(_with(chunk_values(config.size_bytes), config.chunks), str)
+        self.chunks_slider.set_value(config.chunks)
+        self._wanted_chunks = config.chunks
+        self.streams_slider.configure(_with(STREAM_VALUES, config.streams), str, log=False)
+        self.streams_slider.set_value(config.streams)
+        self.iters_slider.configure(_with(ITER_VALUES, config.iters), _iters_text)
+        self.iters_slider.set_value(config.iters)
+        self.memory.set_value(config.memory)
+        self.order.set_value(config.order)
+        self.stream_kind.set_value(config.stream_kind)
+        self._show_adjustments()
+        self._show_kernel_time(config)
+
+    def set_kernel_rate(self, rate_ns: float | None) -> None:
+        """Use `rate_ns` (kernel ns per element-iteration; None keeps the last) for the label."""
+        if rate_ns is not None:
+            self._kernel_rate = rate_ns
+        self._show_kernel_time(self._config)
+
+    # --- targets and run -------------------------------------------------------------
+
+    def set_targets(self, targets: list[RunTarget], current: RunTarget | None) -> None:
+        """Offer `targets` in the device picker, `current` selected; no signal."""
+        self.device_combo.blockSignals(True)
+        self.device_combo.clear()
+        for target in targets:
+            self.device_combo.addItem(target.title, target)
+        if current in targets:
+            self.device_combo.setCurrentIndex(targets.index(current))
+        self.device_combo.blockSignals(False)
+
+    def target(self) -> RunTarget | None:
+        """The chosen backend and device."""
+        data = self.device_combo.currentData()
+        return data if isinstance(data, RunTarget) else None
+
+    def set_target(self, target: RunTarget | None) -> None:
+        """Select `target` in the device picker, if offered; no signal."""
+        for index in range(self.device_combo.count()):
+            if self.device_combo.itemData(index) == target:
+                self.device_combo.blockSignals(True)
+                self.device_combo.setCurrentIndex(index)
+                self.device_combo.blockSignals(False)
+
+    def is_live(self) -> bool:
+        """Whether every change runs the pipeline again."""
+        return self.live_switch.isChecked()
+
+    def set_live(self, live: bool) -> None:
+        """Switch live mode on or off (emits `live_toggled` when it changes)."""
+        self.live_switch.setChecked(live)
+
+    # --- internals -------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        for slider in (self.streams_slider, self.chunks_slider, self.iters_slider, self.size_slider):
+            slider.value_changed.connect(self._on_slider_moved)
+            slider.value_committed.connect(self._on_slider_committed)
+        for group in (self.memory, self.order, self.stream_kind):
+            group.chosen.connect(lambda _value: self._commit())
+        self.run_button.clicked.connect(self.run_clicked)
+        self.live_switch.toggled.connect(self.live_toggled)
+        self.device_combo.currentIndexChanged.connect(lambda _i: self.target_changed.emit(self.target()))
+
+    def _on_slider_moved(self, _value: int) -> None:
+        self._sync_chunks()
+        if self.sender() is self.chunks_slider:
+            self._wanted_chunks = self.chunks_slider.value()
+        config = self._current_or_notice()
+        if config is not None and self._is_dragging():
+            self.config_edited.emit(config)
+
+    def _on_slider_committed(self, _value: int) -> None:
+        self._commit()
+
+    def _commit(self) -> None:
+        config = self._current_or_notice()
+        if config is not None:
+            self.config_committed.emit(config)
+
+    def _is_dragging(self) -> bool:
+        return any(s.is_dragging() for s in self._sliders())
+
+    def _sliders(self) -> tuple[StepSlider, ...]:
+        return (self.streams_slider, self.chunks_slider, self.size_slider, self.iters_slider)
+
+    def _sync_chunks(self) -> None:
+        """Offer the chunk counts the current size allows (one element per chunk at least); keep the user's wish."""
+        values = chunk_values(self.size_slider.value())
+        if values != self.chunks_slider.values():
+            self.chunks_slider.configure(values, str)
+            self.chunks_slider.set_value(nearest_value(values, self._wanted_chunks))
+
+    def _current_or_notice(self) -> PipelineConfig | None:
+        """The config the controls describe now (built once per change), or None with the reason shown."""
+        try:
+            config = self._config.replace(
+                streams=self.streams_slider.value(), chunks=self.chunks_slider.value(),
+                size_bytes=self.size_slider.value(), iters=self.iters_slider.value(), memory=self.memory.value(),
+                order=self.order.value(), stream_kind=self.stream_kind.value(),
+            )  # fmt: skip
+        except ConfigError as error:
+            self.notice.setText(f"Not a valid pipeline: {error}")
+            self.notice.setVisible(True)
+            return None
+        self._config = config
+        self._show_adjustments()
+        self._show_kernel_time(config)
+        return config
+
+    def _show_adjustments(self) -> None:
+        chunks = self.chunks_slider.value()
+        text = ""
+        if self._wanted_chunks != chunks:
+            text = (
+                f"{self._wanted_chunks} chunks are not offered for {format_size(self.size_slider.value())}:"
+                f" using {chunks}, the nearest count that is."
+            )
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    def _show_kernel_time(self, config: PipelineConfig) -> None:
+        self.iters_slider.set_detail(kernel_time_text(config, self._kernel_rate))
+
+
+def _with(values: tuple[int, ...], extra: int) -> tuple[int, ...]:
+    """`values` with `extra` added in order (a loaded config may hold a value off the ladder)."""
+    return values if extra in values else tuple(sorted((*values, extra)))
+
+
+def _iters_text(iters: int) -> str:
+    return f"{iters} iters" if iters else "none"

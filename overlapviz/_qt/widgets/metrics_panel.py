@@ -1,0 +1,180 @@
+"""Beside the timeline: the run's numbers and its findings as plain sentences.
+
+Clicking a finding emits the trace rows it points at, so the timeline can outline them.
+The form is ui/metrics.ui. A row whose figure has a one-line definition in
+`METRIC_DEFINITIONS` takes its tooltip from there; the others keep the form's.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from overlapviz._qt.widgets.forms import child, load_form
+from overlapviz.core.findings import Finding
+from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
+from overlapviz.view.formatting import (
+    NO_COPIES,
+    format_bandwidth,
+    format_duration,
+    format_percent,
+    format_time_saved,
+)
+
+ROWS_ROLE = Qt.ItemDataRole.UserRole
+ROW_PAD_PX = 4  # around a finding's text, on each side
+BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H"}
+NO_FINDINGS = "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
+NO_VALUE = "\u2014"
+# The rows of the panel, top to bottom (the form names their labels <row>_title and <row>_value).
+ROW_NAMES = (
+    "makespan", "serial", "time_saved", "copy_hidden", "engines_together", "efficiency", "wall", "blocked",
+    "h2d_bandwidth", "d2h_bandwidth", "utilisation",
+)  # fmt: skip
+# Rows defined in METRIC_DEFINITIONS: the keys whose definitions make up the row's tooltip.
+ROW_DEFINITIONS: dict[str, tuple[str, ...]] = {
+    "time_saved": ("time_saved",),
+    "copy_hidden": ("copy_hidden",),
+    "engines_together": ("engines_together",),
+    "efficiency": ("efficiency", "lower_bound"),  # the value names the lower bound too
+    "wall": ("wall",),
+}
+
+
+def metric_texts(metrics: Metrics) -> dict[str, str]:
+    """The panel's values in words, by row name."""
+    busy = "\n".join(f"{BUSY_TITLES.get(key, key)} {share:.0%}" for key, share in metrics.utilisation.items())
+    return {
+        "makespan": format_duration(metrics.makespan_ns),
+        "serial": format_duration(metrics.serial_ns),
+        "time_saved": _time_saved(metrics),
+        "copy_hidden": format_percent(metrics.copy_hidden_pct, NO_COPIES),
+        "engines_together": format_percent(metrics.engines_together_pct),
+        "efficiency": _efficiency(metrics),
+        "wall": _wall(metrics),
+        "blocked": format_duration(metrics.host_blocked_ns) if metrics.host_blocked_ns else "none",
+        "h2d_bandwidth": format_bandwidth(metrics.bandwidth_gbps.get("h2d")),
+        "d2h_bandwidth": format_bandwidth(metrics.bandwidth_gbps.get("d2h")),
+        "utilisation": busy,
+    }
+
+
+def definition_tooltip(keys: tuple[str, ...]) -> str:
+    """The definitions of `keys`, one a line; every line after the first says which figure it defines."""
+    first, *others = keys
+    return "\n".join(
+        [METRIC_DEFINITIONS[first], *(f"{_figure_name(key)}: {METRIC_DEFINITIONS[key]}" for key in others)]
+    )
+
+
+class MetricsPanel(QWidget):
+    """Metrics and findings of the run on show."""
+
+    finding_selected = Signal(object)  # tuple of trace rows; empty clears the highlight
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        form = load_form("metrics.ui", self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(form)
+        self._values = {name: child(form, QLabel, f"{name}_value") for name in ROW_NAMES}
+        for name, value in self._values.items():
+            title = child(form, QLabel, f"{name}_title")
+            keys = ROW_DEFINITIONS.get(name)
+            tooltip = definition_tooltip(keys) if keys else title.toolTip()
+            title.setToolTip(tooltip)
+            value.setToolTip(tooltip)  # the number is what a learner points at
+        self.findings = child(form, QListWidget, "findings_list")
+        self.findings.viewport().installEventFilter(self)
+        self.findings.itemClicked.connect(self._on_item_clicked)
+        self.findings.currentItemChanged.connect(lambda item, _previous: self._on_item_clicked(item))
+
+    def show_results(self, metrics: Metrics, findings: list[Finding]) -> None:
+        """Show `metrics` and `findings` (replacing what was there)."""
+        for name, text in metric_texts(metrics).items():
+            self._values[name].setText(text)
+        self.findings.blockSignals(True)
+        self.findings.clear()
+        for finding in findings:
+            item = QListWidgetItem(finding.message)
+            item.setData(ROWS_ROLE, tuple(finding.rows))
+            item.setToolTip(f"{finding.code}: click to outline its {len(finding.rows)} spans")
+            self.findings.addItem(item)
+        if not findings:
+            quiet = QListWidgetItem(NO_FINDINGS)
+            quiet.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.findings.addItem(quiet)
+        self.findings.blockSignals(False)
+        self._fit_rows()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Fit the rows again when the list's width changes."""
+        if watched is self.findings.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_rows()
+        return False
+
+    def _fit_rows(self) -> None:
+        """Give every finding a row as tall as its text wrapped to the list's width."""
+        width = max(self.findings.viewport().width() - 2 * ROW_PAD_PX, 1)
+        metrics = QFontMetrics(self.findings.font())
+        for row in range(self.findings.count()):
+            item = self.findings.item(row)
+            height = metrics.boundingRect(0, 0, width, 1 << 20, Qt.TextFlag.TextWordWrap, item.text()).height()
+            item.setSizeHint(QSize(width, height + 2 * ROW_PAD_PX))
+        self.findings.doItemsLayout()
+
+    def set_font(self, font: QFont) -> None:
+        """Lay the findings out again in `font`: each row as tall as its wrapped text needs.
+
+        A list lays its rows out once; after a change of text size the rows would keep their
+        old heights and clip their last lines.
+        """
+        self.findings.setFont(font)
+        self._fit_rows()
+
+    def clear(self) -> None:
+        """Show dashes and no findings."""
+        for label in self._values.values():
+            label.setText(NO_VALUE)
+        self.findings.clear()
+
+    def value_text(self, name: str) -> str:
+        """The text of one metric row (a name of `ROW_NAMES`: ``makespan``, ``copy_hidden``, ...)."""
+        return self._values[name].text()
+
+    def finding_texts(self) -> list[str]:
+        """The findings as shown."""
+        return [self.findings.item(i).text() for i in range(self.findings.count())]
+
+    def select_finding(self, index: int) -> None:
+        """Select the finding at `index`, as a click does."""
+        self.findings.setCurrentRow(index)
+
+    def _on_item_clicked(self, item: QListWidgetItem | None) -> None:
+        rows = item.data(ROWS_ROLE) if item is not None else None
+        self.finding_selected.emit(tuple(rows) if rows else ())
+
+
+def _time_saved(metrics: Metrics) -> str:
+    if metrics.makespan_ns <= 0:
+        return NO_VALUE
+    return format_time_saved(metrics.time_saved_ns, metrics.speedup)
+
+
+def _efficiency(metrics: Metrics) -> str:
+    if metrics.efficiency_pct is None:
+        return NO_VALUE
+    return f"{format_percent(metrics.efficiency_pct)}\nlower bound {format_duration(metrics.lower_bound_ns)}"
+
+
+def _wall(metrics: Metrics) -> str:
+    wall = format_duration(metrics.wall_ns)
+    if not metrics.host_alloc_ns:  # only runs that allocate host memory wait beyond the pipeline
+        return wall
+    return f"{wall}\n{format_duration(metrics.host_alloc_ns)} of it allocating"
+
+
+def _figure_name(key: str) -> str:
+    return key.replace("_", " ").capitalize()

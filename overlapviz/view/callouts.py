@@ -1,0 +1,251 @@
+"""Explanations on the timeline: each finding as a short callout on the spans it points at.
+
+A callout is a few words (derived per finding code from the finding's spans and the run's
+metrics, never the finding's whole sentence), the lane it sits above, and the time ranges
+it brackets. The timeline gives each callout a row of its own just above its lane, so it
+never covers the spans it explains. Pure: no Qt here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.findings import Finding
+from overlapviz.core.intervals import union_intervals
+from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.metrics import Metrics, covered_total_ns, host_issue_ns
+from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace_facts import bottleneck_stage, chunk_count, copy_engine_waits, idle_unit_waits
+from overlapviz.view.formatting import format_duration
+from overlapviz.view.lane_rows import LaneRows
+
+MERGE_SHARE = 0.02  # brackets closer than this share of the run read as one
+MAX_GENERIC_CHARS = 60
+_API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMemcpyAsync_v3020
+_DIRECTIONS = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
+
+Segments = tuple[tuple[int, int], ...]
+Rows = npt.NDArray[np.intp]
+ROWS_SLICE = 65_536
+
+
+@dataclass(frozen=True, slots=True)
+class Callout:
+    """A few words above one lane, bracketing the time ranges (ns) they talk about."""
+
+    code: str
+    lane_key: str
+    segments: Segments
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    trace: Trace
+    metrics: Metrics
+    lanes: Sequence[LaneRows]
+    blocked_ns: npt.NDArray[np.int64]
+    merge_gap_ns: float
+
+
+def callouts_for(
+    trace: Trace,
+    metrics: Metrics,
+    findings: Sequence[Finding],
+    lanes: Sequence[LaneRows],
+    blocked_ns: npt.NDArray[np.int64],
+) -> list[Callout]:
+    """The callouts of `findings`, in finding order (a finding may give two, or none).
+
+    `lanes` are the trace's lanes with their rows, `blocked_ns` the host time blocked per row
+    (`core.metrics.host_blocked_per_row`): both found once per trace, with the rest of it.
+    """
+    merge_gap_ns = MERGE_SHARE * max(metrics.wall_ns, metrics.makespan_ns, 1)
+    context = _Context(trace, metrics, lanes, blocked_ns, merge_gap_ns)
+    found: list[Callout] = []
+    for finding in findings:
+        if not finding.rows:
+            continue
+        build = _BUILDERS.get(finding.code, _generic)
+        found.extend(build(context, finding, rows_array(finding.rows)))
+    return found
+
+
+def rows_per_lane(callouts: Sequence[Callout]) -> dict[str, int]:
+    """How many callout rows each lane needs (one per callout above it)."""
+    counts: dict[str, int] = {}
+    for callout in callouts:
+        counts[callout.lane_key] = counts.get(callout.lane_key, 0) + 1
+    return counts
+
+
+# --- one builder per finding code ------------------------------------------------------------
+
+
+def _host_blocked(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    calls = _of_kind(c.trace, rows, OpKind.API)
+    blocked = c.blocked_ns[calls]
+    names = " and ".join(sorted({_api_name(c.trace, int(row)) for row in calls}))
+    ends = c.trace["end_ns"][calls]
+    text = f"host blocked {format_duration(int(blocked.sum()))} in {names}: the host buffer is pageable"
+    return [_callout(c, finding, "host", ends - blocked, ends, text)]
+
+
+def _single_stream(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    legacy = c.trace.meta.get("config", {}).get("stream_kind") == "legacy"
+    where = "legacy default stream" if legacy else "one stream"
+    lane = _busiest_lane(c, rows, LaneGroup.STREAMS)
+    text = f"{where}: every op waits for the one before it, nothing overlaps"
+    return [_callout(c, finding, lane, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+def _copy_queue(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    ready, start = c.trace["ready_ns"][rows], c.trace["start_ns"][rows]
+    lane_key = _busiest_lane(c, rows, LaneGroup.HARDWARE)
+    direction = _DIRECTIONS.get(OpKind(int(c.trace["kind"][rows[0]])), "")
+    engine = _lane_title(c, lane_key)
+    waited = format_duration(int(copy_engine_waits(c.trace)[rows].sum()))  # the finding's own measure
+    text = f"{rows.size} {direction} copies queued {waited} in all: the {engine} runs one copy at a time"
+    return [_callout(c, finding, lane_key, ready, start, text)]
+
+
+def _false_dependency(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    waited = format_duration(int(idle_unit_waits(c.trace)[rows].sum()))
+    lane_key = _busiest_lane(c, rows, LaneGroup.STREAMS)
+    text = f"{rows.size} ops waited {waited} with their engine idle: held back by the GPU's scheduling"
+    return [_callout(c, finding, lane_key, c.trace["ready_ns"][rows], c.trace["start_ns"][rows], text)]
+
+
+def _kernel_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    share = _share(covered_total_ns(c.trace, OpKind.KERNEL), c.metrics.makespan_ns)
+    text = f"kernel-bound: compute busy {share} of the run; faster copies would not help"
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+def _copy_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    kinds = sorted({OpKind(int(k)) for k in c.trace["kind"][rows]})
+    share = _share(covered_total_ns(c.trace, *kinds), c.metrics.makespan_ns)
+    lane_key = _busiest_lane(c, rows, LaneGroup.HARDWARE)
+    text = f"copy-bound: {_lane_title(c, lane_key)} busy {share} of the run; faster kernels would not help"
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+def _too_few_chunks(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    by_start = rows[np.argsort(c.trace["start_ns"][rows], kind="stable")]
+    first, last = int(by_start[0]), int(by_start[-1])
+    _stage, busiest = bottleneck_stage(c.trace, c.metrics)
+    fill_drain = max(c.metrics.chunking_bound_ns - busiest, 0)
+    chunks = chunk_count(c.trace)
+    callouts = [_one_span(c, finding, first, f"fill: nothing else can run yet ({chunks} chunks)")]
+    if last != first:
+        drain = f"drain: nothing else is left; fill + drain \u2265 {format_duration(fill_drain)}"
+        callouts.append(_one_span(c, finding, last, drain))
+    return callouts
+
+
+def _too_many_chunks(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    calls = _of_kind(c.trace, rows, OpKind.API)
+    per_call = host_issue_ns(c.trace, calls) / max(calls.size, 1)
+    text = f"host-bound: {calls.size:,} API calls, about {format_duration(per_call)} each, feed the GPU too slowly"
+    return [_callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
+
+
+def _alloc_per_run(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    calls = _of_kind(c.trace, rows, OpKind.API)
+    names = {_api_name(c.trace, int(row)) for row in calls}
+    why = ": cudaMallocHost pins every page" if names & {"cudaMallocHost", "cudaHostAlloc"} else ""
+    alloc, wall = c.metrics.host_alloc_ns, c.metrics.wall_ns
+    text = f"allocating and freeing host memory: {format_duration(alloc)}, {_share(alloc, wall)} of the wait{why}"
+    return [_callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
+
+
+def _generic(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    first_clause = re.split(r"[:;.]", finding.message, maxsplit=1)[0].strip()
+    text = first_clause if len(first_clause) <= MAX_GENERIC_CHARS else first_clause[: MAX_GENERIC_CHARS - 1] + "\u2026"
+    lane_key = _busiest_lane(c, rows, None)
+    return [_callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+_BUILDERS: dict[str, Callable[[_Context, Finding, Rows], list[Callout]]] = {
+    "host-blocked-pageable": _host_blocked,
+    "single-stream": _single_stream,
+    "copy-queue": _copy_queue,
+    "false-dependency": _false_dependency,
+    "kernel-bound": _kernel_bound,
+    "copy-bound": _copy_bound,
+    "too-few-chunks": _too_few_chunks,
+    "too-many-chunks": _too_many_chunks,
+    "alloc-per-run": _alloc_per_run,
+}
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _callout(
+    c: _Context, finding: Finding, lane_key: str, starts: npt.ArrayLike, ends: npt.ArrayLike, text: str
+) -> Callout:
+    return Callout(finding.code, lane_key, merged_segments(starts, ends, c.merge_gap_ns), text)
+
+
+def _spanning(c: _Context, finding: Finding, rows: Rows, group: LaneGroup, text: str) -> Callout:
+    lane_key = _busiest_lane(c, rows, group)
+    return _callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)
+
+
+def _one_span(c: _Context, finding: Finding, row: int, text: str) -> Callout:
+    lane_key = _busiest_lane(c, np.asarray([row], dtype=np.intp), LaneGroup.HARDWARE)
+    segment = ((int(c.trace["start_ns"][row]), int(c.trace["end_ns"][row])),)
+    return Callout(finding.code, lane_key, segment, text)
+
+
+def merged_segments(starts: npt.ArrayLike, ends: npt.ArrayLike, gap_ns: float) -> Segments:
+    """The union of [start, end] intervals, with gaps shorter than `gap_ns` closed."""
+    union_s, union_e = union_intervals(starts, ends)
+    if not len(union_s):
+        return ()
+    reach = np.maximum.accumulate(union_e)
+    opens = np.concatenate(([True], (union_s[1:] - reach[:-1]) >= gap_ns))
+    first = np.flatnonzero(opens)
+    last = np.concatenate((first[1:] - 1, [len(union_s) - 1]))
+    return tuple(zip(union_s[first].tolist(), reach[last].tolist(), strict=True))
+
+
+def _busiest_lane(c: _Context, rows: npt.NDArray[np.intp], group: LaneGroup | None) -> str:
+    """The lane of `group` (any lane when None) that shows the most of `rows`."""
+    candidates = [lane for lane in c.lanes if group is None or lane.lane.group is group] or list(c.lanes)
+    counts = [int(np.isin(lane.rows, rows).sum()) for lane in candidates]
+    return candidates[int(np.argmax(counts))].key
+
+
+def _lane_title(c: _Context, lane_key: str) -> str:
+    title = next((lane.lane.title for lane in c.lanes if lane.key == lane_key), "engine")
+    return title if title.startswith(("H2D", "D2H")) else title.lower()
+
+
+def _of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:
+    picked: Rows = rows[trace["kind"][rows] == kind]
+    return picked
+
+
+def rows_array(rows: Sequence[int]) -> Rows:
+    """A finding's rows as an array, converted a slice at a time.
+
+    One conversion of 10^6 Python integers is one call that holds Python's global lock for
+    tens of milliseconds, long enough to stall the GUI thread; slices of `ROWS_SLICE` are not.
+    """
+    parts = [np.asarray(rows[i : i + ROWS_SLICE], dtype=np.intp) for i in range(0, len(rows), ROWS_SLICE)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
+
+
+def _api_name(trace: Trace, row: int) -> str:
+    return _API_VERSION_SUFFIX.sub("", trace.name_of(row))
+
+
+def _share(part: float, whole: float) -> str:
+    return f"{100 * part / whole:.0f}%" if whole > 0 else "0%"

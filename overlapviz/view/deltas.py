@@ -1,0 +1,118 @@
+"""The differences between two runs, A and B, in words: what changed and by how much."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from overlapviz.core.metrics import Metrics
+from overlapviz.view.formatting import (
+    NO_COPIES,
+    format_bandwidth,
+    format_duration,
+    format_percent,
+    format_time_saved,
+)
+
+MINUS = "\u2212"
+SAME = "same"
+DASH = "\u2014"  # a figure one side lacks, and its change
+
+
+@dataclass(frozen=True, slots=True)
+class DeltaRow:
+    """One metric for A and B, and how B differs from A."""
+
+    name: str
+    a: str
+    b: str
+    change: str
+
+
+def delta_rows(a: Metrics, b: Metrics) -> list[DeltaRow]:
+    """The headline figures of A and B, with B's change from A.
+
+    Makespan, copy time hidden, engines busy together, efficiency (shares change by points),
+    time saved, wall (where allocating host memory shows), host blocked and bandwidth.
+    """
+    return [
+        DeltaRow("Makespan", format_duration(a.makespan_ns), format_duration(b.makespan_ns),
+                 _time_change(a.makespan_ns, b.makespan_ns)),
+        _share_row("Copy time hidden", a.copy_hidden_pct, b.copy_hidden_pct, NO_COPIES),
+        _share_row("Engines busy together", a.engines_together_pct, b.engines_together_pct),
+        _share_row("Efficiency", a.efficiency_pct, b.efficiency_pct),
+        DeltaRow("Time saved", _saved(a), _saved(b), _signed_duration(b.time_saved_ns - a.time_saved_ns)),
+        DeltaRow("Wall", format_duration(a.wall_ns), format_duration(b.wall_ns), _time_change(a.wall_ns, b.wall_ns)),
+        DeltaRow("Host blocked", _blocked(a), _blocked(b), _signed_duration(b.host_blocked_ns - a.host_blocked_ns)),
+        *(_bandwidth_row(title, a.bandwidth_gbps.get(key), b.bandwidth_gbps.get(key))
+          for key, title in (("h2d", "H2D bandwidth"), ("d2h", "D2H bandwidth"))),
+    ]  # fmt: skip
+
+
+def delta_line(rows: list[DeltaRow]) -> str:
+    """The rows as one line: ``Makespan 67.4 ms → 5.93 ms (−61.4 ms, 11.4× faster) · ...``."""
+    return "  \u00b7  ".join(f"{row.name} {row.a} \u2192 {row.b} ({row.change})" for row in rows)
+
+
+def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B")) -> str:
+    """The rows as a small table: a column per metric; rows A, B and the change."""
+    cell = "<td style='padding: 1px 12px 1px 0'>{}</td>"
+    head = "<tr><td></td>" + "".join(cell.format(f"<b>{html.escape(r.name)}</b>") for r in rows) + "</tr>"
+    lines = [head]
+    for title, values in ((labels[0], [r.a for r in rows]), (labels[1], [r.b for r in rows]),
+                          ("B vs A", [r.change for r in rows])):  # fmt: skip
+        body = "".join(cell.format(_keep_together(value)) for value in values)
+        lines.append(f"<tr>{cell.format(f'<b>{html.escape(title)}</b>')}{body}</tr>")
+    return "<table cellspacing='0'>" + "".join(lines) + "</table>"
+
+
+def _keep_together(value: str) -> str:
+    """`value` as HTML that a narrow table breaks only after a comma or colon, never inside ``61.6 ms``."""
+    words = html.escape(value).replace(" ", "&nbsp;")
+    return words.replace(",&nbsp;", ", ").replace(":&nbsp;", ": ")
+
+
+def _time_change(a_ns: int, b_ns: int) -> str:
+    if a_ns == b_ns or a_ns <= 0 or b_ns <= 0:
+        return SAME if a_ns == b_ns else _signed_duration(b_ns - a_ns)
+    ratio = a_ns / b_ns if b_ns < a_ns else b_ns / a_ns
+    how = "faster" if b_ns < a_ns else "slower"
+    return f"{_signed_duration(b_ns - a_ns)}, {ratio:.{1 if ratio < 100 else 0}f}\u00d7 {how}"
+
+
+def _signed_duration(diff_ns: int) -> str:
+    if diff_ns == 0:
+        return SAME
+    sign = "+" if diff_ns > 0 else MINUS
+    return f"{sign}{format_duration(abs(diff_ns))}"
+
+
+def _points_change(a: float | None, b: float | None) -> str:
+    if a is None or b is None:
+        return DASH
+    diff = round(b) - round(a)  # the change between the shares as shown
+    if diff == 0:
+        return SAME
+    return f"{'+' if diff > 0 else MINUS}{abs(diff)} points"
+
+
+def _share_row(title: str, a: float | None, b: float | None, missing: str = DASH) -> DeltaRow:
+    return DeltaRow(title, format_percent(a, missing), format_percent(b, missing), _points_change(a, b))
+
+
+def _saved(metrics: Metrics) -> str:
+    return format_time_saved(metrics.time_saved_ns, metrics.speedup, short=True)
+
+
+def _blocked(metrics: Metrics) -> str:
+    return format_duration(metrics.host_blocked_ns) if metrics.host_blocked_ns else "none"
+
+
+def _bandwidth_row(title: str, a: float | None, b: float | None) -> DeltaRow:
+    if a is None or b is None or a <= 0:
+        change = DASH
+    elif abs(b - a) < 0.05:
+        change = SAME
+    else:
+        change = f"{'+' if b > a else MINUS}{format_bandwidth(abs(b - a))}, \u00d7{b / a:.2g}"
+    return DeltaRow(title, format_bandwidth(a), format_bandwidth(b), change)

@@ -1,0 +1,95 @@
+"""Which span is under the pointer: a binary search on each lane's start times.
+
+Hit-testing shapes is far too slow at 10^4 spans; instead each lane keeps its spans sorted
+by start and the running maximum of their ends, so a look-up is one `np.searchsorted` and a
+short walk back over the spans that can still cover the instant. The index is built with
+the rest of a prepared trace (off the GUI thread) and knows lanes by key only; which lane is
+at a height is the layout's to say. Pure: no Qt here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.trace import Trace
+from overlapviz.view.lane_rows import LaneRows
+from overlapviz.view.palette import SpanStyle
+from overlapviz.view.span_sets import SpanSet
+
+
+@dataclass(frozen=True, slots=True)
+class SortedSpans:
+    """Spans sorted by start with the running maximum of their ends."""
+
+    rows: npt.NDArray[np.intp]
+    starts: npt.NDArray[np.int64]
+    ends: npt.NDArray[np.int64]
+    reach: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, rows: npt.NDArray[np.intp], starts: npt.ArrayLike, ends: npt.ArrayLike) -> SortedSpans:
+        """Sort the spans by start and index them."""
+        s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
+        order = np.argsort(s, kind="stable")
+        s, e, r = s[order], e[order], np.asarray(rows, dtype=np.intp)[order]
+        reach = np.maximum.accumulate(e) if len(e) else e
+        return cls(r, s, e, reach)
+
+    def at(self, t: float, tolerance: float = 0.0) -> int | None:
+        """The row of the latest-starting span that covers `t` (within `tolerance`), if any."""
+        j = int(np.searchsorted(self.starts, t + tolerance, side="right")) - 1
+        while j >= 0 and self.reach[j] >= t - tolerance:
+            if self.ends[j] >= t - tolerance:
+                return int(self.rows[j])
+            j -= 1
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A span under the pointer, and whether the pointer is on its waiting part."""
+
+    row: int
+    waiting: bool
+    lane_key: str
+
+
+class HoverIndex:
+    """Look-ups of the span at an instant of a lane."""
+
+    def __init__(self, trace: Trace, lanes: Sequence[LaneRows], span_sets: Iterable[SpanSet]) -> None:
+        self._running: dict[str, SortedSpans] = {}
+        self._waiting: dict[str, SortedSpans] = {}
+        for lane in lanes:
+            rows = lane.rows
+            self._running[lane.key] = SortedSpans.of(rows, trace["start_ns"][rows], trace["end_ns"][rows])
+        for lane_key, sets in _waiting_by_lane(span_sets).items():
+            rows = np.concatenate([s.rows for s in sets])
+            starts = np.concatenate([s.starts for s in sets])
+            ends = np.concatenate([s.ends for s in sets])
+            self._waiting[lane_key] = SortedSpans.of(rows, starts, ends)
+
+    def at(self, lane_key: str, t_ns: float, tolerance_ns: float = 0.0) -> Hit | None:
+        """The span at time `t_ns` in lane `lane_key`: running first, then waiting."""
+        if lane_key not in self._running:
+            return None
+        row = self._running[lane_key].at(t_ns)
+        if row is None and lane_key in self._waiting:
+            waiting = self._waiting[lane_key].at(t_ns)
+            if waiting is not None:
+                return Hit(waiting, True, lane_key)
+        if row is None:
+            row = self._running[lane_key].at(t_ns, tolerance_ns)
+        return None if row is None else Hit(row, False, lane_key)
+
+
+def _waiting_by_lane(span_sets: Iterable[SpanSet]) -> dict[str, list[SpanSet]]:
+    found: dict[str, list[SpanSet]] = {}
+    for span_set in span_sets:
+        if span_set.style is SpanStyle.WAITING and len(span_set):
+            found.setdefault(span_set.lane_key, []).append(span_set)
+    return found

@@ -1,0 +1,131 @@
+"""Where each lane sits on the timeline's vertical axis.
+
+Lanes come from `core.lanes` (host thread, streams, hardware units), found with their rows
+once per trace (`lane_rows`); here they get a vertical position: one unit of height per lane,
+a header row above each group, a small gap between groups, and above a lane one short row
+per explanation (callout) that points at its spans, so that a callout never covers what it
+explains. y grows downwards (the view inverts its y axis), so the host lane is on top.
+Placing is cheap (a few numbers per lane): it is done again whenever the theme or the
+callouts change, on the prepared lanes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.lanes import Lane, LaneGroup
+from overlapviz.view.lane_rows import LaneRows
+
+LANE_HEIGHT = 1.0
+HEADER_HEIGHT = 0.75
+GROUP_GAP = 0.3
+SPAN_MARGIN = 0.14  # empty space above and below the spans of a lane, in lane heights
+CALLOUT_HEIGHT = 0.7  # one callout row, in lane heights
+
+GROUP_TITLES = {LaneGroup.HOST: "HOST", LaneGroup.STREAMS: "STREAMS", LaneGroup.HARDWARE: "HARDWARE"}
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedLane:
+    """A lane, its vertical position and the trace rows it shows (sorted by start)."""
+
+    lane: Lane
+    top: float
+    rows: npt.NDArray[np.intp]
+    margin: float = SPAN_MARGIN  # above and below the spans, in lane heights
+    callouts: int = 0  # callout rows just above the lane
+    callout_height: float = CALLOUT_HEIGHT  # each, in lane heights
+
+    @property
+    def centre(self) -> float:
+        """The middle of the lane."""
+        return self.top + LANE_HEIGHT / 2
+
+    @property
+    def span_top(self) -> float:
+        """Where the lane's spans begin."""
+        return self.top + self.margin * LANE_HEIGHT
+
+    @property
+    def span_bottom(self) -> float:
+        """Where the lane's spans end."""
+        return self.top + (1 - self.margin) * LANE_HEIGHT
+
+    def callout_row(self, index: int) -> tuple[float, float]:
+        """Top and bottom of callout row `index` (0 is the highest) above the lane."""
+        if not 0 <= index < self.callouts:
+            raise IndexError(f"lane {self.lane.key} has {self.callouts} callout rows, not {index + 1}")
+        top = self.top - (self.callouts - index) * self.callout_height
+        return top, top + self.callout_height
+
+
+@dataclass(frozen=True, slots=True)
+class GroupBand:
+    """One group of lanes with its header row."""
+
+    group: LaneGroup
+    title: str
+    top: float  # the header's top
+    bottom: float  # the last lane's bottom
+
+    @property
+    def header_centre(self) -> float:
+        """The middle of the header row."""
+        return self.top + HEADER_HEIGHT / 2
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineLayout:
+    """Every lane and group of one trace, placed."""
+
+    lanes: tuple[PlacedLane, ...]
+    groups: tuple[GroupBand, ...]
+    height: float
+
+    def lane_at(self, y: float) -> PlacedLane | None:
+        """The lane whose row contains `y`, if any."""
+        for placed in self.lanes:
+            if placed.top <= y < placed.top + LANE_HEIGHT:
+                return placed
+        return None
+
+    def lanes_of_group(self, group: LaneGroup) -> tuple[PlacedLane, ...]:
+        """The lanes of `group`, top to bottom."""
+        return tuple(placed for placed in self.lanes if placed.lane.group is group)
+
+
+def layout_lanes(
+    lanes: Sequence[LaneRows],
+    *,
+    callout_rows: Mapping[str, int] | None = None,
+    span_margin: float = SPAN_MARGIN,
+    callout_height: float = CALLOUT_HEIGHT,
+) -> TimelineLayout:
+    """Place `lanes` (a trace's lanes with their rows): groups in the order host, streams, hardware.
+
+    `callout_rows` gives, by lane key, how many callout rows (each `callout_height` tall) go
+    above that lane; `span_margin` the space above and below each lane's spans (thinner:
+    thicker spans).
+    """
+    rows_above = callout_rows or {}
+    placed: list[PlacedLane] = []
+    groups: list[GroupBand] = []
+    y = 0.0
+    for group in LaneGroup:
+        members = [lane for lane in lanes if lane.lane.group is group]
+        if not members:
+            continue
+        top = y
+        y += HEADER_HEIGHT
+        for member in members:
+            callouts = rows_above.get(member.key, 0)
+            y += callouts * callout_height
+            placed.append(PlacedLane(member.lane, y, member.rows, span_margin, callouts, callout_height))
+            y += LANE_HEIGHT
+        groups.append(GroupBand(group, GROUP_TITLES[group], top, y))
+        y += GROUP_GAP
+    return TimelineLayout(tuple(placed), tuple(groups), max(y - GROUP_GAP, 0.0))

@@ -1,0 +1,98 @@
+"""A trace prepared for the timeline: everything the window shows of it, worked out once.
+
+Preparing a trace reads it whole several times: its metrics and findings, its lanes and the
+rows of each, the span arrays every (lane, kind) item draws, the host time blocked and the
+bandwidth per row that the tooltips quote, the callouts, the hover index and the kernel rate
+the controls label their slider with. `prepare_view` does all of that in one place, on the
+run thread (a run, a file that was opened, both sides of a comparison), so that the GUI
+thread only places the lanes for its theme and hands the arrays to its items. Nothing here
+depends on the theme or on whether the callouts are shown. Pure: no Qt here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.backends.base import CancelToken
+from overlapviz.core.findings import Finding
+from overlapviz.core.metrics import Metrics, copy_bandwidth_gbps, host_blocked_per_row
+from overlapviz.core.trace import Trace
+from overlapviz.session import RunResult, analyse
+from overlapviz.view.callouts import Callout, callouts_for
+from overlapviz.view.formatting import NS_PER_MS
+from overlapviz.view.hover_index import HoverIndex
+from overlapviz.view.kernel_time import kernel_rate_ns
+from overlapviz.view.lane_rows import LaneRows, lanes_with_rows
+from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets
+
+EMPTY_RUN_MS = 1.0  # the extent of a trace with no spans, so that the axis has a width
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedView:
+    """One run (or file) with everything its timeline, tooltips and panels read."""
+
+    result: RunResult
+    lanes: tuple[LaneRows, ...]
+    span_sets: Mapping[BatchKey, tuple[SpanSet, ...]]
+    callouts: tuple[Callout, ...]
+    hover: HoverIndex
+    blocked_ns: npt.NDArray[np.int64]  # host time blocked per row
+    bandwidth_gbps: npt.NDArray[np.float64]  # copy bandwidth per row (NaN for others)
+    kernel_rate_ns: float | None  # kernel ns per element-iteration, for the kernel slider's label
+    end_ms: float  # the last end, ms from the run's start
+
+    @property
+    def trace(self) -> Trace:
+        """The spans."""
+        return self.result.trace
+
+    @property
+    def metrics(self) -> Metrics:
+        """The run's numbers."""
+        return self.result.metrics
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The run's explanations."""
+        return self.result.findings
+
+
+def prepare_view(result: RunResult, cancel: CancelToken | None = None) -> PreparedView:
+    """Work out everything the window shows of `result` (see the module docstring).
+
+    Raises
+    ------
+    RunCancelled
+        `cancel` was set between two steps.
+    """
+    trace = result.trace
+    lanes = lanes_with_rows(trace)
+    _check(cancel)
+    blocked = host_blocked_per_row(trace)
+    span_sets = build_span_sets(trace, lanes, blocked)
+    _check(cancel)
+    callouts = callouts_for(trace, result.metrics, result.findings, lanes, blocked)
+    hover = HoverIndex(trace, lanes, (s for sets in span_sets.values() for s in sets))
+    _check(cancel)
+    end_ms = float(trace["end_ns"].max()) / NS_PER_MS if len(trace) else EMPTY_RUN_MS
+    return PreparedView(
+        result, lanes, span_sets, tuple(callouts), hover, blocked, copy_bandwidth_gbps(trace),
+        kernel_rate_ns(trace), end_ms,
+    )  # fmt: skip
+
+
+def prepare_trace(trace: Trace, wall_s: float = 0.0, cancel: CancelToken | None = None) -> PreparedView:
+    """Analyse `trace` (metrics, findings) and prepare it; `wall_s` is how long making it took."""
+    result = analyse(trace, wall_s)
+    _check(cancel)
+    return prepare_view(result, cancel)
+
+
+def _check(cancel: CancelToken | None) -> None:
+    if cancel is not None:
+        cancel.check()

@@ -1,0 +1,115 @@
+"""The spans of a trace sorted into drawable sets: per lane, per way of painting them.
+
+A device op is drawn running (start -> end) in its stream lane and its unit lane, and waiting
+(ready -> start) in its stream lane only: in a unit lane the unit was busy with another op at
+that time. A host API call is drawn grey, with the part in which the host waited for its own
+op (as `core.metrics.host_blocked_per_row` measures it) painted over it as blocked.
+Sets are batched by (lane group, kind): the timeline draws one item per batch. A set names
+its lane by key only, so where the lane sits (theme, callout rows) can change without
+building the sets again. Pure: no Qt here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.trace import OpKind, Trace
+from overlapviz.view.lane_rows import LaneRows
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
+from overlapviz.view.span_levels import SpanLevels, span_levels
+
+Int64Array = npt.NDArray[np.int64]
+KIND_STYLES = {OpKind.H2D: SpanStyle.H2D, OpKind.KERNEL: SpanStyle.KERNEL, OpKind.D2H: SpanStyle.D2H}
+
+
+@dataclass(frozen=True, slots=True)
+class SpanSet:
+    """Spans of one style in one lane, sorted by start; times in ns from the run's start.
+
+    `levels` holds them again, merged for wider pixels (`span_levels`), for the item to draw.
+    """
+
+    lane_key: str
+    style: SpanStyle
+    colour: str  # the kind's colour (a waiting set takes its op kind's colour)
+    starts: Int64Array
+    ends: Int64Array
+    rows: npt.NDArray[np.intp]
+    levels: SpanLevels
+
+    @classmethod
+    def of(
+        cls,
+        lane_key: str,
+        style: SpanStyle,
+        colour: str,
+        starts: Int64Array,
+        ends: Int64Array,
+        rows: npt.NDArray[np.intp],
+    ) -> SpanSet:
+        """The set, with its levels."""
+        return cls(lane_key, style, colour, starts, ends, rows, span_levels(starts, ends))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+BatchKey = tuple[LaneGroup, str]  # (lane group, kind label): one drawn item each
+SpanBatches = dict[BatchKey, tuple[SpanSet, ...]]
+
+
+def build_span_sets(trace: Trace, lanes: Sequence[LaneRows], blocked: Int64Array) -> SpanBatches:
+    """Every span set of `trace`, batched by (lane group, kind), layers in paint order.
+
+    `blocked` is the host time blocked per row (`core.metrics.host_blocked_per_row`).
+    """
+    batches: dict[BatchKey, list[SpanSet]] = {}
+    for lane in lanes:
+        for key, span_set in _lane_sets(trace, lane, blocked):
+            if len(span_set):
+                batches.setdefault(key, []).append(span_set)
+    return {key: tuple(sets) for key, sets in batches.items()}
+
+
+def _lane_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[BatchKey, SpanSet]]:
+    group = lane.lane.group
+    if group is LaneGroup.HOST:
+        return _host_sets(trace, lane, blocked)
+    sets: list[tuple[BatchKey, SpanSet]] = []
+    kinds = trace["kind"][lane.rows]
+    for kind, style in KIND_STYLES.items():
+        rows = lane.rows[kinds == kind]
+        if group is LaneGroup.STREAMS:
+            sets.append(((group, kind.label), _waiting_set(trace, lane.key, rows, style)))
+        sets.append(((group, kind.label), _running_set(trace, lane.key, rows, style)))
+    return sets
+
+
+def _running_set(trace: Trace, lane_key: str, rows: npt.NDArray[np.intp], style: SpanStyle) -> SpanSet:
+    return SpanSet.of(lane_key, style, KIND_COLOURS[style], trace["start_ns"][rows], trace["end_ns"][rows], rows)
+
+
+def _waiting_set(trace: Trace, lane_key: str, rows: npt.NDArray[np.intp], style: SpanStyle) -> SpanSet:
+    ready, start = trace["ready_ns"][rows], trace["start_ns"][rows]
+    waited = rows[(ready >= 0) & (start > ready)]
+    order = np.argsort(trace["ready_ns"][waited], kind="stable")
+    waited = waited[order]
+    return SpanSet.of(
+        lane_key, SpanStyle.WAITING, KIND_COLOURS[style], trace["ready_ns"][waited], trace["start_ns"][waited], waited
+    )
+
+
+def _host_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[BatchKey, SpanSet]]:
+    key: BatchKey = (LaneGroup.HOST, OpKind.API.label)
+    rows = lane.rows
+    starts, ends = trace["start_ns"][rows], trace["end_ns"][rows]
+    calls = SpanSet.of(lane.key, SpanStyle.API, KIND_COLOURS[SpanStyle.API], starts, ends, rows)
+    stuck = rows[blocked[rows] > 0]
+    ends = trace["end_ns"][stuck]
+    waits = SpanSet.of(lane.key, SpanStyle.BLOCKED, KIND_COLOURS[SpanStyle.BLOCKED], ends - blocked[stuck], ends, stuck)
+    return [(key, calls), (key, waits)]

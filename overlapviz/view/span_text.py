@@ -1,0 +1,59 @@
+"""What the hover tooltip says about one span."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.trace import MemoryKind, OpKind, Trace
+from overlapviz.view.formatting import format_bandwidth, format_bytes, format_duration
+
+KIND_TITLES = {OpKind.H2D: "H2D copy", OpKind.KERNEL: "Kernel", OpKind.D2H: "D2H copy", OpKind.API: "Host API call"}
+
+
+def describe_span(
+    trace: Trace,
+    row: int,
+    *,
+    waiting: bool = False,
+    bandwidth_gbps: npt.NDArray[np.float64] | None = None,
+    blocked_ns: npt.NDArray[np.int64] | None = None,
+) -> str:
+    """Plain lines: kind, stream, chunk, bytes, duration, bandwidth, memory, time waited."""
+    span = trace.row(row)
+    kind = OpKind(span["kind"])
+    if kind is OpKind.API:
+        return "\n".join(_host_lines(trace, span, 0 if blocked_ns is None else int(blocked_ns[row])))
+    lines = [f"{KIND_TITLES[kind]}: {span['name']}" + (" (waiting)" if waiting else "")]
+    lines.append(f"Stream {span['stream']}, chunk {span['chunk']}")
+    lines.append(f"Duration {format_duration(span['end_ns'] - span['start_ns'])}")
+    if kind is not OpKind.KERNEL:
+        lines.append(f"Bytes {format_bytes(span['bytes'])}")
+        bandwidth = math.nan if bandwidth_gbps is None else float(bandwidth_gbps[row])
+        lines.append(f"Bandwidth {format_bandwidth(bandwidth)}")
+        lines.append(f"Host memory {MemoryKind(span['memory']).label}")
+    lines.append(_waited_line(span))
+    lines.append(f"Ran {format_duration(span['start_ns'])} \u2192 {format_duration(span['end_ns'])}")
+    return "\n".join(lines)
+
+
+def _waited_line(span: dict[str, int]) -> str:
+    if span["ready_ns"] < 0:
+        return "Waited: not recorded"
+    return f"Waited {format_duration(span['start_ns'] - span['ready_ns'])} (ready \u2192 start)"
+
+
+def _host_lines(trace: Trace, span: dict[str, int], blocked: int) -> list[str]:
+    lines = [
+        f"{KIND_TITLES[OpKind.API]}: {span['name']}",
+        f"Duration {format_duration(span['end_ns'] - span['start_ns'])}",
+    ]
+    if blocked > 0:
+        lines.append(f"Host blocked {format_duration(blocked)} while its op ran")
+    if span["op"] >= 0:
+        op = trace.row(span["op"])
+        lines.append(f"Issued {KIND_TITLES[OpKind(op['kind'])]} of chunk {op['chunk']} on stream {op['stream']}")
+    lines.append(f"Called {format_duration(span['start_ns'])} \u2192 {format_duration(span['end_ns'])}")
+    return lines
