@@ -3,8 +3,13 @@
 A device op (copy or kernel) has four times: ``enqueue_ns`` (the host issued it),
 ``ready_ns`` (its stream reached it: everything before it in the stream had finished),
 ``start_ns`` and ``end_ns`` (the hardware ran it). Waiting is ``ready -> start``; that is where
-overlap is lost. A host span is an API call on the host thread; its ``op`` column points at the
+overlap is lost. A host span is an API call on a host thread; its ``op`` column points at the
 device op it issued, if any. Unknown times are ``-1``.
+
+Every span also says where it happened: ``device``, the GPU that ran a device op (or that the
+op a host call issued ran on), and ``thread``, the host thread that made a call (or issued a
+device op), as the tool that recorded it numbers them (an OS thread id for another tool's
+trace). overlapviz's own runs have one GPU and one host thread: device 0, thread 0.
 """
 
 from __future__ import annotations
@@ -91,7 +96,10 @@ COLUMNS: dict[str, type] = {
     "memory": np.int8,
     "name": np.int32,  # index into Trace.names
     "op": np.int32,  # for host spans: the row of the device op the call issued, else -1
+    "device": np.int16,  # GPU index; -1 where unknown (a host call that issued nothing)
+    "thread": np.int64,  # host thread id; -1 where unknown (a device op no recorded call issued)
 }
+PLACEMENT_COLUMNS = ("device", "thread")  # the columns format 1 files lack: they read as 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,15 +184,19 @@ class TraceBuilder:
         nbytes: int = 0,
         memory: MemoryKind = MemoryKind.NONE,
         op: int = -1,
+        device: int = 0,
+        thread: int = 0,
     ) -> int:
         """Append one span; returns its row index."""
         if end_ns < start_ns:
             raise ValueError(f"span {name!r} ends ({end_ns}) before it starts ({start_ns})")
-        values = (kind, unit, stream, chunk, enqueue_ns, ready_ns, start_ns, end_ns, nbytes, memory)
-        for column, value in zip(COLUMNS, values, strict=False):
+        values = {
+            "kind": kind, "unit": unit, "stream": stream, "chunk": chunk, "enqueue_ns": enqueue_ns,
+            "ready_ns": ready_ns, "start_ns": start_ns, "end_ns": end_ns, "bytes": nbytes, "memory": memory,
+            "name": self._names.setdefault(name, len(self._names)), "op": op, "device": device, "thread": thread,
+        }  # fmt: skip
+        for column, value in values.items():
             self._rows[column].append(int(value))
-        self._rows["name"].append(self._names.setdefault(name, len(self._names)))
-        self._rows["op"].append(op)
         return len(self) - 1
 
     def build(self, meta: dict[str, Any], *, origin_ns: int | None = None) -> Trace:

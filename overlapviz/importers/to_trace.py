@@ -7,6 +7,10 @@ What is shown, and how:
 - Host API calls become host spans; a call that issued a device op (the same correlation id)
   points at it, so the time the host sat blocked in it is measured as for overlapviz's own
   runs. A synchronisation call points at nothing.
+- Each span keeps its GPU (``device``: the tool's device index; a device op of a file that
+  names none ran on GPU 0) and its host thread (``thread``: the tool's thread id). A device op
+  has the thread of the call that issued it, a call the device of the op it issued; -1 where
+  there is none.
 - An op is *enqueued* when its issuing call starts, and *ready* at the later of two moments:
   when the call handed it over (the call's end, or the op's own start for a call that returns
   only after its op ran, such as a pageable copy) and the end of the previous op on its stream.
@@ -61,6 +65,8 @@ def activities_to_trace(activities: Activities) -> Trace:
     handed_over = np.where(issued_by >= 0, np.minimum(a["end_ns"][np.maximum(issued_by, 0)], a["start_ns"][order]),
                            UNKNOWN)
     n_dev, n_api = order.size, api_rows.size
+    op_of_call = _ops_of_calls(a, order, api_rows)
+    op_device = np.maximum(a["device"][order], 0)
     columns: dict[str, npt.NDArray[Any]] = {
         "kind": np.concatenate([op_kind, np.full(n_api, OpKind.API)]),
         "unit": np.concatenate([_units(op_kind), np.full(n_api, Unit.HOST)]),
@@ -74,7 +80,10 @@ def activities_to_trace(activities: Activities) -> Trace:
         "bytes": np.concatenate([a["bytes"][order], np.zeros(n_api, dtype=np.int64)]),
         "memory": np.concatenate([_memory(a, order), np.full(n_api, MemoryKind.NONE)]),
         "name": np.concatenate([a["name"][order], a["name"][api_rows]]),
-        "op": np.concatenate([np.full(n_dev, UNKNOWN), _ops_of_calls(a, order, api_rows)]),
+        "op": np.concatenate([np.full(n_dev, UNKNOWN), op_of_call]),
+        "device": np.concatenate([op_device, np.where(op_of_call >= 0, op_device[np.maximum(op_of_call, 0)], UNKNOWN)]),
+        "thread": np.concatenate([np.where(issued_by >= 0, a["thread"][np.maximum(issued_by, 0)], UNKNOWN),
+                                  a["thread"][api_rows]]),
     }
     origin = int(columns["start_ns"].min())  # device ops and calls alike
     for name in ("enqueue_ns", "ready_ns", "start_ns", "end_ns"):

@@ -4,6 +4,7 @@ from overlapviz.core.metrics import compute_metrics, host_blocked_per_row
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory, empty_columns
 from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
+from tests.importers.kineto_files import activities_of as kineto_activities_of
 
 NAMES = ("cudaMemcpyAsync", "Memcpy HtoD (Pageable -> Device)", "kernel_a", "cudaLaunchKernel",
          "Memcpy DtoH (Device -> Pinned)", "cudaStreamSynchronize", "chunk 0", "Memset (Device)")
@@ -82,3 +83,21 @@ def test_what_is_not_drawn_yet_is_counted():
 def test_a_profile_without_copies_or_kernels_is_refused_with_words():
     with pytest.raises(EmptyTraceError, match="no host-device copy and no kernel"):
         activities_to_trace(activities([call(0, 10, 1)]))
+
+
+def test_each_span_keeps_its_gpu_and_host_thread():
+    rows = [dict(row) for row in SIMPLE]
+    rows[1]["device"] = 2  # the pageable copy ran on GPU 2
+    trace = activities_to_trace(activities(rows))
+    assert trace["device"][:3].tolist() == [2, 0, 0]
+    assert trace["thread"][:3].tolist() == [7, 7, 7]  # each op has the thread of the call that issued it
+    assert trace["thread"][3:].tolist() == [7, 7, 7, 7]
+    assert trace["device"][3:].tolist() == [2, 0, 0, -1]  # the sync issued nothing: no GPU
+
+
+def test_the_real_training_step_has_two_host_threads():
+    trace = activities_to_trace(kineto_activities_of("torch-train-step.json.gz"))
+    calls = trace["kind"] == OpKind.API
+    # the main thread, and autograd's own thread that runs the backward pass (Kineto's tids)
+    assert sorted(set(trace["thread"][calls].tolist())) == [676, 720]
+    assert set(trace["device"][trace.device_mask].tolist()) == {0}
