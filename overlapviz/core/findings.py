@@ -68,7 +68,10 @@ IDLE_WHILE_ISSUING_SHARE = 0.25
 # costs nothing.
 HOST_LOSS_RATIO = 1.1
 _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
-_KIND_WORDS = {OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies"}
+_KIND_WORDS = {
+    OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies", OpKind.MEMSET: "memsets",
+    OpKind.D2D: "D2D copies", OpKind.PEER: "peer copies", OpKind.MIGRATION: "unified-memory migrations",
+}  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
     Unit.D2H_ENGINE: "D2H engine",
@@ -89,7 +92,7 @@ def find_findings(trace: Trace, metrics: Metrics | None = None) -> list[Finding]
 
 def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find every device op on one stream, each waiting for the one before it."""
-    device = np.flatnonzero(trace.device_mask)
+    device = np.flatnonzero(trace.device_mask & (trace["stream"] >= 0))  # migrations are on no stream
     chunks = chunk_count(trace)
     if len(np.unique(trace["stream"][device])) != 1 or chunks < 2:
         return []

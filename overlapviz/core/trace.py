@@ -33,6 +33,11 @@ class OpKind(IntEnum):
     KERNEL = 1
     D2H = 2
     API = 3  # a host API call (cudaMemcpyAsync, cuLaunchKernel, cudaDeviceSynchronize, ...)
+    MEMSET = 4
+    D2D = 5  # a copy within one GPU's memory
+    PEER = 6  # a copy from one GPU's memory to another's
+    MIGRATION = 7  # unified memory: the driver moved pages on a fault or a prefetch, no copy the program issued
+    ANNOTATION = 8  # a named range on a host thread: NVTX, PyTorch's record_function, ProfilerStep#N
 
     @property
     def label(self) -> str:
@@ -40,8 +45,13 @@ class OpKind(IntEnum):
         return _KIND_LABELS[self]
 
 
-_KIND_LABELS = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h", OpKind.API: "api"}
-DEVICE_KINDS = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+_KIND_LABELS = {
+    OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h", OpKind.API: "api", OpKind.MEMSET: "memset",
+    OpKind.D2D: "d2d", OpKind.PEER: "peer", OpKind.MIGRATION: "migration", OpKind.ANNOTATION: "annotation",
+}  # fmt: skip
+# What the GPU ran. Only the first three are the pipeline's stages, which the metrics' busy
+# times, bounds and bandwidths are about; the others count as device time, never as H2D/D2H.
+DEVICE_KINDS = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H, OpKind.MEMSET, OpKind.D2D, OpKind.PEER, OpKind.MIGRATION)
 
 
 class Unit(IntEnum):
@@ -52,6 +62,9 @@ class Unit(IntEnum):
     COMPUTE = 2
     D2H_ENGINE = 3
     COPY_ENGINE = 4  # the single engine of a device that copies one direction at a time
+    DEVICE_COPY = 5  # copies within and between GPUs: the files do not say which engine ran them
+    MEMSET = 6  # the files do not say whether an engine or the SMs set the memory
+    MIGRATION = 7  # the driver's page migrations for unified memory
 
     @property
     def title(self) -> str:
@@ -65,6 +78,9 @@ _UNIT_TITLES = {
     Unit.COMPUTE: "Compute",
     Unit.D2H_ENGINE: "D2H engine",
     Unit.COPY_ENGINE: "Copy engine",
+    Unit.DEVICE_COPY: "Peer / D2D copies",
+    Unit.MEMSET: "Memsets",
+    Unit.MIGRATION: "Unified memory",
 }
 
 
@@ -136,7 +152,7 @@ class Trace:
 
     @property
     def device_mask(self) -> npt.NDArray[np.bool_]:
-        """Rows that ran on the device (copies and kernels)."""
+        """Rows that ran on the device (copies, kernels, memsets, migrations)."""
         return self.mask(*DEVICE_KINDS)
 
     def name_of(self, row: int) -> str:
