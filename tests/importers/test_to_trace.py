@@ -5,6 +5,8 @@ from overlapviz.core.trace import MemoryKind, OpKind, Unit
 from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory, empty_columns
 from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
 from tests.importers.kineto_files import activities_of as kineto_activities_of
+from tests.importers.nsys_files import UVM
+from tests.importers.nsys_files import activities_of as nsys_activities_of
 
 NAMES = ("cudaMemcpyAsync", "Memcpy HtoD (Pageable -> Device)", "kernel_a", "cudaLaunchKernel",
          "Memcpy DtoH (Device -> Pinned)", "cudaStreamSynchronize", "chunk 0", "Memset (Device)")
@@ -118,3 +120,12 @@ def test_the_real_training_step_has_two_host_threads():
     # the main thread, and autograd's own thread that runs the backward pass (Kineto's tids)
     assert sorted(set(trace["thread"][calls].tolist())) == [676, 720]
     assert set(trace["device"][trace.device_mask].tolist()) == {0}
+
+
+def test_real_memsets_and_migrations_are_their_own_kinds():
+    step = activities_to_trace(kineto_activities_of("torch-train-step.json.gz"))
+    assert int(step.mask(OpKind.MEMSET).sum()) == 12 and set(step["unit"][step.mask(OpKind.MEMSET)]) == {Unit.MEMSET}
+    uvm = activities_to_trace(nsys_activities_of(UVM))
+    migrations = uvm.mask(OpKind.MIGRATION)
+    assert int(migrations.sum()) == 67 and set(uvm["stream"][migrations]) == {-1}
+    assert int(uvm.mask(OpKind.H2D).sum()) == 4 and int(uvm.mask(OpKind.D2H).sum()) == 3  # the program's own copies
