@@ -8,10 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from overlapviz.core.range_window import range_window
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.core.trace_io import TraceFormatError
-from overlapviz.core.window import WindowError, clip_to_window, parse_window
+from overlapviz.core.window import Window, WindowError, clip_to_window, is_time_range, parse_window
 from overlapviz.importers.read import read_trace_file
 from overlapviz.run_report import figures_help, finite_json, json_run, summary_lines
 from overlapviz.session import analyse
@@ -35,8 +36,9 @@ def add_analyze(commands: Any) -> None:
     analyze.add_argument("trace", type=Path, metavar="TRACE", help="the trace file (.json, .sqlite, gzipped or not)")
     analyze.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     analyze.add_argument(
-        "--window", metavar="START:END",
-        help="only this part of the trace, in ms from its start (e.g. 2:4.5, or 10: to the end)",
+        "--window", metavar="START:END|NAME",
+        help="only this part of the trace: in ms from its start (e.g. 2:4.5, or 10: to the end), or the time of"
+        " the NVTX / record_function range of that name (e.g. ProfilerStep#2; NAME#k for its k-th occurrence)",
     )  # fmt: skip
 
 
@@ -46,7 +48,7 @@ def analyze_command(args: argparse.Namespace) -> int:
     trace = _read(args.trace, fail)
     if args.window is not None:
         try:
-            trace = clip_to_window(trace, parse_window(args.window, trace))
+            trace = clip_to_window(trace, _window(trace, args.window))
         except WindowError as error:
             fail(f"--window: {error}")
     result = analyse(trace)
@@ -56,6 +58,11 @@ def analyze_command(args: argparse.Namespace) -> int:
     else:
         print("\n".join([f"trace      {args.trace}", *summary_lines(config, result)]))
     return 0
+
+
+def _window(trace: Trace, text: str) -> Window:
+    """A window in ms (``START:END``), else that of the range `text` names."""
+    return parse_window(text, trace) if is_time_range(text) else range_window(trace, text)
 
 
 def _read(path: Path, fail: UsageFailure) -> Trace:

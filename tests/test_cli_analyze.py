@@ -99,3 +99,31 @@ def test_analyze_a_truncated_nsight_export_says_what_it_is(capsys, tmp_path):
     code, out, err = run_cli(capsys, "analyze", path)
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert "JSON" not in err and "cut.sqlite" in err
+
+
+TORCH = Path(__file__).resolve().parent / "data" / "torch"
+DATALOADER_STEP = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+
+
+def test_analyze_the_window_of_a_named_range_of_a_real_trace(capsys):
+    path = TORCH / "torch-train-step.json.gz"
+    code, out, err = run_cli(capsys, "analyze", str(path), "--window", "step 2")
+    assert (code, err) == (0, "")
+    window = next(line for line in out.splitlines() if line.startswith("window"))
+    part = json.loads(run_cli(capsys, "analyze", str(path), "--json", "--window", "step 2")[1])
+    whole = json.loads(run_cli(capsys, "analyze", str(path), "--json")[1])
+    assert window.endswith("ms of the trace") and 0 < part["makespan_ms"] < whole["makespan_ms"] / 3
+
+
+def test_analyze_the_kth_occurrence_of_a_range(capsys):
+    path = TORCH / "torch-dataloader.json.gz"
+    first = json.loads(run_cli(capsys, "analyze", str(path), "--json", "--window", DATALOADER_STEP)[1])
+    again = json.loads(run_cli(capsys, "analyze", str(path), "--json", "--window", f"{DATALOADER_STEP}#1")[1])
+    third = json.loads(run_cli(capsys, "analyze", str(path), "--json", "--window", f"{DATALOADER_STEP}#3")[1])
+    assert first == again and third != first
+
+
+def test_analyze_a_range_no_one_named_is_one_line_and_exit_2(capsys):
+    code, out, err = run_cli(capsys, "analyze", str(TORCH / "torch-train-step.json.gz"), "--window", "ProfilerStep#9")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "no range is named 'ProfilerStep#9'; the trace has 'step 0'," in err

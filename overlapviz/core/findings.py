@@ -17,6 +17,7 @@ import numpy.typing as npt
 from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
+from overlapviz.core.lanes import is_legacy_stream
 from overlapviz.core.metrics import (
     Metrics,
     compute_metrics,
@@ -25,6 +26,7 @@ from overlapviz.core.metrics import (
     issuing_calls,
     pageable_copy_calls,
 )
+from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.trace import OpKind, Trace, Unit
 from overlapviz.core.trace_facts import (
     bottleneck_stage,
@@ -34,7 +36,6 @@ from overlapviz.core.trace_facts import (
     idle_unit_waits,
     idle_while_issuing_ns,
     is_pipeline,
-    pipeline_config,
     streams_available,
 )
 
@@ -68,7 +69,10 @@ IDLE_WHILE_ISSUING_SHARE = 0.25
 # costs nothing.
 HOST_LOSS_RATIO = 1.1
 _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
-_KIND_WORDS = {OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies"}
+_KIND_WORDS = {
+    OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies", OpKind.MEMSET: "memsets",
+    OpKind.D2D: "D2D copies", OpKind.PEER: "peer copies", OpKind.MIGRATION: "unified-memory migrations",
+}  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
     Unit.D2H_ENGINE: "D2H engine",
@@ -89,12 +93,12 @@ def find_findings(trace: Trace, metrics: Metrics | None = None) -> list[Finding]
 
 def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find every device op on one stream, each waiting for the one before it."""
-    device = np.flatnonzero(trace.device_mask)
+    device = np.flatnonzero(trace.device_mask & (trace["stream"] >= 0))  # migrations are on no stream
     chunks = chunk_count(trace)
     if len(np.unique(trace["stream"][device])) != 1 or chunks < 2:
         return []
     of_what = f"of the {chunks} chunks " if is_pipeline(trace) else ""
-    legacy = pipeline_config(trace).get("stream_kind") == "legacy"
+    legacy = is_legacy_stream(trace.meta, int(trace["stream"][device[0]]))
     where = "the legacy default stream" if legacy else "one stream"
     which = "Non-blocking streams" if legacy else "Two or more streams"
     what = "one chunk's copies run beside another chunk's kernel" if is_pipeline(trace) else "copies run beside kernels"
@@ -282,7 +286,10 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     host_blocked_pageable,
     sync_after_copy,
     single_stream,
+    legacy_default_stream,
     copy_queue,
+    small_copies,
+    staged_peer_copy,
     false_dependency,
     stage_bound,
     too_few_chunks,

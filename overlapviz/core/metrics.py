@@ -202,10 +202,14 @@ def makespan_ns(trace: Trace) -> int:
 
 
 def wall_ns(trace: Trace) -> int:
-    """First span's start to last span's end, host spans included; 0 for an empty trace."""
-    if len(trace) == 0:
+    """First span's start to last span's end, host calls included; 0 for an empty trace.
+
+    Annotation ranges are marks a program put around its work, not work: they do not count.
+    """
+    spans = ~trace.mask(OpKind.ANNOTATION)
+    if not spans.any():
         return 0
-    return int(trace["end_ns"].max() - trace["start_ns"].min())
+    return int(trace["end_ns"][spans].max() - trace["start_ns"][spans].min())
 
 
 def allocation_calls(trace: Trace) -> npt.NDArray[np.bool_]:

@@ -3,8 +3,13 @@
 A device op (copy or kernel) has four times: ``enqueue_ns`` (the host issued it),
 ``ready_ns`` (its stream reached it: everything before it in the stream had finished),
 ``start_ns`` and ``end_ns`` (the hardware ran it). Waiting is ``ready -> start``; that is where
-overlap is lost. A host span is an API call on the host thread; its ``op`` column points at the
+overlap is lost. A host span is an API call on a host thread; its ``op`` column points at the
 device op it issued, if any. Unknown times are ``-1``.
+
+Every span also says where it happened: ``device``, the GPU that ran a device op (or that the
+op a host call issued ran on), and ``thread``, the host thread that made a call (or issued a
+device op), as the tool that recorded it numbers them (an OS thread id for another tool's
+trace). overlapviz's own runs have one GPU and one host thread: device 0, thread 0.
 """
 
 from __future__ import annotations
@@ -28,6 +33,11 @@ class OpKind(IntEnum):
     KERNEL = 1
     D2H = 2
     API = 3  # a host API call (cudaMemcpyAsync, cuLaunchKernel, cudaDeviceSynchronize, ...)
+    MEMSET = 4
+    D2D = 5  # a copy within one GPU's memory
+    PEER = 6  # a copy from one GPU's memory to another's
+    MIGRATION = 7  # unified memory: the driver moved pages on a fault or a prefetch, no copy the program issued
+    ANNOTATION = 8  # a named range on a host thread: NVTX, PyTorch's record_function, ProfilerStep#N
 
     @property
     def label(self) -> str:
@@ -35,8 +45,13 @@ class OpKind(IntEnum):
         return _KIND_LABELS[self]
 
 
-_KIND_LABELS = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h", OpKind.API: "api"}
-DEVICE_KINDS = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+_KIND_LABELS = {
+    OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h", OpKind.API: "api", OpKind.MEMSET: "memset",
+    OpKind.D2D: "d2d", OpKind.PEER: "peer", OpKind.MIGRATION: "migration", OpKind.ANNOTATION: "annotation",
+}  # fmt: skip
+# What the GPU ran. Only the first three are the pipeline's stages, which the metrics' busy
+# times, bounds and bandwidths are about; the others count as device time, never as H2D/D2H.
+DEVICE_KINDS = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H, OpKind.MEMSET, OpKind.D2D, OpKind.PEER, OpKind.MIGRATION)
 
 
 class Unit(IntEnum):
@@ -47,6 +62,9 @@ class Unit(IntEnum):
     COMPUTE = 2
     D2H_ENGINE = 3
     COPY_ENGINE = 4  # the single engine of a device that copies one direction at a time
+    DEVICE_COPY = 5  # copies within and between GPUs: the files do not say which engine ran them
+    MEMSET = 6  # the files do not say whether an engine or the SMs set the memory
+    MIGRATION = 7  # the driver's page migrations for unified memory
 
     @property
     def title(self) -> str:
@@ -60,6 +78,9 @@ _UNIT_TITLES = {
     Unit.COMPUTE: "Compute",
     Unit.D2H_ENGINE: "D2H engine",
     Unit.COPY_ENGINE: "Copy engine",
+    Unit.DEVICE_COPY: "Peer / D2D copies",
+    Unit.MEMSET: "Memsets",
+    Unit.MIGRATION: "Unified memory",
 }
 
 
@@ -91,7 +112,10 @@ COLUMNS: dict[str, type] = {
     "memory": np.int8,
     "name": np.int32,  # index into Trace.names
     "op": np.int32,  # for host spans: the row of the device op the call issued, else -1
+    "device": np.int16,  # GPU index; -1 where unknown (a host call that issued nothing)
+    "thread": np.int64,  # host thread id; -1 where unknown (a device op no recorded call issued)
 }
+PLACEMENT_COLUMNS = ("device", "thread")  # the columns format 1 files lack: they read as 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,7 +152,7 @@ class Trace:
 
     @property
     def device_mask(self) -> npt.NDArray[np.bool_]:
-        """Rows that ran on the device (copies and kernels)."""
+        """Rows that ran on the device (copies, kernels, memsets, migrations)."""
         return self.mask(*DEVICE_KINDS)
 
     def name_of(self, row: int) -> str:
@@ -176,15 +200,19 @@ class TraceBuilder:
         nbytes: int = 0,
         memory: MemoryKind = MemoryKind.NONE,
         op: int = -1,
+        device: int = 0,
+        thread: int = 0,
     ) -> int:
         """Append one span; returns its row index."""
         if end_ns < start_ns:
             raise ValueError(f"span {name!r} ends ({end_ns}) before it starts ({start_ns})")
-        values = (kind, unit, stream, chunk, enqueue_ns, ready_ns, start_ns, end_ns, nbytes, memory)
-        for column, value in zip(COLUMNS, values, strict=False):
+        values = {
+            "kind": kind, "unit": unit, "stream": stream, "chunk": chunk, "enqueue_ns": enqueue_ns,
+            "ready_ns": ready_ns, "start_ns": start_ns, "end_ns": end_ns, "bytes": nbytes, "memory": memory,
+            "name": self._names.setdefault(name, len(self._names)), "op": op, "device": device, "thread": thread,
+        }  # fmt: skip
+        for column, value in values.items():
             self._rows[column].append(int(value))
-        self._rows["name"].append(self._names.setdefault(name, len(self._names)))
-        self._rows["op"].append(op)
         return len(self) - 1
 
     def build(self, meta: dict[str, Any], *, origin_ns: int | None = None) -> Trace:

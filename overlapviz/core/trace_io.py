@@ -11,6 +11,8 @@ are skipped on import. ``otherData.overlapviz`` holds the format version, the tr
 metadata and the span names, so `import_chrome` rebuilds exactly the trace that was written.
 Times are written as ``ns / 1000`` floats, from which the nanoseconds come back exactly for
 runs shorter than about three days; the integer nanoseconds also ride along in ``args``.
+Format 2 added each span's ``device`` and ``thread``; a format 1 file, which has neither,
+reads as what it recorded: one GPU (device 0) driven by one host thread (thread 0).
 """
 
 from __future__ import annotations
@@ -27,15 +29,15 @@ import numpy.typing as npt
 from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.lanes import lane_rows, lanes_of
 from overlapviz.core.safe_read import read_input_bytes
-from overlapviz.core.trace import COLUMNS, MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace import COLUMNS, PLACEMENT_COLUMNS, MemoryKind, OpKind, Trace, Unit
 from overlapviz.core.trace_checks import TraceValueError, check_int, check_meta, check_spans, short_repr
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 PROCESS_ID = 1
 UNPLACED_LANE_TITLE = "Other spans"
 CSV_HEADER = (
     "row", "kind", "name", "unit", "stream", "chunk", "enqueue_ns", "ready_ns",
-    "start_ns", "end_ns", "duration_ns", "bytes", "memory",
+    "start_ns", "end_ns", "duration_ns", "bytes", "memory", "device", "thread",
 )  # fmt: skip
 
 _NOT_OURS = "overlapviz can only open traces it wrote"
@@ -46,7 +48,7 @@ _WORD_OF: dict[str, dict[int, str]] = {
     column: {int(value): word for word, value in vocabulary.items()}
     for column, vocabulary in (("kind", _KINDS), ("unit", _UNITS), ("memory", _MEMORY))
 }
-_INT_ARGS = ("stream", "chunk", "enqueue_ns", "ready_ns", "start_ns", "end_ns", "bytes", "op")
+_INT_ARGS = ("stream", "chunk", "enqueue_ns", "ready_ns", "start_ns", "end_ns", "bytes", "op", *PLACEMENT_COLUMNS)
 
 
 class TraceFormatError(ValueError):
@@ -236,6 +238,7 @@ def trace_from_chrome(data: object) -> Trace:
         `data` is not a trace overlapviz wrote; the message says what is missing.
     """
     events, other = _document_parts(data)
+    int_args = _INT_ARGS if other["overlapviz"] >= 2 else tuple(a for a in _INT_ARGS if a not in PLACEMENT_COLUMNS)
     names = other.get("names")
     meta = other.get("meta", {})
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -245,7 +248,7 @@ def trace_from_chrome(data: object) -> Trace:
     name_index = {name: i for i, name in enumerate(names)}
     rows: dict[int, dict[str, int]] = {}
     for number, event in enumerate(events):
-        parsed = _span_of(number, event, name_index)
+        parsed = _span_of(number, event, name_index, int_args)
         if parsed is not None:
             row, values = parsed
             if row in rows:
@@ -280,8 +283,13 @@ def _document_parts(data: object) -> tuple[list[Any], dict[str, Any]]:
     return data["traceEvents"], other
 
 
-def _span_of(number: int, event: object, name_index: dict[str, int]) -> tuple[int, dict[str, int]] | None:
-    """(row, column values) for the event that carries a row; None for every other event."""
+def _span_of(
+    number: int, event: object, name_index: dict[str, int], int_args: tuple[str, ...]
+) -> tuple[int, dict[str, int]] | None:
+    """(row, column values) for the event that carries a row; None for every other event.
+
+    `int_args` are the integer columns the file's format has; the others read as 0.
+    """
     if not isinstance(event, dict):
         raise TraceFormatError(f"event {number} is not an object")
     if event.get("ph") != "X":
@@ -297,7 +305,8 @@ def _span_of(number: int, event: object, name_index: dict[str, int]) -> tuple[in
         return None
     if event.get("name") not in name_index:
         raise TraceFormatError(f"{where}: its name is not in otherData.names")
-    values = {name: _int_arg(where, args, name) for name in ("row", *_INT_ARGS)}
+    values = dict.fromkeys(PLACEMENT_COLUMNS, 0)
+    values.update({name: _int_arg(where, args, name) for name in ("row", *int_args)})
     values["kind"] = int(_word_arg(where, args, "kind", _KINDS))
     values["unit"] = int(_word_arg(where, args, "unit", _UNITS))
     values["memory"] = int(_word_arg(where, args, "memory", _MEMORY))
@@ -356,7 +365,8 @@ def csv_text(trace: Trace) -> str:
         writer.writerow([
             row, values["kind"], trace.name_of(row), values["unit"], values["stream"], values["chunk"],
             values["enqueue_ns"], values["ready_ns"], values["start_ns"], values["end_ns"],
-            values["end_ns"] - values["start_ns"], values["bytes"], values["memory"],
+            values["end_ns"] - values["start_ns"], values["bytes"], values["memory"], values["device"],
+            values["thread"],
         ])  # fmt: skip
     return buffer.getvalue()
 

@@ -35,6 +35,11 @@ class Window:
         return f"{self.start_ns / NS_PER_MS:.3f} to {self.end_ns / NS_PER_MS:.3f} ms"
 
 
+def is_time_range(text: str) -> bool:
+    """Whether `text` has the ``START:END`` form (either side may be left out), not a range's name."""
+    return _RANGE.match(text) is not None and text.strip() != ":"
+
+
 def parse_window(text: str, trace: Trace) -> Window:
     """Read ``START:END`` in milliseconds from the trace's start (either side may be left out).
 

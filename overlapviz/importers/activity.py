@@ -18,6 +18,7 @@ import numpy.typing as npt
 from overlapviz.core.columns import freeze_columns
 
 UNKNOWN = -1
+NULL_STREAMS_META = "null_streams"  # the tool's ids of the legacy default stream, where the file says them
 
 
 class ActivityKind(IntEnum):

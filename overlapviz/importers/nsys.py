@@ -47,7 +47,7 @@ SYNC = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
 NVTX = "NVTX_EVENTS"
 CUDA_TABLES = (MEMCPY, MEMSET, KERNEL, RUNTIME, SYNC)
 STRINGS = "StringIds"
-_ENUMS = (enums.MEMCPY_OPER, enums.MEM_KIND, enums.EVENT_CLASS, enums.SYNC_TYPE, enums.EVENT_TYPE)
+_ENUMS = (enums.MEMCPY_OPER, enums.MEM_KIND, enums.EVENT_CLASS, enums.SYNC_TYPE, enums.EVENT_TYPE, enums.STREAM_TYPE)
 _THREAD_BITS = 0xFFFFFF  # the OS thread id's part of a globalTid; the process id is the next 24 bits
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
 

@@ -71,7 +71,17 @@ EVENT_TYPE = Enum(
     {59: "NvtxPushPopRange", 60: "NvtxStartEndRange", 70: "NvtxtPushPopRange", 71: "NvtxtStartEndRange"},
 )
 
+# How each stream was created: the legacy default stream is the "NULL" one.
+STREAM_TYPE = Enum(
+    "ENUM_CUPTI_STREAM_TYPE",
+    {
+        0: "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_UNKNOWN", 1: "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT",
+        2: "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING", 3: "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL",
+    },
+)  # fmt: skip
+
 DRIVER_CLASS = "TRACE_PROCESS_EVENT_CUDA_DRIVER"
+NULL_STREAM_TYPE = "CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL"
 _RANGE_TYPE_ENDINGS = ("PushPopRange", "StartEndRange")
 # A copy kind's name after ``..._KIND_``: what it is here, and the word Kineto's names use for it.
 _COPY_KINDS = {

@@ -5,6 +5,9 @@ Newer exports name the Nsight Systems that wrote them in ``META_DATA_EXPORT``
 ``TARGET_INFO_SESSION_START_TIME``; older ones have neither. Both name the GPUs in
 ``TARGET_INFO_GPU``, where ``cuDevice`` is the CUDA device number the activity tables use
 and ``id`` Nsight's own (they differ on machines with several GPUs).
+``TARGET_INFO_CUDA_STREAM`` says how each stream was created (``flag``; the legacy default
+stream is the ``NULL`` one), and older exports name that stream in
+``TARGET_INFO_CUDA_NULL_STREAM`` too.
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN
+from overlapviz.importers import nsys_enums as enums
+from overlapviz.importers.activity import ACTIVITY_COLUMNS, NULL_STREAMS_META, UNKNOWN
 from overlapviz.importers.untrusted_sqlite import Column, UntrustedDatabase
 
 TOOL = "Nsight Systems"
 EXPORT, GPUS, SESSION_START = "META_DATA_EXPORT", "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"
-FACT_TABLES = (EXPORT, GPUS, SESSION_START)
+STREAMS, NULL_STREAM = "TARGET_INFO_CUDA_STREAM", "TARGET_INFO_CUDA_NULL_STREAM"
+FACT_TABLES = (EXPORT, GPUS, SESSION_START, STREAMS, NULL_STREAM)
 _VERSIONS = (("tool_version", "EXPORT_PRODUCT_VERSION"), ("schema_version", "EXPORT_SCHEMA_VERSION"))
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
 _MAX_FACT = 200  # characters kept of a device name or a version
@@ -39,7 +44,8 @@ def export_meta(database: UntrustedDatabase, source: str) -> dict[str, Any]:
     -------
     dict
         ``tool``, ``source`` and, where the file has them, ``tool_version``,
-        ``schema_version``, ``devices`` (CUDA device -> name) and ``recorded`` (UTC date).
+        ``schema_version``, ``devices`` (CUDA device -> name), ``recorded`` (UTC date) and
+        ``null_streams`` (the stream ids of the legacy default stream).
     """
     meta: dict[str, Any] = {"tool": TOOL, "source": source}
     export = _export(database)
@@ -50,7 +56,22 @@ def export_meta(database: UntrustedDatabase, source: str) -> dict[str, Any]:
     recorded = _recorded(database)
     if recorded:
         meta["recorded"] = recorded
+    null_streams = _null_streams(database)
+    if null_streams:
+        meta[NULL_STREAMS_META] = null_streams
     return meta
+
+
+def _null_streams(database: UntrustedDatabase) -> list[int]:
+    """The stream ids that are the legacy default stream, as the export's stream tables say."""
+    found: set[int] = set()
+    if STREAMS in database.tables:
+        names = enums.meanings(database, enums.STREAM_TYPE)
+        rows = database.rows(STREAMS, [Column("streamId"), Column("flag")])
+        found |= {int(stream) for stream, flag in rows if names.get(int(flag)) == enums.NULL_STREAM_TYPE}
+    if NULL_STREAM in database.tables:
+        found |= {int(stream) for (stream,) in database.rows(NULL_STREAM, [Column("streamId")])}
+    return sorted(found)
 
 
 def _export(database: UntrustedDatabase) -> dict[str, str]:

@@ -1,17 +1,27 @@
 """From what a profiler recorded (`Activities`) to the trace the metrics, findings and lanes read.
 
 What is shown, and how:
-- H2D and D2H copies and kernels become device ops. Their streams are numbered 0, 1, ... in
-  the order they first appear, and copies go to the H2D or D2H engine lane. A copy's host
-  memory is the one its tool named (pinned, pageable).
+- Copies, memsets and kernels become device ops. Their streams are numbered 0, 1, ... in
+  the order they first appear. H2D and D2H copies go to the H2D or D2H engine; copies within
+  a GPU (D2D) and between GPUs (peer) are kinds of their own, on the peer / D2D lane; memsets
+  have their own kind and lane; unified-memory migrations too, on no stream (the driver moved
+  the pages: the program issued no copy). A copy's host memory is the one its tool named
+  (pinned, pageable). The streams a file names as the legacy default stream are listed in
+  ``meta["legacy_streams"]``.
 - Host API calls become host spans; a call that issued a device op (the same correlation id)
   points at it, so the time the host sat blocked in it is measured as for overlapviz's own
   runs. A synchronisation call points at nothing.
+- Each span keeps its GPU (``device``: the tool's device index; a device op of a file that
+  names none ran on GPU 0) and its host thread (``thread``: the tool's thread id). A device op
+  has the thread of the call that issued it, a call the device of the op it issued; -1 where
+  there is none.
 - An op is *enqueued* when its issuing call starts, and *ready* at the later of two moments:
   when the call handed it over (the call's end, or the op's own start for a call that returns
   only after its op ran, such as a pageable copy) and the end of the previous op on its stream.
-- Memsets, copies within or between devices, unified-memory migrations and annotation ranges
-  are not drawn yet: `meta["not_shown"]` counts them, and the summary says so.
+- Annotation ranges on a host thread (NVTX, ``record_function``, ``ProfilerStep#N``) become
+  spans of their own kind, on their thread. Host-to-host copies, copies of an unknown kind and
+  Kineto's second copy of each range (as the GPU ran it) are not shown: `meta["not_shown"]`
+  counts them, and the summary says so.
 
 Times are shifted so that the first record starts at 0. The trace's metadata names the tool,
 its version, the GPU and the source file.
@@ -24,16 +34,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.lanes import LEGACY_STREAMS_META
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
-from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory
+from overlapviz.importers.activity import NULL_STREAMS_META, Activities, ActivityKind, CopyKind, HostMemory
 
-_COPY_OPS = {int(CopyKind.H2D): OpKind.H2D, int(CopyKind.D2H): OpKind.D2H}
+_COPY_OPS = {
+    int(CopyKind.H2D): OpKind.H2D, int(CopyKind.D2H): OpKind.D2H, int(CopyKind.D2D): OpKind.D2D,
+    int(CopyKind.PEER): OpKind.PEER, int(CopyKind.UVM_H2D): OpKind.MIGRATION, int(CopyKind.UVM_D2H): OpKind.MIGRATION,
+    int(CopyKind.UVM_D2D): OpKind.MIGRATION,
+}  # fmt: skip
+_UNITS = {
+    OpKind.H2D: Unit.H2D_ENGINE, OpKind.D2H: Unit.D2H_ENGINE, OpKind.D2D: Unit.DEVICE_COPY,
+    OpKind.PEER: Unit.DEVICE_COPY, OpKind.MEMSET: Unit.MEMSET, OpKind.MIGRATION: Unit.MIGRATION,
+}  # fmt: skip
 _HOST_MEMORY = {int(HostMemory.PAGEABLE): MemoryKind.PAGEABLE, int(HostMemory.PINNED): MemoryKind.PINNED}
-_NOT_SHOWN_COPIES = {
-    CopyKind.D2D: "device-to-device copies", CopyKind.PEER: "peer copies", CopyKind.H2H: "host-to-host copies",
-    CopyKind.UVM_H2D: "unified-memory migrations", CopyKind.UVM_D2H: "unified-memory migrations",
-    CopyKind.UVM_D2D: "unified-memory migrations", CopyKind.UNKNOWN: "copies of an unknown kind",
-}
+_NOT_SHOWN_COPIES = {CopyKind.H2H: "host-to-host copies", CopyKind.UNKNOWN: "copies of an unknown kind"}
 
 
 class EmptyTraceError(ValueError):
@@ -46,51 +61,65 @@ def activities_to_trace(activities: Activities) -> Trace:
     Raises
     ------
     EmptyTraceError
-        There is no H2D or D2H copy and no kernel in it.
+        There is no copy between host and device, no copy within or between GPUs, no memset
+        and no kernel in it.
     """
     a = activities
     device_rows = _device_rows(a)
     if device_rows.size == 0:
-        raise EmptyTraceError(f"{a.meta.get('source', 'the file')}: no host-device copy and no kernel to show")
+        raise EmptyTraceError(f"{a.meta.get('source', 'the file')}: no copy, memset or kernel to show")
     api_rows = np.flatnonzero(a.mask(ActivityKind.RUNTIME, ActivityKind.DRIVER))
+    range_rows = np.flatnonzero(a.mask(ActivityKind.ANNOTATION) & (a["on_device"] == 0))
     order = device_rows[np.argsort(a["start_ns"][device_rows], kind="stable")]
     op_kind = _op_kinds(a, order)
-    streams = _stream_indices(a["stream"][order])
+    # A migration is on no stream: the driver moved the pages, whatever the program had queued.
+    on_stream = op_kind != OpKind.MIGRATION
+    streams = np.full(order.size, UNKNOWN, dtype=np.int64)
+    streams[on_stream] = _stream_indices(a["stream"][order][on_stream])
     issued_by = _issuing_calls(a, order, api_rows)
     enqueue = np.where(issued_by >= 0, a["start_ns"][np.maximum(issued_by, 0)], UNKNOWN)
     handed_over = np.where(issued_by >= 0, np.minimum(a["end_ns"][np.maximum(issued_by, 0)], a["start_ns"][order]),
                            UNKNOWN)
-    n_dev, n_api = order.size, api_rows.size
+    op_of_call = _ops_of_calls(a, order, api_rows)
+    op_device = np.maximum(a["device"][order], 0)
+    host = np.concatenate([api_rows, range_rows])
+    n_dev, n_host = order.size, host.size
     columns: dict[str, npt.NDArray[Any]] = {
-        "kind": np.concatenate([op_kind, np.full(n_api, OpKind.API)]),
-        "unit": np.concatenate([_units(op_kind), np.full(n_api, Unit.HOST)]),
-        "stream": np.concatenate([streams, np.full(n_api, UNKNOWN)]),
-        "chunk": np.full(n_dev + n_api, UNKNOWN),
-        "enqueue_ns": np.concatenate([enqueue, np.full(n_api, UNKNOWN)]),
+        "kind": np.concatenate([op_kind, np.full(api_rows.size, OpKind.API),
+                                np.full(range_rows.size, OpKind.ANNOTATION)]),
+        "unit": np.concatenate([_units(op_kind), np.full(n_host, Unit.HOST)]),
+        "stream": np.concatenate([streams, np.full(n_host, UNKNOWN)]),
+        "chunk": np.full(n_dev + n_host, UNKNOWN),
+        "enqueue_ns": np.concatenate([enqueue, np.full(n_host, UNKNOWN)]),
         "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over),
-                                    np.full(n_api, UNKNOWN)]),
-        "start_ns": np.concatenate([a["start_ns"][order], a["start_ns"][api_rows]]),
-        "end_ns": np.concatenate([a["end_ns"][order], a["end_ns"][api_rows]]),
-        "bytes": np.concatenate([a["bytes"][order], np.zeros(n_api, dtype=np.int64)]),
-        "memory": np.concatenate([_memory(a, order), np.full(n_api, MemoryKind.NONE)]),
-        "name": np.concatenate([a["name"][order], a["name"][api_rows]]),
-        "op": np.concatenate([np.full(n_dev, UNKNOWN), _ops_of_calls(a, order, api_rows)]),
-    }
-    origin = int(columns["start_ns"].min())  # device ops and calls alike
+                                    np.full(n_host, UNKNOWN)]),
+        "start_ns": np.concatenate([a["start_ns"][order], a["start_ns"][host]]),
+        "end_ns": np.concatenate([a["end_ns"][order], a["end_ns"][host]]),
+        "bytes": np.concatenate([a["bytes"][order], np.zeros(n_host, dtype=np.int64)]),
+        "memory": np.concatenate([_memory(a, order), np.full(n_host, MemoryKind.NONE)]),
+        "name": np.concatenate([a["name"][order], a["name"][host]]),
+        "op": np.concatenate([np.full(n_dev, UNKNOWN), op_of_call, np.full(range_rows.size, UNKNOWN)]),
+        "device": np.concatenate([op_device, np.where(op_of_call >= 0, op_device[np.maximum(op_of_call, 0)], UNKNOWN),
+                                  np.full(range_rows.size, UNKNOWN)]),
+        "thread": np.concatenate([np.where(issued_by >= 0, a["thread"][np.maximum(issued_by, 0)], UNKNOWN),
+                                  a["thread"][host]]),
+    }  # fmt: skip
+    origin = int(columns["start_ns"].min())  # device ops, calls and ranges alike
     for name in ("enqueue_ns", "ready_ns", "start_ns", "end_ns"):
         known = columns[name] != UNKNOWN
         columns[name][known] -= origin
-    return Trace(columns, a.names, _meta(a, order))
+    return Trace(columns, a.names, _meta(a, order, streams))
 
 
 def _device_rows(a: Activities) -> npt.NDArray[np.intp]:
-    kernels = a.mask(ActivityKind.KERNEL)
+    kernels = a.mask(ActivityKind.KERNEL, ActivityKind.MEMSET)
     copies = a.mask(ActivityKind.MEMCPY) & np.isin(a["copy_kind"], list(_COPY_OPS))
     return np.flatnonzero(kernels | copies)
 
 
 def _op_kinds(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
     kinds = np.full(rows.size, OpKind.KERNEL, dtype=np.int8)
+    kinds[a["kind"][rows] == ActivityKind.MEMSET] = OpKind.MEMSET
     for copy_kind, op in _COPY_OPS.items():
         kinds[(a["kind"][rows] == ActivityKind.MEMCPY) & (a["copy_kind"][rows] == copy_kind)] = op
     return kinds
@@ -98,8 +127,8 @@ def _op_kinds(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]
 
 def _units(kinds: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     units = np.full(kinds.size, Unit.COMPUTE, dtype=np.int8)
-    units[kinds == OpKind.H2D] = Unit.H2D_ENGINE
-    units[kinds == OpKind.D2H] = Unit.D2H_ENGINE
+    for kind, unit in _UNITS.items():
+        units[kinds == kind] = unit
     return units
 
 
@@ -143,7 +172,7 @@ def _ready(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], streams: np
            enqueue: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """The later of each op's hand-over and the end of the op before it on its stream (ops sorted by start)."""
     previous_end = np.full(start.size, UNKNOWN, dtype=np.int64)
-    for stream in np.unique(streams):
+    for stream in np.unique(streams[streams >= 0]):
         rows = np.flatnonzero(streams == stream)
         previous_end[rows[1:]] = np.maximum.accumulate(end[rows])[:-1]
     ready = np.maximum(enqueue, previous_end)
@@ -161,7 +190,7 @@ def _memory(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
     return memory
 
 
-def _meta(a: Activities, ops: npt.NDArray[np.intp]) -> dict[str, Any]:
+def _meta(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int64]) -> dict[str, Any]:
     given = a.meta.get("devices")
     devices: dict[Any, Any] = given if isinstance(given, dict) else {}
     used = sorted({int(d) for d in a["device"][ops] if d >= 0})
@@ -179,20 +208,28 @@ def _meta(a: Activities, ops: npt.NDArray[np.intp]) -> dict[str, Any]:
         # The files do not say; every GPU since Fermi copies each direction on its own engine.
         "device_facts": {"copy_engines": 2},
         "not_shown": _not_shown(a),
+        LEGACY_STREAMS_META: _legacy_streams(a, ops, streams),
     }
+
+
+def _legacy_streams(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int64]) -> list[int]:
+    """The stream indices of the streams the file names as the legacy default (NULL) stream."""
+    named = a.meta.get(NULL_STREAMS_META)
+    if not isinstance(named, list) or not named:
+        return []
+    legacy = np.isin(a["stream"][ops], np.asarray(named, dtype=np.int64)) & (streams >= 0)
+    return sorted({int(s) for s in streams[legacy]})
 
 
 def _not_shown(a: Activities) -> dict[str, int]:
     counts: dict[str, int] = {}
-    memsets = int(a.mask(ActivityKind.MEMSET).sum())
-    if memsets:
-        counts["memsets"] = memsets
     copies = a.mask(ActivityKind.MEMCPY)
     for kind, words in _NOT_SHOWN_COPIES.items():
         count = int((copies & (a["copy_kind"] == kind)).sum())
         if count:
             counts[words] = counts.get(words, 0) + count
-    annotations = int(a.mask(ActivityKind.ANNOTATION).sum())
+    # Kineto writes each record_function range twice: on the host thread, and as the GPU ran it
+    annotations = int((a.mask(ActivityKind.ANNOTATION) & (a["on_device"] == 1)).sum())
     if annotations:
-        counts["annotation ranges"] = annotations
+        counts["annotation ranges as the GPU ran them"] = annotations
     return counts

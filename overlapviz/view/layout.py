@@ -26,7 +26,10 @@ GROUP_GAP = 0.3
 SPAN_MARGIN = 0.14  # empty space above and below the spans of a lane, in lane heights
 CALLOUT_HEIGHT = 0.7  # one callout row, in lane heights
 
-GROUP_TITLES = {LaneGroup.HOST: "HOST", LaneGroup.STREAMS: "STREAMS", LaneGroup.HARDWARE: "HARDWARE"}
+GROUP_TITLES = {
+    LaneGroup.HOST: "HOST", LaneGroup.ANNOTATIONS: "ANNOTATIONS", LaneGroup.STREAMS: "STREAMS",
+    LaneGroup.HARDWARE: "HARDWARE",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,11 @@ import numpy.typing as npt
 from overlapviz.core.trace import MemoryKind, OpKind, Trace
 from overlapviz.view.formatting import format_bandwidth, format_bytes, format_duration
 
-KIND_TITLES = {OpKind.H2D: "H2D copy", OpKind.KERNEL: "Kernel", OpKind.D2H: "D2H copy", OpKind.API: "Host API call"}
+KIND_TITLES = {
+    OpKind.H2D: "H2D copy", OpKind.KERNEL: "Kernel", OpKind.D2H: "D2H copy", OpKind.API: "Host API call",
+    OpKind.MEMSET: "Memset", OpKind.D2D: "D2D copy", OpKind.PEER: "Peer copy",
+    OpKind.MIGRATION: "Unified-memory migration", OpKind.ANNOTATION: "Range",
+}  # fmt: skip
 
 
 def describe_span(

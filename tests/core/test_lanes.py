@@ -2,6 +2,7 @@ import numpy as np
 from tracefactory import pipeline_trace
 
 from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
+from overlapviz.core.many_streams import arrange_streams, busy_ns
 from overlapviz.core.trace import OpKind, TraceBuilder, Unit
 
 
@@ -82,3 +83,106 @@ def test_a_lane_built_by_hand_selects_the_same_rows():
     assert rows.size == 6
     assert (trace["stream"][rows] == 1).all()
     assert (np.diff(trace["start_ns"][rows]) >= 0).all()
+
+
+# --- several GPUs, several host threads, annotations -------------------------------------
+
+
+def two_gpus_two_threads():
+    b = TraceBuilder()
+    for device, thread in ((0, 11), (1, 22)):
+        op = b.add(OpKind.H2D, Unit.H2D_ENGINE, 10, 20, name="h2d", stream=device, device=device, thread=thread)
+        b.add(OpKind.API, Unit.HOST, 0, 5 + device, name="cudaMemcpyAsync", op=op, device=device, thread=thread)
+        b.add(OpKind.KERNEL, Unit.COMPUTE, 20, 30, name="k", stream=device, device=device, thread=thread)
+    b.add(OpKind.PEER, Unit.DEVICE_COPY, 30, 40, name="Memcpy PtoP (Device -> Device)", stream=1, device=1)
+    b.add(OpKind.ANNOTATION, Unit.HOST, 0, 50, name="step 0", thread=11, device=-1)
+    return b.build({})
+
+
+def test_each_gpu_has_its_group_and_each_host_thread_its_lane():
+    trace = two_gpus_two_threads()
+    lanes = lanes_of(trace)
+    assert [lane.title for lane in lanes] == [
+        "Host thread 11", "Host thread 22", "Annotations",
+        "GPU 0: Stream 0", "GPU 0: H2D engine", "GPU 0: Compute",
+        "GPU 1: Stream 1", "GPU 1: H2D engine", "GPU 1: Compute", "GPU 1: Peer / D2D copies",
+    ]  # fmt: skip
+    assert len({lane.key for lane in lanes}) == len(lanes)
+    assert [lane.device for lane in lanes[3:]] == [0, 0, 0, 1, 1, 1, 1]
+    rows = {lane.key: lane_rows(trace, lane).tolist() for lane in lanes}
+    assert rows["host-11"] == [1] and rows["host-22"] == [4]
+    assert rows["gpu1-unit-compute"] == [5] and rows["gpu1-unit-device-copy"] == [6]
+    assert rows["annotations"] == [7]
+
+
+def test_one_gpu_and_one_thread_keep_the_lanes_they_always_had():
+    b = TraceBuilder()
+    op = b.add(OpKind.KERNEL, Unit.COMPUTE, 10, 20, name="k", stream=0, device=3, thread=676)
+    b.add(OpKind.API, Unit.HOST, 0, 5, name="cudaLaunchKernel", op=op, device=3, thread=676)
+    lanes = lanes_of(b.build({}))
+    assert [(lane.key, lane.title) for lane in lanes] == [
+        ("host", "Host thread"), ("stream-0", "Stream 0"), ("unit-compute", "Compute")
+    ]
+
+
+def test_streams_a_file_names_as_the_legacy_default_stream_say_so():
+    b = TraceBuilder()
+    for stream in (0, 1):
+        b.add(OpKind.KERNEL, Unit.COMPUTE, 10, 20, name="k", stream=stream)
+    titles = [lane.title for lane in lanes_of(b.build({"legacy_streams": [1]}))]
+    assert titles == ["Host thread", "Stream 0", "Legacy default stream", "Compute"]
+
+
+# --- hundreds of streams -------------------------------------------------------------------
+
+
+def many_streams(count, busy_streams=(), *, device=0):
+    """`count` streams each with a 1 ns kernel over a 10 µs run; `busy_streams` run 5 µs instead."""
+    b = TraceBuilder()
+    b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10_000, name="first", stream=0, device=device)
+    for stream in range(1, count):
+        length = 5_000 if stream in busy_streams else 1
+        b.add(OpKind.KERNEL, Unit.COMPUTE, 100, 100 + length, name=f"kernel_{stream}", stream=stream, device=device)
+    return b.build({})
+
+
+def test_a_few_streams_are_only_sorted_busiest_first():
+    trace = many_streams(4, busy_streams=(2,))
+    arranged = arrange_streams(trace, lanes_of(trace))
+    assert [lane.key for lane in arranged] == ["host", "stream-0", "stream-2", "stream-1", "stream-3", "unit-compute"]
+
+
+def test_hundreds_of_quiet_streams_fold_into_one_lane_with_all_their_spans():
+    trace = many_streams(300, busy_streams=(7, 250))
+    lanes = lanes_of(trace)
+    arranged = arrange_streams(trace, lanes)
+    streams = [lane for lane in arranged if lane.group is LaneGroup.STREAMS]
+    assert [lane.title for lane in streams] == ["Stream 0", "Stream 7", "Stream 250", "297 quiet streams"]
+    folded = streams[-1]
+    assert folded.stream is None and len(folded.streams) == 297 and 7 not in folded.streams
+    assert lane_rows(trace, folded).size == 297
+    assert busy_ns(trace, streams[1]) == 5_000
+    assert [lane.key for lane in arranged if lane.group is not LaneGroup.STREAMS] == ["host", "unit-compute"]
+
+
+def test_a_text_keeps_the_streams_whose_title_or_spans_hold_it():
+    trace = many_streams(300, busy_streams=(7,))
+    arranged = arrange_streams(trace, lanes_of(trace), text="KERNEL_250")
+    assert [lane.title for lane in arranged if lane.group is LaneGroup.STREAMS] == ["Stream 250"]
+    by_title = arrange_streams(trace, lanes_of(trace), text="stream 299")
+    assert [lane.title for lane in by_title if lane.group is LaneGroup.STREAMS] == ["Stream 299"]
+    assert [lane.key for lane in arrange_streams(trace, lanes_of(trace), text="no such")] == ["host", "unit-compute"]
+
+
+def test_each_gpu_folds_its_own_streams():
+    b = TraceBuilder()
+    for device in (0, 1):
+        b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10_000, name="long", stream=100 * device, device=device)
+        for stream in range(1, 20):
+            b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 1, name="tiny", stream=100 * device + stream, device=device)
+    trace = b.build({})
+    streams = [lane for lane in arrange_streams(trace, lanes_of(trace)) if lane.group is LaneGroup.STREAMS]
+    assert [lane.title for lane in streams] == [
+        "GPU 0: Stream 0", "GPU 0: 19 quiet streams", "GPU 1: Stream 100", "GPU 1: 19 quiet streams"
+    ]
+    assert len({lane.key for lane in streams}) == 4

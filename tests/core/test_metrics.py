@@ -14,6 +14,7 @@ from overlapviz.core.metrics import (
     compute_metrics,
     copy_bandwidth_gbps,
     host_blocked_per_row,
+    wall_ns,
 )
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
 
@@ -346,3 +347,11 @@ def test_covered_ns_matches_counting_unit_steps(spans, windows):
     for lo, hi, got in zip(a, b, covered, strict=True):
         steps = sum(any(s <= t < e for s, e in zip(starts, ends, strict=True)) for t in range(lo, hi))
         assert got == steps
+
+
+def test_wall_counts_work_not_the_ranges_around_it():
+    b = TraceBuilder()
+    b.add(OpKind.ANNOTATION, Unit.HOST, 0, 1000, name="step 0", device=-1)
+    op = b.add(OpKind.KERNEL, Unit.COMPUTE, 300, 600, name="k", stream=0)
+    b.add(OpKind.API, Unit.HOST, 200, 250, name="cudaLaunchKernel", op=op)
+    assert wall_ns(b.build({}, origin_ns=0)) == 400

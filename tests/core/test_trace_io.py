@@ -15,6 +15,7 @@ from overlapviz.core.trace_io import (
     UNPLACED_LANE_TITLE,
     TraceFormatError,
     chrome_dict,
+    csv_text,
     export_chrome,
     export_csv,
     import_chrome,
@@ -168,6 +169,7 @@ def test_args_hold_every_column_in_words():
     assert first_h2d["args"] == {
         "row": 0, "kind": "h2d", "unit": "h2d_engine", "memory": "pinned", "stream": 0, "chunk": 0,
         "enqueue_ns": 100, "ready_ns": 900, "start_ns": 1500, "end_ns": 2400, "bytes": 2048, "op": -1,
+        "device": 0, "thread": 0,
     }
     assert first_h2d["ts"] == 1.5 and first_h2d["dur"] == 0.9
     assert first_h2d["name"] == "h2d" and first_h2d["cat"] == "h2d"
@@ -187,6 +189,41 @@ def test_empty_trace_round_trips(tmp_path):
     empty = TraceBuilder().build({"backend": "sim"})
     export_chrome(empty, tmp_path / "e.json")
     assert_same_trace(import_chrome(tmp_path / "e.json"), empty)
+
+
+def test_gpu_and_host_thread_of_each_span_round_trip(tmp_path):
+    b = TraceBuilder()
+    op = b.add(OpKind.H2D, Unit.H2D_ENGINE, 10, 20, name="h2d", stream=0, device=1, thread=-1)
+    b.add(OpKind.API, Unit.HOST, 0, 5, name="cudaMemcpyAsync", op=op, device=1, thread=2**40)
+    trace = b.build({})
+    export_chrome(trace, tmp_path / "t.json")
+    assert_same_trace(import_chrome(tmp_path / "t.json"), trace)
+
+
+def format_1_document(trace: Trace):
+    """What overlapviz wrote before spans had a GPU and a host thread: no such args, format 1."""
+    doc = chrome_dict(trace)
+    doc["otherData"]["overlapviz"] = 1
+    for event in x_events(doc):
+        event["args"].pop("device")
+        event["args"].pop("thread")
+    return doc
+
+
+def test_a_format_1_file_reads_as_one_gpu_and_one_host_thread():
+    b = TraceBuilder()
+    op = b.add(OpKind.H2D, Unit.H2D_ENGINE, 10, 20, name="h2d", stream=0, device=5, thread=9)
+    b.add(OpKind.API, Unit.HOST, 0, 5, name="cudaMemcpyAsync", op=op, device=5, thread=9)
+    loaded = trace_from_chrome(json.loads(json.dumps(format_1_document(b.build({})))))
+    assert loaded["device"].tolist() == [0, 0] and loaded["thread"].tolist() == [0, 0]
+    assert loaded["op"].tolist() == [-1, 0] and loaded["start_ns"].tolist() == [10, 0]
+
+
+def test_a_format_2_span_without_its_gpu_is_refused():
+    doc = chrome_dict(small_trace())
+    next(iter(x_events(doc)))["args"].pop("device")
+    with pytest.raises(TraceFormatError, match=r"args\.device is missing"):
+        trace_from_chrome(doc)
 
 
 def test_numpy_values_in_meta_are_written_as_plain_json(tmp_path):
@@ -225,6 +262,8 @@ def traces(draw):
         cols["memory"].append(draw(st.sampled_from(list(MemoryKind))))
         cols["name"].append(draw(st.integers(0, len(names) - 1)))
         cols["op"].append(draw(st.integers(-1, max(n - 1, 0))))
+        cols["device"].append(draw(st.integers(-1, 2**15 - 1)))
+        cols["thread"].append(draw(st.integers(-1, 2**63 - 1)))
     meta = draw(st.fixed_dictionaries({
         "backend": st.sampled_from(["sim", "cupy"]), "simulated": st.booleans(),
         "device": st.text(max_size=10),
@@ -368,9 +407,18 @@ def test_csv_one_row_per_span(tmp_path):
     assert tuple(rows[0]) == CSV_HEADER
     assert len(rows) == len(trace) + 1
     assert rows[1] == ["0", "h2d", "h2d", "h2d_engine", "0", "0", "100", "900", "1500", "2400", "900",
-                       "2048", "pinned"]
+                       "2048", "pinned", "0", "0"]
     assert rows[2][:4] == ["1", "api", "cudaMemcpyAsync", "host"]
-    assert rows[2][-1] == "none"
+    assert rows[2][-3:] == ["none", "0", "0"]
+
+
+def test_csv_says_each_spans_gpu_and_host_thread():
+    b = TraceBuilder()
+    op = b.add(OpKind.KERNEL, Unit.COMPUTE, 10, 20, name="k", stream=0, device=3, thread=4242)
+    b.add(OpKind.API, Unit.HOST, 0, 5, name="cudaLaunchKernel", op=op, device=3, thread=4242)
+    rows = list(csv.reader(csv_text(b.build({})).splitlines()))
+    assert [dict(zip(rows[0], row, strict=True))["device"] for row in rows[1:]] == ["3", "3"]
+    assert [dict(zip(rows[0], row, strict=True))["thread"] for row in rows[1:]] == ["4242", "4242"]
 
 
 def test_csv_quotes_names_with_commas(tmp_path):

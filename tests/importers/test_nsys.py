@@ -9,6 +9,7 @@ from nsys_files import NAMES, NVTX, OLD, STREAMS, UVM, WITH_ENUMS, activities_of
 from overlapviz.importers.activity import ActivityKind, CopyKind, HostMemory
 from overlapviz.importers.kineto import looks_like_kineto
 from overlapviz.importers.nsys import looks_like_nsys, read_nsys
+from overlapviz.importers.to_trace import activities_to_trace
 
 # The ENUM_* names of the kinds these files hold, and what each is here.
 COPY_KIND_OF_NAME = {
@@ -256,3 +257,20 @@ def test_devices_are_numbered_as_cuda_numbers_them_not_as_nsys_does():
     ]
     named_by_bus = changed(UVM, "UPDATE TARGET_INFO_GPU SET name = 'GPU at ' || busLocation")
     assert read_nsys(named_by_bus, UVM).meta["devices"] == {0: "GPU at 0000:01:00.0", 1: "GPU at 0000:41:00.0"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_legacy_default_stream_is_the_one_the_stream_table_calls_null(name):
+    null = [stream for (stream,) in sql(name, "SELECT streamId FROM TARGET_INFO_CUDA_STREAM WHERE flag = 3")]
+    assert activities_of(name).meta.get("null_streams", []) == sorted(null)
+
+
+def test_an_old_export_names_its_null_stream_in_a_table_of_its_own():
+    assert sql(OLD, "SELECT streamId FROM TARGET_INFO_CUDA_NULL_STREAM") == [(7,)]
+    assert activities_of(OLD).meta["null_streams"] == [7]
+
+
+
+def test_the_trace_lists_the_legacy_stream_only_where_work_ran_on_it():
+    assert activities_to_trace(activities_of(OLD)).meta["legacy_streams"] == [0]  # all its work: stream 7
+    assert activities_to_trace(activities_of(STREAMS)).meta["legacy_streams"] == []  # four streams it created

@@ -4,6 +4,9 @@ from overlapviz.core.metrics import compute_metrics, host_blocked_per_row
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory, empty_columns
 from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
+from tests.importers.kineto_files import activities_of as kineto_activities_of
+from tests.importers.nsys_files import UVM
+from tests.importers.nsys_files import activities_of as nsys_activities_of
 
 NAMES = ("cudaMemcpyAsync", "Memcpy HtoD (Pageable -> Device)", "kernel_a", "cudaLaunchKernel",
          "Memcpy DtoH (Device -> Pinned)", "cudaStreamSynchronize", "chunk 0", "Memset (Device)")
@@ -69,16 +72,60 @@ def test_the_host_blocked_in_a_pageable_copy_is_measured_from_the_imported_links
     assert compute_metrics(trace).host_blocked_ns == 3000
 
 
-def test_what_is_not_drawn_yet_is_counted():
+def test_memsets_copies_on_the_device_migrations_and_ranges_are_kinds_of_their_own():
     rows = [*SIMPLE, {"kind": ActivityKind.MEMSET, "start_ns": 1, "end_ns": 2, "device": 0, "stream": 7, "name": 7},
-            copy(10, 20, 7, -1, kind=CopyKind.UVM_H2D), copy(30, 40, 7, -1, kind=CopyKind.D2D),
+            copy(10, 20, 0, -1, kind=CopyKind.UVM_H2D), copy(30, 40, 7, -1, kind=CopyKind.D2D),
+            copy(50, 60, 9, -1, kind=CopyKind.PEER),
             {"kind": ActivityKind.ANNOTATION, "start_ns": 0, "end_ns": 9000, "thread": 7, "name": 6}]
     trace = activities_to_trace(activities(rows))
+    columns = zip(trace["kind"], trace["unit"], trace["stream"], strict=True)
+    kinds = {OpKind(int(k)): (Unit(int(u)), int(s)) for k, u, s in columns}
+    assert kinds[OpKind.MEMSET] == (Unit.MEMSET, 0)
+    assert kinds[OpKind.MIGRATION] == (Unit.MIGRATION, -1)  # the driver's, on no stream of the program's
+    assert kinds[OpKind.D2D] == (Unit.DEVICE_COPY, 0) and kinds[OpKind.PEER] == (Unit.DEVICE_COPY, 1)
+    ranges = trace.mask(OpKind.ANNOTATION)
+    assert ranges.sum() == 1 and trace["thread"][ranges].tolist() == [7]
+    assert trace.name_of(int(ranges.argmax())) == "chunk 0"
+    assert trace.meta["not_shown"] == {}
+    # none of them is a copy between host and device for the metrics
+    assert compute_metrics(trace).busy_ns["h2d"] == 3000 and compute_metrics(trace).busy_ns["d2h"] == 700
+
+
+def test_what_is_not_shown_is_counted():
+    rows = [*SIMPLE, copy(30, 40, 7, -1, kind=CopyKind.H2H),
+            {"kind": ActivityKind.ANNOTATION, "start_ns": 0, "end_ns": 9000, "device": 0, "on_device": 1, "name": 6}]
+    trace = activities_to_trace(activities(rows))
     assert len(trace) == len(SIMPLE)
-    assert trace.meta["not_shown"] == {"memsets": 1, "unified-memory migrations": 1, "device-to-device copies": 1,
-                                       "annotation ranges": 1}
+    assert trace.meta["not_shown"] == {"host-to-host copies": 1, "annotation ranges as the GPU ran them": 1}
 
 
 def test_a_profile_without_copies_or_kernels_is_refused_with_words():
-    with pytest.raises(EmptyTraceError, match="no host-device copy and no kernel"):
+    with pytest.raises(EmptyTraceError, match="no copy, memset or kernel to show"):
         activities_to_trace(activities([call(0, 10, 1)]))
+
+
+def test_each_span_keeps_its_gpu_and_host_thread():
+    rows = [dict(row) for row in SIMPLE]
+    rows[1]["device"] = 2  # the pageable copy ran on GPU 2
+    trace = activities_to_trace(activities(rows))
+    assert trace["device"][:3].tolist() == [2, 0, 0]
+    assert trace["thread"][:3].tolist() == [7, 7, 7]  # each op has the thread of the call that issued it
+    assert trace["thread"][3:].tolist() == [7, 7, 7, 7]
+    assert trace["device"][3:].tolist() == [2, 0, 0, -1]  # the sync issued nothing: no GPU
+
+
+def test_the_real_training_step_has_two_host_threads():
+    trace = activities_to_trace(kineto_activities_of("torch-train-step.json.gz"))
+    calls = trace["kind"] == OpKind.API
+    # the main thread, and autograd's own thread that runs the backward pass (Kineto's tids)
+    assert sorted(set(trace["thread"][calls].tolist())) == [676, 720]
+    assert set(trace["device"][trace.device_mask].tolist()) == {0}
+
+
+def test_real_memsets_and_migrations_are_their_own_kinds():
+    step = activities_to_trace(kineto_activities_of("torch-train-step.json.gz"))
+    assert int(step.mask(OpKind.MEMSET).sum()) == 12 and set(step["unit"][step.mask(OpKind.MEMSET)]) == {Unit.MEMSET}
+    uvm = activities_to_trace(nsys_activities_of(UVM))
+    migrations = uvm.mask(OpKind.MIGRATION)
+    assert int(migrations.sum()) == 67 and set(uvm["stream"][migrations]) == {-1}
+    assert int(uvm.mask(OpKind.H2D).sum()) == 4 and int(uvm.mask(OpKind.D2H).sum()) == 3  # the program's own copies

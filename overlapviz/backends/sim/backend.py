@@ -134,6 +134,8 @@ def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], time
         "memory": both([op.memory for op in ops], np.full(len(calls), MemoryKind.NONE)),
         "name": both([name_index[op.name] for op in ops], [name_index[call.name] for call in calls]),
         "op": both(np.full(len(ops), -1), call_ops),
+        "device": np.zeros(len(ops) + len(calls)),  # the model is one GPU driven by one host thread
+        "thread": np.zeros(len(ops) + len(calls)),
     }
     meta = {
         "backend": "sim",

@@ -1,0 +1,168 @@
+"""Findings about how a real program issues its work: the legacy default stream, many small copies, staged peer copies.
+
+overlapviz's own pipeline never does these things; other people's programs often do. The
+thresholds are round on purpose, as in `overlapviz.core.findings`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, rows_of
+from overlapviz.core.intervals import covered_ns, union_intervals
+from overlapviz.core.lanes import is_legacy_stream
+from overlapviz.core.metrics import Metrics
+from overlapviz.core.trace import OpKind, Trace
+
+# Ops that waited a tenth of the run for work of another stream, on hardware that was free for
+# them: the legacy stream's implicit synchronisation, not the GPU, held them back.
+LEGACY_WAIT_SHARE = 0.10
+# A copy under 64 KiB moves its bytes in a few microseconds at PCIe speed, about what the call
+# and the copy cost whatever their size; sixteen of them are a habit, not an accident.
+SMALL_COPY_BYTES = 64 * 1024
+MANY_SMALL_COPIES = 16
+# The fixed cost (the cheapest copy's, paid by every one) makes at least half their time...
+FIXED_COST_SHARE = 0.5
+# ...and they take a fiftieth of what the program waited for: batching them is then worth doing.
+SMALL_COPIES_SHARE = 0.02
+# Copies staged through the host that take a tenth of the run are plain to see on the lanes.
+STAGED_SHARE = 0.10
+_DIRECTIONS = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
+
+
+def legacy_default_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find ops kept waiting by the legacy default stream's implicit synchronisation with the other streams."""
+    device = trace.device_mask & (trace["stream"] >= 0)
+    streams = np.unique(trace["stream"][device])
+    legacy = np.array([is_legacy_stream(trace.meta, int(s)) for s in streams], dtype=bool)
+    if not legacy.any() or legacy.all():
+        return []  # all on the legacy stream is single-stream's to explain
+    on_legacy = device & np.isin(trace["stream"], streams[legacy])
+    waits = _waits_for(trace, device & ~on_legacy, on_legacy) + _waits_for(trace, on_legacy, device & ~on_legacy)
+    waited = np.flatnonzero(waits > 0)
+    total = int(waits.sum())
+    if total < LEGACY_WAIT_SHARE * metrics.makespan_ns:
+        return []
+    message = (
+        f"{waited.size} device ops waited {ms_text(total)} in all (the run took {ms_text(metrics.makespan_ns)}) for"
+        f" work on another stream while the hardware they needed was free: {int(on_legacy.sum())} ops ran on the"
+        " legacy default stream, which waits for everything issued before it to the other (blocking) streams, and"
+        " they wait for it, so its copies and kernels could not overlap theirs. Streams created with"
+        " cudaStreamNonBlocking, or the per-thread default stream (nvcc --default-stream per-thread), do not"
+        " wait for it; in PyTorch, issue the work on torch.cuda.Stream()s."
+    )
+    return [Finding("legacy-default-stream", message, rows_of(waited))]
+
+
+def _waits_for(trace: Trace, waiting: npt.NDArray[np.bool_], others: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Per row of `waiting`: its wait (ready to start) during which `others` ran on another unit than its own."""
+    waits = np.zeros(len(trace), dtype=np.int64)
+    ready, start, unit = trace["ready_ns"], trace["start_ns"], trace["unit"]
+    for value in np.unique(unit[waiting]):
+        rows = np.flatnonzero(waiting & (unit == value) & (ready >= 0) & (start > ready))
+        elsewhere = others & (unit != value)
+        busy_s, busy_e = union_intervals(start[elsewhere], trace["end_ns"][elsewhere])
+        waits[rows] = covered_ns(busy_s, busy_e, ready[rows], start[rows])
+    return waits
+
+
+def small_copies(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find many copies under 64 KiB whose per-copy cost, not their bytes, sets their time."""
+    found = []
+    for kind, label in _DIRECTIONS.items():
+        copies = np.flatnonzero(trace.mask(kind) & (trace["bytes"] < SMALL_COPY_BYTES))
+        if copies.size < MANY_SMALL_COPIES:
+            continue
+        calls = np.flatnonzero((trace["kind"] == OpKind.API) & np.isin(trace["op"], copies))
+        # each copy's cost as the program paid it: its call where one issued it, else the copy itself
+        cost = trace.duration_ns[copies].copy()
+        call_of = np.full(len(trace), -1, dtype=np.int64)
+        call_of[trace["op"][calls]] = calls
+        issued = call_of[copies] >= 0
+        cost[issued] = trace.duration_ns[call_of[copies][issued]]
+        both = np.concatenate([copies, calls])
+        starts, ends = union_intervals(trace["start_ns"][both], trace["end_ns"][both])
+        taken = int((ends - starts).sum())
+        fixed = int(cost.min())
+        wall = metrics.wall_ns or metrics.makespan_ns
+        if copies.size * fixed < FIXED_COST_SHARE * taken or taken < SMALL_COPIES_SHARE * wall:
+            continue
+        found.append(_small_copies_finding(trace, label, copies, calls, taken, fixed, wall))
+    return found
+
+
+def _small_copies_finding(
+    trace: Trace,
+    label: str,
+    copies: npt.NDArray[np.intp],
+    calls: npt.NDArray[np.intp],
+    taken: int,
+    fixed: int,
+    wall: int,
+) -> Finding:
+    n = copies.size
+    total_bytes = int(trace["bytes"][copies].sum())
+    names = " and ".join(sorted({api_name(trace, int(r)) for r in calls}))
+    in_calls = f" in {names} and the copies" if names else ""
+    saved = (n - 1) * fixed
+    message = (
+        f"{n} {label} copies of less than 64 KiB each ({_kib(total_bytes)} in all, {_kib(total_bytes / n)} on"
+        f" average) took {ms_text(taken)}{in_calls} ({pct_text(taken, wall)} of what the program waited for):"
+        f" each paid a fixed cost of at least {fixed / 1000:.1f} µs whatever its size, more than its bytes took."
+        f" Packed into one buffer and copied at once, they would pay it once: about {ms_text(saved)} less."
+    )
+    return Finding("small-copies", message, rows_of(copies, calls))
+
+
+def _kib(nbytes: float) -> str:
+    return f"{nbytes / 1024:.1f} KiB"
+
+
+def staged_peer_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find data moved from one GPU to another through host memory: a D2H copy, then an H2D copy of the same bytes."""
+    pairs = _staged_pairs(trace)
+    if not pairs:
+        return []
+    rows = np.array([row for pair in pairs for row in pair], dtype=np.intp)
+    copying = int(trace.duration_ns[rows].sum())
+    if copying < STAGED_SHARE * metrics.makespan_ns:
+        return []
+    total_bytes = int(sum(int(trace["bytes"][d2h]) for d2h, _ in pairs))
+    routes = sorted({(int(trace["device"][d2h]), int(trace["device"][h2d])) for d2h, h2d in pairs})
+    route_text = ", ".join(f"GPU {a} to GPU {b}" for a, b in routes)
+    message = (
+        f"{len(pairs)} times data went from one GPU to another through host memory ({route_text}): a D2H copy,"
+        f" then an H2D copy of the same bytes ({total_bytes / 1e6:,.1f} MB in all; {ms_text(copying)} of copying,"
+        f" {pct_text(copying, metrics.makespan_ns)} of the run). The bytes crossed the host link twice and waited"
+        " in between. A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess; in PyTorch,"
+        " tensor.to('cuda:1')) moves them GPU to GPU once, over NVLink where the GPUs have it."
+    )
+    return [Finding("staged-peer-copy", message, rows_of(rows))]
+
+
+def _staged_pairs(trace: Trace) -> list[tuple[int, int]]:
+    """(D2H row, H2D row) pairs: the H2D copy to another GPU starts after the D2H copy of as many bytes ends.
+
+    Each H2D copy is paired with the latest such D2H copy not yet paired.
+    """
+    d2h = np.flatnonzero(trace.mask(OpKind.D2H) & (trace["bytes"] > 0))
+    h2d = np.flatnonzero(trace.mask(OpKind.H2D) & (trace["bytes"] > 0))
+    if d2h.size == 0 or h2d.size == 0 or np.unique(trace["device"][np.concatenate([d2h, h2d])]).size < 2:
+        return []
+    waiting: dict[int, list[int]] = {}
+    ends = [(int(trace["end_ns"][r]), 0, int(r)) for r in d2h]
+    # a D2H copy that ends as an H2D copy starts sorts first
+    events = sorted(ends + [(int(trace["start_ns"][r]), 1, int(r)) for r in h2d])
+    pairs = []
+    for _, is_h2d, row in events:
+        nbytes = int(trace["bytes"][row])
+        if not is_h2d:
+            waiting.setdefault(nbytes, []).append(row)
+            continue
+        candidates = waiting.get(nbytes, [])
+        other = next((c for c in reversed(candidates) if trace["device"][c] != trace["device"][row]), None)
+        if other is not None:
+            candidates.remove(other)
+            pairs.append((other, row))
+    return pairs

@@ -1,0 +1,165 @@
+"""The findings about how real programs issue their work, on small built traces and the real files."""
+
+from pathlib import Path
+
+import pytest
+
+from overlapviz.core.findings import find_findings
+from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
+from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
+from overlapviz.importers.read import read_trace_file
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+US = 1000
+
+
+def codes(trace):
+    return [finding.code for finding in find_findings(trace)]
+
+
+# --- the legacy default stream ------------------------------------------------------------
+
+
+def legacy_mix(meta):
+    """A kernel on stream 1, then a copy on stream 0 that waits for it, then a kernel on 1 that waits for the copy."""
+    b = TraceBuilder()
+    b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 1000 * US, name="k", stream=1, ready_ns=0)
+    b.add(OpKind.H2D, Unit.H2D_ENGINE, 1000 * US, 2000 * US, name="h2d", stream=0, ready_ns=100 * US, nbytes=1 << 20,
+          memory=MemoryKind.PINNED)  # fmt: skip
+    b.add(OpKind.KERNEL, Unit.COMPUTE, 2000 * US, 3000 * US, name="k", stream=1, ready_ns=1100 * US)
+    return b.build(meta, origin_ns=0)
+
+
+def test_ops_held_back_by_the_legacy_default_stream_are_found_with_their_wait():
+    trace = legacy_mix({"legacy_streams": [0]})
+    [finding] = legacy_default_stream(trace, compute_metrics(trace))
+    # the copy waited 0.9 ms for stream 1's kernel (the H2D engine was free), the second kernel 0.9 ms for the copy
+    assert finding.message.startswith("2 device ops waited 1.80 ms in all (the run took 3.00 ms) for work on another")
+    assert "1 ops ran on the legacy default stream" in finding.message and "cudaStreamNonBlocking" in finding.message
+    assert finding.rows == (1, 2)
+    assert "legacy-default-stream" in codes(trace)
+
+
+def test_the_same_waits_without_a_legacy_stream_are_not_blamed_on_it():
+    trace = legacy_mix({})
+    assert legacy_default_stream(trace, compute_metrics(trace)) == []
+
+
+def test_everything_on_the_legacy_stream_is_left_to_single_stream():
+    trace = legacy_mix({"legacy_streams": [0, 1]})
+    assert legacy_default_stream(trace, compute_metrics(trace)) == []
+
+
+def test_waits_for_the_same_engine_are_the_engines_not_the_legacy_streams():
+    b = TraceBuilder()
+    b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 1000 * US, name="k", stream=1, ready_ns=0)
+    b.add(OpKind.KERNEL, Unit.COMPUTE, 1000 * US, 2000 * US, name="k", stream=0, ready_ns=100 * US)
+    trace = b.build({"legacy_streams": [0]}, origin_ns=0)
+    assert legacy_default_stream(trace, compute_metrics(trace)) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["nsys/mordred-2021-no-enums.sqlite.gz", "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz",
+             "torch/torch-pinned.json.gz"]
+)  # fmt: skip
+def test_no_real_trace_here_mixes_the_legacy_stream_with_others(name):
+    assert "legacy-default-stream" not in codes(read_trace_file(DATA / name))
+
+
+def test_a_real_program_all_on_the_legacy_stream_is_told_so():
+    messages = [f.message for f in find_findings(read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz"))]
+    assert messages[0].startswith("All 72 device ops ran on the legacy default stream:")
+
+
+# --- many small copies --------------------------------------------------------------------
+
+
+def test_the_real_hash_join_copies_many_small_pieces():
+    trace = read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz")
+    [finding] = small_copies(trace, compute_metrics(trace))
+    assert finding.message.startswith(
+        "45 H2D copies of less than 64 KiB each (123.2 KiB in all, 2.7 KiB on average) took 0.77 ms in cudaMemcpy"
+        " and the copies (4% of what the program waited for): each paid a fixed cost of at least 8.7 µs"
+    )
+    assert finding.message.endswith("they would pay it once: about 0.38 ms less.")
+    assert len(finding.rows) == 90  # the copies and the calls that issued them
+
+
+@pytest.mark.parametrize("name", ["torch/torch-dataloader.json.gz", "torch/torch-train-step.json.gz",
+                                  "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz"])  # fmt: skip
+def test_a_few_small_copies_or_large_ones_are_no_finding(name):
+    trace = read_trace_file(DATA / name)
+    assert small_copies(trace, compute_metrics(trace)) == []
+
+
+def small_copy_loop(count, nbytes, call_us=10, kernel_us=1000):
+    """`count` copies of `nbytes`, each issued by a call of `call_us` µs and taking 2 µs, then a kernel."""
+    b = TraceBuilder()
+    t = 0
+    for _ in range(count):
+        op = b.add(OpKind.H2D, Unit.H2D_ENGINE, t + 5 * US, t + 7 * US, name="h2d", stream=0, nbytes=nbytes,
+                   memory=MemoryKind.PINNED)  # fmt: skip
+        b.add(OpKind.API, Unit.HOST, t, t + call_us * US, name="cudaMemcpyAsync_v3020", op=op)
+        t += call_us * US
+    b.add(OpKind.KERNEL, Unit.COMPUTE, t, t + kernel_us * US, name="k", stream=0)
+    return b.build({}, origin_ns=0)
+
+
+def test_small_copies_say_their_time_and_what_one_batch_would_save():
+    trace = small_copy_loop(20, 4096)
+    [finding] = small_copies(trace, compute_metrics(trace))
+    assert finding.message == (
+        "20 H2D copies of less than 64 KiB each (80.0 KiB in all, 4.0 KiB on average) took 0.20 ms in"
+        " cudaMemcpyAsync and the copies (17% of what the program waited for): each paid a fixed cost of at least"
+        " 10.0 µs whatever its size, more than its bytes took. Packed into one buffer and copied at once, they"
+        " would pay it once: about 0.19 ms less."
+    )
+
+
+@pytest.mark.parametrize(("count", "nbytes"), [(15, 4096), (20, 64 * 1024)])
+def test_too_few_or_not_small_copies_are_no_finding(count, nbytes):
+    trace = small_copy_loop(count, nbytes)
+    assert small_copies(trace, compute_metrics(trace)) == []
+
+
+def test_small_copies_that_take_a_sliver_of_the_run_are_no_finding():
+    trace = small_copy_loop(20, 4096, kernel_us=100_000)  # 0.2 ms of small copies beside a 100 ms kernel
+    assert small_copies(trace, compute_metrics(trace)) == []
+
+
+# --- a peer copy staged through the host ------------------------------------------------
+
+
+def staged(devices=(0, 1), sizes=(16 << 20, 16 << 20)):
+    b = TraceBuilder()
+    b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 1000 * US, name="k", stream=0, device=devices[0])
+    b.add(OpKind.D2H, Unit.D2H_ENGINE, 1000 * US, 2300 * US, name="d2h", stream=0, device=devices[0], nbytes=sizes[0],
+          memory=MemoryKind.PINNED)  # fmt: skip
+    b.add(OpKind.H2D, Unit.H2D_ENGINE, 2400 * US, 3700 * US, name="h2d", stream=1, device=devices[1], nbytes=sizes[1],
+          memory=MemoryKind.PINNED)  # fmt: skip
+    b.add(OpKind.KERNEL, Unit.COMPUTE, 3700 * US, 4000 * US, name="k", stream=1, device=devices[1])
+    return b.build({}, origin_ns=0)
+
+
+def test_a_copy_from_gpu_to_gpu_through_host_memory_is_found():
+    trace = staged()
+    [finding] = staged_peer_copy(trace, compute_metrics(trace))
+    assert finding.message.startswith(
+        "1 times data went from one GPU to another through host memory (GPU 0 to GPU 1): a D2H copy, then an H2D"
+        " copy of the same bytes (16.8 MB in all; 2.60 ms of copying, 65% of the run)."
+    )
+    assert "cudaMemcpyPeerAsync" in finding.message and finding.rows == (1, 2)
+    assert "staged-peer-copy" in codes(trace)
+
+
+@pytest.mark.parametrize(("devices", "sizes"), [((0, 0), (16 << 20, 16 << 20)), ((0, 1), (16 << 20, 8 << 20))])
+def test_copies_to_and_from_one_gpu_or_of_other_sizes_are_no_staging(devices, sizes):
+    trace = staged(devices, sizes)
+    assert staged_peer_copy(trace, compute_metrics(trace)) == []
+
+
+@pytest.mark.parametrize("name", ["nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz", "torch/torch-pinned.json.gz"])
+def test_real_programs_on_one_gpu_stage_nothing(name):
+    trace = read_trace_file(DATA / name)
+    assert staged_peer_copy(trace, compute_metrics(trace)) == []
