@@ -44,6 +44,7 @@ from overlapviz.core.config import (
     parse_size,
 )
 from overlapviz.core.destination import DestinationError, check_destination
+from overlapviz.core.number_text import count_text
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
 from overlapviz.importers.read import read_trace_file
@@ -511,26 +512,28 @@ def add_devices(commands: Any) -> None:
 def devices_command(args: argparse.Namespace) -> int:
     """Print the backends (with why one is not usable), the GPUs, and the simulated profiles."""
     statuses = registry.probe_backends()
-    lines = ["backends"]
-    lines += [f"  {s.name:<6} {'usable' if s.usable else 'not usable':<11} {s.reason}" for s in statuses]
-    lines.append(f"  auto   picks {_auto_choice()}")
-    gpus = [
-        (status.name, info)
-        for status in statuses
-        if status.usable
-        for info in registry.load_backend(status.name).devices()
-        if not info.simulated
-    ]
-    lines.append("GPUs")
-    for name, info in gpus:
-        lines.append(f"  {info.key:<14} {_device_line(info)} ({name} backend)")
-        lines += _timing_lines(info)
-    if not gpus:
-        lines.append("  none found")
-    lines.append("simulated profiles")
-    lines += _profile_lines()
+    backends = [[s.name, "usable" if s.usable else "not usable", s.reason] for s in statuses]
+    backends.append(["auto", f"picks {_auto_choice()}"])
+    gpus: list[list[str]] = []
+    for status in statuses:
+        if status.usable:
+            for info in registry.load_backend(status.name).devices():
+                if not info.simulated:
+                    gpus.append([info.key, f"{_device_line(info)} ({status.name} backend)"])
+                    gpus += [["", timing] for timing in _timing_lines(info)]
+    lines = ["backends", *aligned(backends), "GPUs", *(aligned(gpus) if gpus else ["  none found"])]
+    lines += ["simulated profiles", *_profile_lines()]
     print("\n".join(lines))
     return 0
+
+
+def aligned(rows: list[list[str]], indent: str = "  ") -> list[str]:
+    """`rows` as lines whose columns line up, each as wide as its longest cell (the last one unpadded)."""
+    widths = [max(len(row[k]) for row in rows if k < len(row)) for k in range(max(map(len, rows), default=0))]
+    return [
+        indent + "  ".join([*(f"{cell:<{widths[k]}}" for k, cell in enumerate(row[:-1])), row[-1]]).rstrip()
+        for row in rows
+    ]
 
 
 def _auto_choice() -> str:
@@ -545,7 +548,7 @@ def _profile_lines() -> list[str]:
         profiles = registry.load_backend("sim").devices()
     except BackendError as error:
         return [f"  not available: {error}"]
-    return [f"  {info.key:<14} {_device_line(info)}" for info in profiles]
+    return aligned([[info.key, _device_line(info)] for info in profiles])
 
 
 def _timing_lines(info: DeviceInfo) -> list[str]:
@@ -554,12 +557,12 @@ def _timing_lines(info: DeviceInfo) -> list[str]:
     if not timing:
         return []
     reason = info.facts.get("timing_reason")
-    return [f"  {'':<14} timing: {timing}" + (f" ({reason})" if reason else "")]
+    return [f"timing: {timing}" + (f" ({reason})" if reason else "")]
 
 
 def _device_line(info: DeviceInfo) -> str:
     engines = info.facts.get("copy_engines")
-    return info.name if engines is None else f"{info.name}, {engines} copy engine{'s' if engines != 1 else ''}"
+    return info.name if engines is None else f"{info.name}, {count_text(engines, 'copy engine')}"
 
 
 # --- presets ---------------------------------------------------------------------------
