@@ -20,6 +20,7 @@ from overlapviz._qt.formatting import (
 from overlapviz._qt.forms import child, load_form
 from overlapviz.core.findings import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
+from overlapviz.core.number_text import count_text
 
 ROWS_ROLE = Qt.ItemDataRole.UserRole
 BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H"}
@@ -97,7 +98,7 @@ class MetricsPanel(QWidget):
         for finding in findings:
             item = QListWidgetItem(finding.message)
             item.setData(ROWS_ROLE, tuple(finding.rows))
-            item.setToolTip(f"{finding.code}: click to outline its {len(finding.rows)} spans")
+            item.setToolTip(f"{finding.code}: click to outline its {count_text(len(finding.rows), 'span')}")
             self.findings.addItem(item)
         if not findings:
             quiet = QListWidgetItem(NO_FINDINGS)

@@ -59,11 +59,12 @@ _STAGES = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
 
 
 def issue_plan(config: PipelineConfig) -> list[PlannedOp]:
-    """Every op of `config` in issue order (depth: per chunk; breadth: per stage)."""
+    """Every op of `config` in issue order (depth: per chunk; breadth: per stage); no launch without kernel work."""
+    stages = _STAGES if config.has_kernel_work else (OpKind.H2D, OpKind.D2H)
     if config.order is IssueOrder.DEPTH:
-        pairs = [(chunk, kind) for chunk in range(config.chunks) for kind in _STAGES]
+        pairs = [(chunk, kind) for chunk in range(config.chunks) for kind in stages]
     else:
-        pairs = [(chunk, kind) for kind in _STAGES for chunk in range(config.chunks)]
+        pairs = [(chunk, kind) for kind in stages for chunk in range(config.chunks)]
     return [
         PlannedOp(index, kind, chunk, config.stream_of(chunk)) for index, (chunk, kind) in enumerate(pairs)
     ]

@@ -37,8 +37,8 @@ class Op(NamedTuple):
 
 
 def issue_sequence(config: PipelineConfig) -> list[tuple[OpKind, int]]:
-    """(kind, chunk) in the order the host issues them."""
-    stages = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+    """(kind, chunk) in the order the host issues them; no kernels when there is no kernel work."""
+    stages = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H) if config.has_kernel_work else (OpKind.H2D, OpKind.D2H)
     chunks = range(config.chunks)
     if config.order is IssueOrder.DEPTH:
         return [(kind, c) for c in chunks for kind in stages]
