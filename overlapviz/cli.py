@@ -44,7 +44,7 @@ from overlapviz.core.config import (
     parse_size,
 )
 from overlapviz.core.destination import DestinationError, check_destination
-from overlapviz.core.number_text import count_text
+from overlapviz.core.number_text import count_text, fixed
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
 from overlapviz.importers.read import read_trace_file
@@ -482,7 +482,8 @@ def bandwidth_lines(report: dict[str, Any]) -> list[str]:
     lines = [f"device  {name}, {report['backend']} backend, {truth}"]
     peak = report.get("link_peak_gbps")
     if peak:
-        lines.append(f"link    {report.get('link') or 'the link'}: theoretical limit {peak:.1f} GB/s per direction")
+        link = report.get("link") or "the link"
+        lines.append(f"link    {link}: theoretical limit {fixed(peak, 1)} GB/s per direction")
     points = report["points"]
     columns = list(dict.fromkeys((p["memory"], p["direction"]) for p in points))
     sizes = sorted({int(p["size"]) for p in points})
@@ -497,7 +498,7 @@ def bandwidth_lines(report: dict[str, Any]) -> list[str]:
 
 
 def _gbps_cell(value: float | None) -> str:
-    return "-" if value is None or not math.isfinite(value) else f"{value:.1f}"
+    return "-" if value is None or not math.isfinite(value) else fixed(value, 1)
 
 
 # --- devices ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from overlapviz.core.metrics import (
     issuing_calls,
     pageable_copy_calls,
 )
-from overlapviz.core.number_text import count_text, plural
+from overlapviz.core.number_text import count_text, fixed, plural
 from overlapviz.core.trace import OpKind, Trace, Unit
 from overlapviz.core.trace_facts import (
     bottleneck_stage,
@@ -224,7 +224,8 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     message = (
         f"Filling and draining the pipeline cost at least {ms_text(fill_drain)}"
         f" ({pct_text(fill_drain, metrics.makespan_ns)} of the run): with only {count_text(chunks, 'chunk')},"
-        " the first H2D copy runs before any kernel can start and the last {ending} after everything else, so even a"
+        f" the first H2D copy runs before any kernel can start and the last {ending} after everything else, so"
+        " even a"
         f" perfect schedule needs {ms_text(metrics.chunking_bound_ns)} where the busiest stage ({stage}) works"
         f" {ms_text(busiest)}. More, smaller chunks shorten both ends."
     )
@@ -245,7 +246,7 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     issue = host_issue_ns(trace, calls)
     idle = idle_while_issuing_ns(trace, calls)
     starved = f"; the device sat idle {ms_text(idle)} ({pct_text(idle, makespan)}) between ops" if idle > 0 else ""
-    each = f"about {issue / calls.size / 1000:.1f} µs each with the code between them"
+    each = f"about {fixed(issue / calls.size / 1000, 1)} µs each with the code between them"
     if not is_pipeline(trace):
         if idle < IDLE_WHILE_ISSUING_SHARE * makespan:
             return []  # with no chunking to compare against, only a starved GPU shows the launches cost

@@ -17,6 +17,19 @@ def plural(noun: str, count: int) -> str:
     return f"{head}{space}{IRREGULAR_PLURALS.get(last, last + 's')}"
 
 
+def counted(count: int, plural_phrase: str) -> str:
+    """``1 memset``, ``2 memsets``, ``1 copy of an unknown kind``: a count before a phrase given in the plural.
+
+    For labels kept in the plural where they are keys (the counts of what a trace does not draw).
+    """
+    if count != 1:
+        return f"{count:,} {plural_phrase}"
+    head, of, tail = plural_phrase.partition(" of ")
+    before, space, word = head.rpartition(" ")
+    singular = next((one for one, many in IRREGULAR_PLURALS.items() if many == word), word.removesuffix("s"))
+    return f"1 {before}{space}{singular}{of}{tail}"
+
+
 def count_text(count: int, noun: str, *, thousands: bool = False) -> str:
     """``1 chunk``, ``16 chunks``, ``0 copies``; ``1,024 calls`` with `thousands`."""
     number = f"{count:,}" if thousands else str(count)

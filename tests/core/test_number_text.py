@@ -3,7 +3,7 @@
 import pytest
 
 from overlapviz.core.config import KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.number_text import count_text, fixed, plural
+from overlapviz.core.number_text import count_text, counted, fixed, plural
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,14 @@ def test_no_kernel_work_reads_copies_only_not_a_kernel_of_no_iterations():
     assert not PipelineConfig(iters=0).has_kernel_work
     sincos = PipelineConfig(kernel=KernelKind.SINCOS, iters=0)
     assert sincos.has_kernel_work and sincos.describe().endswith("kernel sincos")
+
+
+@pytest.mark.parametrize(
+    ("count", "phrase", "text"),
+    [(1, "memsets", "1 memset"), (1, "annotation ranges", "1 annotation range"),
+     (1, "device-to-device copies", "1 device-to-device copy"),
+     (1, "copies of an unknown kind", "1 copy of an unknown kind"),
+     (2, "memsets", "2 memsets"), (1600, "annotation ranges", "1,600 annotation ranges")],
+)  # fmt: skip
+def test_a_count_before_a_plural_phrase_makes_it_singular_for_one(count, phrase, text):
+    assert counted(count, phrase) == text

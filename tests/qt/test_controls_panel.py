@@ -75,7 +75,7 @@ def test_kernel_time_label_follows_the_slider(panel):
     panel.set_kernel_rate(1e6 / (default.chunk_elements * default.iters))  # 1 ms per default chunk
     assert panel.iters_slider._detail_label.text() == "\u2248 1.00 ms per chunk"
     _drag(panel.chunks_slider, 32)
-    assert panel.iters_slider._detail_label.text() == "\u2248 500 µs per chunk"
+    assert panel.iters_slider._detail_label.text() == "\u2248 0.500 ms per chunk"
     _drag(panel.iters_slider, 0)
     assert panel.iters_slider._detail_label.text() == "copies only: no kernel work"
 

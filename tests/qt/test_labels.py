@@ -8,14 +8,17 @@ from overlapviz._qt.kernel_time import kernel_rate_ns, kernel_time_text
 from overlapviz._qt.run_targets import available_targets, default_target, target_title
 from overlapviz._qt.status_text import SIMULATED, status_line, status_parts
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.finding import ms_text
 from overlapviz.core.metrics import compute_metrics
 
 
-def test_durations_read_in_the_unit_that_suits_them():
-    assert format_duration(512) == "512 ns"
-    assert format_duration(74_200) == "74.2 µs"
+def test_durations_read_in_ms_the_unit_of_the_time_axis():
+    assert format_duration(512) == "0.000512 ms"
+    assert format_duration(74_200) == "0.0742 ms"
     assert format_duration(6_090_000) == "6.09 ms"
-    assert format_duration(1_250_000_000) == "1.25 s"
+    assert format_duration(7_955_600_000) == "7955.6 ms"  # as the findings write it (ms_text), not "7.96 s"
+    assert format_duration(7_955_600_000) == f"{ms_text(7_955_600_000)}"
+    assert format_duration(0) == "0.00 ms" and format_duration(-0.4) == "0.000000 ms"
 
 
 def test_missing_numbers_are_a_dash():
@@ -30,8 +33,8 @@ def test_missing_numbers_are_a_dash():
 
 def test_time_saved_never_reads_as_a_negative_saving():
     assert format_time_saved(9_576_000, 2.6156) == "9.58 ms (2.62\u00d7)"
-    assert format_time_saved(-367_000, 0.9946) == "none: 367 µs slower\nthan back to back"
-    assert format_time_saved(-367_000, 0.9946, short=True) == "none: 367 µs slower"
+    assert format_time_saved(-367_000, 0.9946) == "none: 0.367 ms slower\nthan back to back"
+    assert format_time_saved(-367_000, 0.9946, short=True) == "none: 0.367 ms slower"
     assert format_time_saved(0, 1.0, short=True) == "none"
     assert "-" not in format_time_saved(-367_000, 0.9946) and "\u2212" not in format_time_saved(-1, 1.0)
 
@@ -88,7 +91,7 @@ def test_kernel_time_scales_with_chunk_size_and_iterations():
     assert rate is not None
     config = PipelineConfig.from_dict(trace.meta["config"])
     assert kernel_time_text(config, rate) == "\u2248 1.00 ms per chunk"
-    assert kernel_time_text(config.replace(iters=930), rate) == "\u2248 500 µs per chunk"
+    assert kernel_time_text(config.replace(iters=930), rate) == "\u2248 0.500 ms per chunk"
     assert kernel_time_text(config.replace(chunks=1), rate) == "\u2248 2.00 ms per chunk"
 
 

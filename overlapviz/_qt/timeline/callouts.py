@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from overlapviz._qt.formatting import format_duration
 from overlapviz._qt.timeline.lane_rows import LaneRows
+from overlapviz.core.finding import pct_text
 from overlapviz.core.findings import Finding
 from overlapviz.core.intervals import union_intervals
 from overlapviz.core.lanes import LaneGroup
@@ -250,4 +251,4 @@ def _api_name(trace: Trace, row: int) -> str:
 
 
 def _share(part: float, whole: float) -> str:
-    return f"{100 * part / whole:.0f}%" if whole > 0 else "0%"
+    return pct_text(part, whole)
