@@ -215,7 +215,8 @@ def add_run(commands: Any) -> None:
     output.add_argument("--trace", type=Path, metavar="FILE.json", help="write the trace as Chrome trace JSON")
     output.add_argument("--csv", type=Path, metavar="FILE", help="write the spans as CSV")
     output.add_argument("--png", type=Path, metavar="FILE.png",
-                        help="draw the timeline (both, for a comparison preset) to a PNG, as the app exports it")
+                        help="draw the timeline (both, for a comparison preset) as the app exports it, to FILE.png"
+                        " or FILE.svg (any other ending is refused)")
     _add_picture_options(output)
 
 
@@ -266,7 +267,7 @@ def run_command(args: argparse.Namespace) -> int:
     devices = [args.device or (preset.devices[side] if preset else None) for side in range(len(configs))]
     outputs = {kind: _output_paths(getattr(args, kind), len(configs)) for kind in ("trace", "csv")}
     if args.png is not None:
-        _check_picture(args.png, args.width, args.theme)
+        _check_picture(args.png, args.width, args.theme, "--png")
     backends = [find_backend(backend_name, device) for device in devices]
     results = [
         run_on(backend, config, device) for config, backend, device in zip(configs, backends, devices, strict=True)
@@ -342,6 +343,10 @@ def _outputs_together() -> Iterator[None]:
 
 # --- pictures: run --png and render ---------------------------------------------------------
 
+PICTURE_SUFFIXES = (".png", ".svg")  # the formats a picture is written in, told by the name's ending
+PICTURE_FORMATS_HELP = "The name must end in .png (PNG) or .svg (SVG); any other ending is refused."
+
+
 
 def add_render(commands: Any) -> None:
     """Add ``overlapviz render``."""
@@ -350,17 +355,18 @@ def add_render(commands: Any) -> None:
         help="draw a trace file (Chrome trace JSON written by overlapviz) to a PNG or SVG",
         description="Draw a trace written by overlapviz (run --trace, or the app's Export Chrome trace) as the"
         " app exports it: caption, colour key, timeline and the findings as callouts. No display needed."
-        " An output ending in .svg is written as SVG, anything else as PNG.",
+        f" {PICTURE_FORMATS_HELP}",
     )
     render.set_defaults(command=render_command)
     render.add_argument("trace", type=Path, metavar="TRACE.json", help="the trace to draw")
-    render.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png", help="the picture to write")
+    render.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png",
+                        help="the picture to write: OUT.png or OUT.svg")
     _add_picture_options(render)
 
 
 def render_command(args: argparse.Namespace) -> int:
     """Read a trace file and draw it."""
-    _check_picture(args.output, args.width, args.theme)
+    _check_picture(args.output, args.width, args.theme, "-o")
     try:
         trace = read_trace_file(args.trace)
     except TraceFormatError as error:
@@ -371,14 +377,17 @@ def render_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_picture(path: Path, width: int, theme: str) -> None:
-    """Fail before any work when the picture could not be drawn or written."""
+def _check_picture(path: Path, width: int, theme: str, flag: str) -> None:
+    """Fail before any work when the picture could not be drawn or written, or not in the format its name says."""
     render = _render_module()
     try:
         render.check_options(width, theme)
     except ValueError as error:
         raise UsageError(f"--width/--theme: {error}") from None
     _check_writable(path)
+    if path.suffix.lower() not in PICTURE_SUFFIXES:
+        ending = f"not {path.suffix}" if path.suffix else "not a name without one"
+        raise UsageError(f"{flag} {path}: a picture is written as .png or .svg, {ending}")
 
 
 def _draw(traces: list[Trace], labels: list[str], path: Path, width: int, theme: str, title: str = "") -> Path:
