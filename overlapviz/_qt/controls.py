@@ -11,7 +11,7 @@ from superqt import QToggleSwitch
 
 from overlapviz._qt.choice_group import ChoiceGroup
 from overlapviz._qt.forms import child, load_form
-from overlapviz._qt.kernel_time import kernel_time_text
+from overlapviz._qt.kernel_time import KernelRate, KernelTimeHint
 from overlapviz._qt.run_targets import RunTarget
 from overlapviz._qt.slider_values import ITER_VALUES, SIZE_VALUES, STREAM_VALUES, chunk_values, nearest_value
 from overlapviz._qt.step_slider import StepSlider
@@ -51,7 +51,7 @@ class ControlsPanel(QWidget):
         self.stream_kind = ChoiceGroup(kinds, self)
         self._base = PipelineConfig()
         self._wanted_chunks = self._base.chunks
-        self._kernel_rate: float | None = None
+        self._kernel_hint = KernelTimeHint()
         self._connect()
         self.set_config(self._base)
 
@@ -83,10 +83,9 @@ class ControlsPanel(QWidget):
         self._show_adjustments()
         self._show_kernel_time()
 
-    def set_kernel_rate(self, rate_ns: float | None) -> None:
-        """Use `rate_ns` (kernel ns per element-iteration; None keeps the last) for the label."""
-        if rate_ns is not None:
-            self._kernel_rate = rate_ns
+    def set_kernel_rate(self, rate: KernelRate | None) -> None:
+        """Learn the kernel's `rate` in a run on show (None: nothing new) for the label on its device."""
+        self._kernel_hint.learn(rate)
         self._show_kernel_time()
 
     # --- targets and run -------------------------------------------------------------
@@ -100,6 +99,17 @@ class ControlsPanel(QWidget):
         if current in targets:
             self.device_combo.setCurrentIndex(targets.index(current))
         self.device_combo.blockSignals(False)
+        self._show_kernel_time()
+
+    def select_target(self, backend: str | None, device: str | None) -> None:
+        """Choose (`backend`, `device`) in the device picker, if offered; no signal."""
+        for index in range(self.device_combo.count()):
+            target = self.device_combo.itemData(index)
+            if isinstance(target, RunTarget) and (target.backend, target.device) == (backend, device):
+                self.device_combo.blockSignals(True)
+                self.device_combo.setCurrentIndex(index)
+                self.device_combo.blockSignals(False)
+        self._show_kernel_time()
 
     def target(self) -> RunTarget | None:
         """The chosen backend and device."""
@@ -124,7 +134,11 @@ class ControlsPanel(QWidget):
             group.chosen.connect(lambda _value: self._commit())
         self.run_button.clicked.connect(self.run_clicked)
         self.live_switch.toggled.connect(self.live_toggled)
-        self.device_combo.currentIndexChanged.connect(lambda _i: self.target_changed.emit(self.target()))
+        self.device_combo.currentIndexChanged.connect(self._on_target_chosen)
+
+    def _on_target_chosen(self, _index: int) -> None:
+        self._show_kernel_time()
+        self.target_changed.emit(self.target())
 
     def _on_slider_moved(self, _value: int) -> None:
         self._sync_chunks()
@@ -183,7 +197,7 @@ class ControlsPanel(QWidget):
             config = self.config()
         except ConfigError:
             return
-        self.iters_slider.set_detail(kernel_time_text(config, self._kernel_rate))
+        self.iters_slider.set_detail(self._kernel_hint.text(config, self.target()))
 
 
 def _with(values: tuple[int, ...], extra: int) -> tuple[int, ...]:

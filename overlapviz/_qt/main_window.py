@@ -208,7 +208,7 @@ class MainWindow(QMainWindow):
         self.timeline.set_view(view)
         self.metrics.show_results(view.metrics, view.findings)
         self.status_label.setText(status_line(view.trace.meta, view.result.wall_s, source))
-        self.controls.set_kernel_rate(view.kernel_rate_ns)
+        self.controls.set_kernel_rate(view.kernel_rate)
         self.timeline_drawn.emit()
 
     def show_loaded(self, opened: OpenedFile) -> None:
@@ -249,13 +249,7 @@ class MainWindow(QMainWindow):
 
     def select_target(self, backend: str | None, device: str | None) -> None:
         """Choose (`backend`, `device`) in the device picker, if offered, without running."""
-        combo = self.controls.device_combo
-        for index in range(combo.count()):
-            target = combo.itemData(index)
-            if isinstance(target, RunTarget) and (target.backend, target.device) == (backend, device):
-                combo.blockSignals(True)
-                combo.setCurrentIndex(index)
-                combo.blockSignals(False)
+        self.controls.select_target(backend, device)
 
     # --- what the file actions read ----------------------------------------------------
 
