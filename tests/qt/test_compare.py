@@ -11,6 +11,7 @@ from teaching_helpers import (
     run_and_wait,
 )
 
+from overlapviz._qt.compare import deltas
 from overlapviz._qt.compare.deltas import delta_html, delta_line, delta_rows
 from overlapviz._qt.compare.pair_run import pageable_vs_pinned
 from overlapviz._qt.export.comparison_view import ComparisonPicture
@@ -193,3 +194,8 @@ def test_render_comparison_png_checks_its_sides(tmp_path):
     assert not (tmp_path / "x.png").exists()
     path = render_comparison_png([two_chunk_trace(), two_chunk_trace()], ["a", "b"], tmp_path / "x.png", width=1600)
     assert QImage(str(path)).width() == 1600
+
+
+def test_a_share_that_moves_by_one_point_says_one_point():
+    assert deltas._points_change(10.2, 11.1) == "+1 point"
+    assert deltas._points_change(50.0, 48.0) == "\u22122 points"
