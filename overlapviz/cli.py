@@ -45,6 +45,7 @@ from overlapviz.core.config import (
     parse_size,
 )
 from overlapviz.core.destination import DestinationError, check_destination
+from overlapviz.core.number_text import count_text, fixed
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
 from overlapviz.importers.read import read_trace_file
@@ -216,7 +217,8 @@ def add_run(commands: Any) -> None:
     output.add_argument("--trace", type=Path, metavar="FILE.json", help="write the trace as Chrome trace JSON")
     output.add_argument("--csv", type=Path, metavar="FILE", help="write the spans as CSV")
     output.add_argument("--png", type=Path, metavar="FILE.png",
-                        help="draw the timeline (both, for a comparison preset) to a PNG, as the app exports it")
+                        help="draw the timeline (both, for a comparison preset) as the app exports it, to FILE.png"
+                        " or FILE.svg (any other ending is refused)")
     _add_picture_options(output)
 
 
@@ -267,7 +269,7 @@ def run_command(args: argparse.Namespace) -> int:
     devices = [args.device or (preset.devices[side] if preset else None) for side in range(len(configs))]
     outputs = {kind: _output_paths(getattr(args, kind), len(configs)) for kind in ("trace", "csv")}
     if args.png is not None:
-        _check_picture(args.png, args.width, args.theme)
+        _check_picture(args.png, args.width, args.theme, "--png")
     backends = [find_backend(backend_name, device) for device in devices]
     results = [
         run_on(backend, config, device) for config, backend, device in zip(configs, backends, devices, strict=True)
@@ -343,6 +345,10 @@ def _outputs_together() -> Iterator[None]:
 
 # --- pictures: run --png and render ---------------------------------------------------------
 
+PICTURE_SUFFIXES = (".png", ".svg")  # the formats a picture is written in, told by the name's ending
+PICTURE_FORMATS_HELP = "The name must end in .png (PNG) or .svg (SVG); any other ending is refused."
+
+
 
 def add_render(commands: Any) -> None:
     """Add ``overlapviz render``."""
@@ -351,17 +357,18 @@ def add_render(commands: Any) -> None:
         help="draw a trace file (Chrome trace JSON written by overlapviz) to a PNG or SVG",
         description="Draw a trace written by overlapviz (run --trace, or the app's Export Chrome trace) as the"
         " app exports it: caption, colour key, timeline and the findings as callouts. No display needed."
-        " An output ending in .svg is written as SVG, anything else as PNG.",
+        f" {PICTURE_FORMATS_HELP}",
     )
     render.set_defaults(command=render_command)
     render.add_argument("trace", type=Path, metavar="TRACE.json", help="the trace to draw")
-    render.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png", help="the picture to write")
+    render.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png",
+                        help="the picture to write: OUT.png or OUT.svg")
     _add_picture_options(render)
 
 
 def render_command(args: argparse.Namespace) -> int:
     """Read a trace file and draw it."""
-    _check_picture(args.output, args.width, args.theme)
+    _check_picture(args.output, args.width, args.theme, "-o")
     try:
         trace = read_trace_file(args.trace)
     except TraceFormatError as error:
@@ -372,14 +379,17 @@ def render_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_picture(path: Path, width: int, theme: str) -> None:
-    """Fail before any work when the picture could not be drawn or written."""
+def _check_picture(path: Path, width: int, theme: str, flag: str) -> None:
+    """Fail before any work when the picture could not be drawn or written, or not in the format its name says."""
     render = _render_module()
     try:
         render.check_options(width, theme)
     except ValueError as error:
         raise UsageError(f"--width/--theme: {error}") from None
     _check_writable(path)
+    if path.suffix.lower() not in PICTURE_SUFFIXES:
+        ending = f"not {path.suffix}" if path.suffix else "not a name without one"
+        raise UsageError(f"{flag} {path}: a picture is written as .png or .svg, {ending}")
 
 
 def _draw(traces: list[Trace], labels: list[str], path: Path, width: int, theme: str, title: str = "") -> Path:
@@ -483,7 +493,8 @@ def bandwidth_lines(report: dict[str, Any]) -> list[str]:
     lines = [f"device  {name}, {report['backend']} backend, {truth}"]
     peak = report.get("link_peak_gbps")
     if peak:
-        lines.append(f"link    {report.get('link') or 'the link'}: theoretical limit {peak:.1f} GB/s per direction")
+        link = report.get("link") or "the link"
+        lines.append(f"link    {link}: theoretical limit {fixed(peak, 1)} GB/s per direction")
     points = report["points"]
     columns = list(dict.fromkeys((p["memory"], p["direction"]) for p in points))
     sizes = sorted({int(p["size"]) for p in points})
@@ -498,7 +509,7 @@ def bandwidth_lines(report: dict[str, Any]) -> list[str]:
 
 
 def _gbps_cell(value: float | None) -> str:
-    return "-" if value is None or not math.isfinite(value) else f"{value:.1f}"
+    return "-" if value is None or not math.isfinite(value) else fixed(value, 1)
 
 
 # --- devices ---------------------------------------------------------------------------
@@ -513,26 +524,28 @@ def add_devices(commands: Any) -> None:
 def devices_command(args: argparse.Namespace) -> int:
     """Print the backends (with why one is not usable), the GPUs, and the simulated profiles."""
     statuses = registry.probe_backends()
-    lines = ["backends"]
-    lines += [f"  {s.name:<6} {'usable' if s.usable else 'not usable':<11} {s.reason}" for s in statuses]
-    lines.append(f"  auto   picks {_auto_choice()}")
-    gpus = [
-        (status.name, info)
-        for status in statuses
-        if status.usable
-        for info in registry.load_backend(status.name).devices()
-        if not info.simulated
-    ]
-    lines.append("GPUs")
-    for name, info in gpus:
-        lines.append(f"  {info.key:<14} {_device_line(info)} ({name} backend)")
-        lines += _timing_lines(info)
-    if not gpus:
-        lines.append("  none found")
-    lines.append("simulated profiles")
-    lines += _profile_lines()
+    backends = [[s.name, "usable" if s.usable else "not usable", s.reason] for s in statuses]
+    backends.append(["auto", f"picks {_auto_choice()}"])
+    gpus: list[list[str]] = []
+    for status in statuses:
+        if status.usable:
+            for info in registry.load_backend(status.name).devices():
+                if not info.simulated:
+                    gpus.append([info.key, f"{_device_line(info)} ({status.name} backend)"])
+                    gpus += [["", timing] for timing in _timing_lines(info)]
+    lines = ["backends", *aligned(backends), "GPUs", *(aligned(gpus) if gpus else ["  none found"])]
+    lines += ["simulated profiles", *_profile_lines()]
     print("\n".join(lines))
     return 0
+
+
+def aligned(rows: list[list[str]], indent: str = "  ") -> list[str]:
+    """`rows` as lines whose columns line up, each as wide as its longest cell (the last one unpadded)."""
+    widths = [max(len(row[k]) for row in rows if k < len(row)) for k in range(max(map(len, rows), default=0))]
+    return [
+        indent + "  ".join([*(f"{cell:<{widths[k]}}" for k, cell in enumerate(row[:-1])), row[-1]]).rstrip()
+        for row in rows
+    ]
 
 
 def _auto_choice() -> str:
@@ -547,7 +560,7 @@ def _profile_lines() -> list[str]:
         profiles = registry.load_backend("sim").devices()
     except BackendError as error:
         return [f"  not available: {error}"]
-    return [f"  {info.key:<14} {_device_line(info)}" for info in profiles]
+    return aligned([[info.key, _device_line(info)] for info in profiles])
 
 
 def _timing_lines(info: DeviceInfo) -> list[str]:
@@ -556,12 +569,12 @@ def _timing_lines(info: DeviceInfo) -> list[str]:
     if not timing:
         return []
     reason = info.facts.get("timing_reason")
-    return [f"  {'':<14} timing: {timing}" + (f" ({reason})" if reason else "")]
+    return [f"timing: {timing}" + (f" ({reason})" if reason else "")]
 
 
 def _device_line(info: DeviceInfo) -> str:
     engines = info.facts.get("copy_engines")
-    return info.name if engines is None else f"{info.name}, {engines} copy engine{'s' if engines != 1 else ''}"
+    return info.name if engines is None else f"{info.name}, {count_text(engines, 'copy engine')}"
 
 
 # --- presets ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
+from overlapviz.core.number_text import counted, fixed
 from overlapviz.session import RunResult
 
 # The order and the words in which `overlapviz run --help` defines the headline figures.
@@ -39,7 +40,7 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     truth = "simulated" if meta.get("simulated") else "measured"
     device = meta.get("device_name") or meta.get("device") or "default device"
     busy = "   ".join(
-        f"{key} {_ms(ns)} ({m.utilisation.get(key, 0.0) * 100:.0f} %)" for key, ns in m.busy_ns.items()
+        f"{key} {_ms(ns)} ({fixed(m.utilisation.get(key, 0.0) * 100, 0)} %)" for key, ns in m.busy_ns.items()
     )
     bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
     window = meta.get("window")
@@ -62,12 +63,12 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
         f"bandwidth  {bandwidth}",
     ]
     if isinstance(window, list) and len(window) == 2:
-        span = f"{window[0] / 1e6:.3f} to {window[1] / 1e6:.3f} ms"
+        span = f"{fixed(window[0] / 1e6, 3)} to {fixed(window[1] / 1e6, 3)} ms"
         lines.insert(lines.index(where) + 1, f"window     {span} of the trace")
     not_shown = meta.get("not_shown")
     if isinstance(not_shown, dict) and not_shown:
-        counted = ", ".join(f"{count:,} {what}" for what, count in not_shown.items())
-        lines.append(f"not drawn  {counted} (counted, not yet shown)")
+        counts = ", ".join(counted(count, what) for what, count in not_shown.items())
+        lines.append(f"not drawn  {counts} (counted, not yet shown)")
     note = caveat_of(result.trace.meta)
     if note:
         lines.append(f"note       {note}")
@@ -131,13 +132,13 @@ def finite_json(value: Any) -> Any:
 def saved_text(m: Metrics) -> str:
     """``saved 9.576 ms (2.62x)``, or how much slower than back to back the run was."""
     if m.time_saved_ns >= 0:
-        return f"saved {_ms(m.time_saved_ns)} ({m.speedup:.2f}x)"
-    return f"saved nothing: {_ms(-m.time_saved_ns)} slower than back to back ({m.speedup:.2f}x)"
+        return f"saved {_ms(m.time_saved_ns)} ({fixed(m.speedup, 2)}x)"
+    return f"saved nothing: {_ms(-m.time_saved_ns)} slower than back to back ({fixed(m.speedup, 2)}x)"
 
 
 def percent_text(pct: float | None, missing: str = "-") -> str:
     """A share as ``86 %``; `missing` where it has no value."""
-    return missing if pct is None else f"{pct:.0f} %"
+    return missing if pct is None else f"{fixed(pct, 0)} %"
 
 
 def _alloc_text(m: Metrics) -> str:
@@ -147,8 +148,8 @@ def _alloc_text(m: Metrics) -> str:
 
 
 def _ms(ns: int) -> str:
-    return f"{ns / 1e6:.3f} ms"
+    return f"{fixed(ns / 1e6, 3)} ms"
 
 
 def _gbps(value: float | None) -> str:
-    return "-" if value is None or not math.isfinite(value) else f"{value:.1f} GB/s"
+    return "-" if value is None or not math.isfinite(value) else f"{fixed(value, 1)} GB/s"

@@ -327,7 +327,7 @@ def test_devices_without_gpu(backends, capsys):
     assert lines[0] == "backends"
     assert any(line.split()[:3] == ["cupy", "not", "usable"] and "is not here" in line for line in lines)
     assert any(line.split()[:2] == ["sim", "usable"] for line in lines)
-    assert "  auto   picks sim" in lines
+    assert "  auto  picks sim" in lines
     assert lines[lines.index("GPUs") + 1] == "  none found"
     profiles = lines[lines.index("simulated profiles") + 1:]
     assert [p.split()[0] for p in profiles] == ["fake-gpu", "fake-old"]
@@ -338,8 +338,27 @@ def test_devices_with_gpu(backends, capsys):
     backends["cupy"] = FakeBackend("cupy", devices=("0",), simulated=False)
     _, out, _ = run_cli(capsys, "devices")
     lines = out.splitlines()
-    assert "  auto   picks cupy" in lines
+    assert "  auto  picks cupy" in lines
     assert lines[lines.index("GPUs") + 1].split() == ["0", "Fake", "0,", "2", "copy", "engines", "(cupy", "backend)"]
+
+
+def test_devices_columns_line_up_for_any_name_length(backends, capsys, monkeypatch):
+    backends["sim"] = FakeBackend("sim", devices=("a", "a-profile-with-a-long-name", "mid-length"))
+    gpu = FakeBackend("cupy", devices=("0", "cuda:10"), simulated=False)
+    facts = {"copy_engines": 1, "timing": "cupti"}
+    monkeypatch.setattr(gpu, "devices", lambda: [DeviceInfo(k, f"Fake {k}", simulated=False, facts=facts)
+                                                 for k in gpu.keys])
+    backends["cupy"] = gpu
+    _, out, _ = run_cli(capsys, "devices")
+    lines = out.splitlines()
+    profiles = lines[lines.index("simulated profiles") + 1:]
+    assert len({line.index("Fake") for line in profiles}) == 1, profiles
+    assert all(line.endswith(", 2 copy engines") for line in profiles)
+    gpus = lines[lines.index("GPUs") + 1: lines.index("simulated profiles")]
+    assert len({line.index(text) for line, text in zip(gpus, ["Fake", "timing", "Fake", "timing"], strict=True)}) == 1
+    assert gpus[0].endswith("Fake 0, 1 copy engine (cupy backend)")
+    backend_rows = lines[1: lines.index("GPUs")]
+    assert len({line.index(word) for line, word in zip(backend_rows, ["usable", "usable", "picks"], strict=True)}) == 1
 
 
 def test_presets_lessons_in_their_order(capsys):

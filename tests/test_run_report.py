@@ -1,3 +1,4 @@
+from overlapviz import run_report
 from overlapviz.run_report import caveat_of, recorded_by
 
 
@@ -16,3 +17,9 @@ def test_overlapviz_runs_were_recorded_by_no_other_tool():
 def test_a_caveat_is_one_sentence_of_text_or_none():
     assert caveat_of({"caveat": "Real pageable times vary."}) == "Real pageable times vary."
     assert caveat_of({"caveat": ""}) is None and caveat_of({"caveat": ["x"]}) is None and caveat_of({}) is None
+
+
+def test_no_figure_of_the_summary_reads_as_a_negative_zero():
+    assert run_report.percent_text(-0.04) == "0 %" and run_report.percent_text(-0.6) == "-1 %"
+    assert run_report._ms(-400) == "0.000 ms"
+    assert run_report._gbps(-0.01) == "0.0 GB/s"

@@ -200,7 +200,7 @@ class MainWindow(QMainWindow):
         self.timeline.set_view(view)
         self.metrics.show_results(view.metrics, view.findings)
         self.status_label.setText(status_line(view.trace.meta, view.result.wall_s, shown.source))
-        self.controls.set_kernel_rate(view.kernel_rate_ns)
+        self.controls.set_kernel_rate(view.kernel_rate)
         self.timeline_drawn.emit()
 
     def _show_live(self, live: bool) -> None:

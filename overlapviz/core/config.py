@@ -22,6 +22,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from overlapviz.core.number_text import count_text
+
 FLOAT32_BYTES = 4
 KIB = 1024
 MIB = 1024 * KIB
@@ -182,18 +184,21 @@ class PipelineConfig:
             values["size_bytes"] = parse_size(values["size_bytes"])
         return cls(**values)
 
+    @property
+    def has_kernel_work(self) -> bool:
+        """Whether a kernel runs on each chunk: the FMA chain with no iterations is copies only, no launch."""
+        return self.kernel is not KernelKind.FMA or self.iters > 0
+
     def describe(self) -> str:
         """One line for captions and summaries."""
-        if self.stream_kind is StreamKind.LEGACY:
-            streams = "legacy stream"
-        else:
-            streams = f"{self.streams} stream{'s' if self.streams > 1 else ''}"
+        streams = "legacy stream" if self.stream_kind is StreamKind.LEGACY else count_text(self.streams, "stream")
         work = f"{self.kernel.value} x{self.iters}" if self.kernel is KernelKind.FMA else self.kernel.value
+        work = f"kernel {work}" if self.has_kernel_work else "copies only"
         extras = ", fresh output buffer" * self.fresh_output
         extras += ", host buffers allocated per run" * (self.host_alloc is HostAlloc.PER_RUN)
         return (
-            f"{format_size(self.size_bytes)}, {streams} x {self.chunks} chunks, {self.memory.value},"
-            f" {self.order.value}, kernel {work}{extras}"
+            f"{format_size(self.size_bytes)}, {streams} x {count_text(self.chunks, 'chunk')}, {self.memory.value},"
+            f" {self.order.value}, {work}{extras}"
         )
 
 

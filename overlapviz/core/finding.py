@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy.typing as npt
 
+from overlapviz.core.number_text import fixed
 from overlapviz.core.trace import Trace
 
 _API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMemcpyAsync_v3020
@@ -40,9 +41,9 @@ def rows_of(*groups: npt.NDArray[Any]) -> tuple[int, ...]:
 def ms_text(ns: float) -> str:
     """Milliseconds with two decimals, one from 10 ms up."""
     value = ns / 1_000_000
-    return f"{value:.1f} ms" if abs(value) >= 10 else f"{value:.2f} ms"
+    return f"{fixed(value, 1 if abs(value) >= 10 else 2)} ms"
 
 
 def pct_text(part: float, whole: float) -> str:
     """`part` as a whole percentage of `whole` (``0%`` of nothing)."""
-    return f"{100 * part / whole:.0f}%" if whole > 0 else "0%"
+    return f"{fixed(100 * part / whole, 0)}%" if whole > 0 else "0%"

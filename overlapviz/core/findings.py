@@ -26,6 +26,7 @@ from overlapviz.core.metrics import (
     issuing_calls,
     pageable_copy_calls,
 )
+from overlapviz.core.number_text import count_text, fixed, plural
 from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.trace import OpKind, Trace, Unit
 from overlapviz.core.trace_facts import (
@@ -69,9 +70,9 @@ IDLE_WHILE_ISSUING_SHARE = 0.25
 # costs nothing.
 HOST_LOSS_RATIO = 1.1
 _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
-_KIND_WORDS = {
-    OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies", OpKind.MEMSET: "memsets",
-    OpKind.D2D: "D2D copies", OpKind.PEER: "peer copies", OpKind.MIGRATION: "unified-memory migrations",
+_KIND_NOUNS = {
+    OpKind.H2D: "H2D copy", OpKind.KERNEL: "kernel", OpKind.D2H: "D2H copy", OpKind.MEMSET: "memset",
+    OpKind.D2D: "D2D copy", OpKind.PEER: "peer copy", OpKind.MIGRATION: "unified-memory migration",
 }  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
@@ -129,7 +130,7 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
         # Waits of several copies run side by side, so their sum is set against the run's
         # length in words rather than as a share that could pass 100%.
         message = (
-            f"{rows.size} {label} copies, ready to run, waited {ms_text(total)} in all (the run took"
+            f"{count_text(rows.size, f'{label} copy')}, ready to run, waited {ms_text(total)} in all (the run took"
             f" {ms_text(metrics.makespan_ns)}) while the {engine}{both_ways} ran other copies: an engine"
             f" runs one copy at a time, so {label} copies issued on different streams queue behind"
             " each other instead of overlapping."
@@ -150,7 +151,7 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     total = int(waits[rows].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
-    kinds = " and ".join(_KIND_WORDS[OpKind(int(k))] for k in np.unique(trace["kind"][rows]))
+    kinds = " and ".join(plural(_KIND_NOUNS[OpKind(int(k))], rows.size) for k in np.unique(trace["kind"][rows]))
     fermi = (
         " This GPU (Fermi) also holds back the completion of kernels issued back to back until the last"
         " one ends."
@@ -224,11 +225,11 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     last_kind = OpKind.D2H if trace.mask(OpKind.D2H).any() else OpKind.KERNEL
     last = _first_row(trace, last_kind, by_end=True)
     ending = "D2H copy" if last_kind is OpKind.D2H else "kernel"
-    plural = "chunk" if chunks == 1 else "chunks"
     message = (
         f"Filling and draining the pipeline cost at least {ms_text(fill_drain)}"
-        f" ({pct_text(fill_drain, metrics.makespan_ns)} of the run): with only {chunks} {plural}, the first H2D"
-        f" copy runs before any kernel can start and the last {ending} after everything else, so even a"
+        f" ({pct_text(fill_drain, metrics.makespan_ns)} of the run): with only {count_text(chunks, 'chunk')},"
+        f" the first H2D copy runs before any kernel can start and the last {ending} after everything else, so"
+        " even a"
         f" perfect schedule needs {ms_text(metrics.chunking_bound_ns)} where the busiest stage ({stage}) works"
         f" {ms_text(busiest)}. More, smaller chunks shorten both ends."
     )
@@ -249,7 +250,7 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     issue = host_issue_ns(trace, calls)
     idle = idle_while_issuing_ns(trace, calls)
     starved = f"; the device sat idle {ms_text(idle)} ({pct_text(idle, makespan)}) between ops" if idle > 0 else ""
-    each = f"about {issue / calls.size / 1000:.1f} µs each with the code between them"
+    each = f"about {fixed(issue / calls.size / 1000, 1)} µs each with the code between them"
     if not is_pipeline(trace):
         if idle < IDLE_WHILE_ISSUING_SHARE * makespan:
             return []  # with no chunking to compare against, only a starved GPU shows the launches cost

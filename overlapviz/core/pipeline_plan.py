@@ -34,6 +34,7 @@ from overlapviz.core.trace import MemoryKind, OpKind, Unit
 THREADS_PER_BLOCK = 256
 BLOCKS_PER_SM = 8  # 8 x 256 threads = 2048, the most an SM of Volta to Hopper holds at once
 STAGES = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)  # the ops of one chunk, in the order they depend on each other
+COPY_STAGES = (OpKind.H2D, OpKind.D2H)  # a chunk's ops when there is no kernel work: nothing is launched
 KERNEL_NAMES = {KernelKind.FMA: "fma_chain", KernelKind.SINCOS: "sincos_sqrt"}  # extern "C" in pipeline.cu
 COPY_NAMES = {OpKind.H2D: "memcpy HtoD", OpKind.D2H: "memcpy DtoH"}  # as CUPTI and Nsight name them
 _MEMORY_KINDS = {
@@ -176,21 +177,23 @@ class PipelinePlan:
 
 def pipeline_plan(config: PipelineConfig, *, copy_engines: int, sm_count: int) -> PipelinePlan:
     """The ops of `config` in issue order on a device with `copy_engines` and `sm_count` SMs."""
+    kinds = STAGES if config.has_kernel_work else COPY_STAGES
     chunks = np.arange(config.chunks, dtype=np.int64)
-    stages = np.arange(len(STAGES), dtype=np.int64)
+    stages = np.arange(len(kinds), dtype=np.int64)
     if config.order is IssueOrder.DEPTH:  # H2D, kernel, D2H of chunk 0, then of chunk 1, ...
-        stage, chunk = np.tile(stages, config.chunks), np.repeat(chunks, len(STAGES))
+        stage, chunk = np.tile(stages, config.chunks), np.repeat(chunks, len(kinds))
     else:  # every H2D, then every kernel, then every D2H
-        stage, chunk = np.repeat(stages, config.chunks), np.tile(chunks, len(STAGES))
-    kernel = stage == STAGES.index(OpKind.KERNEL)
+        stage, chunk = np.repeat(stages, config.chunks), np.tile(chunks, len(kinds))
+    kind = np.array(kinds, dtype=np.int8)[stage]
+    kernel = kind == OpKind.KERNEL
     last = config.chunks - 1
     chunk_bytes = _per_chunk(config.chunks, config.chunk_bytes, config.chunk_bytes_of(last))
     grid = _per_chunk(config.chunks, kernel_blocks(config, sm_count), kernel_blocks(config, sm_count, last))
     columns: dict[str, npt.NDArray[Any]] = {
-        "kind": np.array(STAGES, dtype=np.int8)[stage],
+        "kind": kind,
         "chunk": chunk,
         "stream": np.zeros_like(chunk) if config.stream_kind is StreamKind.LEGACY else chunk % config.streams,
-        "unit": np.array([unit_of(kind, copy_engines) for kind in STAGES], dtype=np.int8)[stage],
+        "unit": np.array([unit_of(k, copy_engines) for k in kinds], dtype=np.int8)[stage],
         "bytes": np.where(kernel, 0, chunk_bytes[chunk]),
         "memory": np.where(kernel, MemoryKind.NONE, memory_kind(config.memory)),
         "blocks": np.where(kernel, grid[chunk], 0),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from overlapviz.core.number_text import fixed
 from overlapviz.core.trace import UNKNOWN, Trace
 
 NS_PER_MS = 1_000_000
@@ -32,7 +33,7 @@ class Window:
 
     def describe(self) -> str:
         """``2.000 to 4.500 ms``."""
-        return f"{self.start_ns / NS_PER_MS:.3f} to {self.end_ns / NS_PER_MS:.3f} ms"
+        return f"{fixed(self.start_ns / NS_PER_MS, 3)} to {fixed(self.end_ns / NS_PER_MS, 3)} ms"
 
 
 def is_time_range(text: str) -> bool:

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.finding import pct_text
 from overlapviz.core.findings import Finding
 from overlapviz.core.intervals import union_intervals
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.metrics import Metrics, covered_total_ns, host_issue_ns
+from overlapviz.core.number_text import count_text
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.core.trace_facts import bottleneck_stage, chunk_count, copy_engine_waits, idle_unit_waits
 from overlapviz.view.formatting import format_duration
@@ -110,14 +112,14 @@ def _copy_queue(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     direction = _DIRECTIONS.get(OpKind(int(c.trace["kind"][rows[0]])), "")
     engine = _lane_title(c, lane_key)
     waited = format_duration(int(copy_engine_waits(c.trace)[rows].sum()))  # the finding's own measure
-    text = f"{rows.size} {direction} copies queued {waited} in all: the {engine} runs one copy at a time"
+    text = f"{count_text(rows.size, f'{direction} copy')} queued {waited} in all: the {engine} runs one copy at a time"
     return [_callout(c, finding, lane_key, ready, start, text)]
 
 
 def _false_dependency(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     waited = format_duration(int(idle_unit_waits(c.trace)[rows].sum()))
     lane_key = _busiest_lane(c, rows, LaneGroup.STREAMS)
-    text = f"{rows.size} ops waited {waited} with their engine idle: held back by the GPU's scheduling"
+    text = f"{count_text(rows.size, 'op')} waited {waited} with their engine idle: held back by the GPU's scheduling"
     return [_callout(c, finding, lane_key, c.trace["ready_ns"][rows], c.trace["start_ns"][rows], text)]
 
 
@@ -141,7 +143,7 @@ def _too_few_chunks(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     _stage, busiest = bottleneck_stage(c.trace, c.metrics)
     fill_drain = max(c.metrics.chunking_bound_ns - busiest, 0)
     chunks = chunk_count(c.trace)
-    callouts = [_one_span(c, finding, first, f"fill: nothing else can run yet ({chunks} chunks)")]
+    callouts = [_one_span(c, finding, first, f"fill: nothing else can run yet ({count_text(chunks, 'chunk')})")]
     if last != first:
         drain = f"drain: nothing else is left; fill + drain \u2265 {format_duration(fill_drain)}"
         callouts.append(_one_span(c, finding, last, drain))
@@ -151,7 +153,8 @@ def _too_few_chunks(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
 def _too_many_chunks(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     calls = _of_kind(c.trace, rows, OpKind.API)
     per_call = host_issue_ns(c.trace, calls) / max(calls.size, 1)
-    text = f"host-bound: {calls.size:,} API calls, about {format_duration(per_call)} each, feed the GPU too slowly"
+    calls_text = count_text(calls.size, "API call", thousands=True)
+    text = f"host-bound: {calls_text}, about {format_duration(per_call)} each, feed the GPU too slowly"
     return [_callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
 
 
@@ -248,4 +251,4 @@ def _api_name(trace: Trace, row: int) -> str:
 
 
 def _share(part: float, whole: float) -> str:
-    return f"{100 * part / whole:.0f}%" if whole > 0 else "0%"
+    return pct_text(part, whole)

@@ -6,6 +6,7 @@ import html
 from dataclasses import dataclass
 
 from overlapviz.core.metrics import Metrics
+from overlapviz.core.number_text import count_text
 from overlapviz.view.formatting import (
     NO_COPIES,
     format_bandwidth,
@@ -93,7 +94,7 @@ def _points_change(a: float | None, b: float | None) -> str:
     diff = round(b) - round(a)  # the change between the shares as shown
     if diff == 0:
         return SAME
-    return f"{'+' if diff > 0 else MINUS}{abs(diff)} points"
+    return f"{'+' if diff > 0 else MINUS}{count_text(abs(diff), 'point')}"
 
 
 def _share_row(title: str, a: float | None, b: float | None, missing: str = DASH) -> DeltaRow:

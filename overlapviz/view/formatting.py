@@ -1,24 +1,30 @@
-"""Numbers in words for labels, tooltips, captions and the metrics panel."""
+"""Numbers in words for labels, tooltips, captions and the metrics panel.
+
+Every duration is in milliseconds, the unit of the timeline's axis and of the findings, so
+that a picture never says "7.96 s" beside an axis in ms and a callout of "7955.6 ms".
+"""
 
 from __future__ import annotations
 
 import math
 
 from overlapviz.core.config import format_size
+from overlapviz.core.number_text import fixed
 
-NS_PER_US = 1_000
 NS_PER_MS = 1_000_000
-NS_PER_S = 1_000_000_000
+NS_DECIMALS = 6  # decimals of a ms that reach one ns
 NO_COPIES = "no copies"  # the copy time hidden of a run without copies
 
 
 def format_duration(ns: float) -> str:
-    """``512 ns``, ``74.2 µs``, ``6.09 ms``, ``1.25 s``: three significant digits."""
-    magnitude = abs(ns)
-    for unit, scale in (("s", NS_PER_S), ("ms", NS_PER_MS), ("µs", NS_PER_US)):
-        if magnitude >= scale:
-            return f"{_three_digits(ns / scale)} {unit}"
-    return f"{ns:.0f} ns"
+    """``7955.6 ms``, ``6.09 ms``, ``0.0742 ms``: in ms, as the findings write it, three digits below 1 ms."""
+    ms = ns / NS_PER_MS
+    magnitude = abs(ms)
+    if magnitude >= 10:
+        return f"{fixed(ms, 1)} ms"
+    if magnitude >= 1 or magnitude == 0:
+        return f"{fixed(ms, 2)} ms"
+    return f"{fixed(ms, min(NS_DECIMALS, 2 - math.floor(math.log10(magnitude))))} ms"
 
 
 def format_bandwidth(gbps: float | None) -> str:
@@ -41,7 +47,7 @@ def format_time_saved(saved_ns: int, speedup: float, *, short: bool = False) -> 
     back", for tables.
     """
     if saved_ns > 0:
-        return f"{format_duration(saved_ns)} ({speedup:.2f}\u00d7)"
+        return f"{format_duration(saved_ns)} ({fixed(speedup, 2)}\u00d7)"
     if saved_ns == 0:
         return "none" if short else "none: the same\nas back to back"
     slower = f"none: {format_duration(-saved_ns)} slower"
@@ -55,8 +61,4 @@ def format_bytes(n_bytes: int) -> str:
 
 def _three_digits(value: float) -> str:
     magnitude = abs(value)
-    if magnitude >= 100:
-        return f"{value:.0f}"
-    if magnitude >= 10:
-        return f"{value:.1f}"
-    return f"{value:.2f}"
+    return fixed(value, 0 if magnitude >= 100 else 1 if magnitude >= 10 else 2)

@@ -1,22 +1,53 @@
-"""The kernel's time per chunk: measured in the last run, scaled for the current setting.
+"""The kernel's time per chunk for the settings on show, for the kernel slider's label.
 
-The FMA-chain kernel's work grows with the elements of a chunk times the iterations, so the
-last run's median kernel time per element-iteration predicts a new setting closely enough to
-label the slider while it moves; the next run replaces the estimate with a measurement.
+On a simulated device the model itself says how long its kernel takes for those settings
+(`backends.sim.ops.kernel_cost`), before any run. On a real GPU only a run can tell: the
+kernel's work grows with the elements of a chunk times the iterations, so the median kernel
+time per element-iteration of the last run on that same device, with that same kernel,
+predicts a new setting closely enough to label the slider while it moves. A rate measured on
+another device or kernel is never used: it once labelled a 32 GiB pipeline on the H200 model
+with the time a Tesla would take.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from overlapviz.core.config import PipelineConfig
+from overlapviz.app.run_targets import RunTarget
+from overlapviz.backends import registry
+from overlapviz.backends.base import BackendError
+from overlapviz.backends.sim.backend import SimBackend
+from overlapviz.backends.sim.ops import kernel_cost
+from overlapviz.core.config import KernelKind, PipelineConfig
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.view.formatting import format_duration
 
+NO_KERNEL_WORK = "copies only: no kernel work"
+BEFORE_A_RUN = "kernel time per chunk: after the first run on this device"
 
-def kernel_rate_ns(trace: Trace) -> float | None:
-    """Median kernel time per element-iteration in `trace`; None when it cannot be told."""
-    config_data = trace.meta.get("config")
+
+@dataclass(frozen=True, slots=True)
+class KernelRate:
+    """Median kernel ns per unit of work (`kernel_work`) of one run, and what it ran on."""
+
+    ns_per_work: float
+    backend: str
+    device: str
+    kernel: KernelKind
+
+
+def kernel_work(config: PipelineConfig) -> int:
+    """A chunk's kernel work: elements times iterations for the FMA chain, elements for sincos."""
+    iterations = config.iters if config.kernel is KernelKind.FMA else 1
+    return config.chunk_elements * iterations
+
+
+def kernel_rate(trace: Trace) -> KernelRate | None:
+    """The kernel's rate in `trace` and where it ran; None when it cannot be told."""
+    meta = trace.meta
+    config_data = meta.get("config")
     kernels = trace.mask(OpKind.KERNEL)
     if not isinstance(config_data, dict) or not kernels.any():
         return None
@@ -24,16 +55,44 @@ def kernel_rate_ns(trace: Trace) -> float | None:
         config = PipelineConfig.from_dict(config_data)
     except (TypeError, ValueError):
         return None
-    work = config.chunk_elements * config.iters
+    work = kernel_work(config)
     if work <= 0:
         return None
-    return float(np.median(trace.duration_ns[kernels])) / work
+    rate = float(np.median(trace.duration_ns[kernels])) / work
+    return KernelRate(rate, str(meta.get("backend", "")), str(meta.get("device", "")), config.kernel)
 
 
-def kernel_time_text(config: PipelineConfig, rate_ns: float | None) -> str:
-    """``≈ 0.30 ms per chunk`` for `config`; what is known when the rate is not."""
-    if config.iters == 0:
-        return "copies only: no kernel work"
-    if rate_ns is None:
-        return "kernel time per chunk: after the first run"
-    return f"\u2248 {format_duration(rate_ns * config.chunk_elements * config.iters)} per chunk"
+class KernelTimeHint:
+    """Remembers the last rate measured on each real device and kernel; words for the settings on show."""
+
+    def __init__(self) -> None:
+        self._rates: dict[tuple[str, str, KernelKind], float] = {}
+
+    def learn(self, rate: KernelRate | None) -> None:
+        """Keep `rate` for its device and kernel (None: nothing new)."""
+        if rate is not None:
+            self._rates[(rate.backend, rate.device, rate.kernel)] = rate.ns_per_work
+
+    def text(self, config: PipelineConfig, target: RunTarget | None) -> str:
+        """``≈ 0.300 ms per chunk`` for `config` on `target`; what is known when the time is not."""
+        if not config.has_kernel_work:
+            return NO_KERNEL_WORK
+        ns = None if target is None else self._kernel_ns(config, target)
+        return BEFORE_A_RUN if ns is None else f"\u2248 {format_duration(ns)} per chunk"
+
+    def _kernel_ns(self, config: PipelineConfig, target: RunTarget) -> float | None:
+        if target.backend == "sim":
+            return model_kernel_ns(config, target.device)
+        rate = self._rates.get((target.backend, target.device, config.kernel))
+        return None if rate is None else rate * kernel_work(config)
+
+
+def model_kernel_ns(config: PipelineConfig, device: str) -> float | None:
+    """The model's time for one chunk's kernel of `config` on the simulated `device` (None if unknown)."""
+    try:
+        backend = registry.load_backend("sim")
+        if not isinstance(backend, SimBackend):
+            return None
+        return kernel_cost(config, backend.profile(device))[0]
+    except BackendError:
+        return None

@@ -25,7 +25,7 @@ from overlapviz.session import RunResult, analyse
 from overlapviz.view.callouts import Callout, callouts_for
 from overlapviz.view.formatting import NS_PER_MS
 from overlapviz.view.hover_index import HoverIndex
-from overlapviz.view.kernel_time import kernel_rate_ns
+from overlapviz.view.kernel_time import KernelRate, kernel_rate
 from overlapviz.view.lane_rows import LaneRows, lanes_with_rows
 from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets
 
@@ -43,7 +43,7 @@ class PreparedView:
     hover: HoverIndex
     blocked_ns: npt.NDArray[np.int64]  # host time blocked per row
     bandwidth_gbps: npt.NDArray[np.float64]  # copy bandwidth per row (NaN for others)
-    kernel_rate_ns: float | None  # kernel ns per element-iteration, for the kernel slider's label
+    kernel_rate: KernelRate | None  # the kernel's rate and where it ran, for the kernel slider's label
     end_ms: float  # the last end, ms from the run's start
 
     @property
@@ -82,7 +82,7 @@ def prepare_view(result: RunResult, cancel: CancelToken | None = None) -> Prepar
     end_ms = float(trace["end_ns"].max()) / NS_PER_MS if len(trace) else EMPTY_RUN_MS
     return PreparedView(
         result, lanes, span_sets, tuple(callouts), hover, blocked, copy_bandwidth_gbps(trace),
-        kernel_rate_ns(trace), end_ms,
+        kernel_rate(trace), end_ms,
     )  # fmt: skip
 
 

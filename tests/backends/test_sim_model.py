@@ -197,3 +197,11 @@ def test_the_issue_orders_false_dependencies_show_as_waiting_with_an_idle_engine
         trace = simulate(device, **harris_config(version))
         assert ("false-dependency" in {f.code for f in find_findings(trace)}) is fires, (device, version)
         assert bool(idle_unit_waits(trace).sum() > 0) is fires
+
+
+def test_no_kernel_work_simulates_no_kernel_at_all() -> None:
+    trace = simulate(streams=4, chunks=16, iters=0)
+    assert not trace.mask(OpKind.KERNEL).any()
+    assert int(trace.mask(OpKind.H2D).sum()) == int(trace.mask(OpKind.D2H).sum()) == 16
+    assert OpKind.KERNEL not in {op.kind for op in build_ops(PipelineConfig(iters=0), load_profile("h200"))}
+    assert trace.mask(OpKind.KERNEL).sum() == 0 < simulate(kernel="sincos", iters=0).mask(OpKind.KERNEL).sum()

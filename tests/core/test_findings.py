@@ -129,7 +129,7 @@ def two_copies(second_start, ready=0, unit=Unit.H2D_ENGINE, copy_engines=2):
 def test_a_copy_waiting_for_its_engine_fires_copy_queue():
     finding = the("copy-queue", two_copies(second_start=10 * MS))
     assert finding.rows == (1,)
-    assert "1 H2D copies, ready to run, waited 10.0 ms in all (the run took 20.0 ms)" in finding.message
+    assert "1 H2D copy, ready to run, waited 10.0 ms in all (the run took 20.0 ms)" in finding.message
     assert "H2D engine" in finding.message and "one copy at a time" in finding.message
 
 
@@ -381,7 +381,7 @@ def test_a_wait_with_the_engine_idle_is_a_false_dependency():
     finding = the("false-dependency", trace)
     assert finding.rows == (1,)
     # the first 10 µs of a wait are the GPU's own start latency, not scheduling
-    assert finding.message.startswith("1 H2D copies, ready to run, waited 9.99 ms in all")
+    assert finding.message.startswith("1 H2D copy, ready to run, waited 9.99 ms in all")
 
 
 def test_a_wait_for_a_busy_engine_is_no_false_dependency():

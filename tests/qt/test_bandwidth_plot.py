@@ -1,6 +1,9 @@
 import math
 
+import pyqtgraph as pg
 import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import qGray
 from teaching_helpers import H200, make_window_fixture  # noqa: F401 (the make_window fixture)
 
 from overlapviz._qt.bandwidth.bandwidth_dialog import BandwidthDialog
@@ -74,3 +77,59 @@ def test_the_window_opens_the_plot_for_the_chosen_device(make_window, qtbot):
     assert dialog is not None and dialog.target == window.controls.target()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=10_000)
     assert dialog.last.device == "h200"
+
+
+def _strip(plot, memory, between, half_px=9):
+    """The colours in a short vertical strip across `memory`'s curves, halfway between two sizes."""
+    vb = plot.plot.getPlotItem().vb
+    (xs, ys), = [plot.curves[(memory, "h2d")].getData()]
+    i, j = (list(xs).index(math.log10(size)) for size in between)
+    x, y = (xs[i] + xs[j]) / 2, (ys[i] + ys[j]) / 2
+    point = plot.plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+    image = plot.plot.grab().toImage()
+    return [image.pixelColor(point.x(), point.y() + dy) for dy in range(-half_px, half_px + 1)]
+
+
+def _greenish(colour):
+    return colour.green() > colour.red() + 40
+
+
+def _pinkish(colour):
+    return colour.red() > colour.green() + 40
+
+
+@pytest.fixture
+def drawn(qtbot, h200_sweep):
+    plot = BandwidthPlot(THEMES["light"])
+    qtbot.addWidget(plot)
+    plot.resize(1000, 620)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.show_sweep(h200_sweep)
+    return plot
+
+
+def test_h2d_shows_beside_d2h_where_the_two_coincide_also_in_grey(drawn, h200_sweep):
+    curves = series(h200_sweep)
+    assert curves[("pinned", "h2d")][1][-2:] == pytest.approx(curves[("pinned", "d2h")][1][-2:], rel=1e-3)
+    strip = _strip(drawn, "pinned", (256 * 1024**2, 1024**3))
+    assert any(map(_greenish, strip)) and any(map(_pinkish, strip))  # the H2D band around the D2H line
+    band = [qGray(c.rgb()) for c in strip if _greenish(c)]
+    line = [qGray(c.rgb()) for c in strip if _pinkish(c)]
+    assert min(band) - max(line) >= 25  # a pale band and a darker line: two greys
+
+
+def test_pageable_is_dashed_with_hollow_marks_and_pinned_is_solid_with_filled_ones(drawn):
+    vb = drawn.plot.getPlotItem().vb
+    image = drawn.plot.grab().toImage()
+
+    def along(memory):
+        xs, ys = drawn.curves[(memory, "h2d")].getData()
+        left, right = (drawn.plot.mapFromScene(vb.mapViewToScene(QPointF(xs[k], ys[k]))) for k in (-3, -2))
+        return [image.pixelColor(x, left.y()) for x in range(left.x() + 15, right.x() - 15)]
+
+    background = image.pixelColor(2, 2)
+    assert background not in along("pinned")  # solid: the line is unbroken between two marks
+    assert background in along("pageable") and any(map(_greenish, along("pageable")))  # dashes and gaps
+    brushes = {m: drawn.curves[(m, "h2d")].opts["symbolBrush"] for m in ("pinned", "pageable")}
+    assert pg.mkBrush(brushes["pinned"]).color() != pg.mkBrush(brushes["pageable"]).color()

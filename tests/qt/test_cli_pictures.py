@@ -86,6 +86,9 @@ def test_render_draws_a_trace_file_as_png_or_svg(capsys, tmp_path):
         (["render", "{tmp}/run.json", "-o", "{tmp}/nowhere/x.png"], "does not exist"),
         (["run", "--backend", "sim", "--png", "{tmp}/x.png", "--theme", "neon"], "unknown theme 'neon'"),
         (["render", "{tmp}/run.json"], "required: -o/--output"),
+        (["render", "{tmp}/run.json", "-o", "{tmp}/x.jpg"], "-o {tmp}/x.jpg: a picture is written as .png or .svg, not .jpg"),  # noqa: E501
+        (["render", "{tmp}/run.json", "-o", "{tmp}/x"], "a picture is written as .png or .svg, not a name without one"),
+        (["run", "--backend", "sim", "--png", "{tmp}/x.jpeg"], "--png {tmp}/x.jpeg: a picture is written as .png or"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, args, words):
@@ -95,7 +98,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, args, words):
     assert code == 2 and out == ""
     assert err.startswith("overlapviz: error: ") and err.count("\n") == 1
     assert words.format(tmp=tmp_path) in err
-    assert not (tmp_path / "x.png").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "run.json"]  # nothing written
 
 
 def test_a_refused_run_draws_nothing(capsys, tmp_path):

@@ -3,6 +3,7 @@ from dataclasses import replace
 import pytest
 from export_probes import picture_layout, wrong_pixels
 from file_waits import write_and_wait
+from overlapviz._qt.compare import deltas
 from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
 from teaching_helpers import (
@@ -201,3 +202,8 @@ def test_render_comparison_png_checks_its_sides(tmp_path):
     picture = ComparisonPicture((prepare_trace(two_chunk_trace()), prepare_trace(two_chunk_trace())), ("a", "b"))
     layout = picture_layout(picture, ExportOptions(width=1600))
     assert {probe.side for probe in layout.probes} == {0, 1} and wrong_pixels(image, layout) == []
+
+
+def test_a_share_that_moves_by_one_point_says_one_point():
+    assert deltas._points_change(10.2, 11.1) == "+1 point"
+    assert deltas._points_change(50.0, 48.0) == "\u22122 points"

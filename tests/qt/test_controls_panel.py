@@ -2,7 +2,11 @@ import pytest
 
 from overlapviz._qt.widgets.controls import ControlsPanel
 from overlapviz.app.run_targets import RunTarget
-from overlapviz.core.config import MIB, HostMemory, IssueOrder, PipelineConfig, StreamKind
+from overlapviz.backends.sim.ops import kernel_cost
+from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.config import MIB, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
+from overlapviz.view.formatting import format_duration
+from overlapviz.view.kernel_time import KernelRate
 
 
 @pytest.fixture
@@ -72,10 +76,12 @@ def test_set_config_shows_values_off_the_ladder_exactly(panel):
 
 def test_kernel_time_label_follows_the_slider(panel):
     default = PipelineConfig()
-    panel.set_kernel_rate(1e6 / (default.chunk_elements * default.iters))  # 1 ms per default chunk
+    gpu = RunTarget("cupy", "0", "GPU 0 (real GPU, cupy)", False)
+    panel.set_targets([gpu], gpu)
+    panel.set_kernel_rate(KernelRate(1e6 / (default.chunk_elements * default.iters), "cupy", "0", KernelKind.FMA))
     assert panel.iters_slider._detail_label.text() == "\u2248 1.00 ms per chunk"
     _drag(panel.chunks_slider, 32)
-    assert panel.iters_slider._detail_label.text() == "\u2248 500 µs per chunk"
+    assert panel.iters_slider._detail_label.text() == "\u2248 0.500 ms per chunk"
     _drag(panel.iters_slider, 0)
     assert panel.iters_slider._detail_label.text() == "copies only: no kernel work"
 
@@ -99,3 +105,17 @@ def test_an_invalid_combination_is_explained_not_emitted(panel, monkeypatch):
     _drag(panel.size_slider, 4 * MIB)  # the only "offered" count is now 2^17
     assert committed == []
     assert panel.notice.isVisible() and panel.notice.text().startswith("Not a valid pipeline: chunks:")
+
+
+def test_kernel_time_label_is_for_the_device_on_show(panel):
+    h200, tesla = RunTarget("sim", "h200", "H200 (model)", True), RunTarget("sim", "tesla-c1060", "C1060", True)
+    panel.set_targets([h200, tesla], tesla)
+    big = PipelineConfig(size_bytes=32 << 30)
+    panel.set_config(big)
+    on_tesla = panel.iters_slider._detail_label.text()
+    panel.set_target(h200)  # as a lesson does after setting its pipeline: no signal
+    on_h200 = panel.iters_slider._detail_label.text()
+    assert on_h200 == f"\u2248 {format_duration(kernel_cost(big, load_profile('h200'))[0])} per chunk" != on_tesla
+    panel.set_config(PipelineConfig())
+    panel.set_config(big)  # entering the lesson again reads the same
+    assert panel.iters_slider._detail_label.text() == on_h200

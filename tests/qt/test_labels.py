@@ -1,21 +1,29 @@
 from pathlib import Path
 
+import numpy as np
 from qt_traces import kernels_only_trace, two_chunk_trace
 
 from overlapviz._qt.export.caption import caption_text
-from overlapviz.app.run_targets import available_targets, default_target, target_title
-from overlapviz.core.config import PipelineConfig
+from overlapviz.app.run_targets import RunTarget, available_targets, default_target, target_title
+from overlapviz.backends.sim.ops import kernel_cost
+from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.config import MIB, KernelKind, PipelineConfig
+from overlapviz.core.finding import ms_text
 from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.trace import OpKind
+from overlapviz.session import run_pipeline
 from overlapviz.view.formatting import format_bandwidth, format_duration, format_percent, format_time_saved
-from overlapviz.view.kernel_time import kernel_rate_ns, kernel_time_text
+from overlapviz.view.kernel_time import BEFORE_A_RUN, KernelTimeHint, kernel_rate
 from overlapviz.view.status_text import SIMULATED, status_line, status_parts
 
 
-def test_durations_read_in_the_unit_that_suits_them():
-    assert format_duration(512) == "512 ns"
-    assert format_duration(74_200) == "74.2 µs"
+def test_durations_read_in_ms_the_unit_of_the_time_axis():
+    assert format_duration(512) == "0.000512 ms"
+    assert format_duration(74_200) == "0.0742 ms"
     assert format_duration(6_090_000) == "6.09 ms"
-    assert format_duration(1_250_000_000) == "1.25 s"
+    assert format_duration(7_955_600_000) == "7955.6 ms"  # as the findings write it (ms_text), not "7.96 s"
+    assert format_duration(7_955_600_000) == f"{ms_text(7_955_600_000)}"
+    assert format_duration(0) == "0.00 ms" and format_duration(-0.4) == "0.000000 ms"
 
 
 def test_missing_numbers_are_a_dash():
@@ -30,8 +38,8 @@ def test_missing_numbers_are_a_dash():
 
 def test_time_saved_never_reads_as_a_negative_saving():
     assert format_time_saved(9_576_000, 2.6156) == "9.58 ms (2.62\u00d7)"
-    assert format_time_saved(-367_000, 0.9946) == "none: 367 µs slower\nthan back to back"
-    assert format_time_saved(-367_000, 0.9946, short=True) == "none: 367 µs slower"
+    assert format_time_saved(-367_000, 0.9946) == "none: 0.367 ms slower\nthan back to back"
+    assert format_time_saved(-367_000, 0.9946, short=True) == "none: 0.367 ms slower"
     assert format_time_saved(0, 1.0, short=True) == "none"
     assert "-" not in format_time_saved(-367_000, 0.9946) and "\u2212" not in format_time_saved(-1, 1.0)
 
@@ -82,21 +90,49 @@ def test_caption_without_a_config_still_describes_the_run():
     assert text.startswith("Test GPU") and "simulated" not in text
 
 
-def test_kernel_time_scales_with_chunk_size_and_iterations():
-    trace = two_chunk_trace()  # 2 chunks of 1 Mi elements, 1860 iters, kernels of 1 ms
-    rate = kernel_rate_ns(trace)
-    assert rate is not None
+REAL = RunTarget("test", "test-gpu", "Test GPU (real GPU, test)", simulated=False)
+H200 = RunTarget("sim", "h200", "NVIDIA H200 (model)", simulated=True)
+
+
+def test_kernel_time_on_a_real_gpu_scales_its_own_last_rate():
+    trace = two_chunk_trace()  # 2 chunks of 1 Mi elements, 1860 iters, kernels of 1 ms, on test/test-gpu
+    rate = kernel_rate(trace)
+    assert rate is not None and (rate.backend, rate.device, rate.kernel) == ("test", "test-gpu", KernelKind.FMA)
+    hint = KernelTimeHint()
+    hint.learn(rate)
     config = PipelineConfig.from_dict(trace.meta["config"])
-    assert kernel_time_text(config, rate) == "\u2248 1.00 ms per chunk"
-    assert kernel_time_text(config.replace(iters=930), rate) == "\u2248 500 µs per chunk"
-    assert kernel_time_text(config.replace(chunks=1), rate) == "\u2248 2.00 ms per chunk"
+    assert hint.text(config, REAL) == "\u2248 1.00 ms per chunk"
+    assert hint.text(config.replace(iters=930), REAL) == "\u2248 0.500 ms per chunk"
+    assert hint.text(config.replace(chunks=1), REAL) == "\u2248 2.00 ms per chunk"
 
 
-def test_kernel_time_before_a_run_and_without_kernel_work():
-    assert kernel_time_text(PipelineConfig(), None) == "kernel time per chunk: after the first run"
-    assert kernel_time_text(PipelineConfig(iters=0), 1.0) == "copies only: no kernel work"
+def test_a_rate_from_another_device_or_kernel_is_never_used():
+    hint = KernelTimeHint()
+    hint.learn(kernel_rate(two_chunk_trace()))
+    elsewhere = RunTarget("test", "other-gpu", "Other GPU (real GPU, test)", simulated=False)
+    assert hint.text(PipelineConfig(), elsewhere) == BEFORE_A_RUN
+    assert hint.text(PipelineConfig(kernel=KernelKind.SINCOS), REAL) == BEFORE_A_RUN
+    assert hint.text(PipelineConfig(), None) == BEFORE_A_RUN
+
+
+def test_on_a_model_the_hint_is_the_models_own_kernel_time_whatever_ran_before():
+    hint = KernelTimeHint()
+    big = PipelineConfig(size_bytes=32 << 30)  # the pin-too-much lesson: 16 chunks of 2 GiB, never run
+    expected = kernel_cost(big, load_profile("h200"))[0]
+    assert hint.text(big, H200) == f"\u2248 {format_duration(expected)} per chunk"
+    tesla = run_pipeline(PipelineConfig(chunks=1024, size_bytes=256 * MIB), "sim", "tesla-c1060").trace
+    hint.learn(kernel_rate(tesla))  # a slow device's rate, from tiny chunks: not the H200's
+    assert hint.text(big, H200) == f"\u2248 {format_duration(expected)} per chunk"
+    shown = run_pipeline(PipelineConfig(), "sim", "h200").trace
+    kernels = shown.duration_ns[shown.mask(OpKind.KERNEL)]
+    assert hint.text(PipelineConfig(), H200) == f"\u2248 {format_duration(float(np.median(kernels)))} per chunk"
+
+
+def test_kernel_time_without_kernel_work():
+    assert KernelTimeHint().text(PipelineConfig(iters=0), H200) == "copies only: no kernel work"
+    assert KernelTimeHint().text(PipelineConfig(kernel=KernelKind.SINCOS, iters=0), H200).startswith("\u2248")
     trace = two_chunk_trace()
-    assert kernel_rate_ns(trace.with_meta(config={**trace.meta["config"], "iters": 0})) is None
+    assert kernel_rate(trace.with_meta(config={**trace.meta["config"], "iters": 0})) is None
 
 
 def test_device_titles_always_say_real_or_simulated():

@@ -1,18 +1,23 @@
 """The plot: bandwidth (GB/s) against transfer size (log scale), H2D and D2H, pinned and pageable.
 
-Directions take their kinds' colours (as on the timeline) and marks (H2D filled circles, D2H
-open squares, so that both show where they coincide); pinned is a solid line, pageable a
-dashed one. The link's theoretical limit per direction
-is a dashed horizontal line with its name. The title says "simulated" when the model drew it.
+Directions take their kinds' colours (as on the timeline), and more than colour, so that they
+tell apart in greyscale too and neither hides the other where they coincide (the model's
+pinned H2D and D2H are the same): H2D is a wide band with large circles, D2H a narrow line
+with small squares drawn on top of it, so a shared stretch shows the D2H line inside the H2D
+band. Pinned is solid with filled marks, pageable dashed with long gaps and hollow marks. The
+link's theoretical limit per direction is a dashed horizontal line with its name. The title
+says "simulated" when the model drew it.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QPen
+from PySide6.QtWidgets import QApplication, QMenu, QVBoxLayout, QWidget
 
 from overlapviz._qt.themes import Theme
 from overlapviz.core.config import format_size
@@ -20,10 +25,24 @@ from overlapviz.session import BandwidthSweep
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 
 DIRECTION_COLOURS = {"h2d": KIND_COLOURS[SpanStyle.H2D], "d2h": KIND_COLOURS[SpanStyle.D2H]}
-DIRECTION_MARKS = {"h2d": ("o", 9, True), "d2h": ("s", 13, False)}  # symbol, size, filled
-MEMORY_LINES = {"pinned": Qt.PenStyle.SolidLine, "pageable": Qt.PenStyle.DashLine}
+
+
+
+@dataclass(frozen=True, slots=True)
+class DirectionLook:
+    """How one direction's curves are drawn: line width, mark, and which lies on top."""
+
+    line_px: float
+    line_alpha: int  # 0-255: the wide band is pale, so the narrow line on it stands out, in grey too
+    symbol: str
+    symbol_px: int
+    z: int
+
+
+DIRECTION_LOOKS = {"h2d": DirectionLook(10.0, 110, "o", 17, 0), "d2h": DirectionLook(3.0, 255, "s", 9, 1)}
+OTHER_LOOK = DirectionLook(3.0, 255, "t", 11, 2)
+DASH_PX, GAP_PX = 18.0, 12.0  # pageable's dashes, the same length on the wide band and the narrow line
 ORDER = {"h2d": 0, "d2h": 1, "pinned": 0, "pageable": 1}
-LINE_PX = 3
 SIZE_LABEL = "Transfer size (one copy)"
 RATE_LABEL = "Bandwidth (GB/s, 10\u2079 bytes/s)"
 
@@ -44,6 +63,18 @@ def series(sweep: BandwidthSweep) -> dict[tuple[str, str], tuple[list[int], list
     return {key: ([s for s, _ in sorted(pts)], [g for _, g in sorted(pts)]) for key, pts in found.items()}
 
 
+def _line_pen(colour: str, look: DirectionLook, *, dashed: bool) -> QPen:
+    """A solid pen, or one dashed with `DASH_PX` and `GAP_PX` whatever its width (Qt counts dashes in widths)."""
+    shade = QColor(colour)
+    shade.setAlpha(look.line_alpha)
+    pen = QPen(shade, look.line_px)
+    pen.setCosmetic(True)  # pixels on screen, as pg.mkPen makes them
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    if dashed:
+        pen.setDashPattern([DASH_PX / look.line_px, GAP_PX / look.line_px])
+    return pen
+
+
 def _legend_order(item: tuple[tuple[str, str], object]) -> tuple[int, int]:
     (memory, direction), _values = item
     return ORDER.get(direction, 9), ORDER.get(memory, 9)
@@ -54,7 +85,9 @@ class BandwidthPlot(QWidget):
 
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        windows_before = set(QApplication.topLevelWidgets())
         self.plot = pg.PlotWidget()
+        self._adopt_menus(windows_before)
         self.plot.setObjectName("bandwidth_plot")
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
@@ -79,18 +112,30 @@ class BandwidthPlot(QWidget):
         sizes: set[int] = set()
         for (memory, direction), (xs, ys) in sorted(series(sweep).items(), key=_legend_order):
             colour = DIRECTION_COLOURS.get(direction, self._theme.muted)
-            symbol, size, filled = DIRECTION_MARKS.get(direction, ("t", 9, True))
-            pen = pg.mkPen(colour, width=LINE_PX, style=MEMORY_LINES.get(memory, Qt.PenStyle.DotLine))
-            self.curves[(memory, direction)] = self.plot.plot(
-                xs, ys, pen=pen, symbol=symbol, symbolSize=size, symbolBrush=colour if filled else None,
-                symbolPen=pg.mkPen(colour, width=2), name=f"{direction.upper()}, {memory}",
+            look = DIRECTION_LOOKS.get(direction, OTHER_LOOK)
+            filled = memory == "pinned"
+            curve = self.plot.plot(
+                xs, ys, pen=_line_pen(colour, look, dashed=not filled), symbol=look.symbol,
+                symbolSize=look.symbol_px, symbolBrush=colour if filled else self._theme.background,
+                symbolPen=pg.mkPen(colour, width=2.5), name=f"{direction.upper()}, {memory}",
             )  # fmt: skip
+            curve.setZValue(look.z)
+            self.curves[(memory, direction)] = curve
             sizes.update(xs)
         self.peak_line = self._peak_line(sweep)
         self.plot.getPlotItem().setTitle(sweep_title(sweep), color=self._theme.foreground)
         self.plot.getAxis("bottom").setTicks([[(math.log10(s), format_size(s)) for s in sorted(sizes)]])
         top = max([sweep.link_peak_gbps or 0.0, *(max(ys) for _xs, ys in series(sweep).values())], default=1.0)
         self.plot.setYRange(0, top * 1.1, padding=0)
+
+    def _adopt_menus(self, windows_before: set[QWidget]) -> None:
+        """Make pyqtgraph's parentless context menus (disabled, never shown) children of this widget.
+
+        As parentless windows they would outlive the plot until Python's garbage collector found them.
+        """
+        for window in QApplication.topLevelWidgets():
+            if isinstance(window, QMenu) and window not in windows_before and window.parent() is None:
+                window.setParent(self, window.windowFlags())
 
     def _peak_line(self, sweep: BandwidthSweep) -> pg.InfiniteLine | None:
         if not sweep.link_peak_gbps:

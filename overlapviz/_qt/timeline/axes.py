@@ -1,4 +1,4 @@
-"""The timeline's axes: time in µs, ms or s below; lane titles on the left."""
+"""The timeline's axes: time in ms below (the unit of every duration beside it); lane titles on the left."""
 
 from __future__ import annotations
 
@@ -7,20 +7,11 @@ import math
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetrics
 
+from overlapviz.core.number_text import fixed
 from overlapviz.view.layout import TimelineLayout
 
 TITLE_PAD_PX = 10
-TIME_LABEL = "Time since the run started"
-TIME_UNITS = (("s", 1e-3), ("ms", 1.0), ("µs", 1e3))  # factor from ms
-
-
-def time_unit(span_ms: float) -> tuple[str, float]:
-    """The unit a time window of `span_ms` reads best in, and the factor from ms."""
-    if span_ms >= 10_000:
-        return TIME_UNITS[0]
-    if span_ms >= 1.0:
-        return TIME_UNITS[1]
-    return TIME_UNITS[2]
+TIME_LABEL = "Time since the run started (ms)"
 
 
 def tick_decimals(spacing: float) -> int:
@@ -31,32 +22,17 @@ def tick_decimals(spacing: float) -> int:
 
 
 class TimeAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """Bottom axis over scene x in ms, labelled in the unit that suits the visible window."""
+    """Bottom axis over scene x in ms, at any zoom: captions, callouts and panels speak ms too."""
 
     def __init__(self) -> None:
         super().__init__("bottom")
         self.enableAutoSIPrefix(False)
-        self._unit, self._factor = TIME_UNITS[1]
-        self.setLabel(f"{TIME_LABEL} ({self._unit})")
-
-    @property
-    def unit(self) -> str:
-        """The unit the ticks are written in."""
-        return self._unit
-
-    def fit_unit(self, t0_ms: float, t1_ms: float) -> None:
-        """Pick the unit for the window [t0, t1] (called when the view changes, not in paint)."""
-        unit, factor = time_unit(t1_ms - t0_ms)
-        if unit != self._unit:
-            self._unit, self._factor = unit, factor
-            self.setLabel(f"{TIME_LABEL} ({unit})")
-            self.picture = None
-            self.update()
+        self.setLabel(TIME_LABEL)
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
-        """Tick labels in the chosen unit."""
-        decimals = tick_decimals(spacing * self._factor)
-        return [f"{value * self._factor:.{decimals}f}" for value in values]
+        """Tick labels in ms, with the decimals that tell them apart."""
+        decimals = tick_decimals(spacing)
+        return [fixed(value, decimals) for value in values]
 
 
 class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped

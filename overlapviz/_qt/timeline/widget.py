@@ -287,7 +287,6 @@ class TimelineWidget(QWidget):
             return
         t0, t1 = self.view_range_ms()
         width_px = max(self._view_box.width(), 1.0)
-        self._time_axis.fit_unit(t0, t1)
         self._scene.set_window(t0, t1, (t1 - t0) / width_px)
         self.window_changed.emit(t0, t1)
 

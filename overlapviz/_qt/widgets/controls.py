@@ -14,7 +14,7 @@ from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz._qt.widgets.step_slider import StepSlider
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.config import ConfigError, HostMemory, IssueOrder, PipelineConfig, StreamKind, format_size
-from overlapviz.view.kernel_time import kernel_time_text
+from overlapviz.view.kernel_time import KernelRate, KernelTimeHint
 from overlapviz.view.slider_values import ITER_VALUES, SIZE_VALUES, STREAM_VALUES, chunk_values, nearest_value
 
 
@@ -53,7 +53,7 @@ class ControlsPanel(QWidget):
         self.stream_kind = ChoiceGroup(kinds, self)
         self._config = PipelineConfig()  # the last valid config shown or asked for
         self._wanted_chunks = self._config.chunks
-        self._kernel_rate: float | None = None
+        self._kernel_hint = KernelTimeHint()
         self._connect()
         self._show(self._config)
 
@@ -89,11 +89,10 @@ class ControlsPanel(QWidget):
         self._show_adjustments()
         self._show_kernel_time(config)
 
-    def set_kernel_rate(self, rate_ns: float | None) -> None:
-        """Use `rate_ns` (kernel ns per element-iteration; None keeps the last) for the label."""
-        if rate_ns is not None:
-            self._kernel_rate = rate_ns
-        self._show_kernel_time(self._config)
+    def set_kernel_rate(self, rate: KernelRate | None) -> None:
+        """Learn the kernel's `rate` in a run on show (None: nothing new) for the label on its device."""
+        self._kernel_hint.learn(rate)
+        self._show_kernel_time()
 
     # --- targets and run -------------------------------------------------------------
 
@@ -106,6 +105,7 @@ class ControlsPanel(QWidget):
         if current in targets:
             self.device_combo.setCurrentIndex(targets.index(current))
         self.device_combo.blockSignals(False)
+        self._show_kernel_time()
 
     def target(self) -> RunTarget | None:
         """The chosen backend and device."""
@@ -119,6 +119,7 @@ class ControlsPanel(QWidget):
                 self.device_combo.blockSignals(True)
                 self.device_combo.setCurrentIndex(index)
                 self.device_combo.blockSignals(False)
+        self._show_kernel_time()
 
     def is_live(self) -> bool:
         """Whether every change runs the pipeline again."""
@@ -138,7 +139,11 @@ class ControlsPanel(QWidget):
             group.chosen.connect(lambda _value: self._commit())
         self.run_button.clicked.connect(self.run_clicked)
         self.live_switch.toggled.connect(self.live_toggled)
-        self.device_combo.currentIndexChanged.connect(lambda _i: self.target_changed.emit(self.target()))
+        self.device_combo.currentIndexChanged.connect(self._on_target_chosen)
+
+    def _on_target_chosen(self, _index: int) -> None:
+        self._show_kernel_time()
+        self.target_changed.emit(self.target())
 
     def _on_slider_moved(self, _value: int) -> None:
         self._sync_chunks()
@@ -197,8 +202,9 @@ class ControlsPanel(QWidget):
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 
-    def _show_kernel_time(self, config: PipelineConfig) -> None:
-        self.iters_slider.set_detail(kernel_time_text(config, self._kernel_rate))
+    def _show_kernel_time(self, config: PipelineConfig | None = None) -> None:
+        shown = self._config if config is None else config
+        self.iters_slider.set_detail(self._kernel_hint.text(shown, self.target()))
 
 
 def _with(values: tuple[int, ...], extra: int) -> tuple[int, ...]:

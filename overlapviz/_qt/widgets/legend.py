@@ -1,4 +1,9 @@
-"""The colour key: one swatch per op kind, drawn with the timeline's own brushes."""
+"""The colour key: one swatch per op kind, drawn with the timeline's own brushes.
+
+The key wraps onto more lines when the window is too narrow for one (a 1280-px laptop with
+the side columns open), whole entries at a time; only an entry wider than the whole key has
+its label elided with "…". No label is ever cut off mid-word.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +15,21 @@ from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz.view.palette import LEGEND, LegendEntry
 
 SWATCH_EM = 1.6  # swatch width in font heights
-GAP_EM = 1.2
+SWATCH_GAP_EM = 0.4  # between a swatch and its label
+GAP_EM = 1.2  # between one entry and the next
+LINE_EM = 1.6  # line height in font heights
 
 
 class LegendBar(QWidget):
-    """A row of swatches with their labels, in the widget's font and text colour."""
+    """Rows of swatches with their labels, in the widget's font and text colour."""
 
     def __init__(self, parent: QWidget | None = None, entries: tuple[LegendEntry, ...] = LEGEND) -> None:
         super().__init__(parent)
         self._entries = entries
         self._text_colour: QColor | None = None
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
 
     def set_text_colour(self, colour: QColor | None) -> None:
         """Write the labels in `colour` (None: the palette's text colour)."""
@@ -28,34 +37,64 @@ class LegendBar(QWidget):
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        """One line of swatches."""
-        metrics = self.fontMetrics()
+        """Every entry on one line."""
         width = sum(self._entry_width(entry) for entry in self._entries)
-        return QSize(int(width), int(metrics.height() * 1.6))
+        return QSize(int(width), self._line_height())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        """As tall as a line; as narrow as the layout likes."""
-        return QSize(0, self.sizeHint().height())
+        """As tall as a line; as narrow as the layout likes (the entries wrap)."""
+        return QSize(0, self._line_height())
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        """The narrower, the more lines."""
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        """One line per row of entries that fit in `width`."""
+        return self._line_height() * len(self.rows(width))
+
+    def rows(self, width: int) -> list[list[LegendEntry]]:
+        """The entries line by line, as many on a line as fit in `width` (at least one)."""
+        rows: list[list[LegendEntry]] = [[]]
+        used = 0.0
+        for entry in self._entries:
+            needed = self._entry_width(entry) - self._gap()  # the last entry of a line needs no gap after it
+            if rows[-1] and used + needed > width:
+                rows.append([])
+                used = 0.0
+            rows[-1].append(entry)
+            used += self._entry_width(entry)
+        return rows
 
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
-        """Swatch, label, gap; repeated."""
+        """Swatch, label, gap; line by line."""
         painter = QPainter(self)
         metrics = self.fontMetrics()
         height = metrics.height()
-        x = 0.0
-        top = (self.height() - height) // 2
+        rows = self.rows(self.width())
+        line = self._line_height()
         painter.setPen(self._text_colour or self.palette().windowText().color())
-        for entry in self._entries:
-            swatch = QRect(int(x), top + height // 6, int(height * SWATCH_EM), height * 2 // 3)
-            brushes = waiting_brushes(entry.colour) if entry.waiting else (solid_brush(entry.colour),)
-            for brush in brushes:
-                painter.fillRect(swatch, brush)
-            x += height * (SWATCH_EM + 0.4)
-            text_width = metrics.horizontalAdvance(entry.label)
-            painter.drawText(QRect(int(x), top, text_width + 2, height), Qt.AlignmentFlag.AlignVCenter, entry.label)
-            x += text_width + height * GAP_EM
+        for index, row in enumerate(rows):
+            top = index * line + (line - height) // 2
+            x = 0.0
+            for entry in row:
+                swatch = QRect(int(x), top + height // 6, int(height * SWATCH_EM), height * 2 // 3)
+                brushes = waiting_brushes(entry.colour) if entry.waiting else (solid_brush(entry.colour),)
+                for brush in brushes:
+                    painter.fillRect(swatch, brush)
+                x += height * (SWATCH_EM + SWATCH_GAP_EM)
+                label = metrics.elidedText(entry.label, Qt.TextElideMode.ElideRight, max(int(self.width() - x), 0))
+                text_width = metrics.horizontalAdvance(label)
+                painter.drawText(QRect(int(x), top, text_width + 2, height), Qt.AlignmentFlag.AlignVCenter, label)
+                x += text_width + self._gap()
         painter.end()
+
+    def _line_height(self) -> int:
+        return int(self.fontMetrics().height() * LINE_EM)
+
+    def _gap(self) -> float:
+        return self.fontMetrics().height() * GAP_EM
 
     def _entry_width(self, entry: LegendEntry) -> float:
         height = self.fontMetrics().height()
-        return height * (SWATCH_EM + 0.4 + GAP_EM) + self.fontMetrics().horizontalAdvance(entry.label)
+        return height * (SWATCH_EM + SWATCH_GAP_EM + GAP_EM) + self.fontMetrics().horizontalAdvance(entry.label) + 2

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz.core.findings import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
+from overlapviz.core.number_text import count_text
 from overlapviz.view.formatting import (
     NO_COPIES,
     format_bandwidth,
@@ -100,7 +101,7 @@ class MetricsPanel(QWidget):
         for finding in findings:
             item = QListWidgetItem(finding.message)
             item.setData(ROWS_ROLE, tuple(finding.rows))
-            item.setToolTip(f"{finding.code}: click to outline its {len(finding.rows)} spans")
+            item.setToolTip(f"{finding.code}: click to outline its {count_text(len(finding.rows), 'span')}")
             self.findings.addItem(item)
         if not findings:
             quiet = QListWidgetItem(NO_FINDINGS)

@@ -73,3 +73,12 @@ def test_event_timed_trace_counts_each_copys_real_bytes():
         by_chunk = dict(zip(trace["chunk"][rows].tolist(), trace["bytes"][rows].tolist(), strict=True))
         assert by_chunk == {c: 4 * (1432 if c == 6 else 1428) for c in range(7)}
         assert sum(by_chunk.values()) == 40_000
+
+
+def test_no_kernel_work_launches_no_kernel():
+    copies_only = planned_ops(SEVEN.replace(iters=0))
+    assert [op.kind for op in copies_only[:4]] == [OpKind.H2D, OpKind.D2H, OpKind.H2D, OpKind.D2H]
+    assert len(copies_only) == 2 * SEVEN.chunks and [op.index for op in copies_only] == list(range(14))
+    breadth = planned_ops(SEVEN.replace(iters=0, order="breadth"))
+    assert [op.kind for op in breadth] == [OpKind.H2D] * 7 + [OpKind.D2H] * 7
+    assert sum(op.kind is OpKind.KERNEL for op in planned_ops(SEVEN.replace(kernel=KernelKind.SINCOS, iters=0))) == 7

@@ -1,0 +1,51 @@
+"""Counts with their noun in the right number; decimals that never read as a negative zero."""
+
+import pytest
+
+from overlapviz.core.config import KernelKind, PipelineConfig, StreamKind
+from overlapviz.core.number_text import count_text, counted, fixed, plural
+
+
+@pytest.mark.parametrize(
+    ("count", "noun", "text"),
+    [(1, "chunk", "1 chunk"), (2, "chunk", "2 chunks"), (0, "chunk", "0 chunks"), (1, "H2D copy", "1 H2D copy"),
+     (3, "H2D copy", "3 H2D copies"), (1, "copy engine", "1 copy engine"), (2, "API call", "2 API calls")],
+)  # fmt: skip
+def test_a_count_takes_its_noun_in_the_right_number(count, noun, text):
+    assert count_text(count, noun) == text
+
+
+def test_thousands_are_grouped_when_asked():
+    assert count_text(1024, "API call", thousands=True) == "1,024 API calls"
+    assert plural("kernel", 1) == "kernel" and plural("kernel", 5) == "kernels"
+
+
+@pytest.mark.parametrize(("value", "decimals", "text"), [(-0.04, 1, "0.0"), (-0.4, 0, "0"), (-1e-12, 3, "0.000"),
+                                                         (-0.06, 1, "-0.1"), (0.0, 2, "0.00"), (-2.5e-3, 3, "-0.003")])
+def test_a_value_that_rounds_to_zero_has_no_minus_sign(value, decimals, text):
+    assert fixed(value, decimals) == text
+
+
+def test_the_pipeline_line_says_one_chunk_and_one_stream():
+    one = PipelineConfig(size_bytes=1 << 20, chunks=1, streams=1)
+    assert "1 stream x 1 chunk," in one.describe()
+    assert "4 streams x 16 chunks," in PipelineConfig().describe()
+    assert "legacy stream x 1 chunk," in one.replace(stream_kind=StreamKind.LEGACY).describe()
+
+
+def test_no_kernel_work_reads_copies_only_not_a_kernel_of_no_iterations():
+    assert PipelineConfig(iters=0).describe().endswith(", depth, copies only")
+    assert not PipelineConfig(iters=0).has_kernel_work
+    sincos = PipelineConfig(kernel=KernelKind.SINCOS, iters=0)
+    assert sincos.has_kernel_work and sincos.describe().endswith("kernel sincos")
+
+
+@pytest.mark.parametrize(
+    ("count", "phrase", "text"),
+    [(1, "memsets", "1 memset"), (1, "annotation ranges", "1 annotation range"),
+     (1, "device-to-device copies", "1 device-to-device copy"),
+     (1, "copies of an unknown kind", "1 copy of an unknown kind"),
+     (2, "memsets", "2 memsets"), (1600, "annotation ranges", "1,600 annotation ranges")],
+)  # fmt: skip
+def test_a_count_before_a_plural_phrase_makes_it_singular_for_one(count, phrase, text):
+    assert counted(count, phrase) == text
