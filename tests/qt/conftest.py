@@ -59,6 +59,14 @@ def settings(tmp_path: Path) -> QSettings:
 
 
 @pytest.fixture(autouse=True)
+def _app_font_restored(qapp: QApplication) -> Iterator[None]:
+    """Each test starts from the same text size: a window's Ctrl+plus scales the application's font."""
+    font = QApplication.font()
+    yield
+    QApplication.setFont(font)
+
+
+@pytest.fixture(autouse=True)
 def _no_leaks(qapp: QApplication) -> Iterator[None]:
     before = set(QApplication.topLevelWidgets())
     yield
