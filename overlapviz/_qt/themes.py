@@ -1,8 +1,7 @@
 """Light, dark and projector themes: a stylesheet from ui/*.qss, colours for the plot.
 
 The projector theme is for a lecture hall: black on white at the highest contrast, group
-bands a projector does not wash out, thicker spans (less margin around them) and taller
-rows for the callouts.
+bands a projector does not wash out and thicker spans (less margin around them).
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QApplication
 
 from overlapviz.resources import ui_path
-from overlapviz.view.layout import CALLOUT_HEIGHT, SPAN_MARGIN
+from overlapviz.view.layout import SPAN_MARGIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +26,6 @@ class Theme:
     muted: str  # grid, separators, secondary text
     band: str  # the shaded band behind every other lane group
     span_margin: float = SPAN_MARGIN  # space above and below a lane's spans, in lane heights
-    callout_height: float = CALLOUT_HEIGHT  # a callout's row above its lane, in lane heights
 
 
 THEMES: dict[str, Theme] = {
@@ -35,7 +33,7 @@ THEMES: dict[str, Theme] = {
     "dark": Theme("dark", "Dark", "dark.qss", "#1E1F22", "#E6E6E6", "#6E7681", "#2A2C31"),
     "projector": Theme(
         "projector", "Projector", "projector.qss", "#FFFFFF", "#000000", "#404040", "#E4E4E4",
-        span_margin=0.05, callout_height=1.0,
+        span_margin=0.05,
     ),
 }
 DEFAULT_THEME = "light"

@@ -5,8 +5,10 @@ once per trace (`lane_rows`); here they get a vertical position: one unit of hei
 a header row above each group, a small gap between groups, and above a lane one short row
 per explanation (callout) that points at its spans, so that a callout never covers what it
 explains. y grows downwards (the view inverts its y axis), so the host lane is on top.
-Placing is cheap (a few numbers per lane): it is done again whenever the theme or the
-callouts change, on the prepared lanes.
+A callout row is as tall as its words need: the timeline measures its font in pixels and
+turns that into lane heights for the plot's height (`callout_row_height`), so the words
+never shrink to fit a row. Placing is cheap (a few numbers per lane): it is done again
+whenever the theme, the font, the plot's height or the callouts change, on the prepared lanes.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ LANE_HEIGHT = 1.0
 HEADER_HEIGHT = 0.75
 GROUP_GAP = 0.3
 SPAN_MARGIN = 0.14  # empty space above and below the spans of a lane, in lane heights
-CALLOUT_HEIGHT = 0.7  # one callout row, in lane heights
+CALLOUT_HEIGHT = 0.7  # one callout row, in lane heights, until the plot's pixels are known
+VIEW_PAD = 0.1  # empty space above the first lane and below the last, in lane heights
+MAX_CALLOUT_SHARE = 0.5  # of the plot's height: the lanes keep at least the rest
 
 GROUP_TITLES = {
     LaneGroup.HOST: "HOST", LaneGroup.ANNOTATIONS: "ANNOTATIONS", LaneGroup.STREAMS: "STREAMS",
@@ -88,6 +92,22 @@ class TimelineLayout:
     lanes: tuple[PlacedLane, ...]
     groups: tuple[GroupBand, ...]
     height: float
+    callout_rows: int = 0  # in all, above every lane
+    callout_height: float = CALLOUT_HEIGHT  # each, in lane heights
+
+    @property
+    def lanes_height(self) -> float:
+        """The height without the callout rows."""
+        return self.height - self.callout_rows * self.callout_height
+
+    @property
+    def nominal_height(self) -> float:
+        """The height with callout rows of `CALLOUT_HEIGHT`: what to share a picture's space by.
+
+        Unlike `height` it does not depend on the pixels the plot was given, so sizing a
+        plot by it does not feed back into the layout.
+        """
+        return self.lanes_height + self.callout_rows * CALLOUT_HEIGHT
 
     def lane_at(self, y: float) -> PlacedLane | None:
         """The lane whose row contains `y`, if any."""
@@ -131,4 +151,24 @@ def layout_lanes(
             y += LANE_HEIGHT
         groups.append(GroupBand(group, GROUP_TITLES[group], top, y))
         y += GROUP_GAP
-    return TimelineLayout(tuple(placed), tuple(groups), max(y - GROUP_GAP, 0.0))
+    rows = sum(lane.callouts for lane in placed)
+    return TimelineLayout(tuple(placed), tuple(groups), max(y - GROUP_GAP, 0.0), rows, callout_height)
+
+
+def callout_row_height(row_px: float, plot_px: float, lanes_height: float, rows: int) -> float:
+    """The height, in lane heights, that makes each of `rows` callout rows `row_px` tall.
+
+    The plot is `plot_px` tall and shows lanes `lanes_height` tall plus the callout rows and
+    `VIEW_PAD` above and below, so one lane height is ``plot_px / (lanes_height + 2 * VIEW_PAD
+    + rows * height)`` pixels. Solved for the height; the callout rows together never take
+    more than `MAX_CALLOUT_SHARE` of the plot (a row shorter than `row_px` is the result then).
+    Before the plot has pixels (or with no rows), `CALLOUT_HEIGHT`.
+    """
+    if rows <= 0 or plot_px <= 0 or row_px <= 0:
+        return CALLOUT_HEIGHT
+    fixed = lanes_height + 2 * VIEW_PAD
+    cap = MAX_CALLOUT_SHARE * fixed / (rows * (1 - MAX_CALLOUT_SHARE))
+    room_px = plot_px - rows * row_px
+    if room_px <= 0:
+        return cap
+    return min(row_px * fixed / room_px, cap)

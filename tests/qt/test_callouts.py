@@ -1,6 +1,5 @@
-import numpy as np
 import pytest
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont, QFontInfo
 from qt_traces import two_chunk_trace
 
 from overlapviz._qt.export.export_view import ExportOptions
@@ -14,7 +13,7 @@ from overlapviz.core.metrics import host_blocked_per_row
 from overlapviz.session import analyse, run_pipeline
 from overlapviz.view.callouts import callouts_for, merged_segments, rows_per_lane
 from overlapviz.view.lane_rows import lanes_with_rows
-from overlapviz.view.layout import CALLOUT_HEIGHT, layout_lanes
+from overlapviz.view.layout import CALLOUT_HEIGHT, MAX_CALLOUT_SHARE, VIEW_PAD, callout_row_height, layout_lanes
 from overlapviz.view.prepared import prepare_trace
 
 
@@ -120,16 +119,34 @@ def test_callout_rows_go_above_their_lane_and_push_the_lanes_below_down():
     assert spaced.lane_at((top + bottom) / 2) is None  # no lane (and no span) in a callout row
     with pytest.raises(IndexError, match="1 callout rows"):
         host.callout_row(1)
+    assert spaced.callout_rows == 3 and spaced.lanes_height == pytest.approx(plain.height)
+
+
+@pytest.mark.parametrize(("row_px", "plot_px", "rows"), [(30.0, 800.0, 3), (55.0, 1000.0, 1), (18.0, 300.0, 2)])
+def test_a_callout_row_comes_out_as_many_pixels_tall_as_its_words_need(row_px, plot_px, rows):
+    lanes_height = 9.3
+    height = callout_row_height(row_px, plot_px, lanes_height, rows)
+    px_per_lane = plot_px / (lanes_height + 2 * VIEW_PAD + rows * height)
+    assert height * px_per_lane == pytest.approx(row_px)
+
+
+def test_callout_rows_never_take_more_than_their_share_of_a_short_plot():
+    lanes_height, rows = 9.3, 4
+    height = callout_row_height(60.0, 200.0, lanes_height, rows)  # 240 px of words on a 200 px plot
+    share = rows * height / (lanes_height + 2 * VIEW_PAD + rows * height)
+    assert share == pytest.approx(MAX_CALLOUT_SHARE)
+    assert callout_row_height(60.0, 0.0, lanes_height, rows) == CALLOUT_HEIGHT  # no pixels yet
 
 
 def test_explanations_switch_off_and_on_and_the_lanes_make_room(timeline):
     timeline.set_view(prepare_trace(two_chunk_trace()))
     assert timeline.explanations and len(timeline.callouts()) == 3
-    height_with = timeline.scene_items.layout.height
+    with_callouts = timeline.scene_items.layout
     timeline.highlight_rows([0])
     timeline.set_explanations(False)
     assert timeline.callouts() == []
-    assert timeline.scene_items.layout.height == pytest.approx(height_with - 3 * CALLOUT_HEIGHT)
+    assert timeline.scene_items.layout.height == pytest.approx(with_callouts.lanes_height)
+    assert with_callouts.callout_rows == 3 and with_callouts.height > with_callouts.lanes_height
     assert timeline.scene_items.highlight_item.count() == 2  # the outline survives the new layout
     timeline.set_explanations(True)
     assert len(timeline.callouts()) == 3
@@ -165,14 +182,19 @@ def test_exports_carry_the_callouts_unless_switched_off():
     assert with_callouts.height() > without.height()
 
 
-def test_callouts_follow_the_timeline_font(timeline):
-    from PySide6.QtGui import QFont
-
+def test_callouts_follow_the_timeline_font_and_their_rows_grow_with_it(timeline, qtbot):
     timeline.set_view(prepare_trace(two_chunk_trace()))
-    font = QFont()
-    font.setPixelSize(23)
-    timeline.set_font(font)
-    item = timeline.scene_items.callout_item
-    assert item._font.pixelSize() == 23 and item._font.bold()
-    assert np.isclose(item._fitted_font(200).pixelSize(), 23)
-    assert item._fitted_font(12).pixelSize() < 23  # shrinks to fit a short row
+    heights = []
+    for size in (14, 23):
+        font = QFont()
+        font.setPixelSize(size)
+        timeline.set_font(font)
+        qtbot.wait(20)
+        item = timeline.scene_items.callout_item
+        assert QFontInfo(item.font).pixelSize() == size and item.font.bold()  # never shrunk to a row
+        host = timeline.scene_items.layout.lanes_of_group(LaneGroup.HOST)[0]
+        top, bottom = host.callout_row(0)
+        row_px = timeline.map_to_widget(0, bottom).y() - timeline.map_to_widget(0, top).y()
+        assert row_px == pytest.approx(item.row_px(), abs=1.5)
+        heights.append(row_px)
+    assert heights[1] > heights[0] * 1.4

@@ -111,7 +111,7 @@ class ComparisonExportView(ExportWidget):
     @staticmethod
     def _lanes(timeline: TimelineWidget) -> float:
         scene = timeline.scene_items
-        return scene.layout.height if scene is not None else 4.0
+        return scene.layout.nominal_height if scene is not None else 4.0
 
     def _height(self) -> int:
         lanes = sum(self._lanes(timeline) for timeline in self._timelines)

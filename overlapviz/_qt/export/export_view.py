@@ -188,6 +188,6 @@ class ExportView(ExportWidget):
 
     def _height(self) -> int:
         scene = self.timeline.scene_items
-        lanes = scene.layout.height if scene is not None else 4.0
+        lanes = scene.layout.nominal_height if scene is not None else 4.0
         chrome = CHROME_PX + self.timeline.simulated_badge.height_needed()
         return int(min(max(lanes * LANE_PX + chrome, MIN_HEIGHT), MAX_HEIGHT))

@@ -172,6 +172,6 @@ class ComparePanel(QWidget):
         scenes = [timeline.scene_items for timeline in (self.timeline_a, self.timeline_b)]
         if any(scene is None for scene in scenes):
             return
-        heights = [scene.layout.height + 2.0 for scene in scenes if scene is not None]  # + caption and axis
+        heights = [scene.layout.nominal_height + 2.0 for scene in scenes if scene is not None]  # + caption and axis
         total = max(self._splitter.height(), 2)
         self._splitter.setSizes([round(total * h / sum(heights)) for h in heights])

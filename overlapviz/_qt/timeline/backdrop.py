@@ -31,6 +31,12 @@ class LaneBackdrop(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unt
         self._theme = theme
         self.update()
 
+    def set_layout(self, layout: TimelineLayout) -> None:
+        """Shade the lanes where `layout` places them."""
+        self.prepareGeometryChange()
+        self._layout = layout
+        self.update()
+
     def set_window(self, t0_ms: float, t1_ms: float) -> None:
         """Cover the time window [t0, t1]."""
         self.prepareGeometryChange()

@@ -1,11 +1,14 @@
 """Draws the callouts: a bracket over the spans a finding explains, its words just above.
 
 Each callout has a row of its own above its lane (see `layout`), so neither the words nor
-the bracket cover a span. The bracket runs along the bottom of the row with a tick down to
-the lane at each end; the words sit on it, on a pad of the background colour, moved left
-when they would run off the visible window and shortened with an ellipsis when even that is
-not enough. Text and lines are in the theme's text colour, so they read in every theme; the
-text shrinks to fit its row when the lanes are short.
+the bracket cover a span. The rows are as tall as the words need (`row_px`): the timeline
+sizes them from this item's font, which is the timeline's own (it follows the window's text
+size), so the words are never shrunk. The bracket runs along the bottom of the row with a
+tick down to the lane at each end; the words sit on it, on a pad of the background colour,
+moved left when they would run off the visible window and cut at a whole word, with an
+ellipsis, when even that is not enough (the whole text is the callout's tooltip). A row the
+plot has no room for (a very short window) keeps its bracket and leaves its words to the
+tooltip. Text and lines are in the theme's text colour, so they read in every theme.
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ from overlapviz.view.callouts import Callout
 from overlapviz.view.layout import TimelineLayout
 
 NS_PER_MS = 1e6
-PAD_PX = 4.0
-MIN_TEXT_PX = 7
+PAD_PX = 4.0  # beside the words, inside their pad
+TEXT_MARGIN_PX = 2.0  # above and below the words, inside their pad
+GAP_SHARE = 0.3  # room under the bracket, above the lane, in line heights
 PAD_ALPHA = 0.85
-BRACKET_SHARE = 0.8  # the bracket's height in its row, from the top
+ELLIPSIS = "\u2026"
+
+Placed = tuple[Callout, tuple[float, float], float]  # the callout, its row (top, bottom), its lane's span top
 
 
 class CalloutItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
@@ -32,26 +38,40 @@ class CalloutItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
 
     def __init__(self, layout: TimelineLayout, callouts: list[Callout], theme: Theme) -> None:
         super().__init__()
-        lanes = {placed.lane.key: placed for placed in layout.lanes}
-        used: dict[str, int] = {}
-        self._placed = []
-        for callout in callouts:
-            placed = lanes.get(callout.lane_key)
-            if placed is None or used.get(callout.lane_key, 0) >= placed.callouts:
-                continue
-            row = used.get(callout.lane_key, 0)
-            used[callout.lane_key] = row + 1
-            self._placed.append((callout, placed.callout_row(row), placed.span_top))
+        self._callouts = callouts
+        self._placed = _place(layout, callouts)
         self._theme = theme
-        self._font = QFont()
+        self._font = callout_font(QFont())
         self._window = (0.0, 1.0)
         self._cursor_ms: float | None = None
         self._bounds = _bounds(self._placed)
+        self._word_boxes: list[tuple[QRectF, Callout]] = []  # scene coordinates, as last painted
 
     @property
     def callouts(self) -> list[Callout]:
         """The callouts drawn, top to bottom within each lane."""
         return [callout for callout, _row, _lane_top in self._placed]
+
+    @property
+    def font(self) -> QFont:
+        """The font the words are written in."""
+        return QFont(self._font)
+
+    @property
+    def drawn_words(self) -> list[tuple[QRectF, Callout]]:
+        """Where the words of each callout were last painted (scene coordinates: ms, lane heights)."""
+        return list(self._word_boxes)
+
+    def row_px(self) -> float:
+        """How many pixels tall a callout row must be for its words and bracket."""
+        return row_px_for(self._font)
+
+    def set_layout(self, layout: TimelineLayout) -> None:
+        """Sit in the rows of `layout` (the same lanes and callouts, placed anew)."""
+        self.prepareGeometryChange()
+        self._placed = _place(layout, self._callouts)
+        self._bounds = _bounds(self._placed)
+        self.update()
 
     def set_theme(self, theme: Theme) -> None:
         """Draw in `theme`'s colours."""
@@ -59,9 +79,8 @@ class CalloutItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
         self.update()
 
     def set_font(self, font: QFont) -> None:
-        """Write the words in `font` (bold), shrunk where a row is too short for it."""
-        self._font = QFont(font)
-        self._font.setBold(True)
+        """Write the words in `font`, bold (the rows follow: see `row_px`)."""
+        self._font = callout_font(font)
         self.update()
 
     def set_window(self, t0_ms: float, t1_ms: float) -> None:
@@ -75,6 +94,17 @@ class CalloutItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
         self._cursor_ms = t_ms
         self.update()
 
+    def text_at(self, t_ms: float, y: float) -> str | None:
+        """The whole text of the callout drawn at scene point (t, y), if any: its bracket or its words."""
+        for box, callout in self._word_boxes:
+            if box.contains(QPointF(t_ms, y)):
+                return callout.text
+        for callout, (top, bottom), _lane_top in self._placed:
+            segments = self._shown_segments(callout)
+            if segments and top <= y <= bottom and segments[0][0] <= t_ms <= segments[-1][1]:
+                return callout.text
+        return None
+
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
         """The callout rows across the visible window."""
         if self._bounds is None:
@@ -85,6 +115,7 @@ class CalloutItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
 
     def paint(self, painter: QPainter, *_args: Any) -> None:
         """Brackets, then the words on their pads."""
+        self._word_boxes = []
         if not self._placed:
             return
         transform = painter.transform()
@@ -101,48 +132,43 @@ class CalloutItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
         segments = self._shown_segments(callout)
         if not segments:
             return
+        metrics = QFontMetricsF(self._font)
         top = transform.map(QPointF(0.0, row[0])).y()
         bottom = transform.map(QPointF(0.0, row[1])).y()
-        bracket_y = top + (bottom - top) * BRACKET_SHARE
+        bracket_y = bottom - min(GAP_SHARE * metrics.height(), (bottom - top) / 3)
         tick_end = transform.map(QPointF(0.0, lane_top)).y()
-        colour = QColor(self._theme.foreground)
-        font = self._fitted_font(bracket_y - top)
-        pen = QPen(colour, max(2.0, font.pixelSize() / 8))
-        painter.setPen(pen)
+        painter.setPen(QPen(QColor(self._theme.foreground), max(2.0, metrics.height() / 10)))
         xs = [(transform.map(QPointF(s, 0.0)).x(), transform.map(QPointF(e, 0.0)).x()) for s, e in segments]
         for x0, x1 in xs:
             painter.drawLine(QPointF(x0, tick_end), QPointF(x0, bracket_y))
             painter.drawLine(QPointF(x0, bracket_y), QPointF(x1, bracket_y))
             painter.drawLine(QPointF(x1, bracket_y), QPointF(x1, tick_end))
+        box_height = metrics.height() + 2 * TEXT_MARGIN_PX
+        if bracket_y - top < box_height:
+            return  # no room for the words at their size: the tooltip has them
         view_left = transform.map(QPointF(self._window[0], 0.0)).x()
         view_right = transform.map(QPointF(self._window[1], 0.0)).x()
-        self._paint_words(painter, callout.text, font, xs[0][0], (view_left, view_right), (top, bracket_y))
+        box = self._paint_words(painter, callout.text, xs[0][0], (view_left, view_right), bracket_y - 1 - box_height)
+        inverse, _invertible = transform.inverted()
+        self._word_boxes.append((inverse.mapRect(box), callout))
 
-    def _paint_words(
-        self, painter: QPainter, text: str, font: QFont, x: float, view: tuple[float, float], band: tuple[float, float]
-    ) -> None:
-        metrics = QFontMetricsF(font)
+    def _paint_words(self, painter: QPainter, text: str, x: float, view: tuple[float, float], top: float) -> QRectF:
+        """The words at `x` (kept inside `view`), their pad's top at `top`; returns the pad."""
+        metrics = QFontMetricsF(self._font)
         room = max(view[1] - view[0] - 2 * PAD_PX, 0.0)
-        shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room - 2 * PAD_PX)
+        shown = elide_at_words(text, metrics, room - 2 * PAD_PX)
         width = metrics.horizontalAdvance(shown) + 2 * PAD_PX
         left = min(max(x, view[0] + PAD_PX), view[1] - PAD_PX - width)
-        height = min(metrics.height() + 2, band[1] - band[0])
-        box = QRectF(left, band[1] - height - 1, width, height)
+        box = QRectF(left, top, width, metrics.height() + 2 * TEXT_MARGIN_PX)
         pad = QColor(self._theme.background)
         pad.setAlphaF(PAD_ALPHA)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(pad)
         painter.drawRoundedRect(box, 3, 3)
-        painter.setFont(font)
+        painter.setFont(self._font)
         painter.setPen(QColor(self._theme.foreground))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, shown)
-
-    def _fitted_font(self, room_px: float) -> QFont:
-        """The font at its own size, or smaller so that a line fits `room_px`."""
-        font = QFont(self._font)
-        own = font.pixelSize() if font.pixelSize() > 0 else round(QFontMetricsF(font).height() / 1.25)
-        font.setPixelSize(max(MIN_TEXT_PX, min(own, int((room_px - 2) / 1.25))))
-        return font
+        return box
 
     def _shown_segments(self, callout: Callout) -> list[tuple[float, float]]:
         """The segments in ms, cut at the cursor."""
@@ -153,7 +179,46 @@ class CalloutItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
         return [(start, min(end, cursor)) for start, end in segments if start <= cursor]
 
 
-def _bounds(placed: list[tuple[Callout, tuple[float, float], float]]) -> tuple[float, float] | None:
+def callout_font(font: QFont) -> QFont:
+    """The callouts' font: `font`, bold, at its own size."""
+    bold = QFont(font)
+    bold.setBold(True)
+    return bold
+
+
+def row_px_for(font: QFont) -> float:
+    """The pixels a callout row written in `font` needs: the words on their pad, the bracket, a gap."""
+    line = QFontMetricsF(font).height()
+    return line + 2 * TEXT_MARGIN_PX + 1 + GAP_SHARE * line
+
+
+def elide_at_words(text: str, metrics: QFontMetricsF, room_px: float) -> str:
+    """`text`, or as many of its first words as fit `room_px` with an ellipsis (empty: not even one)."""
+    if metrics.horizontalAdvance(text) <= room_px:
+        return text
+    words = text.split(" ")
+    for count in range(len(words) - 1, 0, -1):
+        shown = " ".join(words[:count]).rstrip(",:;") + ELLIPSIS
+        if metrics.horizontalAdvance(shown) <= room_px:
+            return shown
+    return ""
+
+
+def _place(layout: TimelineLayout, callouts: list[Callout]) -> list[Placed]:
+    lanes = {placed.lane.key: placed for placed in layout.lanes}
+    used: dict[str, int] = {}
+    placed_callouts: list[Placed] = []
+    for callout in callouts:
+        lane = lanes.get(callout.lane_key)
+        row = used.get(callout.lane_key, 0)
+        if lane is None or row >= lane.callouts:
+            continue
+        used[callout.lane_key] = row + 1
+        placed_callouts.append((callout, lane.callout_row(row), lane.span_top))
+    return placed_callouts
+
+
+def _bounds(placed: list[Placed]) -> tuple[float, float] | None:
     if not placed:
         return None
     return min(row[0] for _c, row, _t in placed), max(lane_top for _c, _row, lane_top in placed)

@@ -1,7 +1,9 @@
 """The drawn content of one trace: its layout, one item per batch, callouts, backdrop, highlight.
 
 Built from a prepared trace (`prepared`): only the lanes' places are worked out here, for the
-theme and the callouts on show; every array the items draw was made on the run thread.
+theme and the callouts on show; every array the items draw was made on the run thread. The
+callout rows are as tall as their words (`fit_callout_rows`): when the font or the plot's
+height changes, the lanes are placed again and the items move, nothing is rebuilt.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from overlapviz._qt.timeline.highlight import HighlightItem
 from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
 from overlapviz.core.trace import Trace
 from overlapviz.view.callouts import rows_per_lane
-from overlapviz.view.layout import TimelineLayout, layout_lanes
+from overlapviz.view.layout import CALLOUT_HEIGHT, TimelineLayout, callout_row_height, layout_lanes
 from overlapviz.view.prepared import PreparedView
 from overlapviz.view.span_sets import BatchKey
 from overlapviz.view.span_text import describe_span
 
 Z_BACKDROP, Z_SPANS, Z_CALLOUTS, Z_HIGHLIGHT = -10, 0, 5, 10
+FIT_TOLERANCE = 1e-3  # relative change of a callout row's height worth placing the lanes again for
 
 
 class TimelineScene:
@@ -32,21 +35,26 @@ class TimelineScene:
     def __init__(self, view: PreparedView, theme: Theme, *, explain: bool = True) -> None:
         self.view = view
         callouts = list(view.callouts) if explain else []
-        self.layout: TimelineLayout = layout_lanes(
-            view.lanes, callout_rows=rows_per_lane(callouts), span_margin=theme.span_margin,
-            callout_height=theme.callout_height,
-        )  # fmt: skip
+        self._span_margin = theme.span_margin
+        self._rows = rows_per_lane(callouts)
+        self.layout: TimelineLayout = self._place(CALLOUT_HEIGHT)
         placed = {lane.lane.key: lane for lane in self.layout.lanes}
         self.batches: dict[BatchKey, SpanBatchItem] = {
             key: SpanBatchItem(sets, placed) for key, sets in view.span_sets.items()
         }
         self.backdrop = LaneBackdrop(self.layout, theme)
         self.highlight_item = HighlightItem(theme.foreground)
+        self._highlighted = np.zeros(0, dtype=np.intp)
         self.callout_item = CalloutItem(self.layout, callouts, theme)
         self.end_ms = view.end_ms
         self.backdrop.setZValue(Z_BACKDROP)
         self.highlight_item.setZValue(Z_HIGHLIGHT)
         self.callout_item.setZValue(Z_CALLOUTS)
+
+    def _place(self, callout_height: float) -> TimelineLayout:
+        return layout_lanes(
+            self.view.lanes, callout_rows=self._rows, span_margin=self._span_margin, callout_height=callout_height
+        )
 
     @property
     def trace(self) -> Trace:
@@ -87,11 +95,30 @@ class TimelineScene:
         self.callout_item.set_theme(theme)
 
     def set_font(self, font: QFont) -> None:
-        """Write the callouts in `font`."""
+        """Write the callouts in `font` (`fit_callout_rows` then gives them rows to match)."""
         self.callout_item.set_font(font)
+
+    def fit_callout_rows(self, plot_px: float) -> bool:
+        """Make each callout row as tall as its words on a plot `plot_px` tall; True if the lanes moved."""
+        if not self.layout.callout_rows:
+            return False
+        wanted = callout_row_height(
+            self.callout_item.row_px(), plot_px, self.layout.lanes_height, self.layout.callout_rows
+        )
+        if abs(wanted - self.layout.callout_height) <= FIT_TOLERANCE * self.layout.callout_height:
+            return False
+        self.layout = self._place(wanted)
+        placed = {lane.lane.key: lane for lane in self.layout.lanes}
+        for item in self.batches.values():
+            item.set_lanes(placed)
+        self.backdrop.set_layout(self.layout)
+        self.callout_item.set_layout(self.layout)
+        self.highlight(self._highlighted)
+        return True
 
     def highlight(self, rows: npt.NDArray[np.intp]) -> None:
         """Outline `rows`."""
+        self._highlighted = rows
         self.highlight_item.set_rows(self.trace, self.layout, rows)
 
     def shown_rect_count(self) -> int:
@@ -99,7 +126,10 @@ class TimelineScene:
         return sum(item.shown_count() for item in self.batches.values())
 
     def describe_at(self, t_ms: float, y: float, tolerance_ms: float = 0.0) -> str | None:
-        """The tooltip of the span at (t, y), if any."""
+        """The tooltip at (t, y): a callout's whole text, or the span's description, if any."""
+        callout = self.callout_item.text_at(t_ms, y)
+        if callout is not None:
+            return callout
         view, placed = self.view, self.layout.lane_at(y)
         hit = None if placed is None else view.hover.at(placed.lane.key, t_ms * NS_PER_MS, tolerance_ms * NS_PER_MS)
         if hit is None:

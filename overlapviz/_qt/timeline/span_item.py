@@ -41,11 +41,13 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
     def __init__(self, layers: Sequence[SpanSet], lanes: Mapping[str, PlacedLane]) -> None:
         super().__init__()
         self._layers = list(layers)
-        self._rows_y = [(lanes[layer.lane_key].span_top, lanes[layer.lane_key].span_bottom) for layer in layers]
         self._brushes = [layer_brushes(layer) for layer in layers]
         self._shown: list[tuple[FloatArray, FloatArray]] = [(np.zeros(0), np.zeros(0)) for _ in layers]
         self._batch = RectBatch()
-        self._bounds = _bounds(self._layers, self._rows_y)
+        self._x_bounds = _time_bounds(self._layers)
+        self._rows_y: list[tuple[float, float]] = []
+        self._bounds = QRectF()
+        self.set_lanes(lanes)
         self._window = (0.0, 0.0, 0.0)
         self._cursor_ns: float | None = None
 
@@ -57,6 +59,13 @@ class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is un
     def shown_count(self) -> int:
         """Rectangles drawn at the current window (after culling and merging)."""
         return sum(len(starts) for starts, _ends in self._shown)
+
+    def set_lanes(self, lanes: Mapping[str, PlacedLane]) -> None:
+        """Draw each layer where its lane is placed in `lanes`."""
+        self.prepareGeometryChange()
+        self._rows_y = [(lanes[layer.lane_key].span_top, lanes[layer.lane_key].span_bottom) for layer in self._layers]
+        self._bounds = _bounds(self._layers, self._rows_y, self._x_bounds)
+        self.update()
 
     def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float) -> None:
         """Cull and merge for the window [t0, t1] where one pixel is `pixel_ms` wide."""
@@ -109,12 +118,21 @@ def _separate_neighbours(rects: FloatArray) -> None:
     rects[wide, 2] -= 1.0
 
 
-def _bounds(layers: list[SpanSet], rows_y: list[tuple[float, float]]) -> QRectF:
-    filled = [(layer, y) for layer, y in zip(layers, rows_y, strict=True) if len(layer)]
+def _time_bounds(layers: list[SpanSet]) -> tuple[float, float] | None:
+    """The first start and the last end (ms) of every span (found once: the lanes may move, the times not)."""
+    filled = [layer for layer in layers if len(layer)]
     if not filled:
+        return None
+    x0 = min(float(layer.starts.min()) for layer in filled) / NS_PER_MS
+    x1 = max(float(layer.ends.max()) for layer in filled) / NS_PER_MS
+    return x0, x1
+
+
+def _bounds(layers: list[SpanSet], rows_y: list[tuple[float, float]], x_bounds: tuple[float, float] | None) -> QRectF:
+    filled = [(layer, y) for layer, y in zip(layers, rows_y, strict=True) if len(layer)]
+    if not filled or x_bounds is None:
         return QRectF()
-    x0 = min(float(layer.starts.min()) for layer, _y in filled) / NS_PER_MS
-    x1 = max(float(layer.ends.max()) for layer, _y in filled) / NS_PER_MS
+    x0, x1 = x_bounds
     y0 = min(top for _layer, (top, _bottom) in filled)
     y1 = max(bottom for _layer, (_top, bottom) in filled)
     return QRectF(x0, y0, max(x1 - x0, 1e-9), y1 - y0)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
+from overlapviz.view.layout import VIEW_PAD
+
 ZOOM_STEP = 1.25
 PAN_STEP = 0.1  # of the visible window
 MIN_WINDOW_MS = 1e-4  # 100 ns: below that the ticks say nothing new
@@ -24,12 +26,14 @@ class TimelineViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped
         """Bound the view to a run of `end_ms` and lanes `height` tall; show all of it."""
         pad = max(end_ms, MIN_WINDOW_MS) * EDGE_PAD
         self._full = (-pad, end_ms + pad)
-        self.setLimits(
-            xMin=self._full[0], xMax=self._full[1], minXRange=MIN_WINDOW_MS,
-            yMin=-0.1, yMax=height + 0.1,
-        )
-        self.setYRange(-0.1, height + 0.1, padding=0)
+        self.setLimits(xMin=self._full[0], xMax=self._full[1], minXRange=MIN_WINDOW_MS)
+        self.fit_height(height)
         self.reset_view()
+
+    def fit_height(self, height: float) -> None:
+        """Show lanes `height` tall, all of them; the time window stays."""
+        self.setLimits(yMin=-VIEW_PAD, yMax=height + VIEW_PAD)
+        self.setYRange(-VIEW_PAD, height + VIEW_PAD, padding=0)
 
     def reset_view(self) -> None:
         """Show the whole run."""

@@ -1,9 +1,11 @@
 """The timeline widget: lanes of spans, a time axis, zoom and pan, hover and highlight.
 
-Also the findings drawn as callouts (on by default, `set_explanations`), a replay cursor
-(`set_cursor_ms`) and a time extent shared with another timeline (`fit_time`). It shows a
-prepared trace (`prepared.prepare_view`, made on the run thread): nothing here reads a
-trace whole, so showing even a run of 10^6 spans only hands arrays to the items.
+Also the findings drawn as callouts (on by default, `set_explanations`) in the timeline's
+font, their rows as tall as the words (the lanes are placed again when the font or the
+plot's height changes), a replay cursor (`set_cursor_ms`) and a time extent shared with
+another timeline (`fit_time`). It shows a prepared trace (`prepared.prepare_view`, made on
+the run thread): nothing here reads a trace whole, so showing even a run of 10^6 spans only
+hands arrays to the items.
 """
 
 from __future__ import annotations
@@ -112,6 +114,7 @@ class TimelineWidget(QWidget):
         self._scene.add_to(self._view_box)
         if self._font is not None:
             self._scene.set_font(self._font)
+        self._scene.fit_callout_rows(self._view_box.height())
         self._lane_axis.show_layout(self._scene.layout)
         self.simulated_badge.show_for(view.trace.meta)
         self._fit()
@@ -225,9 +228,7 @@ class TimelineWidget(QWidget):
 
     def set_theme(self, theme: Theme, *, transparent: bool = False) -> None:
         """Colour the plot with `theme` (no background when `transparent`)."""
-        relayout = self._scene is not None and (theme.span_margin, theme.callout_height) != (
-            self._theme.span_margin, self._theme.callout_height
-        )
+        relayout = self._scene is not None and theme.span_margin != self._theme.span_margin
         self._theme = theme
         self._plot.setBackground(None if transparent else theme.background)
         for axis in (self._time_axis, self._lane_axis):
@@ -251,6 +252,7 @@ class TimelineWidget(QWidget):
         self._time_axis.setHeight(None)
         self._lane_axis.fit_width()
         self.simulated_badge.set_font(font)
+        self._fit_callout_rows()
 
     # --- internals ---------------------------------------------------------------------
 
@@ -281,10 +283,17 @@ class TimelineWidget(QWidget):
     def _schedule_window(self, *_args: object) -> None:
         self._window_timer.start()
 
+    def _fit_callout_rows(self) -> None:
+        """Give the callouts rows as tall as their words on the plot as it is now."""
+        if self._scene is not None and self._scene.fit_callout_rows(self._view_box.height()):
+            self._lane_axis.show_layout(self._scene.layout)
+            self._view_box.fit_height(self._scene.layout.height)
+
     def _apply_window(self) -> None:
         self._window_timer.stop()
         if self._scene is None:
             return
+        self._fit_callout_rows()
         t0, t1 = self.view_range_ms()
         width_px = max(self._view_box.width(), 1.0)
         self._scene.set_window(t0, t1, (t1 - t0) / width_px)
