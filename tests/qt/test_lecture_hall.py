@@ -1,10 +1,12 @@
 """What a lecture hall needs of the window: no stale lesson, both axes, rows that fit, help, memory, undo."""
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
 from overlapviz._qt.main_window import MainWindow
+from overlapviz._qt.widgets.metrics_panel import finding_text_rect
 from overlapviz.app.model import CompareAxis
 from overlapviz.core.config import PipelineConfig
 from overlapviz.presets import get_preset
@@ -72,21 +74,25 @@ def test_each_side_on_its_own_axis_is_offered_and_marked(make_window, qtbot):
     assert window.compare.axis_note.isHidden()
 
 
-def test_findings_rows_grow_with_their_text(make_window, qtbot):
+@pytest.mark.parametrize(("config", "bigger"), [
+    (PipelineConfig(memory="pageable", stream_kind="legacy"), 3),
+    (PipelineConfig(), 0),  # "Nothing stands out ...", two lines at the normal size
+])  # fmt: skip
+def test_findings_rows_grow_with_their_text(make_window, qtbot, config, bigger):
     window = make_window()
-    run_and_wait(qtbot, window, PipelineConfig(memory="pageable", stream_kind="legacy"))
+    run_and_wait(qtbot, window, config)
     window.resize(1366, 768)
-    for _ in range(3):
+    for _ in range(bigger):
         window.window_actions.bigger_text.trigger()
     qtbot.wait(50)
     findings = window.metrics.findings
     assert findings.count() > 0
-    width = findings.viewport().width()
     metrics = QFontMetrics(findings.font())
     for row in range(findings.count()):
         item = findings.item(row)
-        needed = metrics.boundingRect(0, 0, width - 8, 10_000, Qt.TextFlag.TextWordWrap, item.text()).height()
-        assert findings.visualItemRect(item).height() >= needed, item.text()
+        text_rect = finding_text_rect(findings, findings.visualItemRect(item))  # inside the style sheet's padding
+        needed = metrics.boundingRect(0, 0, text_rect.width(), 10_000, Qt.TextFlag.TextWordWrap, item.text())
+        assert text_rect.height() >= needed.height(), item.text()
     window.window_actions.normal_text.trigger()
 
 

@@ -7,9 +7,17 @@ The form is ui/metrics.ui. A row whose figure has a one-line definition in
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QStyle,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz.core.findings import Finding
@@ -24,7 +32,7 @@ from overlapviz.view.formatting import (
 )
 
 ROWS_ROLE = Qt.ItemDataRole.UserRole
-ROW_PAD_PX = 4  # around a finding's text, on each side
+WRAP = Qt.TextFlag.TextWordWrap
 BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H"}
 NO_FINDINGS = "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
 NO_VALUE = "\u2014"
@@ -117,13 +125,19 @@ class MetricsPanel(QWidget):
         return False
 
     def _fit_rows(self) -> None:
-        """Give every finding a row as tall as its text wrapped to the list's width."""
-        width = max(self.findings.viewport().width() - 2 * ROW_PAD_PX, 1)
+        """Give every finding a row as tall as its text wrapped to the list's width.
+
+        The style sheet pads each item, and the delegate elides what its text rect cannot
+        hold, so the row is the wrapped text plus that padding, measured from the style.
+        """
+        width = max(self.findings.viewport().width(), 1)
+        text_rect = finding_text_rect(self.findings, QRect(0, 0, width, 1 << 16))
+        padding = (1 << 16) - text_rect.height()
         metrics = QFontMetrics(self.findings.font())
         for row in range(self.findings.count()):
             item = self.findings.item(row)
-            height = metrics.boundingRect(0, 0, width, 1 << 20, Qt.TextFlag.TextWordWrap, item.text()).height()
-            item.setSizeHint(QSize(width, height + 2 * ROW_PAD_PX))
+            height = metrics.boundingRect(0, 0, max(text_rect.width(), 1), 1 << 20, WRAP, item.text()).height()
+            item.setSizeHint(QSize(width, height + padding))
         self.findings.doItemsLayout()
 
     def set_font(self, font: QFont) -> None:
@@ -179,3 +193,11 @@ def _wall(metrics: Metrics) -> str:
 
 def _figure_name(key: str) -> str:
     return key.replace("_", " ").capitalize()
+
+
+def finding_text_rect(findings: QListWidget, item_rect: QRect) -> QRect:
+    """Where the style draws an item's text inside `item_rect` (inside its style-sheet padding)."""
+    option = QStyleOptionViewItem()
+    findings.initViewItemOption(option)
+    option.rect = item_rect
+    return findings.style().subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, findings)
