@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.columns import distinct
 from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
@@ -91,7 +92,7 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find every device op on one stream, each waiting for the one before it."""
     device = np.flatnonzero(trace.device_mask)
     chunks = chunk_count(trace)
-    if len(np.unique(trace["stream"][device])) != 1 or chunks < 2:
+    if len(distinct(trace["stream"][device])) != 1 or chunks < 2:
         return []
     of_what = f"of the {chunks} chunks " if is_pipeline(trace) else ""
     legacy = pipeline_config(trace).get("stream_kind") == "legacy"
@@ -119,7 +120,7 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
         total = int(waits[rows].sum())
         if rows.size == 0 or total < COPY_QUEUE_SHARE * metrics.makespan_ns:
             continue
-        engines = {Unit(int(u)) for u in np.unique(trace["unit"][rows])}
+        engines = {Unit(int(u)) for u in distinct(trace["unit"][rows])}
         engine = _ENGINE.get(next(iter(engines)), "copy engine") if len(engines) == 1 else "copy engines"
         both_ways = " (it carries both directions)" if engines == {Unit.COPY_ENGINE} else ""
         # Waits of several copies run side by side, so their sum is set against the run's
@@ -146,7 +147,7 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     total = int(waits[rows].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
-    kinds = " and ".join(_KIND_WORDS[OpKind(int(k))] for k in np.unique(trace["kind"][rows]))
+    kinds = " and ".join(_KIND_WORDS[OpKind(int(k))] for k in distinct(trace["kind"][rows]))
     fermi = (
         " This GPU (Fermi) also holds back the completion of kernels issued back to back until the last"
         " one ends."
@@ -228,7 +229,7 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
         f" perfect schedule needs {ms_text(metrics.chunking_bound_ns)} where the busiest stage ({stage}) works"
         f" {ms_text(busiest)}. More, smaller chunks shorten both ends."
     )
-    return [Finding("too-few-chunks", message, tuple(r for r in (first, last) if r >= 0))]
+    return [Finding("too-few-chunks", message, rows_of([r for r in (first, last) if r >= 0]))]
 
 
 def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.columns import distinct
 from overlapviz.core.trace import OpKind, Trace, Unit
 
 # Hardware lanes in the order data flows through them; the single copy engine of a device
@@ -46,8 +47,8 @@ HOST_LANE = Lane(key="host", title=Unit.HOST.title, group=LaneGroup.HOST, unit=U
 def lanes_of(trace: Trace) -> list[Lane]:
     """List the host lane, then one lane per stream present, then one per hardware unit."""
     device = trace.device_mask
-    streams = np.unique(trace["stream"][device])
-    units = set(np.unique(trace["unit"][device]).tolist())
+    streams = distinct(trace["stream"][device])
+    units = set(distinct(trace["unit"][device]).tolist())
     legacy = _is_legacy(trace.meta)
     stream_lanes = [_stream_lane(int(s), legacy) for s in streams if s >= 0]
     unit_lanes = [_unit_lane(unit) for unit in UNIT_ORDER if int(unit) in units]

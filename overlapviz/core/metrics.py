@@ -51,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals
+from overlapviz.core.per_trace import once_per_trace
 from overlapviz.core.trace import DEVICE_KINDS, MemoryKind, OpKind, Trace
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
@@ -208,6 +209,7 @@ def wall_ns(trace: Trace) -> int:
     return int(trace["end_ns"].max() - trace["start_ns"].min())
 
 
+@once_per_trace
 def allocation_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     """Host spans that get or give back host memory (see `ALLOCATION_CALLS`)."""
     is_alloc = np.array([_API_VERSION_SUFFIX.sub("", name) in ALLOCATION_CALLS for name in trace.names], dtype=bool)
@@ -263,6 +265,7 @@ def chunking_bound_ns(trace: Trace) -> int:
     return max(sums[s] + sum(mins) - mins[s] for s in range(len(per_stage)))
 
 
+@once_per_trace
 def issuing_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     """Host API spans that issued a device op (their `op` points at a copy or kernel row)."""
     op = trace["op"]
@@ -272,6 +275,7 @@ def issuing_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     return issued
 
 
+@once_per_trace
 def pageable_copy_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     """Issuing calls whose op is a copy from or to pageable host memory."""
     calls = issuing_calls(trace)
@@ -297,6 +301,7 @@ def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     return int(np.maximum(spent, 0).sum())
 
 
+@once_per_trace
 def host_blocked_per_row(trace: Trace) -> IntArray:
     """Per row: how long an issuing call waited while its own op ran; 0 for other rows."""
     blocked = np.zeros(len(trace), dtype=np.int64)
