@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import FLOAT32_BYTES, HostMemory, IssueOrder, KernelKind, PipelineConfig
@@ -34,6 +38,22 @@ class Op(NamedTuple):
     occupancy: float  # share of the GPU a kernel fills (1.0 for copies)
     blocks_host: bool  # a pageable copy: the host thread waits in the call until it is done
     name: str
+
+
+def op_column(ops: Sequence[Op], field: str, dtype: type = np.int64) -> npt.NDArray[Any]:
+    """One field of every op as an array.
+
+    Read an op at a time in Python: `np.array` of a list of 10^5 enum members is one call
+    that holds Python's lock for tens of ms (the GUI thread waits on it); a generator lets
+    other threads in between.
+    """
+    index = Op._fields.index(field)
+    return column_of((op[index] for op in ops), len(ops), dtype)
+
+
+def column_of(values: Iterable[Any], count: int, dtype: type = np.int64) -> npt.NDArray[Any]:
+    """`count` values from an iterable as an array (see `op_column` for why not `np.array`)."""
+    return np.fromiter(values, dtype=dtype, count=count)
 
 
 def issue_sequence(config: PipelineConfig) -> list[tuple[OpKind, int]]:
