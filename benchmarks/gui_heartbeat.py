@@ -395,6 +395,7 @@ def main() -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from overlapviz._qt.app import ensure_app
 
+    load_at_start = os.getloadavg()  # other work on the machine stretches every gap
     folder = Path(tempfile.mkdtemp(prefix="overlapviz-heartbeat-"))
     print("making the trace file of 10^6 spans ...", flush=True)
     trace_path, spans = big_trace_file(folder)
@@ -431,6 +432,8 @@ def main() -> None:
         "runs_4096": args.runs,
         "trace_file_spans": spans,
         "trace_file_bytes": trace_path.stat().st_size,
+        "load_average_1_5_15_min": {"at_start": [round(x, 2) for x in load_at_start],
+                                    "at_end": [round(x, 2) for x in os.getloadavg()]},
         "scenarios": results,
     })  # fmt: skip
 

@@ -228,7 +228,7 @@ def findings(side: Side) -> str:
     details: dict[str, list[str]] = {}
     for finding in side.run.findings:
         detail = details.setdefault(finding.code, [])
-        if finding.code == "copy-queue" and finding.rows:
+        if finding.code == "copy-queue" and len(finding.rows):
             detail.append(OpKind(int(side.trace["kind"][finding.rows[0]])).name)
     parts = [f"`{code}`" + (f" ({' and '.join(detail)})" if detail else "") for code, detail in details.items()]
     return ", ".join(parts) or "none"

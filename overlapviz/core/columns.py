@@ -26,3 +26,20 @@ def freeze_columns(columns: dict[str, npt.NDArray[Any]], spec: Mapping[str, type
     for name, dtype in spec.items():
         columns[name] = np.asarray(columns[name], dtype=dtype)
         columns[name].flags.writeable = False
+
+
+def distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
+    """The distinct values of `values`, sorted: `np.unique` by one sort and one comparison.
+
+    NumPy 2.3 and later find unique integers by hashing, in calls that hold Python's global
+    lock for long stretches (measured on a 2-core machine: 350 ms at a time within the 3.1 s
+    it took for 10^6 distinct rows, 47 ms for 600,000 chunk numbers), stalling every other
+    thread, the GUI's too. A sort lets go of the lock while it runs.
+    """
+    ordered = np.sort(np.asarray(values))
+    if ordered.size < 2:
+        return ordered
+    first = np.empty(ordered.size, dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]

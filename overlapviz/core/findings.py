@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.columns import distinct
 from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
@@ -96,7 +97,7 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find every device op on one stream, each waiting for the one before it."""
     device = np.flatnonzero(trace.device_mask & (trace["stream"] >= 0))  # migrations are on no stream
     chunks = chunk_count(trace)
-    if len(np.unique(trace["stream"][device])) != 1 or chunks < 2:
+    if len(distinct(trace["stream"][device])) != 1 or chunks < 2:
         return []
     of_what = f"of the {chunks} chunks " if is_pipeline(trace) else ""
     legacy = is_legacy_stream(trace.meta, int(trace["stream"][device[0]]))
@@ -124,7 +125,7 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
         total = int(waits[rows].sum())
         if rows.size == 0 or total < COPY_QUEUE_SHARE * metrics.makespan_ns:
             continue
-        engines = {Unit(int(u)) for u in np.unique(trace["unit"][rows])}
+        engines = {Unit(int(u)) for u in distinct(trace["unit"][rows])}
         engine = _ENGINE.get(next(iter(engines)), "copy engine") if len(engines) == 1 else "copy engines"
         both_ways = " (it carries both directions)" if engines == {Unit.COPY_ENGINE} else ""
         # Waits of several copies run side by side, so their sum is set against the run's
@@ -151,7 +152,7 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     total = int(waits[rows].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
-    kinds = " and ".join(plural(_KIND_NOUNS[OpKind(int(k))], rows.size) for k in np.unique(trace["kind"][rows]))
+    kinds = " and ".join(plural(_KIND_NOUNS[OpKind(int(k))], rows.size) for k in distinct(trace["kind"][rows]))
     fermi = (
         " This GPU (Fermi) also holds back the completion of kernels issued back to back until the last"
         " one ends."
@@ -233,7 +234,7 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
         f" perfect schedule needs {ms_text(metrics.chunking_bound_ns)} where the busiest stage ({stage}) works"
         f" {ms_text(busiest)}. More, smaller chunks shorten both ends."
     )
-    return [Finding("too-few-chunks", message, tuple(r for r in (first, last) if r >= 0))]
+    return [Finding("too-few-chunks", message, rows_of([r for r in (first, last) if r >= 0]))]
 
 
 def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:

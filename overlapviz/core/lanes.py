@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.columns import distinct
 from overlapviz.core.trace import OpKind, Trace, Unit
 
 # Hardware lanes in the order data flows through them; the single copy engine of a device
@@ -81,7 +82,7 @@ def lanes_of(trace: Trace) -> list[Lane]:
 
 def gpus_of(trace: Trace) -> list[int]:
     """The GPUs that ran the trace's device ops, by index."""
-    return [int(d) for d in np.unique(trace["device"][trace.device_mask])]
+    return [int(d) for d in distinct(trace["device"][trace.device_mask])]
 
 
 def lane_rows(trace: Trace, lane: Lane) -> npt.NDArray[np.intp]:
@@ -125,8 +126,8 @@ def _annotation_lanes(trace: Trace) -> list[Lane]:
 def _gpu_lanes(trace: Trace, device: int | None) -> list[Lane]:
     """One GPU's stream lanes, then its unit lanes; `device` None for the one GPU of a trace."""
     ops = trace.device_mask if device is None else trace.device_mask & (trace["device"] == device)
-    streams = np.unique(trace["stream"][ops])
-    units = set(np.unique(trace["unit"][ops]).tolist())
+    streams = distinct(trace["stream"][ops])
+    units = set(distinct(trace["unit"][ops]).tolist())
     stream_lanes = [stream_lane(int(s), device, is_legacy_stream(trace.meta, int(s))) for s in streams if s >= 0]
     unit_lanes = [_unit_lane(unit, device) for unit in UNIT_ORDER if int(unit) in units]
     return [*stream_lanes, *unit_lanes]
@@ -168,7 +169,7 @@ def is_legacy_stream(meta: dict[str, Any], stream: int) -> bool:
 
 def _in_order_of_first(values: npt.NDArray[np.int64], times: npt.NDArray[np.int64]) -> list[int]:
     """The distinct `values`, ordered by the earliest time each has."""
-    distinct, inverse = np.unique(values, return_inverse=True)
-    first = np.full(distinct.size, np.iinfo(np.int64).max, dtype=np.int64)
+    present, inverse = np.unique(values, return_inverse=True)
+    first = np.full(present.size, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(first, inverse.reshape(-1), times)
-    return [int(distinct[i]) for i in np.argsort(first, kind="stable")]
+    return [int(present[i]) for i in np.argsort(first, kind="stable")]

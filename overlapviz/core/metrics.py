@@ -51,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals
+from overlapviz.core.per_trace import once_per_trace
 from overlapviz.core.trace import DEVICE_KINDS, MemoryKind, OpKind, Trace
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
@@ -212,6 +213,7 @@ def wall_ns(trace: Trace) -> int:
     return int(trace["end_ns"][spans].max() - trace["start_ns"][spans].min())
 
 
+@once_per_trace
 def allocation_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     """Host spans that get or give back host memory (see `ALLOCATION_CALLS`)."""
     is_alloc = np.array([_API_VERSION_SUFFIX.sub("", name) in ALLOCATION_CALLS for name in trace.names], dtype=bool)
@@ -267,6 +269,7 @@ def chunking_bound_ns(trace: Trace) -> int:
     return max(sums[s] + sum(mins) - mins[s] for s in range(len(per_stage)))
 
 
+@once_per_trace
 def issuing_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     """Host API spans that issued a device op (their `op` points at a copy or kernel row)."""
     op = trace["op"]
@@ -276,6 +279,7 @@ def issuing_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     return issued
 
 
+@once_per_trace
 def pageable_copy_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     """Issuing calls whose op is a copy from or to pageable host memory."""
     calls = issuing_calls(trace)
@@ -301,6 +305,7 @@ def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     return int(np.maximum(spent, 0).sum())
 
 
+@once_per_trace
 def host_blocked_per_row(trace: Trace) -> IntArray:
     """Per row: how long an issuing call waited while its own op ran; 0 for other rows."""
     blocked = np.zeros(len(trace), dtype=np.int64)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.columns import distinct
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.intervals import IntArray, covered_ns, union_intervals
 from overlapviz.core.metrics import Metrics
@@ -45,7 +46,7 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     waits = np.zeros(len(trace), dtype=np.int64)
     device = trace.device_mask
     ready, start, unit = trace["ready_ns"], trace["start_ns"], trace["unit"]
-    for value in np.unique(unit[device]):
+    for value in distinct(unit[device]):
         on_unit = device & (unit == value)
         busy_s, busy_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
         waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
@@ -59,7 +60,7 @@ def chunk_count(trace: Trace) -> int:
     device = trace.device_mask
     chunks = trace["chunk"][device]
     if (chunks >= 0).any():
-        return len(np.unique(chunks[chunks >= 0]))
+        return len(distinct(chunks[chunks >= 0]))
     return max((int(trace.mask(kind).sum()) for kind in (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)), default=0)
 
 
@@ -71,7 +72,7 @@ def streams_available(trace: Trace) -> int:
     streams = config.get("streams")
     if isinstance(streams, int) and not isinstance(streams, bool):
         return streams
-    return len(np.unique(trace["stream"][trace.device_mask]))
+    return len(distinct(trace["stream"][trace.device_mask]))
 
 
 def bottleneck_stage(trace: Trace, metrics: Metrics) -> tuple[str, int]:
@@ -90,7 +91,7 @@ def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
     """Per row: how long a copy, ready to run, waited while its engine ran other copies."""
     waits = np.zeros(len(trace), dtype=np.int64)
     copies = trace.mask(OpKind.H2D, OpKind.D2H)
-    for unit in np.unique(trace["unit"][copies]):
+    for unit in distinct(trace["unit"][copies]):
         on_engine = copies & (trace["unit"] == unit)
         union_s, union_e = union_intervals(trace["start_ns"][on_engine], trace["end_ns"][on_engine])
         ready, start = trace["ready_ns"], trace["start_ns"]

@@ -33,7 +33,6 @@ _DIRECTIONS = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 
 Segments = tuple[tuple[int, int], ...]
 Rows = npt.NDArray[np.intp]
-ROWS_SLICE = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +70,10 @@ def callouts_for(
     context = _Context(trace, metrics, lanes, blocked_ns, merge_gap_ns)
     found: list[Callout] = []
     for finding in findings:
-        if not finding.rows:
+        if not len(finding.rows):
             continue
         build = _BUILDERS.get(finding.code, _generic)
-        found.extend(build(context, finding, rows_array(finding.rows)))
+        found.extend(build(context, finding, finding.rows))
     return found
 
 
@@ -234,16 +233,6 @@ def _lane_title(c: _Context, lane_key: str) -> str:
 def _of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:
     picked: Rows = rows[trace["kind"][rows] == kind]
     return picked
-
-
-def rows_array(rows: Sequence[int]) -> Rows:
-    """A finding's rows as an array, converted a slice at a time.
-
-    One conversion of 10^6 Python integers is one call that holds Python's global lock for
-    tens of milliseconds, long enough to stall the GUI thread; slices of `ROWS_SLICE` are not.
-    """
-    parts = [np.asarray(rows[i : i + ROWS_SLICE], dtype=np.intp) for i in range(0, len(rows), ROWS_SLICE)]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
 
 
 def _api_name(trace: Trace, row: int) -> str:

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from tracefactory import MS, US, alloc_trace, pipeline_trace
 
+from overlapviz.core.finding import rows_of as rows_of_groups
 from overlapviz.core.findings import (
     COPY_QUEUE_SHARE,
     Finding,
@@ -49,10 +50,28 @@ def test_findings_are_frozen_and_point_at_real_rows():
     assert found
     for finding in found:
         assert isinstance(finding, Finding)
-        assert finding.rows and all(0 <= r < len(trace) for r in finding.rows)
-        assert list(finding.rows) == sorted(set(finding.rows))
+        assert len(finding.rows) and all(0 <= r < len(trace) for r in finding.rows)
+        assert finding.rows.tolist() == sorted(set(finding.rows.tolist()))
     with pytest.raises(dataclasses.FrozenInstanceError):
         found[0].code = "x"  # type: ignore[misc]
+    with pytest.raises(ValueError, match="read-only"):
+        found[0].rows[0] = 1
+
+
+def test_findings_keep_their_rows_as_a_read_only_copy_and_compare_by_value():
+    given = np.array([3, 1], dtype=np.int64)
+    finding = Finding("code", "message", given)
+    given[0] = 7
+    assert finding.rows.dtype == np.int64 and finding.rows.tolist() == [3, 1]
+    assert finding == Finding("code", "message", [3, 1]) and hash(finding) == hash(Finding("code", "message", (3, 1)))
+    assert finding != Finding("code", "message", [3, 2]) and finding != Finding("code", "message", [3])
+    assert finding != Finding("other", "message", [3, 1])
+
+
+def test_rows_of_gives_every_row_once_in_order_as_an_array():
+    rows = rows_of_groups(np.array([5, 2, 5]), np.array([], dtype=np.intp), [2, 0])
+    assert rows.dtype == np.int64 and rows.tolist() == [0, 2, 5]
+    assert rows_of_groups().tolist() == []
 
 
 # --- host-blocked-pageable ---------------------------------------------------------------------
@@ -128,7 +147,7 @@ def two_copies(second_start, ready=0, unit=Unit.H2D_ENGINE, copy_engines=2):
 
 def test_a_copy_waiting_for_its_engine_fires_copy_queue():
     finding = the("copy-queue", two_copies(second_start=10 * MS))
-    assert finding.rows == (1,)
+    assert finding.rows.tolist() == [1]
     assert "1 H2D copy, ready to run, waited 10.0 ms in all (the run took 20.0 ms)" in finding.message
     assert "H2D engine" in finding.message and "one copy at a time" in finding.message
 
@@ -223,7 +242,7 @@ def test_two_chunks_on_four_streams_fire_too_few_chunks():
     assert "cost at least 2.00 ms (50% of the run): with only 2 chunks" in finding.message
     first_h2d = min(rows_of(trace, OpKind.H2D), key=lambda r: trace["start_ns"][r])
     last_d2h = max(rows_of(trace, OpKind.D2H), key=lambda r: trace["end_ns"][r])
-    assert finding.rows == (first_h2d, last_d2h)
+    assert finding.rows.tolist() == sorted([first_h2d, last_d2h])
 
 
 def test_one_chunk_with_streams_to_spare_fires_too_few_chunks():
@@ -379,7 +398,7 @@ def waiting_copies(second_start_ns):
 def test_a_wait_with_the_engine_idle_is_a_false_dependency():
     trace = waiting_copies(20 * MS)  # the engine stands idle from 10 to 20 ms
     finding = the("false-dependency", trace)
-    assert finding.rows == (1,)
+    assert finding.rows.tolist() == [1]
     # the first 10 µs of a wait are the GPU's own start latency, not scheduling
     assert finding.message.startswith("1 H2D copy, ready to run, waited 9.99 ms in all")
 

@@ -80,7 +80,7 @@ def definition_tooltip(keys: tuple[str, ...]) -> str:
 class MetricsPanel(QWidget):
     """Metrics and findings of the run on show."""
 
-    finding_selected = Signal(object)  # tuple of trace rows; empty clears the highlight
+    finding_selected = Signal(object)  # array of trace rows; empty clears the highlight
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,7 +108,7 @@ class MetricsPanel(QWidget):
         self.findings.clear()
         for finding in findings:
             item = QListWidgetItem(finding.message)
-            item.setData(ROWS_ROLE, tuple(finding.rows))
+            item.setData(ROWS_ROLE, finding.rows)
             item.setToolTip(f"{finding.code}: click to outline its {count_text(len(finding.rows), 'span')}")
             self.findings.addItem(item)
         if not findings:
@@ -169,7 +169,7 @@ class MetricsPanel(QWidget):
 
     def _on_item_clicked(self, item: QListWidgetItem | None) -> None:
         rows = item.data(ROWS_ROLE) if item is not None else None
-        self.finding_selected.emit(tuple(rows) if rows else ())
+        self.finding_selected.emit(() if rows is None else rows)
 
 
 def _time_saved(metrics: Metrics) -> str:

@@ -20,9 +20,9 @@ from overlapviz.backends.base import (
 )
 from overlapviz.backends.sim.alloc import host_alloc_calls, pinned_bytes
 from overlapviz.backends.sim.bandwidth import bandwidth_sweep
-from overlapviz.backends.sim.engine import GpuModel, Timeline
+from overlapviz.backends.sim.engine import GpuModel, Timeline, clear_in_pieces
 from overlapviz.backends.sim.invariants import check_timeline
-from overlapviz.backends.sim.ops import Op, build_ops
+from overlapviz.backends.sim.ops import Op, build_ops, column_of, op_column
 from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
 from overlapviz.core.config import PipelineConfig
@@ -80,6 +80,7 @@ class SimBackend:
             raise RunCancelled("run cancelled") from None
         check_timeline(ops, timeline)
         trace = to_trace(config, profile, ops, timeline)
+        clear_in_pieces(ops)
         caveat = pageable_spread_note(trace, profile)
         return trace if caveat is None else trace.with_meta(caveat=caveat)
 
@@ -109,31 +110,34 @@ class SimBackend:
 def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], timeline: Timeline) -> Trace:
     """Turn the model's timeline into a `Trace`: device ops first (in issue order), then host calls.
 
-    Built column by column: a 4,096-chunk run has 25,000 spans, too many to add one by one.
+    Built column by column: a 65,536-chunk run has 4 x 10^5 spans, too many to add one by
+    one, and each column is read from the ops without one long call (see `op_column`).
     """
     calls = timeline.host_calls
-    names = sorted({op.name for op in ops} | {call.name for call in calls})
+    names = sorted({op.name for op in ops} | set(calls.names))
     name_index = {name: n for n, name in enumerate(names)}
-    call_ops = np.array([call.op for call in calls], dtype=np.int64)
-    op_chunks = np.array([op.chunk for op in ops], dtype=np.int64)
+    op_chunks = op_column(ops, "chunk")
     no_time = np.full(len(calls), UNKNOWN)
 
-    def both(device: Sequence[float] | npt.NDArray[Any], host: Sequence[float] | npt.NDArray[Any]) -> Any:
+    def both(device: npt.ArrayLike, host: npt.ArrayLike) -> Any:
         return np.concatenate([np.asarray(device), np.asarray(host)])
 
     columns = {
-        "kind": both([op.kind for op in ops], np.full(len(calls), OpKind.API)),
-        "unit": both([op.unit for op in ops], np.full(len(calls), Unit.HOST)),
-        "stream": both([op.stream for op in ops], np.full(len(calls), -1)),
-        "chunk": both(op_chunks, np.where(call_ops >= 0, op_chunks[np.maximum(call_ops, 0)], -1)),
+        "kind": both(op_column(ops, "kind"), np.full(len(calls), OpKind.API)),
+        "unit": both(op_column(ops, "unit"), np.full(len(calls), Unit.HOST)),
+        "stream": both(op_column(ops, "stream"), np.full(len(calls), -1)),
+        "chunk": both(op_chunks, np.where(calls.op >= 0, op_chunks[np.maximum(calls.op, 0)], -1)),
         "enqueue_ns": both(np.rint(timeline.enqueue_ns), no_time),
         "ready_ns": both(np.rint(timeline.ready_ns), no_time),
-        "start_ns": both(np.rint(timeline.start_ns), np.rint([call.start_ns for call in calls])),
-        "end_ns": both(np.rint(timeline.end_ns), np.rint([call.end_ns for call in calls])),
-        "bytes": both([op.nbytes for op in ops], np.zeros(len(calls))),
-        "memory": both([op.memory for op in ops], np.full(len(calls), MemoryKind.NONE)),
-        "name": both([name_index[op.name] for op in ops], [name_index[call.name] for call in calls]),
-        "op": both(np.full(len(ops), -1), call_ops),
+        "start_ns": both(np.rint(timeline.start_ns), np.rint(calls.start_ns)),
+        "end_ns": both(np.rint(timeline.end_ns), np.rint(calls.end_ns)),
+        "bytes": both(op_column(ops, "nbytes"), np.zeros(len(calls))),
+        "memory": both(op_column(ops, "memory"), np.full(len(calls), MemoryKind.NONE)),
+        "name": both(
+            column_of((name_index[op.name] for op in ops), len(ops)),
+            np.array([name_index[name] for name in calls.names], dtype=np.int64)[calls.name],
+        ),
+        "op": both(np.full(len(ops), -1), calls.op),
         "device": np.zeros(len(ops) + len(calls)),  # the model is one GPU driven by one host thread
         "thread": np.zeros(len(ops) + len(calls)),
     }

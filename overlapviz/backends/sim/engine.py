@@ -24,6 +24,10 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from overlapviz.backends.sim.ops import Op
 from overlapviz.backends.sim.profile import DeviceProfile
@@ -33,27 +37,42 @@ _COMPLETE, _SIGNAL = 0, 1
 _COMPUTE = int(Unit.COMPUTE)
 _FULL = 1.0 + 1e-9  # occupancy sums up to this fit on the GPU (rounding slack)
 _CANCEL_CHECK_EVERY = 2048
+_PER_OP_LISTS = (
+    "enqueue", "submitted", "ready", "signalled", "start", "end", "_version", "_successor", "_queue_of",
+    "_unit", "_call_ns", "_call_name", "_kernel_batch", "_queues", "_call_name_of", "_call_start", "_call_end",
+    "_call_op", "_stream_reached",
+)  # fmt: skip
+_NOT_YET = -1.0  # no time yet (the model's times are never negative)
+_PIECE = 16_384  # list items freed or converted at a time: a few ms on a 2-core machine
 
 
 @dataclass(frozen=True, slots=True)
-class HostCall:
-    """One API call on the host thread."""
+class HostCalls:
+    """The API calls of the host thread, in order, as columns."""
 
-    name: str
-    start_ns: float
-    end_ns: float
-    op: int  # index of the op it issued; -1 for none
+    names: tuple[str, ...]  # the distinct names; `name` indexes them
+    name: npt.NDArray[np.int64]
+    start_ns: npt.NDArray[np.float64]
+    end_ns: npt.NDArray[np.float64]
+    op: npt.NDArray[np.int64]  # index of the op each issued; -1 for none
+
+    def __len__(self) -> int:
+        return len(self.name)
 
 
 @dataclass(slots=True)
 class Timeline:
-    """When every op was issued, became ready, started and ended, and what the host did."""
+    """When every op was issued, became ready, started and ended (one array entry per op), and what the host did.
 
-    enqueue_ns: list[float]
-    ready_ns: list[float]
-    start_ns: list[float]
-    end_ns: list[float]
-    host_calls: list[HostCall]
+    Columns, not objects: a run of 65,536 chunks has 2 x 10^5 ops and as many host calls,
+    and freeing that many Python objects at once holds Python's lock for tens of ms.
+    """
+
+    enqueue_ns: npt.NDArray[np.float64]
+    ready_ns: npt.NDArray[np.float64]
+    start_ns: npt.NDArray[np.float64]
+    end_ns: npt.NDArray[np.float64]
+    host_calls: HostCalls
 
 
 class _Engine:
@@ -88,7 +107,12 @@ class GpuModel:
         self.signalled = _first_in_stream(ops)  # the first op of a stream waits for nothing
         self.start = [-1.0] * n
         self.end = [-1.0] * n
-        self.host_calls: list[HostCall] = []
+        # The host's calls, one list per column (see `_host_calls`).
+        self._call_names: dict[str, int] = {}
+        self._call_name_of: list[int] = []
+        self._call_start: list[float] = []
+        self._call_end: list[float] = []
+        self._call_op: list[int] = []
         self._events: list[tuple[float, int, int, int, int]] = []  # (time, seq, kind, op, version)
         self._seq = 0
         self._version = [0] * n
@@ -101,10 +125,12 @@ class GpuModel:
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
         self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
-        self._stream_reached: dict[int, float] = {}  # op -> when the op before it in its stream ended
+        self._stream_reached = [_NOT_YET] * n  # when the op before each in its stream ended
         kernel = [op.kind is OpKind.KERNEL for op in ops]
-        self._call_ns = [(profile.launch_call_us if k else profile.memcpy_call_us) * 1e3 for k in kernel]
-        self._call_name = ["cuLaunchKernel" if k else "cudaMemcpyAsync" for k in kernel]
+        launch_ns, memcpy_ns = profile.launch_call_us * 1e3, profile.memcpy_call_us * 1e3
+        self._call_ns = [launch_ns if k else memcpy_ns for k in kernel]
+        launch, memcpy = self._call_name_index("cuLaunchKernel"), self._call_name_index("cudaMemcpyAsync")
+        self._call_name = [launch if k else memcpy for k in kernel]
         self._gap_ns = profile.issue_gap_us * 1e3
         self._host_next = 0
         self._host_time = 0.0
@@ -115,11 +141,28 @@ class GpuModel:
 
     def _host_call(self, name: str, ns: float) -> None:
         """The host spends `ns` in a call that issues no device op."""
-        self.host_calls.append(HostCall(name, self._host_time, self._host_time + ns, -1))
+        self._add_call(self._call_name_index(name), self._host_time, self._host_time + ns, -1)
         self._host_time += ns
 
+    def _call_name_index(self, name: str) -> int:
+        return self._call_names.setdefault(name, len(self._call_names))
+
+    def _add_call(self, name: int, start_ns: float, end_ns: float, op: int) -> None:
+        self._call_name_of.append(name)
+        self._call_start.append(start_ns)
+        self._call_end.append(end_ns)
+        self._call_op.append(op)
+
     def run(self, should_stop: Callable[[], bool] | None = None) -> Timeline:
-        """Simulate until every op has finished."""
+        """Simulate until every op has finished (`InterruptedError` when `should_stop` says so on the way)."""
+        try:
+            self._simulate(should_stop)
+            self._synchronize()
+            return self._timeline()
+        finally:
+            self._let_go()
+
+    def _simulate(self, should_stop: Callable[[], bool] | None) -> None:
         events, version, pop, call_ns = self._events, self._version, heapq.heappop, self._call_ns
         n_ops = len(self.ops)
         steps = 0
@@ -139,13 +182,34 @@ class GpuModel:
             steps += 1
             if should_stop is not None and steps % _CANCEL_CHECK_EVERY == 0 and should_stop():
                 raise InterruptedError("simulation stopped")
+
+    def _synchronize(self) -> None:
+        """The host waits for the device, then frees what it allocated."""
         last_end = max(self.end, default=0.0)
         sync_end = max(last_end, self._host_time)
-        self.host_calls.append(HostCall("cudaDeviceSynchronize", self._host_time, sync_end, -1))
+        self._add_call(self._call_name_index("cudaDeviceSynchronize"), self._host_time, sync_end, -1)
         self._host_time = sync_end
         for name, ns in self._host_after:
             self._host_call(name, ns)
-        return Timeline(self.enqueue, self.ready, self.start, self.end, self.host_calls)
+
+    def _timeline(self) -> Timeline:
+        return Timeline(_floats(self.enqueue), _floats(self.ready), _floats(self.start), _floats(self.end),
+                        self._host_calls())  # fmt: skip
+
+    def _host_calls(self) -> HostCalls:
+        return HostCalls(
+            tuple(self._call_names), _array(self._call_name_of, np.int64), _floats(self._call_start),
+            _floats(self._call_end), _array(self._call_op, np.int64),
+        )  # fmt: skip
+
+    def _let_go(self) -> None:
+        """Empty the run's per-op lists a piece at a time, once the timeline holds their numbers (or the run stopped).
+
+        On a big run they hold 10^6 Python objects; freed all at once with the model, they
+        would hold Python's lock for about 100 ms (the GUI thread waits on it).
+        """
+        for name in _PER_OP_LISTS:
+            clear_in_pieces(getattr(self, name))
 
     # --- the host thread -------------------------------------------------------------------
 
@@ -156,7 +220,7 @@ class GpuModel:
         begin = self._host_time
         returns = begin + self._call_ns[i]
         self.enqueue[i] = begin
-        self.host_calls.append(HostCall(self._call_name[i], begin, returns, i))
+        self._add_call(self._call_name[i], begin, returns, i)
         if self.ops[i].blocks_host:
             self._host_waiting_for = i  # the call returns when the copy is done (see _complete)
         else:
@@ -173,7 +237,8 @@ class GpuModel:
         if self.submitted[i]:
             # Ready when its stream reached it, even where the signal itself came late (Fermi):
             # the wait that follows is the hardware's doing, and the timeline shows it as such.
-            self.ready[i] = max(self.ready[i], min(time, self._stream_reached.get(i, time)))
+            reached = self._stream_reached[i]
+            self.ready[i] = max(self.ready[i], min(time, time if reached == _NOT_YET else reached))
             self._advance_queue(self._queue_of[i], time)
 
     def _advance_queue(self, queue: int, time: float) -> None:
@@ -249,9 +314,7 @@ class GpuModel:
             self._rebalance_copies(time)
         if self._host_waiting_for == i:
             self._host_waiting_for = -1
-            calls = self.host_calls
-            last = calls[-1]
-            calls[-1] = HostCall(last.name, last.start_ns, time, last.op)
+            self._call_end[-1] = time  # the blocking call returns now
             self._host_time = time + self.profile.issue_gap_us * 1e3
         self._signal_successor(i, time)
         self._start_ready(unit, time)
@@ -368,3 +431,26 @@ def _kernel_batches(ops: list[Op], delayed_signal: bool) -> tuple[list[int], lis
         batch_of[i] = len(sizes) - 1
         sizes[-1] += 1
     return batch_of, sizes
+
+
+def clear_in_pieces(items: list[Any]) -> None:
+    """Empty `items` a piece at a time, so that freeing 10^5 objects never holds Python's lock for long.
+
+    Freeing a list frees everything in it in one go, with no chance for another thread to
+    run in between: 20 ms for the 2 x 10^5 ops of a 65,536-chunk run on a 2-core machine.
+    """
+    while items:
+        del items[-_PIECE:]
+
+
+def _floats(values: list[float]) -> npt.NDArray[np.float64]:
+    floats: npt.NDArray[np.float64] = _array(values, np.float64)
+    return floats
+
+
+def _array(values: list[Any], dtype: type) -> npt.NDArray[Any]:
+    """`values` as an array, converted a piece at a time (one conversion of 2 x 10^5 numbers took 30 ms)."""
+    pieces: list[npt.NDArray[Any]] = [
+        np.fromiter(values[i : i + _PIECE], dtype=dtype) for i in range(0, len(values), _PIECE)
+    ]
+    return np.concatenate(pieces) if pieces else np.zeros(0, dtype=dtype)

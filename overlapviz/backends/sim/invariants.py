@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim.engine import Timeline
-from overlapviz.backends.sim.ops import Op
+from overlapviz.backends.sim.ops import Op, op_column
 from overlapviz.core.trace import Unit
 
 _COPY_UNITS = (Unit.H2D_ENGINE, Unit.D2H_ENGINE, Unit.COPY_ENGINE)
@@ -62,7 +62,7 @@ def _refuse_first(ops: Sequence[Op], bad: npt.NDArray[np.bool_], problem: str) -
 def _check_engines_run_one_copy_at_a_time(
     ops: Sequence[Op], start: npt.NDArray[np.float64], end: npt.NDArray[np.float64]
 ) -> None:
-    units = np.array([int(op.unit) for op in ops], dtype=np.int64)
+    units = op_column(ops, "unit")
     for unit in _COPY_UNITS:
         on_unit = np.flatnonzero(units == int(unit))
         by_start = on_unit[np.argsort(start[on_unit], kind="stable")]
@@ -79,7 +79,7 @@ def _check_engines_run_one_copy_at_a_time(
 def _check_streams_keep_issue_order(
     ops: Sequence[Op], start: npt.NDArray[np.float64], end: npt.NDArray[np.float64]
 ) -> None:
-    streams = np.array([op.stream for op in ops], dtype=np.int64)
+    streams = op_column(ops, "stream")
     by_stream = np.argsort(streams, kind="stable")  # each stream's ops stay in issue order
     before, after = by_stream[:-1], by_stream[1:]
     same_stream = streams[before] == streams[after]

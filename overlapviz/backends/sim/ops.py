@@ -7,7 +7,8 @@ runs; this module adds what the model needs on top: how long each op takes on a 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +40,22 @@ class Op(NamedTuple):
 def model_plan(config: PipelineConfig, profile: DeviceProfile) -> PipelinePlan:
     """The plan of `config` on the device `profile` describes."""
     return pipeline_plan(config, copy_engines=profile.copy_engines, sm_count=profile.sm_count)
+
+
+def op_column(ops: Sequence[Op], field: str, dtype: type = np.int64) -> npt.NDArray[Any]:
+    """One field of every op as an array.
+
+    Read an op at a time in Python: `np.array` of a list of 10^5 enum members is one call
+    that holds Python's lock for tens of ms (the GUI thread waits on it); a generator lets
+    other threads in between.
+    """
+    index = Op._fields.index(field)
+    return column_of((op[index] for op in ops), len(ops), dtype)
+
+
+def column_of(values: Iterable[Any], count: int, dtype: type = np.int64) -> npt.NDArray[Any]:
+    """`count` values from an iterable as an array (see `op_column` for why not `np.array`)."""
+    return np.fromiter(values, dtype=dtype, count=count)
 
 
 def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
