@@ -11,7 +11,7 @@ depends on the theme or on whether the callouts are shown. Pure: no Qt here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +27,8 @@ from overlapviz.view.formatting import NS_PER_MS
 from overlapviz.view.hover_index import HoverIndex
 from overlapviz.view.kernel_time import kernel_rate_ns
 from overlapviz.view.lane_rows import LaneRows, lanes_with_rows
-from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets
+from overlapviz.view.palette import LegendEntry, legend_for
+from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets, styles_present
 
 EMPTY_RUN_MS = 1.0  # the extent of a trace with no spans, so that the axis has a width
 
@@ -91,6 +92,11 @@ def prepare_trace(trace: Trace, wall_s: float = 0.0, cancel: CancelToken | None 
     result = analyse(trace, wall_s)
     _check(cancel)
     return prepare_view(result, cancel)
+
+
+def legend_of(views: Iterable[PreparedView]) -> tuple[LegendEntry, ...]:
+    """The legend of a picture of `views`: the usual key and every other kind they draw."""
+    return legend_for(style for view in views for style in styles_present(view.span_sets))
 
 
 def _check(cancel: CancelToken | None) -> None:
