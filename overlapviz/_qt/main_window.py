@@ -284,9 +284,9 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
 
     def current_picture(self) -> PreparedView | ComparisonPicture | None:
-        """What an export draws: A and B when comparing, else the run on show."""
+        """What an export draws: A and B when comparing, else the run on show (with the stream lanes on show)."""
         shown = self.model.shown
-        return self.compare.picture() or (None if shown is None else shown.view)
+        return self.compare.picture() or (None if shown is None else self.timeline.view or shown.view)
 
     def explanations_shown(self) -> bool:
         """Whether the timeline draws the findings as callouts."""

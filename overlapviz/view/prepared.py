@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +31,9 @@ from overlapviz.view.lane_rows import LaneRows, lanes_with_rows
 from overlapviz.view.palette import LegendEntry, legend_for
 from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets, styles_present
 
+if TYPE_CHECKING:
+    from overlapviz.view.stream_filter import StreamFilter
+
 EMPTY_RUN_MS = 1.0  # the extent of a trace with no spans, so that the axis has a width
 
 
@@ -46,6 +50,9 @@ class PreparedView:
     bandwidth_gbps: npt.NDArray[np.float64]  # copy bandwidth per row (NaN for others)
     kernel_rate_ns: float | None  # kernel ns per element-iteration, for the kernel slider's label
     end_ms: float  # the last end, ms from the run's start
+    # Set on a view made from another for the stream lanes a filter keeps (`stream_filter`).
+    stream_filter: StreamFilter | None = None
+    unfiltered: PreparedView | None = None  # the view it was made from, every lane in it
 
     @property
     def trace(self) -> Trace:

@@ -95,3 +95,17 @@ def two_gpu_trace() -> Trace:
         b.add(OpKind.API, Unit.HOST, row * 10 * US, row * 10 * US + 5 * US, name="cudaLaunchKernel", op=row,
               device=device)  # fmt: skip
     return b.build({**meta(1, 1), "simulated": False}, origin_ns=0)
+
+
+def many_streams_trace(streams: int = 24, busy: int = 3) -> Trace:
+    """One GPU with `streams` streams: the first `busy` run a 10 ms kernel each, the rest a 10 µs kernel.
+
+    Stream s's kernel is called ``kernel_s``; every stream is busy less than 1% of the run but the first `busy`.
+    """
+    b = TraceBuilder()
+    for stream in range(streams):
+        length = 10 * MS if stream < busy else 10 * US
+        start = stream * 100 * US
+        b.add(OpKind.KERNEL, Unit.COMPUTE, start, start + length, name=f"kernel_{stream}", stream=stream,
+              enqueue_ns=0, ready_ns=start)  # fmt: skip
+    return b.build(meta(1, 1), origin_ns=0)

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from export_probes import picture_layout, wrong_pixels
-from qt_traces import MS, two_chunk_trace, two_gpu_trace
+from qt_traces import MS, many_streams_trace, two_chunk_trace, two_gpu_trace
 
 from overlapviz._qt.export.export_view import ExportOptions, ExportView
 from overlapviz._qt.export.image_export import render_image
@@ -173,3 +173,63 @@ def test_an_export_draws_the_same_lanes_and_legend(qapp):
         assert export.legend.entries == legend_of([view])
     finally:
         export.deleteLater()
+
+
+def _stream_titles(widget):
+    return [placed.lane.title for placed in widget.scene_items.layout.lanes_of_group(LaneGroup.STREAMS)]
+
+
+def test_the_stream_filter_shows_only_for_many_streams(timeline):
+    timeline.set_view(prepare_trace(two_gpu_trace()))
+    assert not timeline.stream_filter.isVisible()
+    timeline.set_view(prepare_trace(many_streams_trace(24)))
+    assert timeline.stream_filter.isVisible()
+    assert _stream_titles(timeline) == ["Stream 0", "Stream 1", "Stream 2", "21 quiet streams"]
+    assert timeline.stream_filter.count.text() == "4 of 24 stream lanes"
+    timeline.set_view(prepare_trace(many_streams_trace(16)))
+    assert not timeline.stream_filter.isVisible()
+    assert _stream_titles(timeline) == [f"Stream {s}" for s in range(16)]
+
+
+def test_the_folded_quiet_streams_are_drawn_and_hovered(timeline):
+    timeline.set_view(prepare_trace(many_streams_trace(24)))
+    folded = _lane(timeline, "streams-quiet")
+    t_ms = 2.3 + 0.005  # stream 23's 10 µs kernel
+    timeline.set_view_range_ms(2.29, 2.32)
+    assert _probe(timeline, t_ms, folded.centre) == KIND_COLOURS[SpanStyle.KERNEL].upper()
+    assert "Kernel: kernel_23" in timeline.scene_items.describe_at(t_ms, folded.centre)
+
+
+def test_typing_a_filter_keeps_the_streams_that_mention_it(timeline, qtbot):
+    timeline.set_view(prepare_trace(many_streams_trace(24)))
+    timeline.activateWindow()
+    timeline.stream_filter.text.setFocus()
+    qtbot.waitUntil(timeline.stream_filter.text.hasFocus, timeout=2000)
+    qtbot.keyClicks(timeline.stream_filter.text, "kernel_2")  # kernel_2, kernel_20 ... kernel_23
+    assert _stream_titles(timeline) == ["Stream 2", "Stream 20", "Stream 21", "Stream 22", "Stream 23"]
+    assert timeline.stream_filter.count.text() == "5 of 24 stream lanes"
+    assert timeline.stream_filter.text.hasFocus()  # redrawing the lanes left the text where it was typed
+    timeline.stream_filter.text.clear()
+    timeline.stream_filter.quiet.setChecked(False)
+    assert len(_stream_titles(timeline)) == 24
+    assert _stream_titles(timeline)[:3] == ["Stream 0", "Stream 1", "Stream 2"]  # busiest first
+    hardware = timeline.scene_items.layout.lanes_of_group(LaneGroup.HARDWARE)
+    assert [placed.lane.title for placed in hardware] == ["Compute"]  # untouched by the filter
+
+
+def test_a_new_trace_starts_unfiltered_and_an_export_draws_the_lanes_on_show(timeline, qapp):
+    timeline.set_view(prepare_trace(many_streams_trace(24)))
+    timeline.stream_filter.text.setText("kernel_1")
+    shown = timeline.view
+    assert _stream_titles(timeline) == ["Stream 1", "Stream 10", "Stream 11", "Stream 12", "Stream 13", "Stream 14",
+                                        "Stream 15", "Stream 16", "Stream 17", "Stream 18", "Stream 19"]  # fmt: skip
+    export = ExportView(shown, ExportOptions())
+    try:
+        export.fill()
+        assert not export.timeline.stream_filter.isVisible()
+        assert _stream_titles(export.timeline) == _stream_titles(timeline)
+    finally:
+        export.deleteLater()
+    timeline.set_view(prepare_trace(many_streams_trace(24)))
+    assert timeline.stream_filter.current().text == ""
+    assert len(_stream_titles(timeline)) == 4

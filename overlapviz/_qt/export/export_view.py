@@ -83,7 +83,7 @@ def export_fonts() -> tuple[QFont, QFont]:
 
 def export_timeline(theme: Theme, options: ExportOptions, font: QFont, parent: QWidget) -> TimelineWidget:
     """A timeline for an export: themed, with or without callouts, in the export's font."""
-    timeline = TimelineWidget(theme, parent)
+    timeline = TimelineWidget(theme, parent, filter_bar=False)
     timeline.set_theme(theme, transparent=options.transparent)
     timeline.set_explanations(options.explanations)
     timeline.set_font(font)
