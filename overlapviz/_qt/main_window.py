@@ -46,7 +46,8 @@ from overlapviz.app.session_file import SessionData
 from overlapviz.core.trace import Trace
 from overlapviz.presets import Preset, PresetError, lessons
 from overlapviz.session import run_pipeline
-from overlapviz.view.prepared import PreparedView
+from overlapviz.view.palette import LEGEND
+from overlapviz.view.prepared import PreparedView, legend_of
 from overlapviz.view.status_text import status_line
 
 LIVE_DEBOUNCE_MS = 60  # while a slider is dragged, run once it pauses this long
@@ -192,12 +193,14 @@ class MainWindow(QMainWindow):
     def _show_run(self, shown: Shown | None) -> None:
         if shown is None:
             self.timeline.clear()
+            self.legend.set_entries(LEGEND)
             self.metrics.clear()
             self.status_label.setText("")
             self.model.set_window_ms(None)
             return
         view = shown.view
         self.timeline.set_view(view)
+        self.legend.set_entries(legend_of([view]))
         self.metrics.show_results(view.metrics, view.findings)
         self.status_label.setText(status_line(view.trace.meta, view.result.wall_s, shown.source))
         self.controls.set_kernel_rate(view.kernel_rate)
@@ -281,9 +284,9 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
 
     def current_picture(self) -> PreparedView | ComparisonPicture | None:
-        """What an export draws: A and B when comparing, else the run on show."""
+        """What an export draws: A and B when comparing, else the run on show (with the stream lanes on show)."""
         shown = self.model.shown
-        return self.compare.picture() or (None if shown is None else shown.view)
+        return self.compare.picture() or (None if shown is None else self.timeline.view or shown.view)
 
     def explanations_shown(self) -> bool:
         """Whether the timeline draws the findings as callouts."""

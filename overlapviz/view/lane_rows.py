@@ -7,13 +7,15 @@ and the callouts all read them from there. Pure: no Qt here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lanes import Lane, lane_rows, lanes_of
+from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
 from overlapviz.core.trace import Trace
+from overlapviz.view.annotation_depth import split_by_depth
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,14 @@ class LaneRows:
         return self.lane.key
 
 
-def lanes_with_rows(trace: Trace) -> tuple[LaneRows, ...]:
-    """Every lane of `trace` (host, streams, hardware) with its rows."""
-    return tuple(LaneRows(lane, lane_rows(trace, lane)) for lane in lanes_of(trace))
+def lanes_with_rows(trace: Trace, lanes: Iterable[Lane] | None = None) -> tuple[LaneRows, ...]:
+    """Every lane of `trace` (host, annotations, streams, hardware; or `lanes`) with its rows.
+
+    The annotation lane comes as one lane per depth of nesting (`annotation_depth`).
+    """
+    found: list[LaneRows] = []
+    for lane in lanes_of(trace) if lanes is None else lanes:
+        rows = lane_rows(trace, lane)
+        parts = split_by_depth(trace, lane, rows) if lane.group is LaneGroup.ANNOTATIONS else [(lane, rows)]
+        found += [LaneRows(each, each_rows) for each, each_rows in parts]
+    return tuple(found)

@@ -4,10 +4,17 @@ The kinds use the Okabe-Ito palette (Okabe & Ito, "Color Universal Design", 2008
 that they stay distinct under the common forms of colour blindness. Waiting (ready -> start)
 is the kind's colour, pale and hatched; host time blocked in a call is vermillion, the one
 warm, saturated colour on the host lane, so it stands out against the grey of plain calls.
+
+Work that is not the pipeline's takes the three Okabe-Ito hues left (memsets yellow, copies
+within a GPU sky blue, copies between GPUs orange) and, for unified-memory migrations, the
+dark "wine" of Paul Tol's muted scheme (Tol, "Colour Schemes", SRON/EPS/TN/09-002, 2021),
+also chosen to stay distinct under colour blindness. Annotation ranges are the light grey of
+Tol's bright scheme, a background for the names written on them, in a lane of their own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -21,6 +28,11 @@ class SpanStyle(StrEnum):
     API = "api"  # a host API call that returned promptly
     BLOCKED = "blocked"  # a host API call in which the host thread waited for the device
     WAITING = "waiting"  # a device op whose stream reached it, waiting for its hardware
+    MEMSET = "memset"
+    D2D = "d2d"  # a copy within one GPU's memory
+    PEER = "peer"  # a copy from one GPU's memory to another's
+    MIGRATION = "migration"  # unified memory: pages the driver moved
+    ANNOTATION = "annotation"  # a named range (NVTX, record_function)
 
 
 OKABE_ITO = {
@@ -42,7 +54,13 @@ KIND_COLOURS: dict[SpanStyle, str] = {
     SpanStyle.D2H: OKABE_ITO["reddish_purple"],
     SpanStyle.API: OKABE_ITO["grey"],
     SpanStyle.BLOCKED: OKABE_ITO["vermillion"],
+    SpanStyle.MEMSET: OKABE_ITO["yellow"],
+    SpanStyle.D2D: OKABE_ITO["sky_blue"],
+    SpanStyle.PEER: OKABE_ITO["orange"],
+    SpanStyle.MIGRATION: "#882255",  # Tol's muted "wine"
+    SpanStyle.ANNOTATION: "#BBBBBB",  # the grey of Tol's bright scheme
 }
+ANNOTATION_TEXT = "#1F2328"  # the names on annotation ranges: dark on their pale fill in every theme
 
 # The spans of a selected finding are outlined in the theme's text colour (see themes.py):
 # black on light, white on dark, unlike any kind's colour.
@@ -67,3 +85,18 @@ LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("Host blocked", KIND_COLOURS[SpanStyle.BLOCKED]),
     LegendEntry("Waiting (ready \u2192 start)", OKABE_ITO["grey"], waiting=True),
 )
+# Named only where a trace has them: most runs have none, and a key of swatches a picture
+# does not show would only be read for what is not there.
+OPTIONAL_LEGEND: dict[SpanStyle, LegendEntry] = {
+    SpanStyle.MEMSET: LegendEntry("Memset", KIND_COLOURS[SpanStyle.MEMSET]),
+    SpanStyle.D2D: LegendEntry("D2D copy", KIND_COLOURS[SpanStyle.D2D]),
+    SpanStyle.PEER: LegendEntry("Peer copy", KIND_COLOURS[SpanStyle.PEER]),
+    SpanStyle.MIGRATION: LegendEntry("Unified-memory migration", KIND_COLOURS[SpanStyle.MIGRATION]),
+    SpanStyle.ANNOTATION: LegendEntry("Range (NVTX, record_function)", KIND_COLOURS[SpanStyle.ANNOTATION]),
+}
+
+
+def legend_for(styles: Iterable[SpanStyle]) -> tuple[LegendEntry, ...]:
+    """The legend of a picture whose spans are painted in `styles`: the usual key, then the other kinds present."""
+    present = set(styles)
+    return LEGEND + tuple(entry for style, entry in OPTIONAL_LEGEND.items() if style in present)

@@ -11,8 +11,9 @@ depends on the theme or on whether the callouts are shown. Pure: no Qt here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +28,11 @@ from overlapviz.view.formatting import NS_PER_MS
 from overlapviz.view.hover_index import HoverIndex
 from overlapviz.view.kernel_time import KernelRate, kernel_rate
 from overlapviz.view.lane_rows import LaneRows, lanes_with_rows
-from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets
+from overlapviz.view.palette import LegendEntry, legend_for
+from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets, styles_present
+
+if TYPE_CHECKING:
+    from overlapviz.view.stream_filter import StreamFilter
 
 EMPTY_RUN_MS = 1.0  # the extent of a trace with no spans, so that the axis has a width
 
@@ -45,6 +50,9 @@ class PreparedView:
     bandwidth_gbps: npt.NDArray[np.float64]  # copy bandwidth per row (NaN for others)
     kernel_rate: KernelRate | None  # the kernel's rate and where it ran, for the kernel slider's label
     end_ms: float  # the last end, ms from the run's start
+    # Set on a view made from another for the stream lanes a filter keeps (`stream_filter`).
+    stream_filter: StreamFilter | None = None
+    unfiltered: PreparedView | None = None  # the view it was made from, every lane in it
 
     @property
     def trace(self) -> Trace:
@@ -91,6 +99,11 @@ def prepare_trace(trace: Trace, wall_s: float = 0.0, cancel: CancelToken | None 
     result = analyse(trace, wall_s)
     _check(cancel)
     return prepare_view(result, cancel)
+
+
+def legend_of(views: Iterable[PreparedView]) -> tuple[LegendEntry, ...]:
+    """The legend of a picture of `views`: the usual key and every other kind they draw."""
+    return legend_for(style for view in views for style in styles_present(view.span_sets))
 
 
 def _check(cancel: CancelToken | None) -> None:

@@ -3,7 +3,8 @@
 A device op is drawn running (start -> end) in its stream lane and its unit lane, and waiting
 (ready -> start) in its stream lane only: in a unit lane the unit was busy with another op at
 that time. A host API call is drawn grey, with the part in which the host waited for its own
-op (as `core.metrics.host_blocked_per_row` measures it) painted over it as blocked.
+op (as `core.metrics.host_blocked_per_row` measures it) painted over it as blocked. An
+annotation range is drawn as it ran, in its row of the annotation lane.
 Sets are batched by (lane group, kind): the timeline draws one item per batch. A set names
 its lane by key only, so where the lane sits (theme, callout rows) can change without
 building the sets again. Pure: no Qt here.
@@ -11,7 +12,7 @@ building the sets again. Pure: no Qt here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +25,11 @@ from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from overlapviz.view.span_levels import SpanLevels, span_levels
 
 Int64Array = npt.NDArray[np.int64]
-KIND_STYLES = {OpKind.H2D: SpanStyle.H2D, OpKind.KERNEL: SpanStyle.KERNEL, OpKind.D2H: SpanStyle.D2H}
+KIND_STYLES = {
+    OpKind.H2D: SpanStyle.H2D, OpKind.KERNEL: SpanStyle.KERNEL, OpKind.D2H: SpanStyle.D2H,
+    OpKind.MEMSET: SpanStyle.MEMSET, OpKind.D2D: SpanStyle.D2D, OpKind.PEER: SpanStyle.PEER,
+    OpKind.MIGRATION: SpanStyle.MIGRATION,
+}  # fmt: skip  (the device kinds; in the order they are painted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,14 +81,24 @@ def build_span_sets(trace: Trace, lanes: Sequence[LaneRows], blocked: Int64Array
     return {key: tuple(sets) for key, sets in batches.items()}
 
 
+def styles_present(batches: Mapping[BatchKey, Sequence[SpanSet]]) -> set[SpanStyle]:
+    """The styles the batches paint (what a legend should name)."""
+    return {span_set.style for sets in batches.values() for span_set in sets}
+
+
 def _lane_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[BatchKey, SpanSet]]:
     group = lane.lane.group
     if group is LaneGroup.HOST:
         return _host_sets(trace, lane, blocked)
+    if group is LaneGroup.ANNOTATIONS:
+        key: BatchKey = (group, OpKind.ANNOTATION.label)
+        return [(key, _running_set(trace, lane.key, lane.rows, SpanStyle.ANNOTATION))]
     sets: list[tuple[BatchKey, SpanSet]] = []
     kinds = trace["kind"][lane.rows]
     for kind, style in KIND_STYLES.items():
         rows = lane.rows[kinds == kind]
+        if not len(rows):
+            continue
         if group is LaneGroup.STREAMS:
             sets.append(((group, kind.label), _waiting_set(trace, lane.key, rows, style)))
         sets.append(((group, kind.label), _running_set(trace, lane.key, rows, style)))

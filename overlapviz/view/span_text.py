@@ -15,6 +15,7 @@ KIND_TITLES = {
     OpKind.MEMSET: "Memset", OpKind.D2D: "D2D copy", OpKind.PEER: "Peer copy",
     OpKind.MIGRATION: "Unified-memory migration", OpKind.ANNOTATION: "Range",
 }  # fmt: skip
+HOST_SIDED = (OpKind.H2D, OpKind.D2H)  # the kinds whose host memory is worth a line even when not known
 
 
 def describe_span(
@@ -30,17 +31,41 @@ def describe_span(
     kind = OpKind(span["kind"])
     if kind is OpKind.API:
         return "\n".join(_host_lines(trace, span, 0 if blocked_ns is None else int(blocked_ns[row])))
+    if kind is OpKind.ANNOTATION:
+        return "\n".join(_range_lines(span))
     lines = [f"{KIND_TITLES[kind]}: {span['name']}" + (" (waiting)" if waiting else "")]
-    lines.append(f"Stream {span['stream']}, chunk {span['chunk']}")
+    lines.append(_place_line(span))
     lines.append(f"Duration {format_duration(span['end_ns'] - span['start_ns'])}")
     if kind is not OpKind.KERNEL:
         lines.append(f"Bytes {format_bytes(span['bytes'])}")
         bandwidth = math.nan if bandwidth_gbps is None else float(bandwidth_gbps[row])
         lines.append(f"Bandwidth {format_bandwidth(bandwidth)}")
+    if kind in HOST_SIDED or span["memory"] != MemoryKind.NONE:
         lines.append(f"Host memory {MemoryKind(span['memory']).label}")
+    if kind is OpKind.MIGRATION:
+        lines.append("Moved by the driver (unified memory), not a copy the program issued")
     lines.append(_waited_line(span))
     lines.append(f"Ran {format_duration(span['start_ns'])} \u2192 {format_duration(span['end_ns'])}")
     return "\n".join(lines)
+
+
+def _place_line(span: dict[str, int]) -> str:
+    """Where a device op ran: its stream and chunk where it has them (its lane names its GPU)."""
+    parts = []
+    if span["stream"] >= 0:
+        parts.append(f"Stream {span['stream']}")
+    if span["chunk"] >= 0 or span["stream"] >= 0:
+        parts.append(f"chunk {span['chunk']}" if span["chunk"] >= 0 else "no chunk")
+    return ", ".join(parts) if parts else "No stream"
+
+
+def _range_lines(span: dict[str, int]) -> list[str]:
+    lines = [f"{KIND_TITLES[OpKind.ANNOTATION]}: {span['name']}"]
+    if span["thread"] >= 0:
+        lines.append(f"Host thread {span['thread']}")
+    lines.append(f"Duration {format_duration(span['end_ns'] - span['start_ns'])}")
+    lines.append(f"From {format_duration(span['start_ns'])} \u2192 {format_duration(span['end_ns'])}")
+    return lines
 
 
 def _waited_line(span: dict[str, int]) -> str:

@@ -66,3 +66,46 @@ def long_trace(chunks: int = 4096, streams: int = 4, op_ns: int = 20 * US) -> Tr
                         memory=MemoryKind.NONE if kind is OpKind.KERNEL else MemoryKind.PINNED)  # fmt: skip
             b.add(OpKind.API, Unit.HOST, row * US, row * US + US // 2, name="call", op=row)
     return b.build(meta(chunks, streams), origin_ns=0)
+
+
+def two_gpu_trace() -> Trace:
+    """Two GPUs, each with a stream and every kind of work that is not the pipeline's; nested ranges.
+
+    GPU 0, stream 0: H2D [0,1], kernel [1,2], memset [2,3], D2D copy [3,4] ms. GPU 1,
+    stream 0: kernel [0,2], peer copy to GPU 0 [2,3]; and a unified-memory migration [1,2]
+    on no stream. On the host: the range "step" [0,4] holding "forward" [0,2] holding
+    "attention" [0.5,1.5]; and "backward" [2,4]; then one call per device op.
+    """
+    b = TraceBuilder()
+    gpu0 = ((OpKind.H2D, Unit.H2D_ENGINE, "memcpy HtoD"), (OpKind.KERNEL, Unit.COMPUTE, "gemm"),
+            (OpKind.MEMSET, Unit.MEMSET, "Memset (Device)"), (OpKind.D2D, Unit.DEVICE_COPY, "Memcpy DtoD"))  # fmt: skip
+    for index, (kind, unit, name) in enumerate(gpu0):
+        b.add(kind, unit, index * MS, (index + 1) * MS, name=name, stream=0, enqueue_ns=0, ready_ns=index * MS,
+              nbytes=0 if kind is OpKind.KERNEL else CHUNK_BYTES,
+              memory=MemoryKind.PINNED if kind is OpKind.H2D else MemoryKind.NONE, device=0)  # fmt: skip
+    b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 2 * MS, name="allreduce", stream=0, enqueue_ns=0, ready_ns=0, device=1)
+    b.add(OpKind.PEER, Unit.DEVICE_COPY, 2 * MS, 3 * MS, name="Memcpy PtoP", stream=0, enqueue_ns=0, ready_ns=2 * MS,
+          nbytes=CHUNK_BYTES, device=1)  # fmt: skip
+    b.add(OpKind.MIGRATION, Unit.MIGRATION, MS, 2 * MS, name="Unified memory HtoD", nbytes=2 * MIB, device=1,
+          thread=-1)  # fmt: skip
+    for name, start, end in (("step", 0, 4 * MS), ("forward", 0, 2 * MS), ("attention", MS // 2, 3 * MS // 2),
+                             ("backward", 2 * MS, 4 * MS)):  # fmt: skip
+        b.add(OpKind.ANNOTATION, Unit.HOST, start, end, name=name, device=-1)
+    for row, device in enumerate((0, 0, 0, 0, 1, 1)):
+        b.add(OpKind.API, Unit.HOST, row * 10 * US, row * 10 * US + 5 * US, name="cudaLaunchKernel", op=row,
+              device=device)  # fmt: skip
+    return b.build({**meta(1, 1), "simulated": False}, origin_ns=0)
+
+
+def many_streams_trace(streams: int = 24, busy: int = 3) -> Trace:
+    """One GPU with `streams` streams: the first `busy` run a 10 ms kernel each, the rest a 10 µs kernel.
+
+    Stream s's kernel is called ``kernel_s``; every stream is busy less than 1% of the run but the first `busy`.
+    """
+    b = TraceBuilder()
+    for stream in range(streams):
+        length = 10 * MS if stream < busy else 10 * US
+        start = stream * 100 * US
+        b.add(OpKind.KERNEL, Unit.COMPUTE, start, start + length, name=f"kernel_{stream}", stream=stream,
+              enqueue_ns=0, ready_ns=start)  # fmt: skip
+    return b.build(meta(1, 1), origin_ns=0)

@@ -25,7 +25,7 @@ from overlapviz._qt.teaching.alignment import align_timelines, side_caption, sid
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.legend import LegendBar
 from overlapviz.view.deltas import delta_html, delta_line, delta_rows
-from overlapviz.view.prepared import PreparedView
+from overlapviz.view.prepared import PreparedView, legend_of
 
 SIDE_LANE_PX = 40  # logical pixels per lane height unit: two timelines share the picture
 SIDE_CHROME_PX = 90  # a side's caption and time axis
@@ -57,7 +57,7 @@ class ComparisonExportView(ExportWidget):
         layout.setContentsMargins(16, 12, 16, 8)
         self.title = self._label(picture.title, caption_font, visible=bool(picture.title) and options.caption)
         layout.addWidget(self.title)
-        self.legend = LegendBar(self)
+        self.legend = LegendBar(self, legend_of(picture.views))
         self.legend.set_text_colour(QColor(theme.foreground))
         self.legend.setFont(text_font)
         layout.addWidget(self.legend)

@@ -19,7 +19,7 @@ from overlapviz._qt.export.caption import caption_text
 from overlapviz._qt.themes import Theme, get_theme
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.legend import LegendBar
-from overlapviz.view.prepared import PreparedView
+from overlapviz.view.prepared import PreparedView, legend_of
 
 LAYOUT_WIDTH = 1920
 LANE_PX = 58  # logical pixels per lane height unit
@@ -83,7 +83,7 @@ def export_fonts() -> tuple[QFont, QFont]:
 
 def export_timeline(theme: Theme, options: ExportOptions, font: QFont, parent: QWidget) -> TimelineWidget:
     """A timeline for an export: themed, with or without callouts, in the export's font."""
-    timeline = TimelineWidget(theme, parent)
+    timeline = TimelineWidget(theme, parent, filter_bar=False)
     timeline.set_theme(theme, transparent=options.transparent)
     timeline.set_explanations(options.explanations)
     timeline.set_font(font)
@@ -162,7 +162,7 @@ class ExportView(ExportWidget):
         self.caption.setVisible(options.caption)
         self.caption.setWordWrap(True)
         self.caption.setFont(caption_font)
-        self.legend = LegendBar(self)
+        self.legend = LegendBar(self, legend_of([view]))
         self.legend.set_text_colour(QColor(theme.foreground))
         self.legend.setFont(text_font)
         self.timeline = export_timeline(theme, options, text_font, self)

@@ -36,7 +36,7 @@ class TimeAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
 
 
 class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """Left axis that names each lane, with a header per group.
+    """Left axis that names each lane, with a header per group (and per GPU, with several).
 
     Its width is set from the titles' text: pyqtgraph would otherwise widen the axis only
     after a first paint, and a one-shot export would show it without its labels.
@@ -49,8 +49,9 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         self.min_width = 0.0  # at least this wide (stacked timelines share one width)
 
     def show_layout(self, layout: TimelineLayout) -> None:
-        """Label the lanes and group headers of `layout`."""
+        """Label the lanes, group headers and GPU headers of `layout`."""
         headers = [(band.header_centre, band.title) for band in layout.groups]
+        headers += [(device.header_centre, device.title) for device in layout.devices]
         lanes = [(placed.centre, placed.lane.title) for placed in layout.lanes]
         self._titles = [title for _y, title in headers + lanes]
         self.setTicks([sorted(headers + lanes)])

@@ -1,4 +1,4 @@
-"""The shading behind the lanes: a band behind every other group, a line between lanes."""
+"""The shading behind the lanes: a band behind every other group, a line between lanes, a rule above each GPU."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QPainter
 
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.device_rects import RectBatch, to_device
-from overlapviz.view.layout import LANE_HEIGHT, TimelineLayout
+from overlapviz.view.layout import TimelineLayout
 
 SEPARATOR_ALPHA = 0.35
 
@@ -49,7 +49,7 @@ class LaneBackdrop(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unt
         return QRectF(t0, 0.0, max(t1 - t0, 1e-9), self._layout.height)
 
     def paint(self, painter: QPainter, *_args: Any) -> None:
-        """Bands first, then the separators."""
+        """Bands first, then the separators, then the rules that begin each GPU's lanes."""
         transform = painter.transform()
         painter.save()
         painter.resetTransform()
@@ -58,8 +58,10 @@ class LaneBackdrop(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unt
         self._fill(painter, transform, t0, t1, [(b.top, b.bottom) for b in bands], QColor(self._theme.band))
         separator = QColor(self._theme.muted)
         separator.setAlphaF(SEPARATOR_ALPHA)
-        lines = [(lane.top + LANE_HEIGHT, lane.top + LANE_HEIGHT) for lane in self._layout.lanes]
+        lines = [(lane.bottom, lane.bottom) for lane in self._layout.lanes]
         self._fill(painter, transform, t0, t1, lines, separator)
+        rules = [(device.top, device.top) for device in self._layout.devices]
+        self._fill(painter, transform, t0, t1, rules, QColor(self._theme.muted))
         painter.restore()
 
     def _fill(

@@ -17,15 +17,18 @@ from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.backdrop import LaneBackdrop
 from overlapviz._qt.timeline.callout_item import CalloutItem
 from overlapviz._qt.timeline.highlight import HighlightItem
+from overlapviz._qt.timeline.range_labels import RangeLabelItem
 from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
-from overlapviz.core.trace import Trace
+from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.trace import OpKind, Trace
 from overlapviz.view.callouts import rows_per_lane
 from overlapviz.view.layout import CALLOUT_HEIGHT, TimelineLayout, callout_row_height, layout_lanes
 from overlapviz.view.prepared import PreparedView
 from overlapviz.view.span_sets import BatchKey
 from overlapviz.view.span_text import describe_span
 
-Z_BACKDROP, Z_SPANS, Z_CALLOUTS, Z_HIGHLIGHT = -10, 0, 5, 10
+Z_BACKDROP, Z_SPANS, Z_LABELS, Z_CALLOUTS, Z_HIGHLIGHT = -10, 0, 2, 5, 10
+RANGES: BatchKey = (LaneGroup.ANNOTATIONS, OpKind.ANNOTATION.label)
 FIT_TOLERANCE = 1e-3  # relative change of a callout row's height worth placing the lanes again for
 
 
@@ -42,6 +45,7 @@ class TimelineScene:
         self.batches: dict[BatchKey, SpanBatchItem] = {
             key: SpanBatchItem(sets, placed) for key, sets in view.span_sets.items()
         }
+        self.range_labels = RangeLabelItem(view.span_sets.get(RANGES, ()), placed, view.trace)
         self.backdrop = LaneBackdrop(self.layout, theme)
         self.highlight_item = HighlightItem(theme.foreground)
         self._highlighted = np.zeros(0, dtype=np.intp)
@@ -50,6 +54,7 @@ class TimelineScene:
         self.backdrop.setZValue(Z_BACKDROP)
         self.highlight_item.setZValue(Z_HIGHLIGHT)
         self.callout_item.setZValue(Z_CALLOUTS)
+        self.range_labels.setZValue(Z_LABELS)
 
     def _place(self, callout_height: float) -> TimelineLayout:
         return layout_lanes(
@@ -63,7 +68,7 @@ class TimelineScene:
 
     def items(self) -> list[pg.GraphicsObject]:
         """Every graphics item, backdrop first."""
-        return [self.backdrop, *self.batches.values(), self.callout_item, self.highlight_item]
+        return [self.backdrop, *self.batches.values(), self.range_labels, self.callout_item, self.highlight_item]
 
     def add_to(self, view_box: pg.ViewBox) -> None:
         """Put the items in `view_box`."""
@@ -78,6 +83,7 @@ class TimelineScene:
     def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float) -> None:
         """Cull and merge every batch for the visible window."""
         self.backdrop.set_window(t0_ms, t1_ms)
+        self.range_labels.set_window(t0_ms, t1_ms)
         self.callout_item.set_window(t0_ms, t1_ms)
         for item in self.batches.values():
             item.set_window(t0_ms, t1_ms, pixel_ms)
@@ -85,6 +91,7 @@ class TimelineScene:
     def set_cursor(self, t_ms: float | None) -> None:
         """Replay: show what started before `t_ms`, cut at it (None: everything)."""
         self.callout_item.set_cursor(t_ms)
+        self.range_labels.set_cursor(t_ms)
         for item in self.batches.values():
             item.set_cursor(t_ms)
 
@@ -95,8 +102,9 @@ class TimelineScene:
         self.callout_item.set_theme(theme)
 
     def set_font(self, font: QFont) -> None:
-        """Write the callouts in `font` (`fit_callout_rows` then gives them rows to match)."""
+        """Write the callouts and the ranges' names in `font` (`fit_callout_rows` then sizes the callout rows)."""
         self.callout_item.set_font(font)
+        self.range_labels.set_font(font)
 
     def fit_callout_rows(self, plot_px: float) -> bool:
         """Make each callout row as tall as its words on a plot `plot_px` tall; True if the lanes moved."""

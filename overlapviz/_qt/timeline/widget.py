@@ -2,10 +2,11 @@
 
 Also the findings drawn as callouts (on by default, `set_explanations`) in the timeline's
 font, their rows as tall as the words (the lanes are placed again when the font or the
-plot's height changes), a replay cursor (`set_cursor_ms`) and a time extent shared with
-another timeline (`fit_time`). It shows a prepared trace (`prepared.prepare_view`, made on
-the run thread): nothing here reads a trace whole, so showing even a run of 10^6 spans only
-hands arrays to the items.
+plot's height changes), a replay cursor (`set_cursor_ms`), a time extent shared with
+another timeline (`fit_time`) and, above a trace of more than 16 stream lanes, a filter of
+its streams (`view.stream_filter`). It shows a prepared trace (`prepared.prepare_view`, made
+on the run thread): nothing here reads a trace whole, so showing even a run of 10^6 spans
+only hands arrays to the items.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.simulated_badge import SimulatedBadge
+from overlapviz._qt.timeline.stream_filter_bar import StreamFilterBar
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
 from overlapviz.core.trace import Trace
 from overlapviz.view.callouts import Callout
 from overlapviz.view.prepared import PreparedView
+from overlapviz.view.stream_filter import StreamFilter, filtered_view, offers_filter, stream_lane_count
 
 HOVER_TOLERANCE_PX = 3
 CURSOR_PX = 2
@@ -46,7 +49,7 @@ class TimelineWidget(QWidget):
     drawn = Signal()
     window_changed = Signal(float, float)
 
-    def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, theme: Theme | None = None, parent: QWidget | None = None, *, filter_bar: bool = True) -> None:
         super().__init__(parent)
         self._theme = theme or THEMES[DEFAULT_THEME]
         self._view_box = TimelineViewBox()
@@ -75,6 +78,11 @@ class TimelineWidget(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.simulated_badge = SimulatedBadge(self)
         self.simulated_badge.add_to(layout)
+        self.stream_filter = StreamFilterBar(self)
+        self.stream_filter.hide()
+        self._filter_bar = filter_bar  # an export's timeline has none: it draws the lanes it is given
+        self.stream_filter.changed.connect(self._filter_streams)
+        layout.addWidget(self.stream_filter)
         layout.addWidget(self._plot)
         self._view_box.sigXRangeChanged.connect(self._schedule_window)
         self._view_box.sigResized.connect(self._schedule_window)
@@ -103,13 +111,31 @@ class TimelineWidget(QWidget):
         return self._scene
 
     def set_view(self, view: PreparedView, *, keep_view: bool = False) -> None:
-        """Show the prepared trace `view`; the time window resets to the whole run unless `keep_view`."""
+        """Show the prepared trace `view`; the time window resets to the whole run unless `keep_view`.
+
+        A trace of many streams shows the stream lanes its filter keeps: the filter `view` was
+        made with, else the one on show for the same trace, else every stream, the quiet ones folded.
+        """
         self._highlight = np.zeros(0, dtype=np.intp)
+        source = view.unfiltered or view
+        offered = offers_filter(source)
+        if offered and view.stream_filter is None:
+            same_trace = self._scene is not None and self._scene.trace is source.trace
+            view = filtered_view(source, self.stream_filter.current() if same_trace else StreamFilter())
+        if offered and view.stream_filter is not None:
+            self.stream_filter.show_filter(view.stream_filter)
+            self.stream_filter.show_count(stream_lane_count(view.lanes), stream_lane_count(source.lanes))
+        self.stream_filter.setVisible(offered and self._filter_bar)
         self._show(view, keep_view)
+
+    def _filter_streams(self, wanted: StreamFilter) -> None:
+        if self._scene is not None:
+            source = self._scene.view.unfiltered or self._scene.view
+            self.set_view(filtered_view(source, wanted), keep_view=True)
 
     def _show(self, view: PreparedView, keep_view: bool) -> None:
         previous = self._view_box.viewRange()[0] if keep_view and self._scene is not None else None
-        self.clear()
+        self._remove_scene()
         self._scene = TimelineScene(view, self._theme, explain=self._explain)
         self._scene.add_to(self._view_box)
         if self._font is not None:
@@ -181,6 +207,10 @@ class TimelineWidget(QWidget):
 
     def clear(self) -> None:
         """Show nothing."""
+        self._remove_scene()
+        self.stream_filter.hide()
+
+    def _remove_scene(self) -> None:
         if self._scene is not None:
             self._scene.remove_from(self._view_box)
             self._scene = None

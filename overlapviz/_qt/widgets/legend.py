@@ -31,6 +31,18 @@ class LegendBar(QWidget):
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
 
+    @property
+    def entries(self) -> tuple[LegendEntry, ...]:
+        """The swatches, in order."""
+        return self._entries
+
+    def set_entries(self, entries: tuple[LegendEntry, ...]) -> None:
+        """Show `entries` (the kinds a picture draws)."""
+        if entries != self._entries:
+            self._entries = entries
+            self.updateGeometry()
+            self.update()
+
     def set_text_colour(self, colour: QColor | None) -> None:
         """Write the labels in `colour` (None: the palette's text colour)."""
         self._text_colour = colour

@@ -1,0 +1,54 @@
+"""The row above a timeline of many streams: a text that stream lanes must mention, quiet streams folded."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QWidget
+
+from overlapviz.view.stream_filter import StreamFilter
+
+PLACEHOLDER = "Filter streams: a stream's title or a kernel or copy name on it"
+
+
+class StreamFilterBar(QWidget):
+    """A filter text and a "Hide quiet streams" switch; `changed` gives the filter they make."""
+
+    changed = Signal(object)  # StreamFilter
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = QLineEdit(self)
+        self.text.setObjectName("stream_filter_text")
+        self.text.setPlaceholderText(PLACEHOLDER)
+        self.text.setClearButtonEnabled(True)
+        self.quiet = QCheckBox("Hide quiet streams", self)
+        self.quiet.setToolTip("Fold the streams busy less than 1% of their GPU's run into one lane")
+        self.quiet.setChecked(True)
+        self.count = QLabel(self)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.quiet)
+        layout.addWidget(self.count)
+        self.text.textChanged.connect(self._emit)
+        self.quiet.toggled.connect(self._emit)
+
+    def current(self) -> StreamFilter:
+        """The filter the bar shows."""
+        return StreamFilter(self.text.text(), self.quiet.isChecked())
+
+    def show_filter(self, wanted: StreamFilter) -> None:
+        """Show `wanted` without announcing it."""
+        self.blockSignals(True)
+        try:
+            self.text.setText(wanted.text)
+            self.quiet.setChecked(wanted.hide_quiet)
+        finally:
+            self.blockSignals(False)
+
+    def show_count(self, shown: int, total: int) -> None:
+        """Say how many of the trace's stream lanes are on show."""
+        self.count.setText(f"{shown} of {total} stream lanes")
+
+    def _emit(self, *_args: object) -> None:
+        self.changed.emit(self.current())
