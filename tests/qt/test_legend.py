@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from overlapviz._qt.legend import LegendBar
-from overlapviz._qt.palette import LEGEND
 from PySide6.QtGui import QFont
 
 from overlapviz._qt.main_window import MainWindow
+from overlapviz._qt.widgets.legend import LegendBar
+from overlapviz.view.palette import LEGEND
 
 
 def _right_edges(legend: LegendBar) -> list[float]:
