@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.trace import OpKind, Trace, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 # Hardware lanes in the order data flows through them; the single copy engine of a device
 # that copies one direction at a time sits where the H2D engine would.
@@ -76,6 +76,6 @@ def _unit_lane(unit: Unit) -> Lane:
     return Lane(key=key, title=unit.title, group=LaneGroup.HARDWARE, unit=unit, stream=None)
 
 
-def _is_legacy(meta: dict[str, Any]) -> bool:
-    config = meta.get("config")
+def _is_legacy(meta: TraceMeta) -> bool:
+    config = meta.config
     return isinstance(config, dict) and config.get("stream_kind") == "legacy"

@@ -11,7 +11,7 @@ What is shown, and how:
   when the call handed it over (the call's end, or the op's own start for a call that returns
   only after its op ran, such as a pageable copy) and the end of the previous op on its stream.
 - Memsets, copies within or between devices, unified-memory migrations and annotation ranges
-  are not drawn yet: `meta["not_shown"]` counts them, and the summary says so.
+  are not drawn yet: `TraceMeta.not_shown` counts them, and the summary says so.
 
 Times are shifted so that the first record starts at 0. The trace's metadata names the tool,
 its version, the GPU and the source file.
@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory
 
 _COPY_OPS = {int(CopyKind.H2D): OpKind.H2D, int(CopyKind.D2H): OpKind.D2H}
@@ -161,25 +162,25 @@ def _memory(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
     return memory
 
 
-def _meta(a: Activities, ops: npt.NDArray[np.intp]) -> dict[str, Any]:
+def _meta(a: Activities, ops: npt.NDArray[np.intp]) -> TraceMeta:
     given = a.meta.get("devices")
     devices: dict[Any, Any] = given if isinstance(given, dict) else {}
     used = sorted({int(d) for d in a["device"][ops] if d >= 0})
     name = " + ".join(str(devices.get(d, devices.get(str(d), f"GPU {d}"))) for d in used) or "GPU"
-    return {
-        "backend": "file",
-        "device": ",".join(f"cuda:{d}" for d in used),
-        "device_name": name,
-        "timing": str(a.meta.get("tool", "a profiler")),
-        "simulated": False,
-        "source": a.meta.get("source"),
-        "tool": a.meta.get("tool"),
-        "tool_version": a.meta.get("tool_version"),
-        "recorded": a.meta.get("recorded"),
+    return TraceMeta(
+        backend="file",
+        device=",".join(f"cuda:{d}" for d in used),
+        device_name=name,
+        timing=str(a.meta.get("tool", "a profiler")),
+        simulated=False,
+        source=a.meta.get("source"),
+        tool=a.meta.get("tool"),
+        tool_version=a.meta.get("tool_version"),
+        recorded=a.meta.get("recorded"),
         # The files do not say; every GPU since Fermi copies each direction on its own engine.
-        "device_facts": {"copy_engines": 2},
-        "not_shown": _not_shown(a),
-    }
+        device_facts={"copy_engines": 2},
+        not_shown=_not_shown(a),
+    )
 
 
 def _not_shown(a: Activities) -> dict[str, int]:

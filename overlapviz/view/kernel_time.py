@@ -16,7 +16,7 @@ from overlapviz.view.formatting import format_duration
 
 def kernel_rate_ns(trace: Trace) -> float | None:
     """Median kernel time per element-iteration in `trace`; None when it cannot be told."""
-    config_data = trace.meta.get("config")
+    config_data = trace.meta.config
     kernels = trace.mask(OpKind.KERNEL)
     if not isinstance(config_data, dict) or not kernels.any():
         return None

@@ -28,6 +28,7 @@ from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, availab
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pinning import check_pinned_request
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 DEFAULT_PROFILE = "h200"
 
@@ -135,14 +136,14 @@ def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], time
         "name": both([name_index[op.name] for op in ops], [name_index[call.name] for call in calls]),
         "op": both(np.full(len(ops), -1), call_ops),
     }
-    meta = {
-        "backend": "sim",
-        "device": profile.key,
-        "device_name": profile.name,
-        "timing": "model",
-        "simulated": True,
-        "config": config.to_dict(),
-        "version": __version__,
-        "device_facts": profile.facts(),
-    }
+    meta = TraceMeta(
+        backend="sim",
+        device=profile.key,
+        device_name=profile.name,
+        timing="model",
+        simulated=True,
+        config=config.to_dict(),
+        version=__version__,
+        device_facts=profile.facts(),
+    )
     return Trace(columns, tuple(names), meta)
