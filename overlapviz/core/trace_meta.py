@@ -20,8 +20,10 @@ from overlapviz.core.trace_checks import check_meta
 class TraceMeta:
     """Where and how a trace was made.
 
-    Fields are named as the entries of the file; a field left at its default is not written
-    (but ``simulated`` always is). `extra` holds every entry that is not a field.
+    Fields are named as the entries of the file and come in the order the backends and the
+    importers write them, so that a file reads back and writes again as it was. A field left
+    at its default is not written (but ``simulated`` always is). `extra` holds every entry
+    that is not a field.
     """
 
     backend: str | None = None  # "sim", "cupy", "file" (another tool's trace), ...
@@ -31,17 +33,17 @@ class TraceMeta:
     simulated: bool = False  # whether the model drew it
     config: Mapping[str, Any] | None = None  # a `PipelineConfig.to_dict()`; None for another program's run
     version: str | None = None  # overlapviz's version that made it
-    device_facts: Mapping[str, Any] = field(default_factory=dict)  # copy engines and what else the backend knows
-    caveat: str | None = None  # a sentence of caution the backend adds to its figures
-    timing_reason: str | None = None  # why a real GPU's run was timed with CUDA events
-    host_wall_ns: int | None = None  # the host's wall time of the timed region
-    pinned_kept_bytes: int | None = None  # pinned host memory kept for the next run
-    window: tuple[int, int] | None = None  # (start, end) ns of the whole trace this part was cut from
     source: str | None = None  # the file another tool's trace was read from
     tool: str | None = None  # the tool that recorded it
     tool_version: str | None = None
     recorded: str | None = None  # the day it was recorded (ISO date)
+    device_facts: Mapping[str, Any] = field(default_factory=dict)  # copy engines and what else the backend knows
     not_shown: Mapping[str, int] = field(default_factory=dict)  # records not drawn, counted by what they are
+    caveat: str | None = None  # a sentence of caution the backend adds to its figures
+    window: tuple[int, int] | None = None  # the (start, end) ns this trace was cut to, in the whole run's time
+    timing_reason: str | None = None  # why a real GPU's run was timed with CUDA events
+    host_wall_ns: int | None = None  # the host's wall time of the timed region
+    pinned_kept_bytes: int | None = None  # pinned host memory kept for the next run
     extra: Mapping[str, Any] = field(default_factory=dict)  # entries that are no field, as they came
 
     @classmethod

@@ -3,6 +3,7 @@ from tracefactory import pipeline_trace
 
 from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
 from overlapviz.core.trace import OpKind, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 
 def test_lanes_of_a_pipeline_on_two_copy_engines():
@@ -37,7 +38,7 @@ def test_the_legacy_stream_is_titled_as_such():
 
 
 def test_an_empty_trace_has_only_the_host_lane():
-    trace = TraceBuilder().build({})
+    trace = TraceBuilder().build(TraceMeta())
     lanes = lanes_of(trace)
     assert [lane.key for lane in lanes] == ["host"]
     assert lane_rows(trace, lanes[0]).size == 0
@@ -67,7 +68,7 @@ def test_lane_rows_select_by_stream_and_unit_sorted_by_start():
     early = builder.add(OpKind.KERNEL, Unit.COMPUTE, 10, 20, name="k", stream=0, chunk=0)
     copy = builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10, name="h2d", stream=1, chunk=1)
     same_start = builder.add(OpKind.KERNEL, Unit.COMPUTE, 10, 15, name="k", stream=1, chunk=2)
-    trace = builder.build({})
+    trace = builder.build(TraceMeta())
     lanes = {lane.key: lane for lane in lanes_of(trace)}
     assert lane_rows(trace, lanes["stream-1"]).tolist() == [copy, same_start, late]
     assert lane_rows(trace, lanes["stream-0"]).tolist() == [early]

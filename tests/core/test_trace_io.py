@@ -20,6 +20,7 @@ from overlapviz.core.trace_io import (
     import_chrome,
     trace_from_chrome,
 )
+from overlapviz.core.trace_meta import TraceMeta
 
 META = {
     "backend": "sim",
@@ -46,7 +47,7 @@ def small_trace() -> Trace:
                        enqueue_ns=t0 + 100, ready_ns=t0 + 900, nbytes=2048 if kind != OpKind.KERNEL else 0,
                        memory=MemoryKind.PINNED if kind != OpKind.KERNEL else MemoryKind.NONE)
             b.add(OpKind.API, Unit.HOST, t0 + 50, t0 + 110, name="cudaMemcpyAsync", op=op)
-    return b.build(dict(META), origin_ns=0)
+    return b.build(TraceMeta.from_dict(META), origin_ns=0)
 
 
 def assert_same_trace(a: Trace, b: Trace) -> None:
@@ -101,7 +102,7 @@ def test_legacy_stream_lane_is_named_so():
 def test_empty_lanes_are_not_written():
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10, name="k", stream=0)
-    assert lane_titles(chrome_dict(b.build({}))) == ["Stream 0", "Compute"]
+    assert lane_titles(chrome_dict(b.build(TraceMeta()))) == ["Stream 0", "Compute"]
 
 
 def test_overlapping_spans_of_a_lane_get_their_own_tracks():
@@ -109,7 +110,7 @@ def test_overlapping_spans_of_a_lane_get_their_own_tracks():
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 100, name="k", stream=0)
     b.add(OpKind.KERNEL, Unit.COMPUTE, 50, 150, name="k", stream=1)  # side by side with the first
     b.add(OpKind.KERNEL, Unit.COMPUTE, 100, 120, name="k", stream=2)  # starts as the first ends
-    doc = chrome_dict(b.build({}))
+    doc = chrome_dict(b.build(TraceMeta()))
     titles = {e["tid"]: e["args"]["name"] for e in doc["traceEvents"] if e["name"] == "thread_name"}
     compute = {}
     for event in x_events(doc):
@@ -131,7 +132,7 @@ def test_span_no_lane_shows_still_round_trips():
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10, name="k", stream=0)
     b.add(OpKind.H2D, Unit.HOST, 5, 9, name="odd", stream=-1)  # a device op on no unit lane
-    trace = b.build({})
+    trace = b.build(TraceMeta())
     doc = chrome_dict(trace)
     assert lane_titles(doc)[-1] == UNPLACED_LANE_TITLE
     assert_same_trace(trace_from_chrome(doc), trace)
@@ -184,7 +185,7 @@ def test_file_round_trip_is_exact(tmp_path):
 
 
 def test_empty_trace_round_trips(tmp_path):
-    empty = TraceBuilder().build({"backend": "sim"})
+    empty = TraceBuilder().build(TraceMeta(backend="sim"))
     export_chrome(empty, tmp_path / "e.json")
     assert_same_trace(import_chrome(tmp_path / "e.json"), empty)
 
@@ -192,7 +193,7 @@ def test_empty_trace_round_trips(tmp_path):
 def test_numpy_values_in_meta_are_written_as_plain_json(tmp_path):
     trace = small_trace().with_meta(device_facts={"copy_engines": np.int64(2), "bw": np.array([1.5, 2.0])})
     export_chrome(trace, tmp_path / "t.json")
-    assert import_chrome(tmp_path / "t.json").meta["device_facts"] == {"copy_engines": 2, "bw": [1.5, 2.0]}
+    assert import_chrome(tmp_path / "t.json").meta.device_facts == {"copy_engines": 2, "bw": [1.5, 2.0]}
 
 
 def test_unserialisable_meta_fails_before_writing(tmp_path):
@@ -230,7 +231,7 @@ def traces(draw):
         "device": st.text(max_size=10),
         "device_facts": st.fixed_dictionaries({"copy_engines": st.integers(1, 3)}),
     }))
-    return Trace(cols, names, meta)
+    return Trace(cols, names, TraceMeta.from_dict(meta))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -376,7 +377,7 @@ def test_csv_one_row_per_span(tmp_path):
 def test_csv_quotes_names_with_commas(tmp_path):
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 5, name='k<float, 4>"x"', stream=0)
-    export_csv(b.build({}), tmp_path / "s.csv")
+    export_csv(b.build(TraceMeta()), tmp_path / "s.csv")
     with open(tmp_path / "s.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     assert rows[1][2] == 'k<float, 4>"x"'

@@ -51,7 +51,7 @@ def test_copies_kernels_and_calls_become_the_trace_the_metrics_read():
     assert list(trace["memory"][:3]) == [MemoryKind.PAGEABLE, MemoryKind.NONE, MemoryKind.PINNED]
     assert list(trace["op"][3:]) == [0, 1, 2, -1]  # each call points at its op; the sync at nothing
     assert trace["start_ns"].min() == 0  # shifted to the first record
-    assert trace.name_of(1) == "kernel_a" and trace.meta["device_name"] == "NVIDIA H200"
+    assert trace.name_of(1) == "kernel_a" and trace.meta.device_name == "NVIDIA H200"
 
 
 def test_an_op_is_ready_when_both_its_call_and_its_stream_have_handed_it_over():
@@ -75,7 +75,7 @@ def test_what_is_not_drawn_yet_is_counted():
             {"kind": ActivityKind.ANNOTATION, "start_ns": 0, "end_ns": 9000, "thread": 7, "name": 6}]
     trace = activities_to_trace(activities(rows))
     assert len(trace) == len(SIMPLE)
-    assert trace.meta["not_shown"] == {"memsets": 1, "unified-memory migrations": 1, "device-to-device copies": 1,
+    assert trace.meta.not_shown == {"memsets": 1, "unified-memory migrations": 1, "device-to-device copies": 1,
                                        "annotation ranges": 1}
 
 

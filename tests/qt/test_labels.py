@@ -45,7 +45,7 @@ def test_status_says_simulated_when_the_model_drew_it():
 
 
 def test_status_of_a_real_run_does_not_say_simulated():
-    meta = {**two_chunk_trace().meta, "simulated": False, "timing": "cupti", "backend": "cupy"}
+    meta = two_chunk_trace().with_meta(simulated=False, timing="cupti", backend="cupy").meta
     line = status_line(meta, 0.5)
     assert SIMULATED not in line and "Timing: cupti" in line and "Backend: cupy" in line
 
@@ -86,7 +86,7 @@ def test_kernel_time_scales_with_chunk_size_and_iterations():
     trace = two_chunk_trace()  # 2 chunks of 1 Mi elements, 1860 iters, kernels of 1 ms
     rate = kernel_rate_ns(trace)
     assert rate is not None
-    config = PipelineConfig.from_dict(trace.meta["config"])
+    config = PipelineConfig.from_dict(trace.meta.config)
     assert kernel_time_text(config, rate) == "\u2248 1.00 ms per chunk"
     assert kernel_time_text(config.replace(iters=930), rate) == "\u2248 500 µs per chunk"
     assert kernel_time_text(config.replace(chunks=1), rate) == "\u2248 2.00 ms per chunk"
@@ -96,7 +96,7 @@ def test_kernel_time_before_a_run_and_without_kernel_work():
     assert kernel_time_text(PipelineConfig(), None) == "kernel time per chunk: after the first run"
     assert kernel_time_text(PipelineConfig(iters=0), 1.0) == "copies only: no kernel work"
     trace = two_chunk_trace()
-    assert kernel_rate_ns(trace.with_meta(config={**trace.meta["config"], "iters": 0})) is None
+    assert kernel_rate_ns(trace.with_meta(config={**trace.meta.config, "iters": 0})) is None
 
 
 def test_device_titles_always_say_real_or_simulated():

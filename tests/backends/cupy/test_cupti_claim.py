@@ -172,7 +172,7 @@ def test_a_complete_run_becomes_a_cupti_trace(fake):
     collector = CuptiCollector()
     plan = the_run(fake)
     trace = collect_trace(collector, BASE - 1, plan, CONFIG, META, [])
-    assert trace.meta["timing"] == "cupti" and int(trace.device_mask.sum()) == len(plan)
+    assert trace.meta.timing == "cupti" and int(trace.device_mask.sum()) == len(plan)
 
 
 def test_records_taken_by_another_client_mean_no_cupti_trace(fake):

@@ -40,7 +40,7 @@ def test_one_row_per_op_in_issue_order_with_kind_unit_stream_chunk():
     assert trace["chunk"][device].tolist() == [op.chunk for op in plan]
     units = {OpKind.H2D: Unit.H2D_ENGINE, OpKind.KERNEL: Unit.COMPUTE, OpKind.D2H: Unit.D2H_ENGINE}
     assert trace["unit"][device].tolist() == [units[op.kind] for op in plan]
-    assert trace.meta["timing"] == "cupti"
+    assert trace.meta.timing == "cupti"
 
 
 def test_times_are_the_hardware_times_shifted_to_the_first_call():

@@ -33,7 +33,7 @@ def test_queued_copy_starts_when_the_engine_is_free():
     assert trace["start_ns"][:2].tolist() == [10, 110]
     assert trace["end_ns"][:2].tolist() == [110, 210]
     assert trace["ready_ns"][:2].tolist() == [10, 10]  # the wait stays visible as ready -> start
-    assert trace.meta["timing"] == "cuda-events"
+    assert trace.meta.timing == "cuda-events"
 
 
 def test_no_two_copies_of_one_direction_overlap_after_replay():

@@ -49,7 +49,7 @@ def test_app_drives_the_real_gpu_and_exports_a_picture(gpu_backend, request, tmp
         assert controls.target() is not None and controls.target().backend == "cupy"
 
         first = wait_for_run(qtbot, window, lambda c: c == PipelineConfig())
-        assert first.trace.meta["timing"] == "cupti" and not first.trace.meta["simulated"]
+        assert first.trace.meta.timing == "cupti" and not first.trace.meta.simulated
 
         controls.streams_slider.step(-2)  # as the arrow keys do
         wanted = controls.config().streams
