@@ -6,6 +6,7 @@ from overlapviz._qt.export.caption import caption_text
 from overlapviz.app.run_targets import available_targets, default_target, target_title
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.view.formatting import format_bandwidth, format_duration, format_percent, format_time_saved
 from overlapviz.view.kernel_time import kernel_rate_ns, kernel_time_text
 from overlapviz.view.status_text import SIMULATED, status_line, status_parts
@@ -114,6 +115,6 @@ def test_the_model_is_always_on_offer():
 def test_the_status_says_how_much_pinned_memory_a_real_gpu_run_kept():
     from overlapviz.view.status_text import status_line
 
-    line = status_line({"backend": "cupy", "timing": "cupti", "pinned_kept_bytes": 512 * 2**20}, 0.1)
+    line = status_line(TraceMeta(backend="cupy", timing="cupti", pinned_kept_bytes=512 * 2**20), 0.1)
     assert "512 MiB pinned kept for the next run (Run \u25b8 Release buffers)" in line
-    assert "pinned kept" not in status_line({"backend": "sim", "timing": "model"}, 0.1)
+    assert "pinned kept" not in status_line(TraceMeta(backend="sim", timing="model"), 0.1)

@@ -12,12 +12,13 @@ from overlapviz.backends.cupy.cupti_timing import CuptiShared, claim, collect_tr
 from overlapviz.backends.cupy.records import CuptiCopyKind
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace import OpKind
+from overlapviz.core.trace_meta import TraceMeta
 from tests.backends.cupy.fake_cupti import ActivityKind, Result, activity, cuptiError, install
 from tests.backends.cupy.fakes import BASE, fake_records, planned_ops
 
 MIB = 1 << 20
 CONFIG = PipelineConfig(size_bytes=8 * MIB, chunks=4, streams=2)
-META = {"backend": "cupy", "device_facts": {"copy_engines": 3}}
+META = TraceMeta(backend="cupy", device_facts={"copy_engines": 3})
 
 
 @pytest.fixture

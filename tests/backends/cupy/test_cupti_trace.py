@@ -14,10 +14,11 @@ from overlapviz.backends.cupy.cupti_trace import (
 from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord, HostStep
 from overlapviz.core.config import HostMemory, PipelineConfig, StreamKind
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.trace_meta import TraceMeta
 from tests.backends.cupy.fakes import THREAD, US, fake_records, planned_ops
 
 MIB = 1 << 20
-META = {"backend": "cupy", "device_facts": {"copy_engines": 3}}
+META = TraceMeta(backend="cupy", device_facts={"copy_engines": 3})
 
 
 def config(**changes):
@@ -182,7 +183,7 @@ def test_one_copy_engine_puts_both_directions_on_it():
     cfg = config()
     plan = planned_ops(cfg, copy_engines=1)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes)
-    trace = trace_from_cupti(plan, apis, devices, cfg, {"device_facts": {"copy_engines": 1}})
+    trace = trace_from_cupti(plan, apis, devices, cfg, TraceMeta(device_facts={"copy_engines": 1}))
     copies = trace.mask(OpKind.H2D, OpKind.D2H)
     assert (trace["unit"][copies] == Unit.COPY_ENGINE).all()
 

@@ -4,10 +4,11 @@ from overlapviz.backends.cupy.event_trace import EventTimes, fifo_groups, trace_
 from overlapviz.backends.cupy.records import HostStep
 from overlapviz.core.config import HostMemory, IssueOrder, PipelineConfig
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.trace_meta import TraceMeta
 from tests.backends.cupy.fakes import planned_ops
 
 MIB = 1 << 20
-META = {"backend": "cupy", "device_facts": {"copy_engines": 3}}
+META = TraceMeta(backend="cupy", device_facts={"copy_engines": 3})
 
 
 def breadth_config():
