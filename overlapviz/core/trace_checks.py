@@ -102,7 +102,7 @@ def check_meta(meta: dict[str, Any]) -> None:
 
 
 def _check_window(window: object) -> None:
-    """A window is the ``[start, end]`` of the whole trace a part was cut from, in ns."""
+    """A window is the ``[start, end]`` ns a trace was cut to, in the whole run's time."""
     if window is None:
         return
     if not isinstance(window, list) or len(window) != 2:
