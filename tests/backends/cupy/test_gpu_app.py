@@ -26,7 +26,7 @@ def wait_for_run(qtbot, window, matches):
         if shown is None:
             return False
         meta = shown.result.trace.meta
-        return meta["backend"] == "cupy" and matches(PipelineConfig.from_dict(meta["config"]))
+        return meta.backend == "cupy" and matches(PipelineConfig.from_dict(meta.config))
 
     qtbot.waitUntil(done, timeout=WAIT_MS)
     return window.shown().result
