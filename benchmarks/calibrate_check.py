@@ -42,7 +42,7 @@ def real_runs(backend: CupyBackend, config: PipelineConfig) -> tuple[list[float]
     for _ in range(warm_up):
         backend.run(config)
     traces = [backend.run(config) for _ in range(timed)]
-    return [round(makespan_ms(t), 4) for t in traces], sorted({t.meta["timing"] for t in traces})
+    return [round(makespan_ms(t), 4) for t in traces], sorted({t.meta.timing for t in traces})
 
 
 def main() -> int:

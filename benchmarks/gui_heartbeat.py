@@ -139,7 +139,7 @@ def write_big_trace(path: Path) -> int:
         offset_ns += int(run["end_ns"].max()) + 1_000_000
         offset_rows += len(run)
         offset_chunks += BIG_CHUNKS
-    trace = Trace({name: np.concatenate(parts) for name, parts in columns.items()}, names, dict(runs[0].meta))
+    trace = Trace({name: np.concatenate(parts) for name, parts in columns.items()}, names, runs[0].meta)
     if len(trace) < SPANS_WANTED:
         raise RuntimeError(f"the joined trace has {len(trace)} spans, fewer than {SPANS_WANTED}")
     export_chrome(trace, path)

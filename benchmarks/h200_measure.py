@@ -60,7 +60,7 @@ def summary(trace: Trace) -> dict[str, Any]:
         "copy_hidden_pct": metrics["copy_hidden_pct"],
         "efficiency_pct": metrics["efficiency_pct"],
         "bandwidth_gbps": metrics["bandwidth_gbps"],
-        "wall_ms": round(trace.meta["host_wall_ns"] / 1e6, 4),
+        "wall_ms": round(trace.meta.host_wall_ns / 1e6, 4),
         "h2d_overlapping_pairs": overlapping_pairs(trace, OpKind.H2D),
         "d2h_overlapping_pairs": overlapping_pairs(trace, OpKind.D2H),
     }

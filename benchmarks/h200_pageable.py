@@ -55,7 +55,7 @@ def pipeline_runs(backend: CupyBackend, memory: str, repeats: int) -> dict[str, 
     traces = [backend.run(config) for _ in range(repeats)]
     return {
         "config": config.describe(),
-        "timing": traces[0].meta.get("timing"),
+        "timing": traces[0].meta.timing,
         "makespans_ms": [round(makespan_ms(t), 3) for t in traces],
         "median_ms": round(statistics.median(makespan_ms(t) for t in traces), 3),
         "h2d_busy_ms": [round(busy_ms(t, OpKind.H2D), 3) for t in traces],

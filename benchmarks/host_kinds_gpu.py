@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.backends.cupy.kernels import THREADS_PER_BLOCK, blocks_for, fma_blocks, kernel_args, load_kernels
-from overlapviz.backends.cupy.plan import chunk_slices, issue_plan
+from overlapviz.backends.cupy.kernels import kernel_args, load_kernels
+from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.core.config import FLOAT32_BYTES, KernelKind, PipelineConfig, format_size
+from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks, kernel_blocks, pipeline_plan
 from overlapviz.core.trace import OpKind
 
 # CUDA runtime values (driver_types.h); CuPy exposes some under other names, these never change.
@@ -257,7 +258,7 @@ def chunk_kernel(gpu: Gpu, config: PipelineConfig, base: int) -> ChunkOp:
     kernel = gpu.kernels.chunk[config.kernel]
     slices = chunk_slices(config)
     args = [kernel_args(config, c, gpu.pointer(base + s.byte_offset, s.nbytes)) for c, s in enumerate(slices)]
-    grids = [(blocks_for(config, gpu.sm_count, c),) for c in range(config.chunks)]
+    grids = [(kernel_blocks(config, gpu.sm_count, c),) for c in range(config.chunks)]
 
     def launch(chunk: int, stream: Any) -> None:
         kernel(grids[chunk], (THREADS_PER_BLOCK,), args[chunk], stream=stream)
@@ -281,7 +282,8 @@ def issue_list(config: PipelineConfig, streams: Sequence[Any], ops: PipelineOps)
     """Every op of the pipeline, in the backend's issue order, bound to its chunk and stream."""
     stage = {OpKind.H2D: ops.h2d, OpKind.KERNEL: ops.kernel, OpKind.D2H: ops.d2h}
     bound = []
-    for planned in issue_plan(config):
+    # only the order, chunks and streams are used here: the engine count and SMs change neither
+    for planned in pipeline_plan(config, copy_engines=2, sm_count=1).ops():
         op = stage[planned.kind]
         if op is not None:
             bound.append(_bind(op, planned.chunk, streams[planned.stream]))

@@ -12,6 +12,7 @@ from typing import Any
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import counted, fixed
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.session import RunResult
 
 # The order and the words in which `overlapviz run --help` defines the headline figures.
@@ -37,16 +38,16 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     `config` is None for a trace without pipeline settings (another program's, say).
     """
     meta, m = result.trace.meta, result.metrics
-    truth = "simulated" if meta.get("simulated") else "measured"
-    device = meta.get("device_name") or meta.get("device") or "default device"
+    truth = "simulated" if meta.simulated else "measured"
+    device = meta.device_name or meta.device or "default device"
     busy = "   ".join(
         f"{key} {_ms(ns)} ({fixed(m.utilisation.get(key, 0.0) * 100, 0)} %)" for key, ns in m.busy_ns.items()
     )
     bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
-    window = meta.get("window")
+    window = meta.window
     source = recorded_by(meta)
     where = (
-        f"device     {device}, {meta.get('backend', '?')} backend, {truth} (timing: {meta.get('timing', '?')})"
+        f"device     {device}, {meta.backend or '?'} backend, {truth} (timing: {meta.timing or '?'})"
         + (f", run took {result.wall_s:.3f} s" if result.wall_s > 0 else "")
         if source is None
         else f"recorded   by {source}"
@@ -62,11 +63,11 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
         f"busy       {busy}",
         f"bandwidth  {bandwidth}",
     ]
-    if isinstance(window, list) and len(window) == 2:
+    if window is not None:
         span = f"{fixed(window[0] / 1e6, 3)} to {fixed(window[1] / 1e6, 3)} ms"
         lines.insert(lines.index(where) + 1, f"window     {span} of the trace")
-    not_shown = meta.get("not_shown")
-    if isinstance(not_shown, dict) and not_shown:
+    not_shown = meta.not_shown
+    if not_shown:
         counts = ", ".join(counted(count, what) for what, count in not_shown.items())
         lines.append(f"not drawn  {counts} (counted, not yet shown)")
     note = caveat_of(result.trace.meta)
@@ -82,14 +83,14 @@ def json_run(config: PipelineConfig | None, result: RunResult) -> dict[str, Any]
     meta = result.trace.meta
     report = {
         **result.metrics.to_dict(),
-        "backend": meta.get("backend"),
-        "device": meta.get("device"),
-        "device_name": meta.get("device_name"),
-        "timing": meta.get("timing"),
-        "simulated": bool(meta.get("simulated", False)),
+        "backend": meta.backend,
+        "device": meta.device,
+        "device_name": meta.device_name,
+        "timing": meta.timing,
+        "simulated": meta.simulated,
         "caveat": caveat_of(meta),
         "recorded_by": recorded_by(meta),
-        "not_shown": meta.get("not_shown") or {},
+        "not_shown": dict(meta.not_shown),
         "config": None if config is None else config.to_dict(),
         "findings": [{"code": f.code, "message": f.message} for f in result.findings],
         "wall_s": result.wall_s,
@@ -98,24 +99,23 @@ def json_run(config: PipelineConfig | None, result: RunResult) -> dict[str, Any]
     return finite
 
 
-def recorded_by(meta: dict[str, Any]) -> str | None:
+def recorded_by(meta: TraceMeta) -> str | None:
     """``PyTorch profiler, 2026-12-01, NVIDIA H200`` for a trace another tool recorded; None for overlapviz's runs."""
-    tool = meta.get("tool")
-    if not isinstance(tool, str) or not tool:
+    tool = meta.tool
+    if not tool:
         return None
-    version = meta.get("tool_version")
-    parts = [f"{tool} {version}" if isinstance(version, str) and version else tool]
-    parts += [str(meta[key]) for key in ("recorded", "device_name") if isinstance(meta.get(key), str) and meta[key]]
+    version = meta.tool_version
+    parts = [f"{tool} {version}" if version else tool]
+    parts += [text for text in (meta.recorded, meta.device_name) if text]
     return ", ".join(parts)
 
 
-def caveat_of(meta: dict[str, Any]) -> str | None:
+def caveat_of(meta: TraceMeta) -> str | None:
     """The one sentence a backend adds where its figures need a word of caution, if any.
 
     The model says so for pageable runs, whose real times vary with the host's memory system.
     """
-    caveat = meta.get("caveat")
-    return caveat if isinstance(caveat, str) and caveat else None
+    return meta.caveat or None
 
 
 def finite_json(value: Any) -> Any:

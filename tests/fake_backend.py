@@ -6,6 +6,7 @@ from overlapviz.backends.base import BackendError, CancelToken, DeviceInfo
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pipeline_plan import memory_kind
 from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 STAGES = ((OpKind.H2D, Unit.H2D_ENGINE, "memcpy HtoD"), (OpKind.KERNEL, Unit.COMPUTE, "kernel"),
           (OpKind.D2H, Unit.D2H_ENGINE, "memcpy DtoH"))
@@ -49,7 +50,7 @@ class FakeBackend:
             "simulated": self.simulated,
             "device_facts": {"copy_engines": 2},
         }
-        return builder.build(meta, origin_ns=0)
+        return builder.build(TraceMeta.from_dict(meta), origin_ns=0)
 
 
 def fake_loader(backends: dict[str, FakeBackend]):

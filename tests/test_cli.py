@@ -221,8 +221,8 @@ def test_comparison_writes_one_file_per_side(backends, preset_dir, tmp_path, cap
     code, _, _ = run_cli(capsys, "run", "--preset", "pair", "--trace", str(tmp_path / "cmp.json"), "--json")
     assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cmp-a.json", "cmp-b.json", "presets"]
-    assert import_chrome(tmp_path / "cmp-a.json").meta["config"]["memory"] == "pageable"
-    assert import_chrome(tmp_path / "cmp-b.json").meta["config"]["memory"] == "pinned"
+    assert import_chrome(tmp_path / "cmp-a.json").meta.config["memory"] == "pageable"
+    assert import_chrome(tmp_path / "cmp-b.json").meta.config["memory"] == "pinned"
 
 
 # --- bad input: one line, exit code 2, nothing run ---------------------------------------

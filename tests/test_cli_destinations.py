@@ -129,7 +129,7 @@ def test_every_output_of_a_run_lands_at_the_end_picture_through_a_link(qapp, cap
     assert out.count("wrote      ") == 3
     assert (folder / "pictures" / "latest.png").read_bytes().startswith(b"\x89PNG")
     assert os.readlink(folder / "run.png") == "pictures/latest.png"
-    assert import_chrome(folder / "run.json").meta["config"]["chunks"] == 4
+    assert import_chrome(folder / "run.json").meta.config["chunks"] == 4
     assert partials(folder) == [] and partials(folder / "pictures") == []
 
 
@@ -294,7 +294,7 @@ def chunks_in(folder: Path) -> tuple[int, int]:
     """The chunk count of the run in the trace, and of the run in the CSV."""
     with open(folder / "big.csv", newline="") as table:
         chunks = {int(row["chunk"]) for row in csv.DictReader(table)} - {-1}
-    return import_chrome(folder / "big.json").meta["config"]["chunks"], len(chunks)
+    return import_chrome(folder / "big.json").meta.config["chunks"], len(chunks)
 
 
 @pytest.mark.parametrize(

@@ -1,22 +1,22 @@
 from overlapviz import run_report
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.run_report import caveat_of, recorded_by
 
 
 def test_recorded_by_names_the_tool_its_version_the_day_and_the_gpu():
-    meta = {"tool": "Nsight Systems", "tool_version": "2024.6.1", "recorded": "2025-03-02",
-            "device_name": "NVIDIA H200"}
+    meta = TraceMeta(tool="Nsight Systems", tool_version="2024.6.1", recorded="2025-03-02", device_name="NVIDIA H200")
     assert recorded_by(meta) == "Nsight Systems 2024.6.1, 2025-03-02, NVIDIA H200"
-    assert recorded_by({"tool": "PyTorch profiler"}) == "PyTorch profiler"
+    assert recorded_by(TraceMeta(tool="PyTorch profiler")) == "PyTorch profiler"
 
 
 def test_overlapviz_runs_were_recorded_by_no_other_tool():
-    assert recorded_by({"backend": "sim", "device_name": "NVIDIA H200 (model)"}) is None
-    assert recorded_by({"tool": ""}) is None and recorded_by({"tool": 3}) is None
+    assert recorded_by(TraceMeta(backend="sim", device_name="NVIDIA H200 (model)")) is None
+    assert recorded_by(TraceMeta(tool="")) is None  # a tool that is no text is refused on load (test_trace_meta)
 
 
 def test_a_caveat_is_one_sentence_of_text_or_none():
-    assert caveat_of({"caveat": "Real pageable times vary."}) == "Real pageable times vary."
-    assert caveat_of({"caveat": ""}) is None and caveat_of({"caveat": ["x"]}) is None and caveat_of({}) is None
+    assert caveat_of(TraceMeta(caveat="Real pageable times vary.")) == "Real pageable times vary."
+    assert caveat_of(TraceMeta(caveat="")) is None and caveat_of(TraceMeta()) is None
 
 
 def test_no_figure_of_the_summary_reads_as_a_negative_zero():

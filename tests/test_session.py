@@ -35,7 +35,7 @@ def test_run_pipeline_runs_backend_and_analyses(backends):
     cancel = CancelToken()
     result = run_pipeline(config, "sim", "fake-old", cancel)
     assert backends["sim"].calls == [(config, "fake-old", cancel)]
-    assert result.trace.meta["device"] == "fake-old"
+    assert result.trace.meta.device == "fake-old"
     assert result.metrics == compute_metrics(result.trace)
     assert result.findings == find_findings(result.trace, result.metrics)
     assert result.metrics.makespan_ns == 6000  # 4 chunks, 3 stages of 1 us, pipelined

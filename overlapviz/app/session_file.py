@@ -84,7 +84,7 @@ def open_file(path: str | os.PathLike[str]) -> SessionData:
         trace = trace_from_chrome(document)
     except (SessionFormatError, TraceFormatError, ConfigError, TypeError) as error:
         raise SessionFormatError(f"{path}: {error}") from None
-    return SessionData(_config_of(trace.meta.get("config")), trace, trace.meta.get("backend"), trace.meta.get("device"))
+    return SessionData(_config_of(trace.meta.config), trace, trace.meta.backend, trace.meta.device)
 
 
 def _session_of(document: dict[str, Any]) -> SessionData:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
 from overlapviz.core.trace import OpKind, Trace, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 # Hardware lanes in the order data flows through them; the single copy engine of a device
 # that copies one direction at a time sits where the H2D engine would. Work that is not the
@@ -158,13 +158,12 @@ def _on_gpu_title(title: str, device: int | None) -> str:
     return title if device is None else f"GPU {device}: {title}"
 
 
-def is_legacy_stream(meta: dict[str, Any], stream: int) -> bool:
+def is_legacy_stream(meta: TraceMeta, stream: int) -> bool:
     """Whether a stream is the legacy default stream: every one of a legacy pipeline run, else those the file names."""
-    config = meta.get("config")
-    if isinstance(config, dict) and config.get("stream_kind") == "legacy":
+    config = meta.config
+    if config is not None and config.get("stream_kind") == "legacy":
         return True
-    named = meta.get(LEGACY_STREAMS_META)
-    return isinstance(named, list) and stream in named
+    return stream in meta.legacy_streams
 
 
 def _in_order_of_first(values: npt.NDArray[np.int64], times: npt.NDArray[np.int64]) -> list[int]:

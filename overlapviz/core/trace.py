@@ -14,14 +14,17 @@ trace). overlapviz's own runs have one GPU and one host thread: device 0, thread
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import freeze_columns
+
+if TYPE_CHECKING:  # trace_meta's checks (trace_checks) read this module's columns
+    from overlapviz.core.trace_meta import TraceMeta
 
 UNKNOWN = -1
 
@@ -122,14 +125,14 @@ PLACEMENT_COLUMNS = ("device", "thread")  # the columns format 1 files lack: the
 class Trace:
     """Spans of one run plus what produced them.
 
-    `meta` holds at least ``backend``, ``device``, ``timing`` (the timing source),
-    ``config`` (a `PipelineConfig.to_dict()`), ``version`` and ``device_facts``
-    (``copy_engines`` and whatever else the backend knows).
+    `meta` says where and how it was made (`TraceMeta`): the backend, the device, the timing
+    source, the config, the version and the device's facts (``copy_engines`` and whatever
+    else the backend knows).
     """
 
     columns: dict[str, npt.NDArray[Any]]
     names: tuple[str, ...]
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: TraceMeta
 
     def __post_init__(self) -> None:
         freeze_columns(self.columns, COLUMNS, "trace")
@@ -168,11 +171,11 @@ class Trace:
     @property
     def copy_engines(self) -> int:
         """Asynchronous copy engines of the device that ran this trace."""
-        return int(self.meta.get("device_facts", {}).get("copy_engines", 2))
+        return int(self.meta.device_facts.get("copy_engines", 2))
 
     def with_meta(self, **changes: Any) -> Trace:
-        """The same spans with metadata entries added or replaced."""
-        return Trace(dict(self.columns), self.names, {**self.meta, **changes})
+        """The same spans with metadata entries added or replaced (see `TraceMeta.replace`)."""
+        return Trace(dict(self.columns), self.names, self.meta.replace(**changes))
 
 
 class TraceBuilder:
@@ -215,7 +218,7 @@ class TraceBuilder:
             self._rows[column].append(int(value))
         return len(self) - 1
 
-    def build(self, meta: dict[str, Any], *, origin_ns: int | None = None) -> Trace:
+    def build(self, meta: TraceMeta, *, origin_ns: int | None = None) -> Trace:
         """Freeze, shifting every time so that the earliest one (or `origin_ns`) is 0."""
         columns: dict[str, npt.NDArray[Any]] = {
             name: np.asarray(values, dtype=COLUMNS[name]) for name, values in self._rows.items()

@@ -18,7 +18,11 @@ MAX_META_TEXT = 1024  # characters in one metadata string: a device name, a timi
 MAX_META_DEPTH = 16  # nesting of the metadata object; a config or device facts need three
 MAX_COPY_ENGINES = 64
 MAX_ROWS = 2**31  # rows are referred to by int32 columns (op)
-_TEXT_KEYS = ("backend", "device", "device_name", "timing", "caveat", "version")
+_TEXT_KEYS = (
+    "backend", "device", "device_name", "timing", "caveat", "version",
+    "timing_reason", "source", "tool", "tool_version", "recorded",
+)  # fmt: skip
+_COUNT_KEYS = ("host_wall_ns", "pinned_kept_bytes")
 _TIMES = ("enqueue_ns", "ready_ns", "start_ns", "end_ns")
 
 
@@ -82,6 +86,12 @@ def check_meta(meta: dict[str, Any]) -> None:
         raise TraceValueError(f"meta.config is not an object: {short_repr(meta['config'])}")
     if "simulated" in meta and not isinstance(meta["simulated"], bool):
         raise TraceValueError(f"meta.simulated is not true or false: {short_repr(meta['simulated'])}")
+    for key in _COUNT_KEYS:
+        if meta.get(key) is not None:
+            _check_count(f"meta.{key}", meta[key])
+    _check_window(meta.get("window"))
+    _check_not_shown(meta.get("not_shown"))
+    _check_legacy_streams(meta.get("legacy_streams"))
     facts = meta.get("device_facts", {})
     if "copy_engines" in facts:
         engines = facts["copy_engines"]
@@ -90,6 +100,46 @@ def check_meta(meta: dict[str, Any]) -> None:
                 f"meta.device_facts.copy_engines is {short_repr(engines)}; expected a whole number from 1 to"
                 f" {MAX_COPY_ENGINES}"
             )
+
+
+def _check_window(window: object) -> None:
+    """A window is the ``[start, end]`` ns a trace was cut to, in the whole run's time."""
+    if window is None:
+        return
+    if not isinstance(window, list) or len(window) != 2:
+        raise TraceValueError(f"meta.window is {short_repr(window)}; expected [start_ns, end_ns]")
+    start = check_int("meta", "window start", window[0], column="start_ns")
+    end = check_int("meta", "window end", window[1], column="end_ns")
+    if not 0 <= start <= end:
+        raise TraceValueError(f"meta.window {start} to {end} ns is not a time range from the run's start")
+
+
+def _check_legacy_streams(streams: object) -> None:
+    """The streams a file names as the legacy default stream: a list of stream indices."""
+    if streams is None:
+        return
+    if not isinstance(streams, list):
+        raise TraceValueError(f"meta.legacy_streams is not a list: {short_repr(streams)}")
+    for stream in streams:
+        check_int("meta", "legacy_streams entry", stream, column="stream")
+
+
+def _check_not_shown(counts: object) -> None:
+    """What a trace holds but does not draw: a count per kind of record."""
+    if counts is None:
+        return
+    if not isinstance(counts, dict):
+        raise TraceValueError(f"meta.not_shown is not an object: {short_repr(counts)}")
+    for what, count in counts.items():
+        _check_count(f"meta.not_shown[{short_repr(what)}]", count)
+
+
+def _check_count(name: str, value: object) -> None:
+    """A number of bytes, records or nanoseconds: whole, not negative, within 64 bits."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TraceValueError(f"{name} is not a whole number: {short_repr(value)}")
+    if not 0 <= value <= column_range("bytes")[1]:
+        raise TraceValueError(f"{name} is {short_repr(value)}; expected a whole number from 0 to 2**63 - 1")
 
 
 def _check_depth(meta: dict[str, Any]) -> None:

@@ -23,7 +23,7 @@ def delays_kernel_signals(trace: Trace) -> bool:
 
     The model says so in its device facts; a real GPU is known by its compute capability.
     """
-    facts = trace.meta.get("device_facts")
+    facts = trace.meta.device_facts
     if not isinstance(facts, dict):
         return False
     if facts.get("delayed_kernel_signal") is True:
@@ -135,5 +135,5 @@ def is_pipeline(trace: Trace) -> bool:
 
 def pipeline_config(trace: Trace) -> dict[str, Any]:
     """The pipeline settings a run of overlapviz's carries; {} for another program's trace."""
-    config = trace.meta.get("config")
+    config = trace.meta.config
     return config if isinstance(config, dict) else {}

@@ -30,7 +30,8 @@ from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.lanes import lane_rows, lanes_of
 from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import COLUMNS, PLACEMENT_COLUMNS, MemoryKind, OpKind, Trace, Unit
-from overlapviz.core.trace_checks import TraceValueError, check_int, check_meta, check_spans, short_repr
+from overlapviz.core.trace_checks import TraceValueError, check_int, check_spans, short_repr
+from overlapviz.core.trace_meta import TraceMeta
 
 FORMAT_VERSION = 2
 PROCESS_ID = 1
@@ -124,7 +125,7 @@ def chrome_dict(trace: Trace) -> dict[str, Any]:
                 "name": names[row], "cat": args["kind"], "ph": "X", "pid": PROCESS_ID, "tid": tid,
                 "ts": starts[row] / 1000, "dur": (ends[row] - starts[row]) / 1000, "args": args,
             })  # fmt: skip
-    other = {"overlapviz": FORMAT_VERSION, "meta": trace.meta, "names": list(trace.names)}
+    other = {"overlapviz": FORMAT_VERSION, "meta": trace.meta.to_dict(), "names": list(trace.names)}
     return {"traceEvents": events, "displayTimeUnit": "ms", "otherData": other}
 
 
@@ -137,9 +138,9 @@ def _row_args(trace: Trace) -> list[dict[str, Any]]:
 
 
 def _process_name(trace: Trace) -> dict[str, Any]:
-    device = trace.meta.get("device_name") or trace.meta.get("device") or "unknown device"
-    how = ", simulated" if trace.meta.get("simulated") else ""
-    title = f"overlapviz: {device}, {trace.meta.get('backend', 'unknown')} backend{how}"
+    device = trace.meta.device_name or trace.meta.device or "unknown device"
+    how = ", simulated" if trace.meta.simulated else ""
+    title = f"overlapviz: {device}, {trace.meta.backend or 'unknown'} backend{how}"
     return {"name": "process_name", "ph": "M", "pid": PROCESS_ID, "args": {"name": title}}
 
 
@@ -255,8 +256,7 @@ def trace_from_chrome(data: object) -> Trace:
                 raise TraceFormatError(f"event {number}: row {row} appears twice")
             rows[row] = values
     try:
-        check_meta(meta)
-        trace = Trace(_columns_of(rows), tuple(names), meta)
+        trace = Trace(_columns_of(rows), tuple(names), TraceMeta.from_dict(meta))
         check_spans(trace)
     except TraceValueError as error:
         raise TraceFormatError(str(error)) from None

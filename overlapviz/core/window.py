@@ -91,4 +91,4 @@ def clip_to_window(trace: Trace, window: Window) -> Trace:
     op = columns["op"]
     linked = op != UNKNOWN
     op[linked] = new_row[op[linked]]  # an op outside the window: the call issued nothing we show
-    return Trace(columns, trace.names, {**trace.meta, "window": [window.start_ns, window.end_ns]})
+    return Trace(columns, trace.names, trace.meta.replace(window=(window.start_ns, window.end_ns)))

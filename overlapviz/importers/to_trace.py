@@ -20,7 +20,7 @@ What is shown, and how:
   only after its op ran, such as a pageable copy) and the end of the previous op on its stream.
 - Annotation ranges on a host thread (NVTX, ``record_function``, ``ProfilerStep#N``) become
   spans of their own kind, on their thread. Host-to-host copies, copies of an unknown kind and
-  Kineto's second copy of each range (as the GPU ran it) are not shown: `meta["not_shown"]`
+  Kineto's second copy of each range (as the GPU ran it) are not shown: `TraceMeta.not_shown`
   counts them, and the summary says so.
 
 Times are shifted so that the first record starts at 0. The trace's metadata names the tool,
@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lanes import LEGACY_STREAMS_META
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.activity import NULL_STREAMS_META, Activities, ActivityKind, CopyKind, HostMemory
 
 _COPY_OPS = {
@@ -190,26 +190,26 @@ def _memory(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
     return memory
 
 
-def _meta(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int64]) -> dict[str, Any]:
+def _meta(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int64]) -> TraceMeta:
     given = a.meta.get("devices")
     devices: dict[Any, Any] = given if isinstance(given, dict) else {}
     used = sorted({int(d) for d in a["device"][ops] if d >= 0})
     name = " + ".join(str(devices.get(d, devices.get(str(d), f"GPU {d}"))) for d in used) or "GPU"
-    return {
-        "backend": "file",
-        "device": ",".join(f"cuda:{d}" for d in used),
-        "device_name": name,
-        "timing": str(a.meta.get("tool", "a profiler")),
-        "simulated": False,
-        "source": a.meta.get("source"),
-        "tool": a.meta.get("tool"),
-        "tool_version": a.meta.get("tool_version"),
-        "recorded": a.meta.get("recorded"),
+    return TraceMeta(
+        backend="file",
+        device=",".join(f"cuda:{d}" for d in used),
+        device_name=name,
+        timing=str(a.meta.get("tool", "a profiler")),
+        simulated=False,
+        source=a.meta.get("source"),
+        tool=a.meta.get("tool"),
+        tool_version=a.meta.get("tool_version"),
+        recorded=a.meta.get("recorded"),
         # The files do not say; every GPU since Fermi copies each direction on its own engine.
-        "device_facts": {"copy_engines": 2},
-        "not_shown": _not_shown(a),
-        LEGACY_STREAMS_META: _legacy_streams(a, ops, streams),
-    }
+        device_facts={"copy_engines": 2},
+        not_shown=_not_shown(a),
+        legacy_streams=tuple(_legacy_streams(a, ops, streams)),
+    )
 
 
 def _legacy_streams(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int64]) -> list[int]:

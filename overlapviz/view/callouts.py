@@ -98,7 +98,7 @@ def _host_blocked(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
 
 
 def _single_stream(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
-    legacy = c.trace.meta.get("config", {}).get("stream_kind") == "legacy"
+    legacy = (c.trace.meta.config or {}).get("stream_kind") == "legacy"
     where = "legacy default stream" if legacy else "one stream"
     lane = _busiest_lane(c, rows, LaneGroup.STREAMS)
     text = f"{where}: every op waits for the one before it, nothing overlaps"

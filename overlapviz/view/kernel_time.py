@@ -12,10 +12,10 @@ with the time a Tesla would take.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
-from overlapviz.app.run_targets import RunTarget
 from overlapviz.backends import registry
 from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim.backend import SimBackend
@@ -47,7 +47,7 @@ def kernel_work(config: PipelineConfig) -> int:
 def kernel_rate(trace: Trace) -> KernelRate | None:
     """The kernel's rate in `trace` and where it ran; None when it cannot be told."""
     meta = trace.meta
-    config_data = meta.get("config")
+    config_data = meta.config
     kernels = trace.mask(OpKind.KERNEL)
     if not isinstance(config_data, dict) or not kernels.any():
         return None
@@ -59,7 +59,21 @@ def kernel_rate(trace: Trace) -> KernelRate | None:
     if work <= 0:
         return None
     rate = float(np.median(trace.duration_ns[kernels])) / work
-    return KernelRate(rate, str(meta.get("backend", "")), str(meta.get("device", "")), config.kernel)
+    return KernelRate(rate, meta.backend or "", meta.device or "", config.kernel)
+
+
+class Placement(Protocol):
+    """Where the settings would run: a backend and its device (the app's run target is one)."""
+
+    @property
+    def backend(self) -> str:
+        """The backend's name: ``sim`` for the model."""
+        ...
+
+    @property
+    def device(self) -> str:
+        """The device's key: a model profile for ``sim``."""
+        ...
 
 
 class KernelTimeHint:
@@ -73,14 +87,14 @@ class KernelTimeHint:
         if rate is not None:
             self._rates[(rate.backend, rate.device, rate.kernel)] = rate.ns_per_work
 
-    def text(self, config: PipelineConfig, target: RunTarget | None) -> str:
+    def text(self, config: PipelineConfig, target: Placement | None) -> str:
         """``≈ 0.300 ms per chunk`` for `config` on `target`; what is known when the time is not."""
         if not config.has_kernel_work:
             return NO_KERNEL_WORK
         ns = None if target is None else self._kernel_ns(config, target)
         return BEFORE_A_RUN if ns is None else f"\u2248 {format_duration(ns)} per chunk"
 
-    def _kernel_ns(self, config: PipelineConfig, target: RunTarget) -> float | None:
+    def _kernel_ns(self, config: PipelineConfig, target: Placement) -> float | None:
         if target.backend == "sim":
             return model_kernel_ns(config, target.device)
         rate = self._rates.get((target.backend, target.device, config.kernel))

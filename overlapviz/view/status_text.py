@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from overlapviz.core.config import format_size
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.run_report import caveat_of, recorded_by
 from overlapviz.view.formatting import format_duration
 
 SIMULATED = "simulated"
 
 
-def status_parts(meta: dict[str, Any], wall_s: float, source: Path | None = None) -> list[str]:
+def status_parts(meta: TraceMeta, wall_s: float, source: Path | None = None) -> list[str]:
     """Backend, device, timing source, "simulated" when the model drew it, the run time, any caveat.
 
     `source` is the file the trace came from, if it was opened rather than run. The caveat is
@@ -24,18 +24,18 @@ def status_parts(meta: dict[str, Any], wall_s: float, source: Path | None = None
         parts = [f"Recorded by {recorder}"]
     else:
         parts = [
-            f"Backend: {meta.get('backend', 'unknown')}",
-            f"Device: {meta.get('device_name') or meta.get('device', 'unknown')}",
-            f"Timing: {meta.get('timing', 'unknown')}",
+            f"Backend: {meta.backend or 'unknown'}",
+            f"Device: {meta.device_name or meta.device or 'unknown'}",
+            f"Timing: {meta.timing or 'unknown'}",
         ]
-    if meta.get("simulated"):
+    if meta.simulated:
         parts.append(SIMULATED)
     if source is not None:
         parts.append(f"Opened {source.name}")
     else:
         parts.append(f"Run took {format_duration(wall_s * 1e9)}")
-    kept = meta.get("pinned_kept_bytes")
-    if isinstance(kept, int) and kept > 0:
+    kept = meta.pinned_kept_bytes
+    if kept is not None and kept > 0:
         parts.append(f"{format_size(kept)} pinned kept for the next run (Run \u25b8 Release buffers)")
     caveat = caveat_of(meta)
     if caveat is not None:
@@ -43,6 +43,6 @@ def status_parts(meta: dict[str, Any], wall_s: float, source: Path | None = None
     return parts
 
 
-def status_line(meta: dict[str, Any], wall_s: float, source: Path | None = None) -> str:
+def status_line(meta: TraceMeta, wall_s: float, source: Path | None = None) -> str:
     """`status_parts` joined for one label."""
     return "  \u00b7  ".join(status_parts(meta, wall_s, source))

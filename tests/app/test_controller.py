@@ -67,7 +67,7 @@ def test_a_newer_run_supersedes_the_one_waiting(app):
     app.commit_config(PipelineConfig(streams=3))
     assert app.executor.submitted == 2 and len(app.executor.pending) == 1
     app.executor.run_all()
-    assert app.model.shown.result.trace.meta["config"]["streams"] == 3
+    assert app.model.shown.result.trace.meta.config["streams"] == 3
 
 
 def test_a_failed_run_says_why_and_keeps_the_picture(app):
@@ -145,7 +145,7 @@ def test_a_lesson_is_state_that_any_change_leaves(app):
     app.commit_config(PipelineConfig(size_bytes=192 * 2**20))  # the user's own pipeline now
     assert app.model.lesson.departed and app.model.lesson.index == index
     app.executor.run_all()
-    assert app.messages.error == "" and app.model.shown.result.trace.meta["config"]["size_bytes"] == 192 * 2**20
+    assert app.messages.error == "" and app.model.shown.result.trace.meta.config["size_bytes"] == 192 * 2**20
     app.lessons.close()
     assert app.model.lesson is None
 
@@ -173,7 +173,7 @@ def test_pin_compare_and_the_title_goes_with_a_run_of_ones_own(app):
     app.model.set_live(True)
     app.commit_config(PipelineConfig(streams=1))
     app.executor.run_all()
-    assert app.model.pinned.a.view is a.view and app.model.shown.result.trace.meta["config"]["streams"] == 1
+    assert app.model.pinned.a.view is a.view and app.model.shown.result.trace.meta.config["streams"] == 1
     app.lessons.start(next(i for i, p in enumerate(app.lessons.lessons) if p.is_comparison))
     app.executor.run_all()
     assert app.model.pinned.title

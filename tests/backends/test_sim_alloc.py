@@ -148,7 +148,7 @@ def test_the_same_size_in_pageable_memory_runs() -> None:
 
 def test_just_under_the_limit_runs() -> None:
     trace = simulate(size_bytes=31 * GIB)  # 62 GiB of the 62.5 GiB allowed
-    assert trace.meta["device"] == "h200"
+    assert trace.meta.device == "h200"
 
 
 def test_a_larger_share_lets_it_run_and_a_bad_one_is_a_backend_error(monkeypatch: pytest.MonkeyPatch) -> None:

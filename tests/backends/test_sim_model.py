@@ -153,8 +153,8 @@ def test_deterministic() -> None:
 def test_trace_shape_and_meta() -> None:
     trace = simulate(chunks=8, streams=2)
     assert int(trace.device_mask.sum()) == 24
-    assert trace.meta["simulated"] is True and trace.meta["timing"] == "model"
-    assert trace.meta["config"]["chunks"] == 8
+    assert trace.meta.simulated is True and trace.meta.timing == "model"
+    assert trace.meta.config["chunks"] == 8
     issuing = np.flatnonzero(trace.mask(OpKind.API) & (trace["op"] >= 0))
     assert len(issuing) == 24
     assert np.all(trace["enqueue_ns"][trace["op"][issuing]] == trace["start_ns"][issuing])

@@ -164,6 +164,5 @@ def test_no_sentence_for_a_profile_without_measurements() -> None:
 )
 def test_no_sentence_for_a_run_the_model_did_not_draw_or_cannot_name(meta_changes: dict[str, object]) -> None:
     trace = model_run(memory="pageable")
-    meta = {key: value for key, value in {**trace.meta, **meta_changes}.items() if value is not None}
-    other = Trace(dict(trace.columns), trace.names, meta)
+    other = trace.with_meta(**meta_changes)
     assert pageable_spread_note(other, SIM.profile("h200")) is None

@@ -12,6 +12,7 @@ from overlapviz.core.findings import (
 )
 from overlapviz.core.metrics import compute_metrics, issuing_calls
 from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 
 def codes(trace):
@@ -32,10 +33,10 @@ def rows_of(trace, *kinds):
 
 
 def test_empty_and_host_only_traces_have_no_findings():
-    assert find_findings(TraceBuilder().build({})) == []
+    assert find_findings(TraceBuilder().build(TraceMeta())) == []
     builder = TraceBuilder()
     builder.add(OpKind.API, Unit.HOST, 0, 100, name="cudaDeviceSynchronize")
-    assert find_findings(builder.build({})) == []
+    assert find_findings(builder.build(TraceMeta())) == []
 
 
 def test_given_metrics_are_used_as_they_are():
@@ -103,7 +104,7 @@ def test_cupti_call_names_lose_their_version_suffix():
     copy = builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10 * MS, name="memcpy", memory=MemoryKind.PAGEABLE,
                        stream=0, chunk=0, nbytes=1)
     builder.add(OpKind.API, Unit.HOST, 0, 10 * MS, name="cudaMemcpyAsync_v3020", op=copy)
-    finding = the("host-blocked-pageable", builder.build({}))
+    finding = the("host-blocked-pageable", builder.build(TraceMeta()))
     assert "inside cudaMemcpyAsync:" in finding.message
     assert "blocked 10.0 ms (100% of the run)" in finding.message
 
@@ -142,7 +143,7 @@ def two_copies(second_start, ready=0, unit=Unit.H2D_ENGINE, copy_engines=2):
     builder.add(OpKind.H2D, unit, 0, 10 * MS, name="h2d", stream=0, chunk=0, ready_ns=0, nbytes=1)
     builder.add(OpKind.H2D, unit, second_start, second_start + 10 * MS, name="h2d", stream=1, chunk=1,
                 ready_ns=ready, nbytes=1)
-    return builder.build({"device_facts": {"copy_engines": copy_engines}})
+    return builder.build(TraceMeta(device_facts={"copy_engines": copy_engines}))
 
 
 def test_a_copy_waiting_for_its_engine_fires_copy_queue():
@@ -188,7 +189,7 @@ def test_copy_queue_under_its_threshold_does_not_fire():
     builder.add(OpKind.H2D, Unit.H2D_ENGINE, 10 * MS, 20 * MS, name="h2d", stream=1, chunk=1,
                 ready_ns=10 * MS - wait)
     builder.add(OpKind.KERNEL, Unit.COMPUTE, 20 * MS, 100 * MS, name="k", stream=1, chunk=1)
-    assert "copy-queue" not in codes(builder.build({}))
+    assert "copy-queue" not in codes(builder.build(TraceMeta()))
 
 
 # --- kernel-bound / copy-bound -----------------------------------------------------------------
@@ -301,7 +302,7 @@ def test_a_device_waiting_for_the_host_fires_too_many_chunks():
     second = builder.add(OpKind.KERNEL, Unit.COMPUTE, 40 * MS, 50 * MS, name="k", stream=1, chunk=1)
     builder.add(OpKind.API, Unit.HOST, 0, 1, name="cuLaunchKernel", op=first)
     builder.add(OpKind.API, Unit.HOST, 15 * MS, 35 * MS, name="cuLaunchKernel", op=second)
-    finding = the("too-many-chunks", builder.build({"config": {"chunks": 2, "streams": 2}}))
+    finding = the("too-many-chunks", builder.build(TraceMeta(config={"chunks": 2, "streams": 2})))
     assert "The host spent 35.0 ms (70% of the run)" in finding.message
     assert "the device sat idle 20.0 ms (40%)" in finding.message
 
@@ -312,7 +313,7 @@ def test_another_programs_trace_is_launch_bound_not_chunked():
     second = builder.add(OpKind.KERNEL, Unit.COMPUTE, 40 * MS, 50 * MS, name="k", stream=1)
     builder.add(OpKind.API, Unit.HOST, 0, 1, name="cudaLaunchKernel", op=first)
     builder.add(OpKind.API, Unit.HOST, 15 * MS, 35 * MS, name="cudaLaunchKernel", op=second)
-    trace = builder.build({})
+    trace = builder.build(TraceMeta())
     finding = the("launch-bound", trace)
     assert "CUDA Graph" in finding.message and "chunk" not in finding.message
     assert "too-many-chunks" not in codes(trace) and "too-few-chunks" not in codes(trace)
@@ -392,7 +393,7 @@ def waiting_copies(second_start_ns):
     builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10 * MS, name="c", stream=0, chunk=0, ready_ns=0)
     builder.add(OpKind.H2D, Unit.H2D_ENGINE, second_start_ns, second_start_ns + 10 * MS, name="c", stream=1,
                 chunk=1, ready_ns=0)
-    return builder.build({})
+    return builder.build(TraceMeta())
 
 
 def test_a_wait_with_the_engine_idle_is_a_false_dependency():

@@ -4,6 +4,7 @@ from tracefactory import pipeline_trace
 from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
 from overlapviz.core.many_streams import arrange_streams, busy_ns
 from overlapviz.core.trace import OpKind, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 
 def test_lanes_of_a_pipeline_on_two_copy_engines():
@@ -38,7 +39,7 @@ def test_the_legacy_stream_is_titled_as_such():
 
 
 def test_an_empty_trace_has_only_the_host_lane():
-    trace = TraceBuilder().build({})
+    trace = TraceBuilder().build(TraceMeta())
     lanes = lanes_of(trace)
     assert [lane.key for lane in lanes] == ["host"]
     assert lane_rows(trace, lanes[0]).size == 0
@@ -68,7 +69,7 @@ def test_lane_rows_select_by_stream_and_unit_sorted_by_start():
     early = builder.add(OpKind.KERNEL, Unit.COMPUTE, 10, 20, name="k", stream=0, chunk=0)
     copy = builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10, name="h2d", stream=1, chunk=1)
     same_start = builder.add(OpKind.KERNEL, Unit.COMPUTE, 10, 15, name="k", stream=1, chunk=2)
-    trace = builder.build({})
+    trace = builder.build(TraceMeta())
     lanes = {lane.key: lane for lane in lanes_of(trace)}
     assert lane_rows(trace, lanes["stream-1"]).tolist() == [copy, same_start, late]
     assert lane_rows(trace, lanes["stream-0"]).tolist() == [early]
@@ -96,7 +97,7 @@ def two_gpus_two_threads():
         b.add(OpKind.KERNEL, Unit.COMPUTE, 20, 30, name="k", stream=device, device=device, thread=thread)
     b.add(OpKind.PEER, Unit.DEVICE_COPY, 30, 40, name="Memcpy PtoP (Device -> Device)", stream=1, device=1)
     b.add(OpKind.ANNOTATION, Unit.HOST, 0, 50, name="step 0", thread=11, device=-1)
-    return b.build({})
+    return b.build(TraceMeta())
 
 
 def test_each_gpu_has_its_group_and_each_host_thread_its_lane():
@@ -119,7 +120,7 @@ def test_one_gpu_and_one_thread_keep_the_lanes_they_always_had():
     b = TraceBuilder()
     op = b.add(OpKind.KERNEL, Unit.COMPUTE, 10, 20, name="k", stream=0, device=3, thread=676)
     b.add(OpKind.API, Unit.HOST, 0, 5, name="cudaLaunchKernel", op=op, device=3, thread=676)
-    lanes = lanes_of(b.build({}))
+    lanes = lanes_of(b.build(TraceMeta()))
     assert [(lane.key, lane.title) for lane in lanes] == [
         ("host", "Host thread"), ("stream-0", "Stream 0"), ("unit-compute", "Compute")
     ]
@@ -129,7 +130,7 @@ def test_streams_a_file_names_as_the_legacy_default_stream_say_so():
     b = TraceBuilder()
     for stream in (0, 1):
         b.add(OpKind.KERNEL, Unit.COMPUTE, 10, 20, name="k", stream=stream)
-    titles = [lane.title for lane in lanes_of(b.build({"legacy_streams": [1]}))]
+    titles = [lane.title for lane in lanes_of(b.build(TraceMeta(legacy_streams=(1,))))]
     assert titles == ["Host thread", "Stream 0", "Legacy default stream", "Compute"]
 
 
@@ -143,7 +144,7 @@ def many_streams(count, busy_streams=(), *, device=0):
     for stream in range(1, count):
         length = 5_000 if stream in busy_streams else 1
         b.add(OpKind.KERNEL, Unit.COMPUTE, 100, 100 + length, name=f"kernel_{stream}", stream=stream, device=device)
-    return b.build({})
+    return b.build(TraceMeta())
 
 
 def test_a_few_streams_are_only_sorted_busiest_first():
@@ -180,7 +181,7 @@ def test_each_gpu_folds_its_own_streams():
         b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10_000, name="long", stream=100 * device, device=device)
         for stream in range(1, 20):
             b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 1, name="tiny", stream=100 * device + stream, device=device)
-    trace = b.build({})
+    trace = b.build(TraceMeta())
     streams = [lane for lane in arrange_streams(trace, lanes_of(trace)) if lane.group is LaneGroup.STREAMS]
     assert [lane.title for lane in streams] == [
         "GPU 0: Stream 0", "GPU 0: 19 quiet streams", "GPU 1: Stream 100", "GPU 1: 19 quiet streams"

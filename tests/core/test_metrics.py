@@ -17,6 +17,7 @@ from overlapviz.core.metrics import (
     wall_ns,
 )
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 UNITS_2 = {OpKind.H2D: Unit.H2D_ENGINE, OpKind.KERNEL: Unit.COMPUTE, OpKind.D2H: Unit.D2H_ENGINE}
 UNITS_1 = {OpKind.H2D: Unit.COPY_ENGINE, OpKind.KERNEL: Unit.COMPUTE, OpKind.D2H: Unit.COPY_ENGINE}
@@ -32,7 +33,7 @@ def build(spans, copy_engines=2, host=()):
     ]
     for start, end, op in host:
         builder.add(OpKind.API, Unit.HOST, start, end, name="cudaMemcpyAsync", op=rows[op] if op >= 0 else -1)
-    return builder.build({"device_facts": {"copy_engines": copy_engines}}, origin_ns=0)
+    return builder.build(TraceMeta(device_facts={"copy_engines": copy_engines}), origin_ns=0)
 
 
 # Two chunks on two streams: H2D 2+2, kernels 3+3, D2H 1+1 (ns).
@@ -228,7 +229,7 @@ def test_host_links_to_missing_or_non_device_rows_are_ignored():
     builder.add(OpKind.API, Unit.HOST, 0, 10, name="cudaMemcpyAsync", op=sync)
     builder.add(OpKind.API, Unit.HOST, 0, 10, name="cudaMemcpyAsync", op=99)
     builder.add(OpKind.API, Unit.HOST, 0, 10, name="cudaMemcpyAsync", op=copy)
-    m = compute_metrics(builder.build({}))
+    m = compute_metrics(builder.build(TraceMeta()))
     assert m.host_blocked_ns == 10
     assert m.host_issue_ns == 0
 
@@ -250,7 +251,7 @@ def test_a_trace_without_copies_has_no_bandwidth():
 
 
 def test_an_empty_trace_gives_zeros_not_errors():
-    m = compute_metrics(TraceBuilder().build({}))
+    m = compute_metrics(TraceBuilder().build(TraceMeta()))
     assert (m.makespan_ns, m.serial_ns, m.lower_bound_ns, m.host_blocked_ns) == (0, 0, 0, 0)
     assert m.copy_hidden_pct is None and m.efficiency_pct is None
     assert m.engines_together_pct == 0.0
@@ -266,7 +267,7 @@ def test_copy_bandwidth_per_row():
     builder.add(OpKind.D2H, Unit.D2H_ENGINE, 0, 2000, name="d2h", nbytes=11_000)
     builder.add(OpKind.D2H, Unit.D2H_ENGINE, 5, 5, name="d2h", nbytes=10)  # instant: no bandwidth
     builder.add(OpKind.API, Unit.HOST, 0, 10, name="cudaMemcpyAsync", op=0)
-    bandwidth = copy_bandwidth_gbps(builder.build({}))
+    bandwidth = copy_bandwidth_gbps(builder.build(TraceMeta()))
     assert bandwidth[0] == pytest.approx(55.0)
     assert bandwidth[2] == pytest.approx(5.5)
     assert np.isnan(bandwidth[[1, 3, 4]]).all()
@@ -314,7 +315,7 @@ def test_alloc_names_with_cupti_suffixes_and_nested_calls_count_once():
     builder.add(OpKind.API, Unit.HOST, 100, 130, name="first touch")
     builder.add(OpKind.API, Unit.HOST, 130, 200, name="cudaLaunchKernel")
     builder.add(OpKind.H2D, Unit.H2D_ENGINE, 140, 150, name="malloc")  # a device op by that name is no allocation
-    m = compute_metrics(builder.build({}))
+    m = compute_metrics(builder.build(TraceMeta()))
     assert m.host_alloc_ns == 130
     assert m.wall_ns == 200
 
@@ -354,4 +355,4 @@ def test_wall_counts_work_not_the_ranges_around_it():
     b.add(OpKind.ANNOTATION, Unit.HOST, 0, 1000, name="step 0", device=-1)
     op = b.add(OpKind.KERNEL, Unit.COMPUTE, 300, 600, name="k", stream=0)
     b.add(OpKind.API, Unit.HOST, 200, 250, name="cudaLaunchKernel", op=op)
-    assert wall_ns(b.build({}, origin_ns=0)) == 400
+    assert wall_ns(b.build(TraceMeta(), origin_ns=0)) == 400

@@ -8,6 +8,7 @@ from overlapviz.core.findings import find_findings
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -55,7 +56,7 @@ def test_waits_for_the_same_engine_are_the_engines_not_the_legacy_streams():
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 1000 * US, name="k", stream=1, ready_ns=0)
     b.add(OpKind.KERNEL, Unit.COMPUTE, 1000 * US, 2000 * US, name="k", stream=0, ready_ns=100 * US)
-    trace = b.build({"legacy_streams": [0]}, origin_ns=0)
+    trace = b.build(TraceMeta(legacy_streams=(0,)), origin_ns=0)
     assert legacy_default_stream(trace, compute_metrics(trace)) == []
 
 
@@ -103,7 +104,7 @@ def small_copy_loop(count, nbytes, call_us=10, kernel_us=1000):
         b.add(OpKind.API, Unit.HOST, t, t + call_us * US, name="cudaMemcpyAsync_v3020", op=op)
         t += call_us * US
     b.add(OpKind.KERNEL, Unit.COMPUTE, t, t + kernel_us * US, name="k", stream=0)
-    return b.build({}, origin_ns=0)
+    return b.build(TraceMeta(), origin_ns=0)
 
 
 def test_small_copies_say_their_time_and_what_one_batch_would_save():
@@ -139,7 +140,7 @@ def staged(devices=(0, 1), sizes=(16 << 20, 16 << 20)):
     b.add(OpKind.H2D, Unit.H2D_ENGINE, 2400 * US, 3700 * US, name="h2d", stream=1, device=devices[1], nbytes=sizes[1],
           memory=MemoryKind.PINNED)  # fmt: skip
     b.add(OpKind.KERNEL, Unit.COMPUTE, 3700 * US, 4000 * US, name="k", stream=1, device=devices[1])
-    return b.build({}, origin_ns=0)
+    return b.build(TraceMeta(), origin_ns=0)
 
 
 def test_a_copy_from_gpu_to_gpu_through_host_memory_is_found():

@@ -2,6 +2,7 @@ import pytest
 
 from overlapviz.core.range_window import range_names, range_window
 from overlapviz.core.trace import OpKind, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.core.window import Window, WindowError, is_time_range
 
 
@@ -14,7 +15,7 @@ def stepped_trace():
         b.add(OpKind.ANNOTATION, Unit.HOST, start + 1, start + 5, name=f"inner {step}", device=-1)
     b.add(OpKind.ANNOTATION, Unit.HOST, 20, 30, name="ProfilerStep#7", device=-1)
     b.add(OpKind.ANNOTATION, Unit.HOST, 60, 65, name="ProfilerStep#7", device=-1)
-    return b.build({}, origin_ns=0)
+    return b.build(TraceMeta(), origin_ns=0)
 
 
 def test_a_name_is_its_first_range_and_name_hash_k_its_kth():
@@ -53,15 +54,15 @@ def test_more_names_than_shown_are_counted():
     for i in range(8):
         b.add(OpKind.ANNOTATION, Unit.HOST, i, i + 1, name=f"r{i}")
     with pytest.raises(WindowError, match=r"'r4' and 3 more$"):
-        range_window(b.build({}), "x")
+        range_window(b.build(TraceMeta()), "x")
 
 
 def test_a_trace_without_ranges_says_so():
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10, name="step", stream=0)  # a kernel of that name is no range
     with pytest.raises(WindowError, match="this trace has no named ranges"):
-        range_window(b.build({}), "step")
-    assert range_names(b.build({})) == []
+        range_window(b.build(TraceMeta()), "step")
+    assert range_names(b.build(TraceMeta())) == []
 
 
 @pytest.mark.parametrize(("text", "times"), [("2:4.5", True), (":3", True), ("10:", True), (":", False),

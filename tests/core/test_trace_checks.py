@@ -38,7 +38,7 @@ def test_metadata_nested_too_deep_is_refused_without_recursion():
 
 
 def test_good_metadata_passes():
-    check_meta(pipeline_trace(4, 2).meta)
+    check_meta(pipeline_trace(4, 2).meta.to_dict())
     check_meta({"config": None, "device_facts": {"copy_engines": 2}, "device_name": "NVIDIA H200"})
 
 

@@ -21,6 +21,7 @@ from overlapviz.core.trace_io import (
     import_chrome,
     trace_from_chrome,
 )
+from overlapviz.core.trace_meta import TraceMeta
 
 META = {
     "backend": "sim",
@@ -47,7 +48,7 @@ def small_trace() -> Trace:
                        enqueue_ns=t0 + 100, ready_ns=t0 + 900, nbytes=2048 if kind != OpKind.KERNEL else 0,
                        memory=MemoryKind.PINNED if kind != OpKind.KERNEL else MemoryKind.NONE)
             b.add(OpKind.API, Unit.HOST, t0 + 50, t0 + 110, name="cudaMemcpyAsync", op=op)
-    return b.build(dict(META), origin_ns=0)
+    return b.build(TraceMeta.from_dict(META), origin_ns=0)
 
 
 def assert_same_trace(a: Trace, b: Trace) -> None:
@@ -102,7 +103,7 @@ def test_legacy_stream_lane_is_named_so():
 def test_empty_lanes_are_not_written():
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10, name="k", stream=0)
-    assert lane_titles(chrome_dict(b.build({}))) == ["Stream 0", "Compute"]
+    assert lane_titles(chrome_dict(b.build(TraceMeta()))) == ["Stream 0", "Compute"]
 
 
 def test_overlapping_spans_of_a_lane_get_their_own_tracks():
@@ -110,7 +111,7 @@ def test_overlapping_spans_of_a_lane_get_their_own_tracks():
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 100, name="k", stream=0)
     b.add(OpKind.KERNEL, Unit.COMPUTE, 50, 150, name="k", stream=1)  # side by side with the first
     b.add(OpKind.KERNEL, Unit.COMPUTE, 100, 120, name="k", stream=2)  # starts as the first ends
-    doc = chrome_dict(b.build({}))
+    doc = chrome_dict(b.build(TraceMeta()))
     titles = {e["tid"]: e["args"]["name"] for e in doc["traceEvents"] if e["name"] == "thread_name"}
     compute = {}
     for event in x_events(doc):
@@ -132,7 +133,7 @@ def test_span_no_lane_shows_still_round_trips():
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 10, name="k", stream=0)
     b.add(OpKind.H2D, Unit.HOST, 5, 9, name="odd", stream=-1)  # a device op on no unit lane
-    trace = b.build({})
+    trace = b.build(TraceMeta())
     doc = chrome_dict(trace)
     assert lane_titles(doc)[-1] == UNPLACED_LANE_TITLE
     assert_same_trace(trace_from_chrome(doc), trace)
@@ -186,7 +187,7 @@ def test_file_round_trip_is_exact(tmp_path):
 
 
 def test_empty_trace_round_trips(tmp_path):
-    empty = TraceBuilder().build({"backend": "sim"})
+    empty = TraceBuilder().build(TraceMeta(backend="sim"))
     export_chrome(empty, tmp_path / "e.json")
     assert_same_trace(import_chrome(tmp_path / "e.json"), empty)
 
@@ -195,7 +196,7 @@ def test_gpu_and_host_thread_of_each_span_round_trip(tmp_path):
     b = TraceBuilder()
     op = b.add(OpKind.H2D, Unit.H2D_ENGINE, 10, 20, name="h2d", stream=0, device=1, thread=-1)
     b.add(OpKind.API, Unit.HOST, 0, 5, name="cudaMemcpyAsync", op=op, device=1, thread=2**40)
-    trace = b.build({})
+    trace = b.build(TraceMeta())
     export_chrome(trace, tmp_path / "t.json")
     assert_same_trace(import_chrome(tmp_path / "t.json"), trace)
 
@@ -214,7 +215,7 @@ def test_a_format_1_file_reads_as_one_gpu_and_one_host_thread():
     b = TraceBuilder()
     op = b.add(OpKind.H2D, Unit.H2D_ENGINE, 10, 20, name="h2d", stream=0, device=5, thread=9)
     b.add(OpKind.API, Unit.HOST, 0, 5, name="cudaMemcpyAsync", op=op, device=5, thread=9)
-    loaded = trace_from_chrome(json.loads(json.dumps(format_1_document(b.build({})))))
+    loaded = trace_from_chrome(json.loads(json.dumps(format_1_document(b.build(TraceMeta())))))
     assert loaded["device"].tolist() == [0, 0] and loaded["thread"].tolist() == [0, 0]
     assert loaded["op"].tolist() == [-1, 0] and loaded["start_ns"].tolist() == [10, 0]
 
@@ -229,7 +230,7 @@ def test_a_format_2_span_without_its_gpu_is_refused():
 def test_numpy_values_in_meta_are_written_as_plain_json(tmp_path):
     trace = small_trace().with_meta(device_facts={"copy_engines": np.int64(2), "bw": np.array([1.5, 2.0])})
     export_chrome(trace, tmp_path / "t.json")
-    assert import_chrome(tmp_path / "t.json").meta["device_facts"] == {"copy_engines": 2, "bw": [1.5, 2.0]}
+    assert import_chrome(tmp_path / "t.json").meta.device_facts == {"copy_engines": 2, "bw": [1.5, 2.0]}
 
 
 def test_unserialisable_meta_fails_before_writing(tmp_path):
@@ -269,7 +270,7 @@ def traces(draw):
         "device": st.text(max_size=10),
         "device_facts": st.fixed_dictionaries({"copy_engines": st.integers(1, 3)}),
     }))
-    return Trace(cols, names, meta)
+    return Trace(cols, names, TraceMeta.from_dict(meta))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -416,7 +417,7 @@ def test_csv_says_each_spans_gpu_and_host_thread():
     b = TraceBuilder()
     op = b.add(OpKind.KERNEL, Unit.COMPUTE, 10, 20, name="k", stream=0, device=3, thread=4242)
     b.add(OpKind.API, Unit.HOST, 0, 5, name="cudaLaunchKernel", op=op, device=3, thread=4242)
-    rows = list(csv.reader(csv_text(b.build({})).splitlines()))
+    rows = list(csv.reader(csv_text(b.build(TraceMeta())).splitlines()))
     assert [dict(zip(rows[0], row, strict=True))["device"] for row in rows[1:]] == ["3", "3"]
     assert [dict(zip(rows[0], row, strict=True))["thread"] for row in rows[1:]] == ["4242", "4242"]
 
@@ -424,7 +425,7 @@ def test_csv_says_each_spans_gpu_and_host_thread():
 def test_csv_quotes_names_with_commas(tmp_path):
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 5, name='k<float, 4>"x"', stream=0)
-    export_csv(b.build({}), tmp_path / "s.csv")
+    export_csv(b.build(TraceMeta()), tmp_path / "s.csv")
     with open(tmp_path / "s.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     assert rows[1][2] == 'k<float, 4>"x"'

@@ -28,7 +28,7 @@ def test_a_window_cuts_spans_to_its_edges_and_keeps_the_calls_links():
     assert compute_metrics(part).makespan_ns <= window.end_ns - window.start_ns
     calls = part["op"] >= 0
     assert (part["kind"][part["op"][calls]] != OpKind.API).all()  # still pointing at device ops
-    assert part.meta["window"] == [window.start_ns, window.end_ns]
+    assert part.meta.window == (window.start_ns, window.end_ns)
 
 
 def test_a_window_with_nothing_in_it_is_refused():

@@ -14,6 +14,7 @@ from typing import Any
 
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 MS = 1_000_000
 US = 1_000
@@ -79,7 +80,7 @@ def pipeline_trace(
     if host and sync and last_end > clock:
         builder.add(OpKind.API, Unit.HOST, clock, last_end, name="cudaDeviceSynchronize")
     meta = _meta(chunks, streams, chunk_bytes, copy_engines, memory, legacy, order)
-    return builder.build(meta, origin_ns=0)
+    return builder.build(TraceMeta.from_dict(meta), origin_ns=0)
 
 
 def _per_chunk(value: int | Sequence[int], chunks: int) -> list[int]:
@@ -140,4 +141,4 @@ def alloc_trace(
     for name, ns in after:
         builder.add(OpKind.API, Unit.HOST, clock, clock + ns, name=name)
         clock += ns
-    return builder.build({"device_facts": {"copy_engines": 2}}, origin_ns=0)
+    return builder.build(TraceMeta(device_facts={"copy_engines": 2}), origin_ns=0)

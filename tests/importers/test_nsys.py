@@ -272,5 +272,5 @@ def test_an_old_export_names_its_null_stream_in_a_table_of_its_own():
 
 
 def test_the_trace_lists_the_legacy_stream_only_where_work_ran_on_it():
-    assert activities_to_trace(activities_of(OLD)).meta["legacy_streams"] == [0]  # all its work: stream 7
-    assert activities_to_trace(activities_of(STREAMS)).meta["legacy_streams"] == []  # four streams it created
+    assert activities_to_trace(activities_of(OLD)).meta.legacy_streams == (0,)  # all its work: stream 7
+    assert activities_to_trace(activities_of(STREAMS)).meta.legacy_streams == ()  # four streams it created

@@ -54,7 +54,7 @@ def test_copies_kernels_and_calls_become_the_trace_the_metrics_read():
     assert list(trace["memory"][:3]) == [MemoryKind.PAGEABLE, MemoryKind.NONE, MemoryKind.PINNED]
     assert list(trace["op"][3:]) == [0, 1, 2, -1]  # each call points at its op; the sync at nothing
     assert trace["start_ns"].min() == 0  # shifted to the first record
-    assert trace.name_of(1) == "kernel_a" and trace.meta["device_name"] == "NVIDIA H200"
+    assert trace.name_of(1) == "kernel_a" and trace.meta.device_name == "NVIDIA H200"
 
 
 def test_an_op_is_ready_when_both_its_call_and_its_stream_have_handed_it_over():
@@ -86,7 +86,7 @@ def test_memsets_copies_on_the_device_migrations_and_ranges_are_kinds_of_their_o
     ranges = trace.mask(OpKind.ANNOTATION)
     assert ranges.sum() == 1 and trace["thread"][ranges].tolist() == [7]
     assert trace.name_of(int(ranges.argmax())) == "chunk 0"
-    assert trace.meta["not_shown"] == {}
+    assert trace.meta.not_shown == {}
     # none of them is a copy between host and device for the metrics
     assert compute_metrics(trace).busy_ns["h2d"] == 3000 and compute_metrics(trace).busy_ns["d2h"] == 700
 
@@ -96,7 +96,7 @@ def test_what_is_not_shown_is_counted():
             {"kind": ActivityKind.ANNOTATION, "start_ns": 0, "end_ns": 9000, "device": 0, "on_device": 1, "name": 6}]
     trace = activities_to_trace(activities(rows))
     assert len(trace) == len(SIMPLE)
-    assert trace.meta["not_shown"] == {"host-to-host copies": 1, "annotation ranges as the GPU ran them": 1}
+    assert trace.meta.not_shown == {"host-to-host copies": 1, "annotation ranges as the GPU ran them": 1}
 
 
 def test_a_profile_without_copies_or_kernels_is_refused_with_words():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 US = 1_000
 MS = 1_000_000
@@ -11,12 +12,12 @@ MIB = 1024 * 1024
 CHUNK_BYTES = 4 * MIB
 
 
-def meta(chunks: int, streams: int, memory: str = "pinned") -> dict[str, object]:
+def meta(chunks: int, streams: int, memory: str = "pinned") -> TraceMeta:
     config = PipelineConfig(size_bytes=chunks * CHUNK_BYTES, chunks=chunks, streams=streams, memory=memory)
-    return {
-        "backend": "test", "device": "test-gpu", "device_name": "Test GPU", "timing": "model",
-        "config": config.to_dict(), "version": "0", "device_facts": {"copy_engines": 2}, "simulated": True,
-    }  # fmt: skip
+    return TraceMeta(
+        backend="test", device="test-gpu", device_name="Test GPU", timing="model",
+        config=config.to_dict(), version="0", device_facts={"copy_engines": 2}, simulated=True,
+    )  # fmt: skip
 
 
 def two_chunk_trace() -> Trace:
@@ -94,7 +95,7 @@ def two_gpu_trace() -> Trace:
     for row, device in enumerate((0, 0, 0, 0, 1, 1)):
         b.add(OpKind.API, Unit.HOST, row * 10 * US, row * 10 * US + 5 * US, name="cudaLaunchKernel", op=row,
               device=device)  # fmt: skip
-    return b.build({**meta(1, 1), "simulated": False}, origin_ns=0)
+    return b.build(meta(1, 1).replace(simulated=False), origin_ns=0)
 
 
 def many_streams_trace(streams: int = 24, busy: int = 3) -> Trace:

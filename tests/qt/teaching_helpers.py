@@ -51,4 +51,4 @@ def run_and_wait(qtbot, window, config=None):
 
 
 def config_of(result):
-    return PipelineConfig.from_dict(result.trace.meta["config"])
+    return PipelineConfig.from_dict(result.trace.meta.config)

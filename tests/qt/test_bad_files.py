@@ -158,7 +158,7 @@ def test_a_good_file_after_a_bad_one_opens(live_window, qtbot, tmp_path):
     assert open_and_wait(qtbot, window, ASSET)
     assert window.banner.message() == ""
     assert not window.controls.is_live()  # opened: live mode off so that the file stays on show
-    assert window.current_trace().meta["device_name"] == "NVIDIA H200"
+    assert window.current_trace().meta.device_name == "NVIDIA H200"
     assert window.timeline.view is window.shown().view
 
 
@@ -203,4 +203,4 @@ def test_a_newer_open_replaces_one_still_reading(live_window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: bool(finished), timeout=10_000)
     qtbot.wait(100)  # the first open, had it not been dropped, would report by now too
     assert finished == [True]
-    assert window.current_trace().meta["device_name"] == "The second GPU"
+    assert window.current_trace().meta.device_name == "The second GPU"

@@ -18,7 +18,7 @@ H2D, D2H = KIND_COLOURS[SpanStyle.H2D].upper(), KIND_COLOURS[SpanStyle.D2H].uppe
 def _legacy_and_plain():
     """The same spans twice; A's lanes are titled for the legacy stream, wider than B's."""
     plain = two_chunk_trace()
-    legacy = plain.with_meta(config={**plain.meta["config"], "stream_kind": "legacy"})
+    legacy = plain.with_meta(config={**plain.meta.config, "stream_kind": "legacy"})
     return ComparisonPicture((prepare_trace(legacy), prepare_trace(plain)), ("legacy", "plain"), "Same spans")
 
 

@@ -11,6 +11,7 @@ from overlapviz.core.config import MIB, KernelKind, PipelineConfig
 from overlapviz.core.finding import ms_text
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.trace import OpKind
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.session import run_pipeline
 from overlapviz.view.formatting import format_bandwidth, format_duration, format_percent, format_time_saved
 from overlapviz.view.kernel_time import BEFORE_A_RUN, KernelTimeHint, kernel_rate
@@ -53,7 +54,7 @@ def test_status_says_simulated_when_the_model_drew_it():
 
 
 def test_status_of_a_real_run_does_not_say_simulated():
-    meta = {**two_chunk_trace().meta, "simulated": False, "timing": "cupti", "backend": "cupy"}
+    meta = two_chunk_trace().with_meta(simulated=False, timing="cupti", backend="cupy").meta
     line = status_line(meta, 0.5)
     assert SIMULATED not in line and "Timing: cupti" in line and "Backend: cupy" in line
 
@@ -100,7 +101,7 @@ def test_kernel_time_on_a_real_gpu_scales_its_own_last_rate():
     assert rate is not None and (rate.backend, rate.device, rate.kernel) == ("test", "test-gpu", KernelKind.FMA)
     hint = KernelTimeHint()
     hint.learn(rate)
-    config = PipelineConfig.from_dict(trace.meta["config"])
+    config = PipelineConfig.from_dict(trace.meta.config)
     assert hint.text(config, REAL) == "\u2248 1.00 ms per chunk"
     assert hint.text(config.replace(iters=930), REAL) == "\u2248 0.500 ms per chunk"
     assert hint.text(config.replace(chunks=1), REAL) == "\u2248 2.00 ms per chunk"
@@ -132,7 +133,7 @@ def test_kernel_time_without_kernel_work():
     assert KernelTimeHint().text(PipelineConfig(iters=0), H200) == "copies only: no kernel work"
     assert KernelTimeHint().text(PipelineConfig(kernel=KernelKind.SINCOS, iters=0), H200).startswith("\u2248")
     trace = two_chunk_trace()
-    assert kernel_rate(trace.with_meta(config={**trace.meta["config"], "iters": 0})) is None
+    assert kernel_rate(trace.with_meta(config={**trace.meta.config, "iters": 0})) is None
 
 
 def test_device_titles_always_say_real_or_simulated():
@@ -150,6 +151,6 @@ def test_the_model_is_always_on_offer():
 def test_the_status_says_how_much_pinned_memory_a_real_gpu_run_kept():
     from overlapviz.view.status_text import status_line
 
-    line = status_line({"backend": "cupy", "timing": "cupti", "pinned_kept_bytes": 512 * 2**20}, 0.1)
+    line = status_line(TraceMeta(backend="cupy", timing="cupti", pinned_kept_bytes=512 * 2**20), 0.1)
     assert "512 MiB pinned kept for the next run (Run \u25b8 Release buffers)" in line
-    assert "pinned kept" not in status_line({"backend": "sim", "timing": "model"}, 0.1)
+    assert "pinned kept" not in status_line(TraceMeta(backend="sim", timing="model"), 0.1)

@@ -82,7 +82,7 @@ def test_every_lesson_runs_from_the_lessons_menu(make_window, qtbot):
         qtbot.waitUntil(lambda: window.shown() is not None, timeout=10_000)
         b_config = config_of(window.shown().result)
         assert b_config == preset.configs[-1], preset.name
-        assert window.shown().result.trace.meta["device"] == (preset.devices[-1] or "h200")
+        assert window.shown().result.trace.meta.device == (preset.devices[-1] or "h200")
         assert window.compare.is_comparing() == preset.is_comparison, preset.name
         if preset.is_comparison:
             a = window.compare.side_a()

@@ -36,7 +36,7 @@ def _drag(slider, value):
 
 
 def _config_of(result):
-    return PipelineConfig.from_dict(result.trace.meta["config"])
+    return PipelineConfig.from_dict(result.trace.meta.config)
 
 
 def test_opens_on_the_default_pipelines_live_timeline(make_window, qtbot):
@@ -102,7 +102,7 @@ def test_choosing_another_device_runs_on_it(make_window, qtbot):
     combo = window.controls.device_combo
     index = next(i for i in range(combo.count()) if combo.itemData(i).device == "tesla-c1060")
     combo.setCurrentIndex(index)
-    result = _wait_for_run(qtbot, window, lambda shown: shown.result.trace.meta["device"] == "tesla-c1060")
+    result = _wait_for_run(qtbot, window, lambda shown: shown.result.trace.meta.device == "tesla-c1060")
     assert "Tesla C1060" in window.status_label.text()
     assert result.trace.copy_engines == 1
 

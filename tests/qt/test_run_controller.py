@@ -52,7 +52,7 @@ def test_a_run_reports_its_prepared_result_off_the_gui_thread(executor, qtbot):
     qtbot.waitUntil(lambda: bool(outcomes), timeout=5000)
     view = outcomes[0].result
     assert isinstance(view, PreparedView)  # prepared on the run thread, ready to show
-    assert view.trace.meta["chunks_asked"] == 8 and view.span_sets and view.lanes
+    assert view.trace.meta.extra["chunks_asked"] == 8 and view.span_sets and view.lanes
     assert threads[0] is not threading.main_thread() and not executor.busy
 
 
@@ -66,7 +66,7 @@ def test_a_newer_job_supersedes_the_one_in_flight(executor, qtbot):
     qtbot.waitUntil(lambda: bool(later), timeout=5000)
     assert runs.started == [2, 8]
     qtbot.wait(50)
-    assert first == [] and [o.result.trace.meta["chunks_asked"] for o in later] == [8] and not executor.busy
+    assert first == [] and [o.result.trace.meta.extra["chunks_asked"] for o in later] == [8] and not executor.busy
 
 
 def test_each_job_reports_to_its_own_callback_with_its_own_type(executor, qtbot):

@@ -35,7 +35,7 @@ def test_a_chrome_trace_opens_with_its_config(tmp_path):
     path = tmp_path / "t.json"
     export_chrome(trace, path)
     loaded = open_file(path)
-    assert loaded.config == PipelineConfig.from_dict(trace.meta["config"])
+    assert loaded.config == PipelineConfig.from_dict(trace.meta.config)
     assert (loaded.backend, loaded.device) == ("test", "test-gpu")
     _same_trace(loaded.trace, trace)
 
@@ -80,6 +80,6 @@ def test_another_tools_traces_open_without_settings():
 
     data_dir = Path(__file__).resolve().parents[1] / "data"
     torch = open_file(data_dir / "torch" / "torch-pinned.json.gz")
-    assert torch.config is None and torch.trace is not None and torch.trace.meta["tool"] == "PyTorch profiler"
+    assert torch.config is None and torch.trace is not None and torch.trace.meta.tool == "PyTorch profiler"
     nsys = open_file(data_dir / "nsys" / "mordred-2021-no-enums.sqlite.gz")
-    assert nsys.config is None and nsys.trace is not None and nsys.trace.meta["tool"] == "Nsight Systems"
+    assert nsys.config is None and nsys.trace is not None and nsys.trace.meta.tool == "Nsight Systems"

@@ -17,6 +17,7 @@ from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.simulated_badge import BADGE_COLOUR, BADGE_WORD, badge_text, is_simulated
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.trace_io import export_chrome
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file
 from overlapviz.view.prepared import prepare_trace
 
@@ -49,7 +50,7 @@ def timeline(qtbot):
 def test_what_counts_as_simulated():
     assert is_simulated(two_chunk_trace().meta) and badge_text(two_chunk_trace().meta) == "SIMULATED \u00b7 Test GPU"
     assert not any(is_simulated(trace.meta) for trace in _not_simulated().values())
-    assert badge_text({"simulated": True}) == BADGE_WORD
+    assert badge_text(TraceMeta(simulated=True)) == BADGE_WORD
 
 
 def test_the_timeline_of_a_simulated_run_wears_the_badge_above_its_spans(timeline):

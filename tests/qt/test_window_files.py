@@ -23,7 +23,7 @@ def test_save_and_reopen_a_session(window, qtbot, tmp_path):
     path = tmp_path / "lesson.json"
     window.model.set_config(PipelineConfig(chunks=8, streams=2, memory="pageable"))
     window.controls.run_button.click()
-    qtbot.waitUntil(lambda: window.shown().result.trace.meta["config"]["chunks"] == 8, timeout=10_000)
+    qtbot.waitUntil(lambda: window.shown().result.trace.meta.config["chunks"] == 8, timeout=10_000)
     saved = window.shown().result.trace
     assert write_and_wait(qtbot, window, lambda: window.files.save_session(path))
     window.model.set_config(PipelineConfig())
@@ -38,7 +38,7 @@ def test_open_a_chrome_trace_from_another_machine(window, qtbot, tmp_path):
     path = tmp_path / "gpu-server.json"
     export_chrome(two_chunk_trace(), path)
     assert open_and_wait(qtbot, window, path)
-    assert window.current_trace().meta["device_name"] == "Test GPU"
+    assert window.current_trace().meta.device_name == "Test GPU"
     assert window.metrics.value_text("makespan") == "4.00 ms"
     assert "Device: Test GPU" in window.status_label.text()
     recent = window.window_actions.recent_menu.actions()
@@ -66,7 +66,7 @@ def test_recent_files_survive_a_restart(window, qtbot, settings, tmp_path):
     assert [a.text() for a in again.window_actions.recent_menu.actions()] == [str(path.resolve())]
     with qtbot.waitSignal(again.files.open_finished, timeout=10_000):
         again.window_actions.recent_menu.actions()[0].trigger()
-    assert again.current_trace().meta["device_name"] == "Test GPU"
+    assert again.current_trace().meta.device_name == "Test GPU"
 
 
 def test_exports_from_the_window(window, qtbot, tmp_path):

@@ -115,7 +115,7 @@ def test_clearing_shows_dashes(panel):
 def test_the_status_bar_gives_a_runs_caveat_and_a_pinned_run_has_none(make_window, qtbot):
     window = make_window()
     pinned = run_and_wait(qtbot, window, PipelineConfig())
-    assert "caveat" not in pinned.trace.meta and CAVEAT not in window.status_label.text()
+    assert pinned.trace.meta.caveat is None and CAVEAT not in window.status_label.text()
     pageable = run_pipeline(PipelineConfig(memory="pageable"), "sim", "h200")
     window.show_result(prepare_trace(pageable.trace.with_meta(caveat=CAVEAT), pageable.wall_s))
     assert window.status_label.text().endswith(f"\u00b7  {CAVEAT}")

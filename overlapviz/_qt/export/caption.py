@@ -40,12 +40,12 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     if source is not None:  # another tool's trace: say which, when and where
         parts.append(f"recorded by {source}")
     else:
-        parts.append(str(meta.get("device_name") or meta.get("device") or "unknown device"))
-        parts.append(f"{meta.get('backend', 'unknown')} backend, timing: {meta.get('timing', 'unknown')}")
+        parts.append(meta.device_name or meta.device or "unknown device")
+        parts.append(f"{meta.backend or 'unknown'} backend, timing: {meta.timing or 'unknown'}")
     parts.append(f"makespan {format_duration(metrics.makespan_ns)}")
     parts.append(f"efficiency {format_percent(metrics.efficiency_pct)}")
     hidden = metrics.copy_hidden_pct
     parts.append(NO_COPIES if hidden is None else f"copy time hidden {format_percent(hidden)}")
-    if meta.get("simulated"):
+    if meta.simulated:
         parts.append("simulated")
     return join_values(parts)

@@ -9,12 +9,11 @@ recorded by another tool carry none.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QWidget
 
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.view.palette import OKABE_ITO
 
 BADGE_COLOUR = OKABE_ITO["orange"]  # no span's colour: it reads as a label, not as work done
@@ -22,14 +21,14 @@ BADGE_TEXT_COLOUR = "#000000"  # contrast 9.3:1 on the orange (WCAG 2's formula)
 BADGE_WORD = "SIMULATED"
 
 
-def is_simulated(meta: dict[str, Any]) -> bool:
+def is_simulated(meta: TraceMeta) -> bool:
     """Whether the model drew the trace whose meta is `meta` (its backend says so: ``simulated``)."""
-    return meta.get("simulated") is True
+    return meta.simulated is True
 
 
-def badge_text(meta: dict[str, Any]) -> str:
+def badge_text(meta: TraceMeta) -> str:
     """``SIMULATED · NVIDIA H200 (model)``: the word, and the device the model stood for."""
-    device = meta.get("device_name") or meta.get("device")
+    device = meta.device_name or meta.device
     return f"{BADGE_WORD} \u00b7 {device}" if device else BADGE_WORD
 
 
@@ -47,7 +46,7 @@ class SimulatedBadge(QLabel):
         self.set_font(self.font())
         self.hide()
 
-    def show_for(self, meta: dict[str, Any] | None) -> None:
+    def show_for(self, meta: TraceMeta | None) -> None:
         """Show the badge when `meta` is a simulated trace's; hide it otherwise (None: nothing shown)."""
         if meta is not None and is_simulated(meta):
             self.setText(badge_text(meta))

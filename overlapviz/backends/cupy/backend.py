@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from overlapviz import __version__
@@ -44,6 +44,7 @@ from overlapviz.backends.cupy.runner import PipelineRunner, Prepared, Samples
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import Trace
+from overlapviz.core.trace_meta import TraceMeta
 
 TIMING_ENV = "OVERLAPVIZ_TIMING"
 TIMINGS = ("auto", "cupti", "events")
@@ -145,7 +146,7 @@ class CupyBackend:
                 try:
                     for _ in range(repeats):
                         if traced:
-                            walls.append(int(self._timed_run(state, prepared, plan)[0].meta["host_wall_ns"]))
+                            walls.append(int(self._timed_run(state, prepared, plan)[0].meta.host_wall_ns or 0))
                         else:
                             walls.append(self._untimed_run(state, prepared, plan))
                 finally:
@@ -293,18 +294,18 @@ class CupyBackend:
             runner.poison(prepared)
             if collector is None:
                 times = runner.issue_with_events(prepared, plan)
-                meta["host_wall_ns"] = times.sync_end - times.call_start[0]
+                meta = replace(meta, host_wall_ns=times.sync_end - times.call_start[0])
             else:
                 wall_start = time.perf_counter_ns()
                 runner.issue(prepared, plan)
                 cupy.cuda.runtime.deviceSynchronize()
-                meta["host_wall_ns"] = time.perf_counter_ns() - wall_start
+                meta = replace(meta, host_wall_ns=time.perf_counter_ns() - wall_start)
             samples = runner.detach(prepared) if buffers is not None else runner.samples(prepared)
         steps = buffers.steps if buffers is not None else []
         if collector is not None:
             return collect_trace(collector, begin, plan, config, meta, steps), samples
         trace = trace_from_events(
-            plan, times, {**meta, "timing_reason": note},
+            plan, times, replace(meta, timing_reason=note),
             kernels_fill_device=fills_device(prepared.plan), host_steps=steps,
         )  # fmt: skip
         return trace, samples
@@ -335,16 +336,16 @@ class CupyBackend:
             self._timing_reason = f"CUPTI is not used: {error}"
             return None
 
-    def _meta(self, state: _DeviceState, config: PipelineConfig) -> dict[str, Any]:
-        return {
-            "backend": self.name,
-            "device": f"{DEVICE_PREFIX}{state.index}",
-            "device_name": state.facts["name"],
-            "config": config.to_dict(),
-            "version": __version__,
-            "simulated": False,
-            "device_facts": dict(state.facts),
-        }
+    def _meta(self, state: _DeviceState, config: PipelineConfig) -> TraceMeta:
+        return TraceMeta(
+            backend=self.name,
+            device=f"{DEVICE_PREFIX}{state.index}",
+            device_name=str(state.facts["name"]),
+            config=config.to_dict(),
+            version=__version__,
+            simulated=False,
+            device_facts=dict(state.facts),
+        )
 
     # --- devices and errors --------------------------------------------------------------
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from overlapviz.backends.cupy.cupti_session import CuptiCollector
 from overlapviz.backends.cupy.cupti_sharing import (
@@ -29,6 +28,7 @@ from overlapviz.backends.cupy.records import HostStep
 from overlapviz.core.config import FLOAT32_BYTES, PipelineConfig
 from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import Trace
+from overlapviz.core.trace_meta import TraceMeta
 
 PROBE_BYTES = FLOAT32_BYTES  # the runner's touch copy, the probe
 FLUSH_ATTEMPTS = 25  # records can trail the flush that asked for them
@@ -101,7 +101,7 @@ def collect_trace(
     begin: int,
     plan: Sequence[PlannedOp],
     config: PipelineConfig,
-    meta: dict[str, Any],
+    meta: TraceMeta,
     steps: Sequence[HostStep],
 ) -> Trace:
     """The trace of the run that began at `begin` (CUPTI's clock); `CuptiShared` if not its alone."""

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from dataclasses import replace
 
 from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord, HostStep, host_memory_of
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 _VERSION_SUFFIX = re.compile(r"_v\d+$")
 
@@ -115,7 +116,7 @@ def trace_from_cupti(
     apis: Sequence[ApiRecord],
     devices: Iterable[DeviceRecord],
     config: PipelineConfig,
-    meta: dict[str, Any],
+    meta: TraceMeta,
     host_steps: Sequence[HostStep] = (),
 ) -> Trace:
     """The trace of one run from the API records in its window and all device records seen.
@@ -162,4 +163,4 @@ def trace_from_cupti(
         )
     for step in host_steps:
         builder.add(OpKind.API, Unit.HOST, step.start_ns, step.end_ns, name=step.name)
-    return builder.build({**meta, "timing": "cupti"})
+    return builder.build(replace(meta, timing="cupti"))

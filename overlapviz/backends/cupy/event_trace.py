@@ -10,13 +10,13 @@ the compute unit when every kernel fills all SMs, so their ops' starts are rebui
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 from overlapviz.backends.cupy.fifo_replay import replay_groups
 from overlapviz.backends.cupy.records import HostStep
 from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 CALL_NAMES = {OpKind.H2D: "cudaMemcpyAsync", OpKind.D2H: "cudaMemcpyAsync", OpKind.KERNEL: "cuLaunchKernel"}
 
@@ -45,7 +45,7 @@ def fifo_groups(plan: Sequence[PlannedOp], kernels_fill_device: bool) -> list[li
 def trace_from_events(
     plan: Sequence[PlannedOp],
     times: EventTimes,
-    meta: dict[str, Any],
+    meta: TraceMeta,
     *,
     kernels_fill_device: bool,
     host_steps: Sequence[HostStep] = (),
@@ -81,4 +81,4 @@ def trace_from_events(
     builder.add(OpKind.API, Unit.HOST, times.sync_start, times.sync_end, name="cudaDeviceSynchronize")
     for step in host_steps:
         builder.add(OpKind.API, Unit.HOST, step.start_ns, step.end_ns, name=step.name)
-    return builder.build({**meta, "timing": "cuda-events"})
+    return builder.build(replace(meta, timing="cuda-events"))

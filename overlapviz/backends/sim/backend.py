@@ -28,6 +28,7 @@ from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, availab
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pinning import check_pinned_request
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace_meta import TraceMeta
 
 DEFAULT_PROFILE = "h200"
 
@@ -141,14 +142,14 @@ def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], time
         "device": np.zeros(len(ops) + len(calls)),  # the model is one GPU driven by one host thread
         "thread": np.zeros(len(ops) + len(calls)),
     }
-    meta = {
-        "backend": "sim",
-        "device": profile.key,
-        "device_name": profile.name,
-        "timing": "model",
-        "simulated": True,
-        "config": config.to_dict(),
-        "version": __version__,
-        "device_facts": profile.facts(),
-    }
+    meta = TraceMeta(
+        backend="sim",
+        device=profile.key,
+        device_name=profile.name,
+        timing="model",
+        simulated=True,
+        config=config.to_dict(),
+        version=__version__,
+        device_facts=profile.facts(),
+    )
     return Trace(columns, tuple(names), meta)

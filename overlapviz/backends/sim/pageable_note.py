@@ -45,7 +45,7 @@ def pageable_spread_note(trace: Trace, profile: DeviceProfile) -> str | None:
 def _model_run_config(trace: Trace) -> PipelineConfig | None:
     """The pipeline of a run the model drew, or None for a real GPU's run or one without a config."""
     meta = trace.meta
-    if meta.get("simulated") is not True or meta.get("timing") != "model":
+    if meta.simulated is not True or meta.timing != "model":
         return None
     return pipeline_settings(trace)
 

@@ -12,12 +12,13 @@ from overlapviz.backends.cupy.cupti_timing import CuptiShared, claim, collect_tr
 from overlapviz.backends.cupy.records import CuptiCopyKind
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace import OpKind
+from overlapviz.core.trace_meta import TraceMeta
 from tests.backends.cupy.fake_cupti import ActivityKind, Result, activity, cuptiError, install
 from tests.backends.cupy.fakes import BASE, fake_records, planned_ops
 
 MIB = 1 << 20
 CONFIG = PipelineConfig(size_bytes=8 * MIB, chunks=4, streams=2)
-META = {"backend": "cupy", "device_facts": {"copy_engines": 3}}
+META = TraceMeta(backend="cupy", device_facts={"copy_engines": 3})
 
 
 @pytest.fixture
@@ -172,7 +173,7 @@ def test_a_complete_run_becomes_a_cupti_trace(fake):
     collector = CuptiCollector()
     plan = the_run(fake)
     trace = collect_trace(collector, BASE - 1, plan, CONFIG, META, [])
-    assert trace.meta["timing"] == "cupti" and int(trace.device_mask.sum()) == len(plan)
+    assert trace.meta.timing == "cupti" and int(trace.device_mask.sum()) == len(plan)
 
 
 def test_records_taken_by_another_client_mean_no_cupti_trace(fake):

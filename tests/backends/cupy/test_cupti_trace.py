@@ -14,10 +14,11 @@ from overlapviz.backends.cupy.cupti_trace import (
 from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord, HostStep
 from overlapviz.core.config import HostMemory, PipelineConfig, StreamKind
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.trace_meta import TraceMeta
 from tests.backends.cupy.fakes import THREAD, US, fake_records, planned_ops
 
 MIB = 1 << 20
-META = {"backend": "cupy", "device_facts": {"copy_engines": 3}}
+META = TraceMeta(backend="cupy", device_facts={"copy_engines": 3})
 
 
 def config(**changes):
@@ -40,7 +41,7 @@ def test_one_row_per_op_in_issue_order_with_kind_unit_stream_chunk():
     assert trace["chunk"][device].tolist() == [op.chunk for op in plan]
     units = {OpKind.H2D: Unit.H2D_ENGINE, OpKind.KERNEL: Unit.COMPUTE, OpKind.D2H: Unit.D2H_ENGINE}
     assert trace["unit"][device].tolist() == [units[op.kind] for op in plan]
-    assert trace.meta["timing"] == "cupti"
+    assert trace.meta.timing == "cupti"
 
 
 def test_times_are_the_hardware_times_shifted_to_the_first_call():
@@ -182,7 +183,7 @@ def test_one_copy_engine_puts_both_directions_on_it():
     cfg = config()
     plan = planned_ops(cfg, copy_engines=1)
     apis, devices = fake_records(plan, chunk_bytes=cfg.chunk_bytes)
-    trace = trace_from_cupti(plan, apis, devices, cfg, {"device_facts": {"copy_engines": 1}})
+    trace = trace_from_cupti(plan, apis, devices, cfg, TraceMeta(device_facts={"copy_engines": 1}))
     copies = trace.mask(OpKind.H2D, OpKind.D2H)
     assert (trace["unit"][copies] == Unit.COPY_ENGINE).all()
 

@@ -4,10 +4,11 @@ from overlapviz.backends.cupy.event_trace import EventTimes, fifo_groups, trace_
 from overlapviz.backends.cupy.records import HostStep
 from overlapviz.core.config import HostMemory, IssueOrder, PipelineConfig
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.trace_meta import TraceMeta
 from tests.backends.cupy.fakes import planned_ops
 
 MIB = 1 << 20
-META = {"backend": "cupy", "device_facts": {"copy_engines": 3}}
+META = TraceMeta(backend="cupy", device_facts={"copy_engines": 3})
 
 
 def breadth_config():
@@ -33,7 +34,7 @@ def test_queued_copy_starts_when_the_engine_is_free():
     assert trace["start_ns"][:2].tolist() == [10, 110]
     assert trace["end_ns"][:2].tolist() == [110, 210]
     assert trace["ready_ns"][:2].tolist() == [10, 10]  # the wait stays visible as ready -> start
-    assert trace.meta["timing"] == "cuda-events"
+    assert trace.meta.timing == "cuda-events"
 
 
 def test_no_two_copies_of_one_direction_overlap_after_replay():

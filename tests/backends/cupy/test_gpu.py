@@ -30,10 +30,10 @@ def check_shape(trace, config):
     assert (trace["start_ns"][device] <= trace["end_ns"][device]).all()
     known = device & (trace["ready_ns"] >= 0)
     assert (trace["ready_ns"][known] <= trace["start_ns"][known]).all()
-    assert trace.meta["backend"] == "cupy" and trace.meta["simulated"] is False
-    assert trace.meta["config"] == config.to_dict()
+    assert trace.meta.backend == "cupy" and trace.meta.simulated is False
+    assert trace.meta.config == config.to_dict()
     # the device rows are the plan's ops, in its order, on its streams and units, under its names
-    ops = device_plan(config, trace.meta["device_facts"]).ops()
+    ops = device_plan(config, trace.meta.device_facts).ops()
     rows = np.flatnonzero(device)
     assert trace["kind"][rows].tolist() == [op.kind for op in ops]
     assert trace["chunk"][rows].tolist() == [op.chunk for op in ops]
@@ -54,7 +54,7 @@ def test_default_pipeline_with_engine_truth(gpu_backend):
     config = PipelineConfig()
     trace = gpu_backend.run(config)
     check_shape(trace, config)
-    assert trace.meta["timing"] == "cupti"
+    assert trace.meta.timing == "cupti"
     assert not overlaps(trace, OpKind.H2D) and not overlaps(trace, OpKind.D2H)
     assert (trace["memory"][trace.mask(OpKind.H2D, OpKind.D2H)] == MemoryKind.PINNED).all()
     assert (trace["bytes"][trace.mask(OpKind.H2D)] == config.chunk_bytes).all()
@@ -112,7 +112,7 @@ def test_events_fallback_replays_the_engines(gpu_backend):
     backend = CupyBackend(timing="events")
     try:
         trace = backend.run(PipelineConfig())
-        assert trace.meta["timing"] == "cuda-events" and "events" in trace.meta["timing_reason"]
+        assert trace.meta.timing == "cuda-events" and "events" in trace.meta.timing_reason
         assert not overlaps(trace, OpKind.H2D) and not overlaps(trace, OpKind.D2H)
         check_shape(trace, PipelineConfig())
     finally:

@@ -26,7 +26,7 @@ def wait_for_run(qtbot, window, matches):
         if shown is None:
             return False
         meta = shown.result.trace.meta
-        return meta["backend"] == "cupy" and matches(PipelineConfig.from_dict(meta["config"]))
+        return meta.backend == "cupy" and matches(PipelineConfig.from_dict(meta.config))
 
     qtbot.waitUntil(done, timeout=WAIT_MS)
     return window.shown().result
@@ -49,7 +49,7 @@ def test_app_drives_the_real_gpu_and_exports_a_picture(gpu_backend, request, tmp
         assert controls.target() is not None and controls.target().backend == "cupy"
 
         first = wait_for_run(qtbot, window, lambda c: c == PipelineConfig())
-        assert first.trace.meta["timing"] == "cupti" and not first.trace.meta["simulated"]
+        assert first.trace.meta.timing == "cupti" and not first.trace.meta.simulated
 
         controls.streams_slider.step(-2)  # as the arrow keys do
         wanted = controls.config().streams

@@ -44,7 +44,7 @@ RUNS, WARM_UP = int(sys.argv[3]), int(sys.argv[4])
 backend = CupyBackend()
 def runs():
     traces = [backend.run(PipelineConfig()) for _ in range(WARM_UP + RUNS)][WARM_UP:]
-    return [[t.meta["timing"], t.meta.get("timing_reason", ""), compute_metrics(t).makespan_ns] for t in traces]
+    return [[t.meta.timing, t.meta.timing_reason or "", compute_metrics(t).makespan_ns] for t in traces]
 def ours():  # what reached overlapviz's own CUPTI buffers since the last look (it may start CUPTI)
     try:
         collector = shared_collector()
@@ -115,7 +115,7 @@ def test_runs_inside_torch_profiler_from_the_first(gpu_backend, torch_here, tmp_
     for _ in range(WARM_UP):
         gpu_backend.run(CONFIG)
     alone = [gpu_backend.run(CONFIG) for _ in range(RUNS)]
-    assert {t.meta["timing"] for t in alone} == {"cupti"}
+    assert {t.meta.timing for t in alone} == {"cupti"}
     report = run_case(tmp_path, "inside")
     alone_ms = statistics.median(compute_metrics(t).makespan_ns for t in alone) / 1e6
     keep(report, "from-the-first", alone_ms)

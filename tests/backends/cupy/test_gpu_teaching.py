@@ -36,8 +36,8 @@ def test_teaching_tools_on_the_real_gpu(gpu_backend, request, tmp_path):
         window.teaching.actions.pageable_vs_pinned.trigger()
         qtbot.waitUntil(window.compare.is_comparing, timeout=WAIT_MS)
         a, b = window.compare.side_a().result, window.shown().result
-        assert a.trace.meta["backend"] == b.trace.meta["backend"] == "cupy"
-        assert PipelineConfig.from_dict(a.trace.meta["config"]).memory is HostMemory.PAGEABLE
+        assert a.trace.meta.backend == b.trace.meta.backend == "cupy"
+        assert PipelineConfig.from_dict(a.trace.meta.config).memory is HostMemory.PAGEABLE
         assert a.metrics.host_blocked_ns > 0.5 * a.metrics.makespan_ns
         assert b.metrics.makespan_ns * 4 < a.metrics.makespan_ns
         assert any(c.code == "host-blocked-pageable" for c in window.compare.timeline_a.callouts())
@@ -49,11 +49,11 @@ def test_teaching_tools_on_the_real_gpu(gpu_backend, request, tmp_path):
         names = [lesson.name for lesson in window.teaching.lessons.lessons]
         window.teaching.lessons.start(names.index("streams-one-vs-four"))  # names no device: the GPU
         qtbot.waitUntil(lambda: window.shown() is not None, timeout=WAIT_MS)
-        assert window.shown().result.trace.meta["backend"] == "cupy" and window.lesson_panel.note.isHidden()
+        assert window.shown().result.trace.meta.backend == "cupy" and window.lesson_panel.note.isHidden()
         window.teaching.lessons.start(names.index("order-k20c"))  # about the K20c: on its model
         assert window.lesson_panel.note.text().startswith("Simulated:")
         qtbot.waitUntil(lambda: window.shown() is not None, timeout=WAIT_MS)
-        assert window.shown().result.trace.meta["simulated"]
+        assert window.shown().result.trace.meta.simulated
 
         window.select_target("cupy", gpu_backend.devices()[0].key)
         dialog = window.teaching.open_bandwidth()

@@ -16,6 +16,7 @@ from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.core.config import KernelKind, PipelineConfig
 from overlapviz.core.pipeline_plan import kernel_blocks
 from overlapviz.core.trace import OpKind
+from overlapviz.core.trace_meta import TraceMeta
 from tests.backends.cupy.fakes import planned_ops
 
 SEVEN = PipelineConfig(size_bytes=4 * 10_000, chunks=7, streams=3)  # 1,428 per chunk, the last 1,432
@@ -67,7 +68,7 @@ def test_event_timed_trace_counts_each_copys_real_bytes():
         ready=[1000 * i for i in range(n)], end=[1000 * i + 900 for i in range(n)],
         sync_start=10 * n, sync_end=1000 * n,
     )  # fmt: skip
-    trace = trace_from_events(plan, times, {"backend": "cupy"}, kernels_fill_device=True)
+    trace = trace_from_events(plan, times, TraceMeta(backend="cupy"), kernels_fill_device=True)
     for kind in (OpKind.H2D, OpKind.D2H):
         rows = trace.mask(kind)
         by_chunk = dict(zip(trace["chunk"][rows].tolist(), trace["bytes"][rows].tolist(), strict=True))

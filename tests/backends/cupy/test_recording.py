@@ -97,7 +97,7 @@ def test_the_rows_make_a_trace_whose_calls_point_at_their_ops():
     apis, devices = fake_records(PLAN, host_kind=CuptiMemory.PAGEABLE)
     trace = activities_to_trace(recorded_activities(recorded(apis, devices), "loop.py"))
     ops = trace.device_mask
-    assert int(ops.sum()) == 12 and trace.meta["device_name"] == "Fake GPU"
+    assert int(ops.sum()) == 12 and trace.meta.device_name == "Fake GPU"
     copies = trace.mask(OpKind.H2D, OpKind.D2H)
     assert set(trace["memory"][copies]) == {MemoryKind.PAGEABLE}
     calls = trace.mask(OpKind.API)
