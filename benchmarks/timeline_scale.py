@@ -46,6 +46,7 @@ STREAMS = 4
 CHUNK_NS = 90_000  # one chunk issued every 90 us: the H2D engine's pace
 SPANS_PER_CHUNK = 6  # three host calls and the three ops they issue
 SIZE_PX = (1600, 900)
+WARM_UP_FRAMES = 10  # panned and painted before the timed frames of each zoom
 # window lengths: a tenth of the run (more spans in view the larger the trace), then fixed lengths
 ZOOMS = {"a tenth of the run": ("run", 0.1), "1,000 chunks": ("ms", 90.0), "30 chunks": ("ms", 2.7)}
 
@@ -126,13 +127,13 @@ def _pan_frames(widget: Any, app: Any, window_ms: float, frames: int) -> list[fl
     widget.set_view_range_ms(middle - window_ms / 2, middle + window_ms / 2)
     _paint(widget, app)
     times = []
-    for frame in range(frames):
+    for frame in range(-WARM_UP_FRAMES, frames):
         direction = 1 if (frame // 5) % 2 == 0 else -1  # five steps right, five back
         begin = time.perf_counter()
         widget.pan_by(0.1 * direction)
         _paint(widget, app)
         times.append((time.perf_counter() - begin) * 1e3)
-    return times
+    return times[WARM_UP_FRAMES:]
 
 
 def _profiled(profile: cProfile.Profile | None, job: Any) -> Any:
