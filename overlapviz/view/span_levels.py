@@ -16,6 +16,7 @@ draws the same spans from a level as from every span. Pure: no Qt here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ Times = npt.NDArray[Any]  # ns, integer or (cut at a replay's cursor) float
 LEVEL_STEP = 4  # each level's pixel is this many times the one below
 COARSEST_PIXELS = 4096  # the coarsest level merges for the layer's extent over this many pixels
 FINEST_STEPS = 8  # ... and the finest for pixels LEVEL_STEP**FINEST_STEPS times narrower
+INT64_MIN, INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 MIN_SHRINK = 2  # a level is kept only if it has at most half the spans of the one below
 
 
@@ -69,8 +71,8 @@ class SpanLevels:
         """
         level = next(lv for lv in reversed(self.levels) if lv.pixel_ns <= pixel_ns)
         last = t1 if cursor_ns is None else min(t1, cursor_ns)
-        first = int(np.searchsorted(level.reach, t0, side="left"))
-        stop = max(int(np.searchsorted(level.starts, last, side="right")), first)
+        first = int(level.reach.searchsorted(_whole_ns(math.ceil(t0)), side="left"))
+        stop = max(int(level.starts.searchsorted(_whole_ns(math.floor(last)), side="right")), first)
         ends: Times = level.ends[first:stop]
         if cursor_ns is not None:
             ends = np.minimum(ends, cursor_ns)
@@ -80,6 +82,16 @@ class SpanLevels:
             starts, np.minimum(ends[shown], t1), level.merged[first:stop][shown], pixel_ns
         )
         return drawn_starts, drawn_ends
+
+
+def _whole_ns(t: int) -> int:
+    """`t` within int64's range.
+
+    The times are int64 and the window's edges are whole ns (the first end at or after t0,
+    the last start at or before t1): a float key would make `searchsorted` convert every
+    time of the level to float first, which reads them all (60 ms for 10^7 spans).
+    """
+    return min(max(t, INT64_MIN), INT64_MAX)
 
 
 def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
@@ -105,16 +117,22 @@ def merge_narrow(starts: Times, ends: Times, merged: BoolArray, pixel: float) ->
 
     `starts` are sorted; a span of `merged` counts as narrow whatever its width (it stands for
     narrow spans). Returns the spans sorted by start and which of them stand for several.
+    A run is kept as its first span, with the run's reach as its end: what is kept is a
+    subset of the spans in their own order, so it stays sorted without sorting again.
     """
     narrow = merged | ((ends - starts) < pixel)
-    s, e, m = starts[narrow], ends[narrow], merged[narrow]
-    if s.size:
-        reach = np.maximum.accumulate(e)
-        opens = np.concatenate(([True], (s[1:] - reach[:-1]) >= pixel))
-        first = np.flatnonzero(opens)
-        last = np.concatenate((first[1:] - 1, [s.size - 1]))
-        s, e, m = s[first], reach[last], (last > first) | m[first]
-    out_s, out_e = np.concatenate((starts[~narrow], s)), np.concatenate((ends[~narrow], e))
-    out_m = np.concatenate((np.zeros(int((~narrow).sum()), dtype=bool), m))
-    order = np.argsort(out_s, kind="stable")
-    return out_s[order], out_e[order], out_m[order]
+    at = np.flatnonzero(narrow)
+    if not at.size:
+        return starts, ends, merged
+    reach = np.maximum.accumulate(ends[at])
+    opens = np.empty(at.size, dtype=bool)
+    opens[0] = True
+    np.greater_equal(starts[at[1:]] - reach[:-1], pixel, out=opens[1:])
+    first = np.flatnonzero(opens)
+    last = np.append(first[1:] - 1, at.size - 1)
+    keep = ~narrow
+    keep[at[first]] = True
+    out_e, out_m = ends.copy(), merged.copy()
+    out_e[at[first]] = reach[last]
+    out_m[at[first]] = (last > first) | merged[at[first]]
+    return starts[keep], out_e[keep], out_m[keep]

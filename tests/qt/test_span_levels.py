@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from overlapviz._qt.timeline.span_item import join_touching
 from overlapviz.core.lod import visible_spans
 from overlapviz.view.span_levels import COARSEST_PIXELS, span_levels
 
@@ -68,3 +69,55 @@ def test_unsorted_and_tiny_inputs():
     levels = span_levels(np.array([30, 10], dtype=np.int64), np.array([35, 12], dtype=np.int64))
     assert levels.levels[0].starts.tolist() == [10, 30]
     assert span_levels(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)).visible(0.0, 1.0, 1.0)[0].size == 0
+
+
+def test_a_window_with_fractional_edges_keeps_every_span_that_reaches_into_it():
+    starts = np.array([0, 10, 20], dtype=np.int64)
+    ends = np.array([10, 20, 30], dtype=np.int64)
+    drawn_starts, drawn_ends = span_levels(starts, ends).visible(10.5, 19.5, 0.0)
+    assert drawn_starts.tolist() == [10.5] and drawn_ends.tolist() == [19.5]
+    drawn_starts, _ends = span_levels(starts, ends).visible(9.5, 20.0, 0.0)
+    assert drawn_starts.tolist() == [9.5, 10, 20]
+
+
+def _rects(*spans):
+    """Rows (x, y, w, h) of one lane row from (left, width) pairs."""
+    return np.array([(left, 4.0, width, 10.0) for left, width in spans])
+
+
+def test_touching_rectangles_are_filled_as_one():
+    joined = join_touching(_rects((0, 2), (2, 1), (3, 4), (9, 1)), overlapping=False)
+    assert joined.tolist() == _rects((0, 7), (9, 1)).tolist()
+
+
+def _times_painted(rects):
+    """How many rectangles cover each pixel column."""
+    counts = np.zeros(int((rects[:, 0] + rects[:, 2]).max()), dtype=int)
+    for left, _top, width, _height in rects.astype(int):
+        counts[left : left + width] += 1
+    return counts
+
+
+def test_only_an_opaque_fill_joins_overlapping_rectangles():
+    rects = _rects((0, 3), (1, 1), (2, 2), (6, 1))
+    assert join_touching(rects, overlapping=True).tolist() == _rects((0, 4), (6, 1)).tolist()
+    translucent = join_touching(rects, overlapping=False)
+    assert translucent.tolist() == _rects((0, 3), (1, 3), (6, 1)).tolist()
+    assert _times_painted(translucent).tolist() == _times_painted(rects).tolist()  # a pale fill darkens as often
+
+
+@pytest.mark.parametrize("overlapping", [False, True])
+def test_joined_rectangles_paint_the_same_pixels(overlapping):
+    rng = np.random.default_rng(3)
+    lefts = np.sort(rng.integers(0, 400, 300)).astype(float)
+    rects = np.column_stack((lefts, np.full(300, 4.0), rng.integers(1, 4, 300).astype(float), np.full(300, 10.0)))
+    joined = join_touching(rects, overlapping=overlapping)
+    assert len(joined) < len(rects)
+    if overlapping:
+        assert (_times_painted(joined) > 0).tolist() == (_times_painted(rects) > 0).tolist()
+    else:
+        assert _times_painted(joined).tolist() == _times_painted(rects).tolist()
+
+
+def test_joining_sorts_by_left_edge_first():
+    assert join_touching(_rects((5, 1), (0, 5)), overlapping=True).tolist() == _rects((0, 6)).tolist()
