@@ -1,6 +1,6 @@
 """Callout words from the back of a hall: at least the legend's size, growing with Ctrl+plus, never overlapping."""
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF
+from PySide6.QtCore import QPoint, QRect, QRectF
 from PySide6.QtGui import QFont, QFontInfo, QFontMetricsF, QImage
 from PySide6.QtWidgets import QApplication, QToolTip
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
