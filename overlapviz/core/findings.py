@@ -17,6 +17,7 @@ import numpy.typing as npt
 from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
+from overlapviz.core.memory_findings import memory_findings
 from overlapviz.core.metrics import (
     Metrics,
     compute_metrics,
@@ -68,7 +69,9 @@ IDLE_WHILE_ISSUING_SHARE = 0.25
 # costs nothing.
 HOST_LOSS_RATIO = 1.1
 _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
-_KIND_WORDS = {OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies"}
+_KIND_WORDS = {
+    OpKind.H2D: "H2D copies", OpKind.KERNEL: "kernels", OpKind.D2H: "D2H copies", OpKind.PREFETCH: "prefetches",
+}  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
     Unit.D2H_ENGINE: "D2H engine",
@@ -169,6 +172,8 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []
     if host_bound(trace, metrics):
         return []  # the host, not a stage, sets the pace: too_many_chunks says so
+    if not trace.mask(OpKind.H2D, OpKind.D2H).any():
+        return []  # no copies to weigh the kernels against (mapped or managed memory)
     kernel = metrics.busy_ns["kernel"]
     h2d, d2h = metrics.busy_ns["h2d"], metrics.busy_ns["d2h"]
     shared_engine = trace.copy_engines < 2
@@ -289,6 +294,7 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     too_many_chunks,
     gpu_idle,
     alloc_per_run,
+    memory_findings,
 )
 
 

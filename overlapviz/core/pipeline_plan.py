@@ -43,6 +43,9 @@ THREADS_PER_BLOCK = 256
 BLOCKS_PER_SM = 8  # 8 x 256 threads = 2048, the most an SM of Volta to Hopper holds at once
 KERNEL_NAMES = {KernelKind.FMA: "fma_chain", KernelKind.SINCOS: "sincos_sqrt"}  # extern "C" in pipeline.cu
 COPY_NAMES = {OpKind.H2D: "memcpy HtoD", OpKind.D2H: "memcpy DtoH"}  # as CUPTI and Nsight name them
+# The host span, after the final synchronize, of the host reading the whole output buffer where
+# the kind of memory gives that read a cost of its own (write-combined, managed).
+HOST_READ_NAME = "host read of output"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +82,9 @@ _MEMORY_KINDS = {
     HostMemory.MANAGED_PREFETCH: MemoryKind.MANAGED,
     HostMemory.STAGED: MemoryKind.PINNED,  # the async copies go from and to the pinned ring slots
 }
-# Bytes that cross the link for each byte of a chunk, by stage, when the stage moves data.
-# A mapped kernel reads its chunk from host memory and writes it back; a managed kernel's
-# faults bring its chunk over once (it stays on the device afterwards).
+# Bytes a kernel moves across the link for each byte of its chunk. A mapped kernel reads its
+# chunk from host memory and writes it back; a managed kernel's faults bring its chunk over
+# once (it stays on the device afterwards).
 _KERNEL_LINK_BYTES = {HostMemory.MAPPED: 2, HostMemory.MANAGED: 1}
 # Enum members by value, for reading the columns back (calling the enum is slow at 10^5 rows).
 _OP_KINDS = {int(kind): kind for kind in OpKind}
@@ -144,6 +147,18 @@ def fma_blocks(elements: int, sm_count: int) -> int:
 def sincos_blocks(elements: int) -> int:
     """Grid of the sincos kernel: one thread per element, uncapped (see the module docstring)."""
     return max(1, math.ceil(elements / THREADS_PER_BLOCK))
+
+
+def kernel_link_bytes(config: PipelineConfig, chunk: int = 0) -> int:
+    """Bytes the kernel of `chunk` moves across the link: 0 unless it reaches host memory itself.
+
+    The FMA chain with ``iters = 0`` touches nothing: it stores back the value it loaded, and
+    the H200 measured no traffic for it (mapped memory, 4 x 16 chunks of 256 MiB: 0.23 ms,
+    against 6.5 ms with iters 1860; benchmarks/results/h200_host_kinds.json).
+    """
+    if config.kernel is KernelKind.FMA and config.iters == 0:
+        return 0
+    return _KERNEL_LINK_BYTES.get(config.memory, 0) * config.chunk_bytes_of(chunk)
 
 
 def kernel_blocks(config: PipelineConfig, sm_count: int, chunk: int = 0) -> int:
@@ -274,7 +289,7 @@ def pipeline_plan(config: PipelineConfig, *, copy_engines: int, sm_count: int) -
     kernel, host = stage_kind == OpKind.KERNEL, stage_kind == OpKind.HOST_COPY
     last = config.chunks - 1
     chunk_bytes = _per_chunk(config.chunks, config.chunk_bytes, config.chunk_bytes_of(last))
-    kernel_bytes = chunk_bytes * _KERNEL_LINK_BYTES.get(config.memory, 0)
+    kernel_bytes = _per_chunk(config.chunks, kernel_link_bytes(config), kernel_link_bytes(config, last))
     grid = _per_chunk(config.chunks, kernel_blocks(config, sm_count), kernel_blocks(config, sm_count, last))
     stream = np.zeros_like(chunk) if config.stream_kind is StreamKind.LEGACY else chunk % config.streams
     memory = memory_kind(config.memory)

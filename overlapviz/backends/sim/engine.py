@@ -17,6 +17,13 @@ What it models, and why each piece is there (see docs/model.md):
   all of them are done.
 - Host calls that issue nothing (allocating host buffers before the first op, freeing them
   after the final synchronize) occupy the host thread for their cost.
+- A host copy (a staging ring's memcpy) is work of the host thread itself, in issue order;
+  one that empties a slot first waits (an event synchronize) for the D2H that filled it.
+- Where the profile says so, the driver carries out one managed prefetch at a time, whichever
+  its direction: the prefetches share one migration engine, though each is drawn on the copy
+  engine of its direction.
+- Issued as a CUDA Graph, the ops go out in one cudaGraphLaunch call that costs the host a
+  measured time per op, each op reaching its queue as the launch gets to it.
 """
 
 from __future__ import annotations
@@ -31,6 +38,9 @@ from overlapviz.core.trace import OpKind, Unit
 
 _COMPLETE, _SIGNAL = 0, 1
 _COMPUTE = int(Unit.COMPUTE)
+_MIGRATIONS = max(int(unit) for unit in Unit) + 1  # the engine of prefetches done one at a time
+_NO_QUEUE = -1  # host copies reach no hardware queue
+_CALL_NAMES = {OpKind.KERNEL: "cuLaunchKernel", OpKind.PREFETCH: "cudaMemPrefetchAsync"}  # else cudaMemcpyAsync
 _FULL = 1.0 + 1e-9  # occupancy sums up to this fit on the GPU (rounding slack)
 _CANCEL_CHECK_EVERY = 2048
 
@@ -77,8 +87,12 @@ class GpuModel:
         ops: list[Op],
         host_before: Sequence[tuple[str, float]] = (),
         host_after: Sequence[tuple[str, float]] = (),
+        graph_op_ns: float | None = None,
     ) -> None:
-        """Prepare to run `ops`; `host_before`/`host_after` are (name, ns) host calls around them."""
+        """Prepare to run `ops`; `host_before`/`host_after` are (name, ns) host calls around them.
+
+        `graph_op_ns`, when given, issues every op in one cudaGraphLaunch at that host cost per op.
+        """
         self.profile = profile
         self.ops = ops
         n = len(ops)
@@ -96,16 +110,21 @@ class GpuModel:
         self._queue_of, self._queues = _work_queues(ops, profile)
         self._queue_pos = [0] * len(self._queues)
         # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
-        self._unit = [int(op.unit) for op in ops]
-        self._engines = [_Engine() for _ in Unit]
+        one_migration = profile.host_kinds is not None and profile.host_kinds.migrations_one_at_a_time
+        self._unit = [_MIGRATIONS if one_migration and op.kind is OpKind.PREFETCH else int(op.unit) for op in ops]
+        self._engines = [_Engine() for _ in range(_MIGRATIONS + 1)]
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
         self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
         self._stream_reached: dict[int, float] = {}  # op -> when the op before it in its stream ended
-        kernel = [op.kind is OpKind.KERNEL for op in ops]
-        self._call_ns = [(profile.launch_call_us if k else profile.memcpy_call_us) * 1e3 for k in kernel]
-        self._call_name = ["cuLaunchKernel" if k else "cudaMemcpyAsync" for k in kernel]
+        self._call_ns = [_call_ns(op, profile) for op in ops]
+        self._call_name = [_CALL_NAMES.get(op.kind, "cudaMemcpyAsync") for op in ops]
+        self._on_host = [op.kind is OpKind.HOST_COPY for op in ops]
         self._gap_ns = profile.issue_gap_us * 1e3
+        self._graph = graph_op_ns is not None
+        if graph_op_ns is not None:  # one call issues them all: no caller's code between ops
+            self._call_ns, self._gap_ns = [graph_op_ns] * n, 0.0
+        self._graph_begin = 0.0
         self._host_next = 0
         self._host_time = 0.0
         self._host_waiting_for = -1
@@ -152,11 +171,19 @@ class GpuModel:
     def _issue_next(self) -> None:
         """The host calls the API for the next op; the op reaches its queue when the call returns."""
         i = self._host_next
+        if self._on_host[i]:
+            self._host_copy(i)
+            return
         self._host_next += 1
         begin = self._host_time
         returns = begin + self._call_ns[i]
         self.enqueue[i] = begin
-        self.host_calls.append(HostCall(self._call_name[i], begin, returns, i))
+        if not self._graph:
+            self.host_calls.append(HostCall(self._call_name[i], begin, returns, i))
+        elif i == 0:
+            self._graph_begin = begin
+        if self._graph and i == len(self.ops) - 1:  # linked to the last op, which starts after the call
+            self.host_calls.append(HostCall("cudaGraphLaunch", self._graph_begin, returns, i))
         if self.ops[i].blocks_host:
             self._host_waiting_for = i  # the call returns when the copy is done (see _complete)
         else:
@@ -164,6 +191,23 @@ class GpuModel:
         self.submitted[i] = True
         self.ready[i] = returns
         self._advance_queue(self._queue_of[i], returns)
+
+    def _host_copy(self, i: int) -> None:
+        """The host copies a chunk into or out of a ring slot, first waiting for the D2H it empties."""
+        begin = self._host_time
+        waited = self.ops[i].waits_for
+        if waited >= 0 and self.end[waited] < 0:  # not done: wait in the event's synchronize
+            self.host_calls.append(HostCall("cudaEventSynchronize", begin, begin, -1))
+            self._host_waiting_for = waited  # _complete ends the call; the host then comes back here
+            return
+        if waited >= 0 and self.end[waited] > begin:  # it ended while the host was getting here
+            self.host_calls.append(HostCall("cudaEventSynchronize", begin, self.end[waited], -1))
+            begin = self.end[waited]
+        self._host_next += 1
+        self.submitted[i] = True
+        self.enqueue[i] = self.ready[i] = self.start[i] = begin
+        self.end[i] = begin + self.ops[i].work_ns
+        self._host_time = self.end[i] + self._gap_ns
 
     # --- streams and queues ----------------------------------------------------------------
 
@@ -311,11 +355,24 @@ class GpuModel:
         heapq.heappush(self._events, (time, self._seq, kind, op, version))
 
 
+def _call_ns(op: Op, profile: DeviceProfile) -> float:
+    """Host time of the call that issues `op` (a host copy: the copy itself)."""
+    if op.kind is OpKind.HOST_COPY:
+        return op.work_ns
+    if op.kind is OpKind.KERNEL:
+        return profile.launch_call_us * 1e3
+    if op.kind is OpKind.PREFETCH and profile.host_kinds is not None:
+        return profile.host_kinds.prefetch_call_us * 1e3
+    return profile.memcpy_call_us * 1e3
+
+
 def _stream_successors(ops: list[Op]) -> list[int]:
     """For each op, the next op of its stream in issue order (-1 for the last)."""
     successor = [-1] * len(ops)
     last: dict[int, int] = {}
     for i, op in enumerate(ops):
+        if op.stream < 0:  # a host copy: the host thread keeps its order
+            continue
         if op.stream in last:
             successor[last[op.stream]] = i
         last[op.stream] = i
@@ -333,15 +390,19 @@ def _first_in_stream(ops: list[Op]) -> list[bool]:
 
 
 def _work_queues(ops: list[Op], profile: DeviceProfile) -> tuple[list[int], list[list[int]]]:
-    """Which hardware queue carries each op, and each queue's ops in issue order."""
-    keys: list[int] = []
+    """Which hardware queue carries each op, and each queue's ops in issue order (host copies: none)."""
+    keys: list[int | None] = []
     for op in ops:
-        keys.append(int(op.unit) if profile.per_engine_queues else op.stream % profile.work_queues)
-    index = {key: n for n, key in enumerate(dict.fromkeys(keys))}
+        if op.stream < 0:
+            keys.append(None)
+        else:
+            keys.append(int(op.unit) if profile.per_engine_queues else op.stream % profile.work_queues)
+    index = {key: n for n, key in enumerate(dict.fromkeys(key for key in keys if key is not None))}
     queues: list[list[int]] = [[] for _ in index]
-    queue_of = [index[key] for key in keys]
+    queue_of = [_NO_QUEUE if key is None else index[key] for key in keys]
     for i, queue in enumerate(queue_of):
-        queues[queue].append(i)
+        if queue != _NO_QUEUE:
+            queues[queue].append(i)
     return queue_of, queues
 
 
