@@ -33,6 +33,7 @@ from overlapviz.core.pipeline_plan import (
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
 KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
+COPY_KINDS_TEXT = ", ".join(sorted(m.value for m in COPY_MEMORIES))
 StageValues = npt.NDArray[np.float64]  # one value per stage, indexed like `pipeline_plan.STAGES`
 
 
@@ -141,8 +142,10 @@ def copy_ns(kind: OpKind, memory: HostMemory, nbytes: int, profile: DeviceProfil
         gbps = profile.host_kinds.wc_h2d_gbps if h2d else profile.host_kinds.wc_d2h_gbps
     elif memory in (HostMemory.PINNED, HostMemory.REGISTERED):
         gbps = profile.h2d_gbps if h2d else profile.d2h_gbps
-    else:
-        raise ValueError(f"the {profile.key} profile has no copy rates for {memory.value} memory")
+    elif memory is HostMemory.WRITE_COMBINED:
+        raise ValueError(f"the {profile.key} profile has no copy rates for write-combined memory")
+    else:  # mapped and managed memory are reached by the kernels; a ring's copies are pinned ones
+        raise ValueError(f"{memory.value} memory has no copies of its own to measure; copy kinds: {COPY_KINDS_TEXT}")
     return profile.copy_latency_us * 1e3 + nbytes / gbps
 
 
