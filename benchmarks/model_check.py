@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmarks import host_kinds_model_check
 from benchmarks.machine import write_result
 from overlapviz.backends.sim import create_backend
 from overlapviz.core.atomic import atomic_write_text
@@ -108,7 +109,8 @@ def main() -> None:
     worst = max((abs(row["error_pct"]) for row in pinned), default=0.0)
     print(f"worst pinned/registered error: {worst:.1f}% (goal: within {PINNED_GOAL:.0%})")
     write_result("model_check", {"rows": rows, "worst_pinned_error_pct": worst})
-    atomic_write_text(args.doc, HEADER + "\n" + table + "\n")
+    kinds = host_kinds_model_check.markdown(host_kinds_model_check.pairs(host_kinds_model_check.measured_parts()))
+    atomic_write_text(args.doc, HEADER + "\n" + table + "\n\n" + kinds + "\n")
     print(f"wrote {args.doc}")
 
 

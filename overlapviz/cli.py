@@ -31,6 +31,7 @@ from overlapviz.core.atomic import written_together
 from overlapviz.core.config import (
     DEFAULT_CHUNKS,
     DEFAULT_ITERS,
+    DEFAULT_RING_SLOTS,
     DEFAULT_SIZE_BYTES,
     DEFAULT_STREAMS,
     ConfigError,
@@ -212,6 +213,13 @@ def add_run(commands: Any) -> None:
         help="allocate the host buffers once before timing (reuse), or inside every run (per-run);"
         " default reuse",
     )
+    pipeline.add_argument(
+        "--ring-slots", type=_count, metavar="N",
+        help=f"pinned slots of the staging ring; needs --memory staged (default {DEFAULT_RING_SLOTS})",
+    )  # fmt: skip
+    pipeline.add_argument(
+        "--graph", action=argparse.BooleanOptionalAction, help="issue the pipeline as one CUDA Graph (default off)"
+    )
     output = run.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     output.add_argument("--trace", type=Path, metavar="FILE.json", help="write the trace as Chrome trace JSON")
@@ -258,6 +266,8 @@ _FLAG_FIELDS = {
     "kernel_iters": "iters",
     "fresh_output": "fresh_output",
     "host_alloc": "host_alloc",
+    "ring_slots": "ring_slots",
+    "graph": "graph",
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from overlapviz.core.config import PipelineConfig
+from overlapviz.core.config import PipelineConfig, format_size
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import counted, fixed
 from overlapviz.core.trace_meta import TraceMeta
@@ -59,7 +59,7 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
         f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, 'no copies')}"
         f"   engines together {percent_text(m.engines_together_pct)}"
         f"   efficiency {percent_text(m.efficiency_pct)} (lower bound {_ms(m.lower_bound_ns)})",
-        f"host       blocked {_ms(m.host_blocked_ns)}   wall {_ms(m.wall_ns)}" + _alloc_text(m),
+        f"host       blocked {_ms(m.host_blocked_ns)}   wall {_ms(m.wall_ns)}" + _alloc_text(m) + _pinned_text(m),
         f"busy       {busy}",
         f"bandwidth  {bandwidth}",
     ]
@@ -145,6 +145,10 @@ def _alloc_text(m: Metrics) -> str:
     if not m.host_alloc_ns:  # only runs that allocate their host buffers wait beyond the pipeline
         return ""
     return f" (first host call to last; allocating and freeing {_ms(m.host_alloc_ns)})"
+
+
+def _pinned_text(m: Metrics) -> str:
+    return "" if m.pinned_bytes is None else f"   RAM pinned {format_size(m.pinned_bytes)}"
 
 
 def _ms(ns: int) -> str:

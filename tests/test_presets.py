@@ -14,7 +14,7 @@ from overlapviz.core.config import (
     StreamKind,
 )
 from overlapviz.core.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace import OpKind, Unit
 from overlapviz.presets import (
     Preset,
     PresetError,
@@ -272,7 +272,8 @@ LESSONS = [
     "copy-pinned-vs-pageable", "overlap-pinned-vs-pageable", "streams-one-vs-four", "chunks-too-few",
     "chunks-too-many", "legacy-default-stream", "copy-vs-kernel-bound", "copy-engines-both-ways", "order-h200",
     "order-c1060", "order-c2050", "order-k20c", "fresh-output-page-faults", "alloc-cudamallochost-vs-malloc",
-    "alloc-once-and-reuse", "pin-too-much",
+    "alloc-once-and-reuse", "pin-too-much", "write-combined-vs-pinned", "mapped-zero-copy", "managed-page-faults",
+    "managed-prefetch", "staging-ring", "cuda-graph-many-chunks",
 ]  # fmt: skip
 
 
@@ -448,3 +449,72 @@ def test_the_lessons_page_has_a_section_for_every_lesson():
     page = (presets_folder().parents[1] / "docs" / "lessons.md").read_text(encoding="utf-8")
     for preset in lessons():
         assert f"`{preset.name}`" in page, preset.name
+
+
+# --- the lessons on the other kinds of host memory ------------------------------------------------
+
+
+def named_rows(result, name, kind=None):
+    trace = result.trace
+    return [r for r in host_calls_named(result, name) if kind is None or trace["kind"][r] == kind]
+
+
+def test_lesson_write_combined_copies_alike_and_reads_back_on_the_host_lane():
+    pinned, combined = run_on_model("write-combined-vs-pinned")
+    for direction in ("h2d", "d2h"):
+        expected = pinned.metrics.bandwidth_gbps[direction]
+        assert combined.metrics.bandwidth_gbps[direction] == pytest.approx(expected, rel=0.01)
+    assert combined.metrics.makespan_ns == pytest.approx(pinned.metrics.makespan_ns, rel=0.01)
+    read = named_rows(combined, "host read of output")
+    assert len(read) == 1 and not named_rows(pinned, "host read of output")
+    assert round(256 * 2**20 / combined.trace.duration_ns[read[0]], 1) == 10.1  # GB/s
+    assert "write-combined-read" in codes(combined)
+
+
+def test_lesson_mapped_memory_has_no_copies_and_longer_kernels():
+    pinned, mapped = run_on_model("mapped-zero-copy")
+    assert not mapped.trace.mask(OpKind.H2D, OpKind.D2H).any() and mapped.metrics.copy_hidden_pct is None
+    per_kernel = [ms(r.metrics.busy_ns["kernel"]) / 16 for r in (pinned, mapped)]
+    assert [round(k, 1) for k in per_kernel] == [0.3, 0.4]
+    assert pinned.metrics.makespan_ns < mapped.metrics.makespan_ns < 1.2 * pinned.metrics.makespan_ns
+    assert "mapped-memory" in codes(mapped)
+
+
+def test_lesson_managed_memory_faults_inside_the_kernels():
+    pinned, managed = run_on_model("managed-page-faults")
+    assert round(ms(managed.metrics.busy_ns["kernel"])) == 46 and round(ms(pinned.metrics.busy_ns["kernel"])) == 5
+    assert not managed.trace.mask(OpKind.H2D, OpKind.D2H, OpKind.PREFETCH).any()
+    assert len(named_rows(managed, "host read of output")) == 1 and "managed-faults" in codes(managed)
+
+
+def test_lesson_managed_prefetch_moves_pages_on_the_copy_engines():
+    faults, prefetched = run_on_model("managed-prefetch")
+    assert prefetched.metrics.makespan_ns < 0.6 * faults.metrics.makespan_ns
+    faulted_back, read = (side.trace.duration_ns[named_rows(side, "host read of output")[0]]
+                          for side in (faults, prefetched))  # fmt: skip
+    assert read < 0.5 * faulted_back  # no faults back to the host
+    trace = prefetched.trace
+    prefetches = trace.mask(OpKind.PREFETCH)
+    assert set(trace["unit"][prefetches].tolist()) == {Unit.H2D_ENGINE, Unit.D2H_ENGINE}
+    to_host = prefetches & (trace["unit"] == Unit.D2H_ENGINE)
+    assert round(float(trace["bytes"][to_host].sum() / trace.duration_ns[to_host].sum())) == 15  # GB/s
+    assert "prefetch-bound" in codes(prefetched)
+
+
+def test_lesson_staging_ring_pins_little_and_the_host_sets_the_pace():
+    pageable, staged = run_on_model("staging-ring")
+    assert staged.metrics.pinned_bytes == 64 * 2**20 and pageable.metrics.pinned_bytes == 0
+    copies = staged.trace.mask(OpKind.HOST_COPY)
+    assert set(staged.trace["unit"][copies].tolist()) == {Unit.HOST}
+    assert round(float(staged.trace["bytes"][copies].sum() / staged.trace.duration_ns[copies].sum()), 1) == 5.7
+    assert staged.metrics.wall_ns > pageable.metrics.wall_ns  # as on the H200 machine: the thread loses
+    assert "staging-host-bound" in codes(staged)
+
+
+def test_lesson_cuda_graph_cuts_the_hosts_cost_per_op():
+    calls, graph = run_on_model("cuda-graph-many-chunks")
+    ops = 3 * 1024
+    per_op_us = [side.metrics.host_issue_ns / ops / 1e3 for side in (calls, graph)]
+    assert round(per_op_us[0]) == 10 and round(per_op_us[1], 1) == 1.3
+    assert "too-many-chunks" in codes(calls) and "too-many-chunks" not in codes(graph)
+    assert graph.metrics.makespan_ns < 0.5 * calls.metrics.makespan_ns and "graph-launch" in codes(graph)

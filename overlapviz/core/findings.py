@@ -19,6 +19,7 @@ from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
 from overlapviz.core.lanes import is_legacy_stream
+from overlapviz.core.memory_findings import memory_findings
 from overlapviz.core.metrics import (
     Metrics,
     compute_metrics,
@@ -74,6 +75,7 @@ _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _KIND_NOUNS = {
     OpKind.H2D: "H2D copy", OpKind.KERNEL: "kernel", OpKind.D2H: "D2H copy", OpKind.MEMSET: "memset",
     OpKind.D2D: "D2D copy", OpKind.PEER: "peer copy", OpKind.MIGRATION: "unified-memory migration",
+    OpKind.PREFETCH: "prefetch",
 }  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
@@ -175,6 +177,8 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []
     if host_bound(trace, metrics):
         return []  # the host, not a stage, sets the pace: too_many_chunks says so
+    if not trace.mask(OpKind.H2D, OpKind.D2H).any():
+        return []  # no copies to weigh the kernels against (mapped or managed memory)
     kernel = metrics.busy_ns["kernel"]
     h2d, d2h = metrics.busy_ns["h2d"], metrics.busy_ns["d2h"]
     shared_engine = trace.copy_engines < 2
@@ -298,6 +302,7 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     too_many_chunks,
     gpu_idle,
     alloc_per_run,
+    memory_findings,
 )
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
-from overlapviz.core.trace import OpKind, Trace, Unit
+from overlapviz.core.trace import HOST_KINDS, OpKind, Trace, Unit
 from overlapviz.core.trace_meta import TraceMeta
 
 # Hardware lanes in the order data flows through them; the single copy engine of a device
@@ -93,8 +93,8 @@ def lane_rows(trace: Trace, lane: Lane) -> npt.NDArray[np.intp]:
 
 def _selects(trace: Trace, lane: Lane) -> npt.NDArray[np.bool_]:
     if lane.group in (LaneGroup.HOST, LaneGroup.ANNOTATIONS):
-        kind = OpKind.API if lane.group is LaneGroup.HOST else OpKind.ANNOTATION
-        selected: npt.NDArray[np.bool_] = trace["kind"] == kind
+        kinds = HOST_KINDS if lane.group is LaneGroup.HOST else (OpKind.ANNOTATION,)
+        selected: npt.NDArray[np.bool_] = trace.mask(*kinds)
         return selected if lane.thread is None else selected & (trace["thread"] == lane.thread)
     selected = trace.device_mask.copy()
     if lane.device is not None:
@@ -108,7 +108,7 @@ def _selects(trace: Trace, lane: Lane) -> npt.NDArray[np.bool_]:
 
 def _host_lanes(trace: Trace) -> list[Lane]:
     """One lane per host thread that made calls, in the order each first called; one for one thread."""
-    calls = np.flatnonzero(trace["kind"] == OpKind.API)
+    calls = np.flatnonzero(trace.mask(*HOST_KINDS))
     threads = _in_order_of_first(trace["thread"][calls], trace["start_ns"][calls])
     if len(threads) <= 1:
         return [HOST_LANE]

@@ -14,7 +14,8 @@ tooltips and ``--help`` show.
   costs nothing. None without copies.
 - engines busy together: the share of the makespan during which two or more engines were
   busy at once, of the H2D engine, the compute unit and the D2H engine (one copy engine
-  carrying both directions counts as one engine).
+  carrying both directions counts as one engine). A managed prefetch keeps the copy engine
+  of its direction busy like a copy, but its bytes are never H2D or D2H copy bytes.
 - lower bound: what any chunking and issue order of the same work could reach at best: the
   busiest engine's busy time (with one copy engine, the H2D and D2H copies add up).
 - efficiency: lower bound / makespan, 0-100 %.
@@ -27,7 +28,9 @@ tooltips and ``--help`` show.
   which its own op was already running on the device, ``max(0, end - max(start, op.start))``:
   the host waited for the device. Summed over the calls.
 - host issue: the host's time spent issuing work: each issuing call and the caller's own code
-  up to the next issuing call, less the part of the call spent blocked. Calls that copy
+  up to the next issuing call, less the part of the call spent blocked, and less the host's
+  own copies (a staging ring's) and the calls that issue nothing (an event synchronize)
+  in between. Calls that copy
   pageable memory are left out: they wait for their stream and their copy, which is the host
   blocked, not the cost of issuing.
 - wall: from the first span's start to the last span's end, host calls included: with a host
@@ -39,6 +42,9 @@ tooltips and ``--help`` show.
   ``cudaHostRegister``, ``malloc``, the first touch of fresh pages, ``free``, ...; CUPTI's
   ``_v3020``-style suffixes are ignored). Nested calls (a runtime call and the driver call
   inside it) count once.
+- RAM pinned: the host bytes the run kept page-locked (`overlapviz.core.pinning.
+  pipeline_pinned_bytes` of the trace's config): both host buffers when they are pinned, a
+  staging ring's slots only; None for a trace without a pipeline config (an imported one).
 """
 
 from __future__ import annotations
@@ -50,9 +56,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals
 from overlapviz.core.per_trace import once_per_trace
-from overlapviz.core.trace import DEVICE_KINDS, MemoryKind, OpKind, Trace
+from overlapviz.core.pinning import pipeline_pinned_bytes
+from overlapviz.core.trace import DEVICE_KINDS, MemoryKind, OpKind, Trace, Unit
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
 COPY_KINDS = (OpKind.H2D, OpKind.D2H)
@@ -75,6 +83,7 @@ METRIC_DEFINITIONS: dict[str, str] = {
     "time_saved": "serial - makespan: what overlapping saved against running every op back to back",
     "wall": "first host call to last, allocation included: what the program waited for",
     "best_for_chunking": "the fill and drain bound of these very ops: the best this chunking allows",
+    "pinned": "host RAM the run kept page-locked: both buffers when pinned, only the slots of a staging ring",
 }
 
 
@@ -97,6 +106,7 @@ class Metrics:
     host_issue_ns: int
     wall_ns: int
     host_alloc_ns: int
+    pinned_bytes: int | None = None  # None without a pipeline config (an imported trace)
 
     @property
     def time_saved_ns(self) -> int:
@@ -122,6 +132,7 @@ class Metrics:
             "host_issue_ms": ns_to_ms(self.host_issue_ns),
             "wall_ms": ns_to_ms(self.wall_ns),
             "host_alloc_ms": ns_to_ms(self.host_alloc_ns),
+            "pinned_bytes": self.pinned_bytes,
         }
 
 
@@ -154,7 +165,19 @@ def compute_metrics(trace: Trace) -> Metrics:
         host_issue_ns=host_issue_ns(trace, np.flatnonzero(issuing & ~pageable_copy_calls(trace))),
         wall_ns=wall_ns(trace),
         host_alloc_ns=host_alloc_ns(trace),
+        pinned_bytes=pinned_bytes(trace),
     )
+
+
+def pinned_bytes(trace: Trace) -> int | None:
+    """Host bytes the run kept page-locked, from its pipeline config; None without a valid one."""
+    config = trace.meta.config
+    if config is None:
+        return None
+    try:
+        return pipeline_pinned_bytes(PipelineConfig.from_dict(dict(config)))
+    except (ConfigError, TypeError, ValueError):
+        return None
 
 
 def copy_hidden_pct(trace: Trace) -> float | None:
@@ -169,29 +192,29 @@ def copy_hidden_pct(trace: Trace) -> float | None:
     return 100 * hidden / total
 
 
-def engine_groups(trace: Trace) -> list[tuple[OpKind, ...]]:
-    """The engines that work in parallel, as the op kinds each carries.
+def engine_rows(trace: Trace) -> list[npt.NDArray[np.bool_]]:
+    """The engines that work in parallel, as the rows each carries.
 
     With one copy engine both directions share it, so they are one engine; with two or more,
-    each direction has its own.
+    each direction has its own. A prefetch counts on the copy engine it ran on.
     """
+    prefetch = trace.mask(OpKind.PREFETCH)
+    kernels = trace.mask(OpKind.KERNEL)
     if trace.copy_engines < 2:
-        return [(OpKind.H2D, OpKind.D2H), (OpKind.KERNEL,)]
-    return [(OpKind.H2D,), (OpKind.KERNEL,), (OpKind.D2H,)]
+        return [trace.mask(*COPY_KINDS) | prefetch, kernels]
+    on = {unit: prefetch & (trace["unit"] == unit) for unit in (Unit.H2D_ENGINE, Unit.D2H_ENGINE)}
+    return [trace.mask(OpKind.H2D) | on[Unit.H2D_ENGINE], kernels, trace.mask(OpKind.D2H) | on[Unit.D2H_ENGINE]]
 
 
 def engines_together_ns(trace: Trace) -> int:
-    """Time during which two or more engines (see `engine_groups`) were busy at once."""
-    unions = []
-    for kinds in engine_groups(trace):
-        rows = trace.mask(*kinds)
-        unions.append(union_intervals(trace["start_ns"][rows], trace["end_ns"][rows]))
+    """Time during which two or more engines (see `engine_rows`) were busy at once."""
+    unions = [union_intervals(trace["start_ns"][rows], trace["end_ns"][rows]) for rows in engine_rows(trace)]
     return at_least_two_ns(unions)
 
 
 def lower_bound_ns(trace: Trace) -> int:
     """The busiest engine's busy time: no chunking or issue order of this work can finish sooner."""
-    return max((covered_total_ns(trace, *kinds) for kinds in engine_groups(trace)), default=0)
+    return max((covered_rows_ns(trace, rows) for rows in engine_rows(trace)), default=0)
 
 
 def makespan_ns(trace: Trace) -> int:
@@ -237,7 +260,11 @@ def busy_ns(trace: Trace, kind: OpKind) -> int:
 
 def covered_total_ns(trace: Trace, *kinds: OpKind) -> int:
     """Time during which at least one op of `kinds` ran (overlapping ops count once)."""
-    rows = trace.mask(*kinds)
+    return covered_rows_ns(trace, trace.mask(*kinds))
+
+
+def covered_rows_ns(trace: Trace, rows: npt.NDArray[np.bool_]) -> int:
+    """Time during which at least one of `rows` ran (overlapping spans count once)."""
     starts, ends = union_intervals(trace["start_ns"][rows], trace["end_ns"][rows])
     return int((ends - starts).sum())
 
@@ -301,7 +328,13 @@ def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     next_start = np.empty(len(trace), dtype=np.int64)
     next_start[every[:-1]] = trace["start_ns"][every[1:]]
     next_start[every[-1:]] = trace["end_ns"][every[-1:]]
-    spent = next_start[calls] - trace["start_ns"][calls] - host_blocked_per_row(trace)[calls]
+    own_work = trace.mask(OpKind.HOST_COPY)  # the host copying a staging ring's chunks is not issuing
+    work_s, work_e = union_intervals(trace["start_ns"][own_work], trace["end_ns"][own_work])
+    waits = (trace["kind"] == OpKind.API) & (trace["op"] < 0)  # and nor is waiting in a call that issues nothing
+    wait_s, wait_e = union_intervals(trace["start_ns"][waits], trace["end_ns"][waits])
+    starts, ends = trace["start_ns"][calls], next_start[calls]
+    not_issuing = covered_ns(work_s, work_e, starts, ends) + covered_ns(wait_s, wait_e, starts, ends)
+    spent = ends - starts - host_blocked_per_row(trace)[calls] - not_issuing
     return int(np.maximum(spent, 0).sum())
 
 

@@ -6,7 +6,7 @@ summary or finding says "1 chunks" or "-0.0 %".
 
 from __future__ import annotations
 
-IRREGULAR_PLURALS = {"copy": "copies"}
+IRREGULAR_PLURALS = {"copy": "copies", "prefetch": "prefetches"}
 
 
 def plural(noun: str, count: int) -> str:

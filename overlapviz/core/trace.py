@@ -41,6 +41,8 @@ class OpKind(IntEnum):
     PEER = 6  # a copy from one GPU's memory to another's
     MIGRATION = 7  # unified memory: the driver moved pages on a fault or a prefetch, no copy the program issued
     ANNOTATION = 8  # a named range on a host thread: NVTX, PyTorch's record_function, ProfilerStep#N
+    PREFETCH = 9  # a managed migration the program issued (cudaMemPrefetchAsync), on the copy engine of its direction
+    HOST_COPY = 10  # the host thread's memcpy into or out of a pinned staging slot, on the host lane
 
     @property
     def label(self) -> str:
@@ -51,10 +53,15 @@ class OpKind(IntEnum):
 _KIND_LABELS = {
     OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h", OpKind.API: "api", OpKind.MEMSET: "memset",
     OpKind.D2D: "d2d", OpKind.PEER: "peer", OpKind.MIGRATION: "migration", OpKind.ANNOTATION: "annotation",
+    OpKind.PREFETCH: "prefetch", OpKind.HOST_COPY: "host-copy",
 }  # fmt: skip
 # What the GPU ran. Only the first three are the pipeline's stages, which the metrics' busy
-# times, bounds and bandwidths are about; the others count as device time, never as H2D/D2H.
-DEVICE_KINDS = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H, OpKind.MEMSET, OpKind.D2D, OpKind.PEER, OpKind.MIGRATION)
+# times, bounds and bandwidths are about; the others count as device time, never as H2D/D2H
+# (prefetches occupy the copy engines like copies, but are no memcpy stage of the pipeline).
+DEVICE_KINDS = (
+    OpKind.H2D, OpKind.KERNEL, OpKind.D2H, OpKind.MEMSET, OpKind.D2D, OpKind.PEER, OpKind.MIGRATION, OpKind.PREFETCH,
+)  # fmt: skip
+HOST_KINDS = (OpKind.API, OpKind.HOST_COPY)  # what a host thread does: API calls, and its own copies
 
 
 class Unit(IntEnum):
@@ -88,13 +95,15 @@ _UNIT_TITLES = {
 
 
 class MemoryKind(IntEnum):
-    """The host side of a copy (CUPTI's src/dst kinds map onto these)."""
+    """The host memory a copy, prefetch or kernel reached (CUPTI's src/dst kinds map onto these)."""
 
     NONE = 0
     PAGEABLE = 1
     PINNED = 2
     REGISTERED = 3
     WRITE_COMBINED = 4
+    MAPPED = 5  # page-locked host memory a kernel reads and writes across the link
+    MANAGED = 6  # cudaMallocManaged memory, migrated by faults or prefetches
 
     @property
     def label(self) -> str:

@@ -22,7 +22,7 @@ _TEXT_KEYS = (
     "backend", "device", "device_name", "timing", "caveat", "version",
     "timing_reason", "source", "tool", "tool_version", "recorded",
 )  # fmt: skip
-_COUNT_KEYS = ("host_wall_ns", "pinned_kept_bytes")
+_COUNT_KEYS = ("host_wall_ns", "pinned_kept_bytes", "host_issue_ns", "ring_pinned_bytes", "graph_capture_ns")
 _TIMES = ("enqueue_ns", "ready_ns", "start_ns", "end_ns")
 
 

@@ -39,12 +39,13 @@ START_LATENCY_NS = 10_000
 
 
 def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
-    """Per row: how long a device op, ready to run, waited while no op ran on its unit.
+    """Per row: how long a device op, ready to run, waited while no op ran on its unit (prefetches: 0).
 
     The first `START_LATENCY_NS` of each wait are left out: no op starts sooner than that.
     """
     waits = np.zeros(len(trace), dtype=np.int64)
-    device = trace.device_mask
+    # A prefetch waits for the driver's migrations, which need not follow the engine it is drawn on.
+    device = trace.device_mask & ~trace.mask(OpKind.PREFETCH)
     ready, start, unit = trace["ready_ns"], trace["start_ns"], trace["unit"]
     for value in distinct(unit[device]):
         on_unit = device & (unit == value)

@@ -44,6 +44,9 @@ class TraceMeta:
     timing_reason: str | None = None  # why a real GPU's run was timed with CUDA events
     host_wall_ns: int | None = None  # the host's wall time of the timed region
     pinned_kept_bytes: int | None = None  # pinned host memory kept for the next run
+    host_issue_ns: int | None = None  # the host's time issuing the pipeline, measured on its clock
+    ring_pinned_bytes: int | None = None  # the pinned bytes of a staging ring's slots
+    graph_capture_ns: int | None = None  # the one capture of a CUDA Graph run, paid before the timed runs
     legacy_streams: tuple[int, ...] = ()  # the streams another tool's file names as the legacy default stream
     extra: Mapping[str, Any] = field(default_factory=dict)  # entries that are no field, as they came
 

@@ -12,10 +12,22 @@ from hypothesis import strategies as st
 from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim import engine
 from overlapviz.backends.sim.engine import GpuModel, Timeline, _kernel_batches
+from overlapviz.backends.sim.host_kinds import needs_host_kinds
 from overlapviz.backends.sim.invariants import ModelInvariantError, check_timeline
 from overlapviz.backends.sim.ops import Op, build_ops
 from overlapviz.backends.sim.profile import available_profiles
-from overlapviz.core.config import HostAlloc, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
+from overlapviz.core.config import (
+    GRAPH_MEMORIES,
+    IN_PLACE_MEMORIES,
+    PER_RUN_MEMORIES,
+    HostAlloc,
+    HostMemory,
+    IssueOrder,
+    KernelKind,
+    PipelineConfig,
+    StreamKind,
+)
+from overlapviz.core.pipeline_plan import chunk_stages
 from overlapviz.core.trace import OpKind, Trace
 from tests.backends.simrun import SIM
 
@@ -24,13 +36,26 @@ SMALL = PipelineConfig(size_bytes=64 * 1024, chunks=2, streams=2)
 
 
 def assert_every_op_ran(trace: Trace, config: PipelineConfig) -> None:
-    kinds = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H) if config.has_kernel_work else (OpKind.H2D, OpKind.D2H)
+    stages = chunk_stages(config.memory, kernel_work=config.has_kernel_work)
     device = trace.device_mask
-    assert int(device.sum()) == len(kinds) * config.chunks
+    assert int(device.sum()) == len(stages) * config.chunks
     start, end = trace["start_ns"][device], trace["end_ns"][device]
     assert (start >= 0).all() and (end >= start).all()
-    for kind in kinds:
-        assert sorted(trace["chunk"][trace.mask(kind)].tolist()) == list(range(config.chunks))
+    for kind in {stage.kind for stage in stages}:
+        per_chunk = sum(stage.kind is kind for stage in stages)
+        assert sorted(trace["chunk"][trace.mask(kind)].tolist()) == sorted(list(range(config.chunks)) * per_chunk)
+    host_copies = trace.mask(OpKind.HOST_COPY)
+    assert int(host_copies.sum()) == 2 * config.chunks * config.uses_ring  # into its slot and out of it
+
+
+def run_or_refuse(profile: str, **values: object) -> None:
+    """Run the pipeline and check every op ran; where the profile lacks the kind, check the refusal."""
+    config = PipelineConfig(**values)  # type: ignore[arg-type]
+    if not needs_host_kinds(config) or SIM.profile(profile).host_kinds is not None:
+        assert_every_op_ran(SIM.run(config, profile), config)
+        return
+    with pytest.raises(BackendError, match="has no measurements of"):
+        SIM.run(config, profile)
 
 
 # --- the check itself, fed broken timelines -------------------------------------------------
@@ -159,15 +184,15 @@ def test_fermi_still_holds_a_copy_until_its_kernels_batch_has_finished() -> None
 
 @pytest.mark.parametrize(
     ("profile", "memory", "order", "stream_kind"),
-    list(itertools.product(PROFILES, list(HostMemory), list(IssueOrder), list(StreamKind))),
-)
+    [combination for combination in itertools.product(PROFILES, list(HostMemory), list(IssueOrder), list(StreamKind))
+     if combination[1:3] != (HostMemory.STAGED, IssueOrder.BREADTH)],  # refused by the config
+)  # fmt: skip
 @pytest.mark.parametrize(("streams", "chunks"), [(1, 1), (4, 16), (3, 7), (32, 256)])
 def test_every_profile_and_setting_runs_every_op(
     profile: str, memory: HostMemory, order: IssueOrder, stream_kind: StreamKind, streams: int, chunks: int
 ) -> None:
-    config = PipelineConfig(size_bytes=4 * 4099, chunks=chunks, streams=streams, memory=memory, order=order,
-                            stream_kind=stream_kind, iters=64)  # fmt: skip
-    assert_every_op_ran(SIM.run(config, profile), config)
+    run_or_refuse(profile, size_bytes=4 * 4099, chunks=chunks, streams=streams, memory=memory, order=order,
+                  stream_kind=stream_kind, iters=64)  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -183,13 +208,23 @@ def test_every_profile_and_setting_runs_every_op(
     iters=st.integers(0, 4096),
     host_alloc=st.sampled_from(list(HostAlloc)),
     fresh_output=st.booleans(),
+    ring_slots=st.integers(1, 64),
+    graph=st.booleans(),
 )
 def test_any_pipeline_on_any_profile_runs_every_op(
     profile: str, memory: HostMemory, order: IssueOrder, stream_kind: StreamKind, chunks: int, streams: int,
-    elements: int, kernel: KernelKind, iters: int, host_alloc: HostAlloc, fresh_output: bool,
+    elements: int, kernel: KernelKind, iters: int, host_alloc: HostAlloc, fresh_output: bool, ring_slots: int,
+    graph: bool,
 ) -> None:  # fmt: skip
-    config = PipelineConfig(
-        size_bytes=4 * elements, chunks=chunks, streams=streams, memory=memory, order=order, stream_kind=stream_kind,
-        kernel=kernel, iters=iters, host_alloc=host_alloc, fresh_output=fresh_output and memory is HostMemory.PAGEABLE,
+    if memory is HostMemory.STAGED:
+        order = IssueOrder.DEPTH  # a ring issues chunk by chunk (the config refuses breadth)
+    if memory not in PER_RUN_MEMORIES:
+        host_alloc = HostAlloc.REUSE
+    graph = graph and memory in GRAPH_MEMORIES and stream_kind is StreamKind.NONBLOCKING
+    if memory in IN_PLACE_MEMORIES and kernel is KernelKind.FMA:
+        iters = max(iters, 1)  # the kernel is the only op there: without work nothing would run (refused)
+    run_or_refuse(
+        profile, size_bytes=4 * elements, chunks=chunks, streams=streams, memory=memory, order=order,
+        stream_kind=stream_kind, kernel=kernel, iters=iters, host_alloc=host_alloc,
+        fresh_output=fresh_output and memory is HostMemory.PAGEABLE, ring_slots=ring_slots, graph=graph,
     )  # fmt: skip
-    assert_every_op_ran(SIM.run(config, profile), config)

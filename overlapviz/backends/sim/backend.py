@@ -18,15 +18,16 @@ from overlapviz.backends.base import (
     DeviceInfo,
     RunCancelled,
 )
-from overlapviz.backends.sim.alloc import host_alloc_calls, pinned_bytes
+from overlapviz.backends.sim.alloc import host_alloc_calls
 from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel, Timeline, clear_in_pieces
+from overlapviz.backends.sim.host_reads import host_read_calls
 from overlapviz.backends.sim.invariants import check_timeline
 from overlapviz.backends.sim.ops import Op, build_ops, column_of, op_column
 from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.pinning import check_pinned_request
+from overlapviz.core.pinning import check_pinned_request, pipeline_pinned_bytes
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 from overlapviz.core.trace_meta import TraceMeta
 
@@ -69,12 +70,16 @@ class SimBackend:
         """
         profile = self.profile(device)
         try:
-            check_pinned_request(pinned_bytes(config), profile.host_ram_bytes)
+            check_pinned_request(pipeline_pinned_bytes(config), profile.host_ram_bytes)
         except ValueError as error:  # PinnedMemoryRefused, or a malformed share setting
             raise BackendError(str(error)) from None
-        ops = build_ops(config, profile)
+        try:
+            ops = build_ops(config, profile)
+        except ValueError as error:  # the profile has no measurements of this kind
+            raise BackendError(str(error)) from None
         before, after = host_alloc_calls(config, profile)
-        model = GpuModel(profile, ops, before, after)
+        after = host_read_calls(config, profile) + after  # read the output before any buffer is freed
+        model = GpuModel(profile, ops, before, after, graph_launch_op_ns(config, profile, len(ops)))
         try:
             timeline = model.run(should_stop=(lambda: cancel.cancelled) if cancel else None)
         except InterruptedError:
@@ -106,6 +111,13 @@ class SimBackend:
     @staticmethod
     def _device_info(profile: DeviceProfile) -> DeviceInfo:
         return DeviceInfo(profile.key, profile.name, simulated=True, facts=profile.facts())
+
+
+def graph_launch_op_ns(config: PipelineConfig, profile: DeviceProfile, ops: int) -> float | None:
+    """Host nanoseconds per op inside cudaGraphLaunch when `config` runs as a CUDA Graph, else None."""
+    if not config.graph or profile.host_kinds is None:
+        return None
+    return profile.host_kinds.graph_launch_ns(ops)
 
 
 def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], timeline: Timeline) -> Trace:

@@ -17,6 +17,13 @@ What it models, and why each piece is there (see docs/model.md):
   all of them are done.
 - Host calls that issue nothing (allocating host buffers before the first op, freeing them
   after the final synchronize) occupy the host thread for their cost.
+- A host copy (a staging ring's memcpy) is work of the host thread itself, in issue order;
+  one that empties a slot first waits (an event synchronize) for the D2H that filled it.
+- Where the profile says so, the driver carries out one managed prefetch at a time, whichever
+  its direction: the prefetches share one migration engine, though each is drawn on the copy
+  engine of its direction.
+- Issued as a CUDA Graph, the ops go out in one cudaGraphLaunch call that costs the host a
+  measured time per op, each op reaching its queue as the launch gets to it.
 """
 
 from __future__ import annotations
@@ -35,12 +42,14 @@ from overlapviz.core.trace import OpKind, Unit
 
 _COMPLETE, _SIGNAL = 0, 1
 _COMPUTE = int(Unit.COMPUTE)
+_MIGRATIONS = max(int(unit) for unit in Unit) + 1  # the engine of prefetches done one at a time
+_NO_QUEUE = -1  # host copies reach no hardware queue
 _FULL = 1.0 + 1e-9  # occupancy sums up to this fit on the GPU (rounding slack)
 _CANCEL_CHECK_EVERY = 2048
 _PER_OP_LISTS = (
     "enqueue", "submitted", "ready", "signalled", "start", "end", "_version", "_successor", "_queue_of",
     "_unit", "_call_ns", "_call_name", "_kernel_batch", "_queues", "_call_name_of", "_call_start", "_call_end",
-    "_call_op", "_stream_reached",
+    "_call_op", "_stream_reached", "_on_host",
 )  # fmt: skip
 _NOT_YET = -1.0  # no time yet (the model's times are never negative)
 _PIECE = 16_384  # list items freed or converted at a time: a few ms on a 2-core machine
@@ -96,8 +105,12 @@ class GpuModel:
         ops: list[Op],
         host_before: Sequence[tuple[str, float]] = (),
         host_after: Sequence[tuple[str, float]] = (),
+        graph_op_ns: float | None = None,
     ) -> None:
-        """Prepare to run `ops`; `host_before`/`host_after` are (name, ns) host calls around them."""
+        """Prepare to run `ops`; `host_before`/`host_after` are (name, ns) host calls around them.
+
+        `graph_op_ns`, when given, issues every op in one cudaGraphLaunch at that host cost per op.
+        """
         self.profile = profile
         self.ops = ops
         n = len(ops)
@@ -120,18 +133,20 @@ class GpuModel:
         self._queue_of, self._queues = _work_queues(ops, profile)
         self._queue_pos = [0] * len(self._queues)
         # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
-        self._unit = [int(op.unit) for op in ops]
-        self._engines = [_Engine() for _ in Unit]
+        one_migration = profile.host_kinds is not None and profile.host_kinds.migrations_one_at_a_time
+        self._unit = [_MIGRATIONS if one_migration and op.kind is OpKind.PREFETCH else int(op.unit) for op in ops]
+        self._engines = [_Engine() for _ in range(_MIGRATIONS + 1)]
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
         self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
         self._stream_reached = [_NOT_YET] * n  # when the op before each in its stream ended
-        kernel = [op.kind is OpKind.KERNEL for op in ops]
-        launch_ns, memcpy_ns = profile.launch_call_us * 1e3, profile.memcpy_call_us * 1e3
-        self._call_ns = [launch_ns if k else memcpy_ns for k in kernel]
-        launch, memcpy = self._call_name_index("cuLaunchKernel"), self._call_name_index("cudaMemcpyAsync")
-        self._call_name = [launch if k else memcpy for k in kernel]
+        self._call_ns, self._call_name = self._calls_of(ops, profile)
+        self._on_host = [op.kind is OpKind.HOST_COPY for op in ops]
         self._gap_ns = profile.issue_gap_us * 1e3
+        self._graph = graph_op_ns is not None
+        if graph_op_ns is not None:  # one call issues them all: no caller's code between ops
+            self._call_ns, self._gap_ns = [graph_op_ns] * n, 0.0
+        self._graph_begin = 0.0
         self._host_next = 0
         self._host_time = 0.0
         self._host_waiting_for = -1
@@ -143,6 +158,29 @@ class GpuModel:
         """The host spends `ns` in a call that issues no device op."""
         self._add_call(self._call_name_index(name), self._host_time, self._host_time + ns, -1)
         self._host_time += ns
+
+    def _calls_of(self, ops: list[Op], profile: DeviceProfile) -> tuple[list[float], list[int]]:
+        """Host time and name of the call that issues each op (a host copy: the copy itself)."""
+        launch_ns, memcpy_ns = profile.launch_call_us * 1e3, profile.memcpy_call_us * 1e3
+        kinds = profile.host_kinds
+        prefetch_ns = memcpy_ns if kinds is None else kinds.prefetch_call_us * 1e3
+        launch, memcpy = self._call_name_index("cuLaunchKernel"), self._call_name_index("cudaMemcpyAsync")
+        prefetches = any(op.kind is OpKind.PREFETCH for op in ops)  # a name only for calls the run makes
+        prefetch = self._call_name_index("cudaMemPrefetchAsync") if prefetches else -1
+        call_ns: list[float] = []
+        call_name: list[int] = []
+        for op in ops:  # `is` on the members: hashing an enum member runs Python code, slow at 10^5 ops
+            kind = op.kind
+            if kind is OpKind.KERNEL:
+                call_ns.append(launch_ns)
+                call_name.append(launch)
+            elif kind is OpKind.PREFETCH:
+                call_ns.append(prefetch_ns)
+                call_name.append(prefetch)
+            else:
+                call_ns.append(op.work_ns if kind is OpKind.HOST_COPY else memcpy_ns)
+                call_name.append(memcpy)
+        return call_ns, call_name
 
     def _call_name_index(self, name: str) -> int:
         return self._call_names.setdefault(name, len(self._call_names))
@@ -216,11 +254,19 @@ class GpuModel:
     def _issue_next(self) -> None:
         """The host calls the API for the next op; the op reaches its queue when the call returns."""
         i = self._host_next
+        if self._on_host[i]:
+            self._host_copy(i)
+            return
         self._host_next += 1
         begin = self._host_time
         returns = begin + self._call_ns[i]
         self.enqueue[i] = begin
-        self._add_call(self._call_name[i], begin, returns, i)
+        if not self._graph:
+            self._add_call(self._call_name[i], begin, returns, i)
+        elif i == 0:
+            self._graph_begin = begin
+        if self._graph and i == len(self.ops) - 1:  # linked to the last op, which starts after the call
+            self._add_call(self._call_name_index("cudaGraphLaunch"), self._graph_begin, returns, i)
         if self.ops[i].blocks_host:
             self._host_waiting_for = i  # the call returns when the copy is done (see _complete)
         else:
@@ -228,6 +274,23 @@ class GpuModel:
         self.submitted[i] = True
         self.ready[i] = returns
         self._advance_queue(self._queue_of[i], returns)
+
+    def _host_copy(self, i: int) -> None:
+        """The host copies a chunk into or out of a ring slot, first waiting for the D2H it empties."""
+        begin = self._host_time
+        waited = self.ops[i].waits_for
+        if waited >= 0 and self.end[waited] < 0:  # not done: wait in the event's synchronize
+            self._add_call(self._call_name_index("cudaEventSynchronize"), begin, begin, -1)
+            self._host_waiting_for = waited  # _complete ends the call; the host then comes back here
+            return
+        if waited >= 0 and self.end[waited] > begin:  # it ended while the host was getting here
+            self._add_call(self._call_name_index("cudaEventSynchronize"), begin, self.end[waited], -1)
+            begin = self.end[waited]
+        self._host_next += 1
+        self.submitted[i] = True
+        self.enqueue[i] = self.ready[i] = self.start[i] = begin
+        self.end[i] = begin + self.ops[i].work_ns
+        self._host_time = self.end[i] + self._gap_ns
 
     # --- streams and queues ----------------------------------------------------------------
 
@@ -379,6 +442,8 @@ def _stream_successors(ops: list[Op]) -> list[int]:
     successor = [-1] * len(ops)
     last: dict[int, int] = {}
     for i, op in enumerate(ops):
+        if op.stream < 0:  # a host copy: the host thread keeps its order
+            continue
         if op.stream in last:
             successor[last[op.stream]] = i
         last[op.stream] = i
@@ -396,15 +461,19 @@ def _first_in_stream(ops: list[Op]) -> list[bool]:
 
 
 def _work_queues(ops: list[Op], profile: DeviceProfile) -> tuple[list[int], list[list[int]]]:
-    """Which hardware queue carries each op, and each queue's ops in issue order."""
-    keys: list[int] = []
+    """Which hardware queue carries each op, and each queue's ops in issue order (host copies: none)."""
+    keys: list[int | None] = []
     for op in ops:
-        keys.append(int(op.unit) if profile.per_engine_queues else op.stream % profile.work_queues)
-    index = {key: n for n, key in enumerate(dict.fromkeys(keys))}
+        if op.stream < 0:
+            keys.append(None)
+        else:
+            keys.append(int(op.unit) if profile.per_engine_queues else op.stream % profile.work_queues)
+    index = {key: n for n, key in enumerate(dict.fromkeys(key for key in keys if key is not None))}
     queues: list[list[int]] = [[] for _ in index]
-    queue_of = [index[key] for key in keys]
+    queue_of = [_NO_QUEUE if key is None else index[key] for key in keys]
     for i, queue in enumerate(queue_of):
-        queues[queue].append(i)
+        if queue != _NO_QUEUE:
+            queues[queue].append(i)
     return queue_of, queues
 
 

@@ -13,21 +13,37 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.backends.sim.host_kinds import missing_host_kinds_message, needs_host_kinds
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.config import FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
-from overlapviz.core.pipeline_plan import STAGES, THREADS_PER_BLOCK, PipelinePlan, kernel_blocks, pipeline_plan
+from overlapviz.core.config import COPY_MEMORIES, FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
+from overlapviz.core.pipeline_plan import (
+    COPY_IN,
+    COPY_OUT,
+    KERNEL,
+    PREFETCH_IN,
+    PREFETCH_OUT,
+    RING_IN,
+    RING_OUT,
+    STAGES,
+    THREADS_PER_BLOCK,
+    PipelinePlan,
+    kernel_blocks,
+    kernel_link_bytes,
+    pipeline_plan,
+)
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
 KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
-KindValues = npt.NDArray[np.float64]  # one value per kind of op, indexed by `OpKind` value
+COPY_KINDS_TEXT = ", ".join(sorted(m.value for m in COPY_MEMORIES))
+StageValues = npt.NDArray[np.float64]  # one value per stage, indexed like `pipeline_plan.STAGES`
 
 
 class Op(NamedTuple):
-    """One device operation of the pipeline, before it runs (a tuple: runs build thousands)."""
+    """One operation of the pipeline, before it runs (a tuple: runs build thousands)."""
 
     kind: OpKind
     chunk: int
-    stream: int
+    stream: int  # -1 for a host copy, which the host thread runs itself
     unit: Unit
     work_ns: float  # how long it takes with its unit to itself
     nbytes: int
@@ -35,6 +51,7 @@ class Op(NamedTuple):
     occupancy: float  # share of the GPU a kernel fills (1.0 for copies)
     blocks_host: bool  # a pageable copy: the host thread waits in the call until it is done
     name: str
+    waits_for: int  # the op the host waits for (an event) before this one; -1 for none
 
 
 def model_plan(config: PipelineConfig, profile: DeviceProfile) -> PipelinePlan:
@@ -59,32 +76,53 @@ def column_of(values: Iterable[Any], count: int, dtype: type = np.int64) -> npt.
 
 
 def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
-    """The pipeline's ops in issue order (its plan's rows), each with its cost on `profile`."""
+    """The pipeline's ops in issue order (its plan's rows), each with its cost on `profile`.
+
+    Raises
+    ------
+    ValueError
+        `config` takes numbers `profile` lacks (see `overlapviz.backends.sim.host_kinds`).
+    """
+    if needs_host_kinds(config) and profile.host_kinds is None:
+        raise ValueError(missing_host_kinds_message(config, profile.key))
     plan = model_plan(config, profile)
     kinds = plan.kinds()
-    # Every chunk but the last is the same size, so each kind of op costs the same on all of
-    # them: one cost per kind for those, one for the last chunk (runs build thousands of ops).
+    # Every chunk but the last is the same size, so each stage costs the same on all of them:
+    # one cost per stage for those, one for the last chunk (runs build thousands of ops).
     last = plan["chunk"] == config.chunks - 1
     common_ns, common_share = _costs(config, profile, 0)
     last_ns, last_share = _costs(config, profile, config.chunks - 1)
-    work = np.where(last, last_ns[plan["kind"]], common_ns[plan["kind"]])
-    occupancy = np.where(last, last_share[plan["kind"]], common_share[plan["kind"]])
+    work = np.where(last, last_ns[plan["stage"]], common_ns[plan["stage"]])
+    occupancy = np.where(last, last_share[plan["stage"]], common_share[plan["stage"]])
     pageable = config.memory is HostMemory.PAGEABLE
-    blocks_host = {kind: pageable and kind is not OpKind.KERNEL for kind in STAGES}
-    names = {kind: plan.name_of(kind) for kind in STAGES}
+    blocks_host = {kind: pageable and kind in (OpKind.H2D, OpKind.D2H) for kind in OpKind}
     return list(map(Op._make, zip(
         kinds, plan["chunk"].tolist(), plan["stream"].tolist(), plan.units(),
         work.tolist(), plan["bytes"].tolist(), plan.memories(), occupancy.tolist(),
-        map(blocks_host.__getitem__, kinds), map(names.__getitem__, kinds), strict=True,
+        map(blocks_host.__getitem__, kinds), plan.names(), plan["waits_for"].tolist(), strict=True,
     )))  # fmt: skip
 
 
-def _costs(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> tuple[KindValues, KindValues]:
-    """(nanoseconds, occupancy) of each kind of op on `chunk`, indexed by `OpKind` value."""
-    work, share = np.zeros(len(OpKind)), np.ones(len(OpKind))
-    work[OpKind.KERNEL], share[OpKind.KERNEL] = kernel_cost(config, profile, chunk)
-    for kind in (OpKind.H2D, OpKind.D2H):
-        work[kind] = copy_cost(kind, config, profile, chunk)
+def _costs(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> tuple[StageValues, StageValues]:
+    """(nanoseconds, occupancy) of each stage's op on `chunk`, indexed like `STAGES`.
+
+    Only the stages `config` has are costed; the others stay 0.
+    """
+    work, share = np.zeros(len(STAGES)), np.ones(len(STAGES))
+    kernel = STAGES.index(KERNEL)
+    work[kernel], share[kernel] = kernel_cost(config, profile, chunk)
+    if config.memory in COPY_MEMORIES or config.uses_ring:
+        for stage in (COPY_IN, COPY_OUT):
+            work[STAGES.index(stage)] = copy_cost(stage.kind, config, profile, chunk)
+    kinds = profile.host_kinds
+    if kinds is None:
+        return work, share
+    nbytes = config.chunk_bytes_of(chunk)
+    latency = profile.copy_latency_us * 1e3
+    work[STAGES.index(PREFETCH_IN)] = latency + nbytes / kinds.prefetch_h2d_gbps
+    work[STAGES.index(PREFETCH_OUT)] = latency + nbytes / kinds.prefetch_d2h_gbps
+    for stage in (RING_IN, RING_OUT):
+        work[STAGES.index(stage)] = nbytes / kinds.staging_memcpy_gbps
     return work, share
 
 
@@ -92,10 +130,12 @@ def copy_cost(kind: OpKind, config: PipelineConfig, profile: DeviceProfile, chun
     """Nanoseconds the copy of `chunk` takes with the link to itself.
 
     Pageable copies run at the staged rate (the driver copies through its own pinned buffer);
-    a D2H into a never-touched buffer also pays the host's page faults.
+    a D2H into a never-touched buffer also pays the host's page faults. A staging ring's
+    copies go from and to its pinned slots.
     """
     nbytes = config.chunk_bytes_of(chunk)
-    ns = copy_ns(kind, config.memory, nbytes, profile)
+    memory = HostMemory.PINNED if config.uses_ring else config.memory
+    ns = copy_ns(kind, memory, nbytes, profile)
     if config.fresh_output and kind is OpKind.D2H:
         ns += nbytes / profile.first_touch_gbps
     return ns
@@ -104,13 +144,25 @@ def copy_cost(kind: OpKind, config: PipelineConfig, profile: DeviceProfile, chun
 def copy_ns(kind: OpKind, memory: HostMemory, nbytes: int, profile: DeviceProfile) -> float:
     """Nanoseconds one copy of `nbytes` takes alone: the fixed cost plus bytes over the rate.
 
-    Pinned and registered memory move at the link's rate; pageable memory at the staged rate.
+    Pinned and registered memory move at the link's rate, write-combined memory at its own
+    measured rate, pageable memory at the staged rate.
+
+    Raises
+    ------
+    ValueError
+        `memory` is not copied (mapped, managed), or the profile has no rates for it.
     """
     h2d = kind is OpKind.H2D
     if memory is HostMemory.PAGEABLE:
         gbps = profile.pageable_h2d_gbps if h2d else profile.pageable_d2h_gbps
-    else:
+    elif memory is HostMemory.WRITE_COMBINED and profile.host_kinds is not None:
+        gbps = profile.host_kinds.wc_h2d_gbps if h2d else profile.host_kinds.wc_d2h_gbps
+    elif memory in (HostMemory.PINNED, HostMemory.REGISTERED):
         gbps = profile.h2d_gbps if h2d else profile.d2h_gbps
+    elif memory is HostMemory.WRITE_COMBINED:
+        raise ValueError(f"the {profile.key} profile has no copy rates for write-combined memory")
+    else:  # mapped and managed memory are reached by the kernels; a ring's copies are pinned ones
+        raise ValueError(f"{memory.value} memory has no copies of its own to measure; copy kinds: {COPY_KINDS_TEXT}")
     return profile.copy_latency_us * 1e3 + nbytes / gbps
 
 
@@ -123,7 +175,26 @@ def kernel_cost(config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) 
     elements times ``iters`` FMA latencies), which is what limits a grid too small to fill the
     GPU. Its occupancy, the share of the GPU's threads it holds, decides what may run beside
     it. ``iters = 0`` launches a kernel with nothing to do.
+
+    A kernel that reaches host memory itself pays for the bytes it moves across the link
+    (`overlapviz.core.pipeline_plan.kernel_link_bytes`): on mapped memory the loads and stores
+    overlap the arithmetic, so the kernel takes the longer of the two; on managed memory each
+    fault stalls the threads that touched the page until it has migrated, so the migrations
+    add to it.
     """
+    ns, occupancy = _device_kernel_cost(config, profile, chunk)
+    link_bytes = kernel_link_bytes(config, chunk)
+    kinds = profile.host_kinds
+    if not link_bytes or kinds is None:
+        return ns, occupancy
+    launch_ns = profile.kernel_launch_us * 1e3
+    if config.memory is HostMemory.MAPPED:
+        return launch_ns + max(ns - launch_ns, link_bytes / kinds.mapped_gbps), occupancy
+    return ns + link_bytes / kinds.fault_gbps, occupancy
+
+
+def _device_kernel_cost(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> tuple[float, float]:
+    """(nanoseconds, occupancy) of the kernel on `chunk` in device memory (see `kernel_cost`)."""
     n = config.chunk_elements_of(chunk)
     grid_threads = kernel_blocks(config, profile.sm_count, chunk) * THREADS_PER_BLOCK
     occupancy = min(1.0, grid_threads / (profile.sm_count * profile.blocks_per_sm * THREADS_PER_BLOCK))

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from overlapviz.backends.sim.host_kinds import SECTION as HOST_KINDS_SECTION
+from overlapviz.backends.sim.host_kinds import HostKinds, HostKindsError, host_kinds_from
 from overlapviz.backends.sim.pageable_spread import PageableSpread, measured_pageable_spread
 from overlapviz.backends.sim.profile_files import is_profile_path, profile_file, user_profile_keys
 from overlapviz.core.config import GIB, MIB
@@ -75,6 +77,8 @@ class DeviceProfile:
     register_ns_per_byte: tuple[float, ...]  # cudaHostRegister of touched pages
     unregister_ns_per_byte: tuple[float, ...]  # cudaHostUnregister
     malloc_us: float  # malloc of a large buffer: reserves addresses, no pages yet
+    # Write-combined, mapped, managed and staged memory, CUDA Graphs: only where measured
+    host_kinds: HostKinds | None = None
 
     @property
     def per_engine_queues(self) -> bool:
@@ -150,7 +154,8 @@ def load_profile(key: str) -> DeviceProfile:
     """
     label = _label(profile_file(key, PROFILE_DIR))
     flat = {**_profile_values(key, ()), "key": key}
-    wanted = {f.name for f in fields(DeviceProfile)}
+    host_kinds = flat.pop(HOST_KINDS_SECTION, None)
+    wanted = {f.name for f in fields(DeviceProfile)} - {HOST_KINDS_SECTION}
     missing = sorted(wanted - set(flat))
     unknown = sorted(set(flat) - wanted)
     if missing or unknown:
@@ -163,10 +168,14 @@ def load_profile(key: str) -> DeviceProfile:
         raise ProfileError(f"{label}: alloc_sizes_mib must be in increasing order")
     values = {**flat, **tables}
     for item in fields(DeviceProfile):
-        problem = value_problem(item.name, str(item.type), values[item.name])
+        problem = "" if item.name == HOST_KINDS_SECTION else value_problem(item.name, str(item.type), values[item.name])
         if problem:
             raise ProfileError(f"{label}: {item.name} {problem}")
-    return DeviceProfile(**values)
+    try:
+        kinds = host_kinds_from(host_kinds, label, value_problem) if host_kinds else None
+    except HostKindsError as error:
+        raise ProfileError(str(error)) from None
+    return DeviceProfile(**values, host_kinds=kinds)
 
 
 def value_problem(name: str, annotation: str, value: Any) -> str:
@@ -223,6 +232,11 @@ def _profile_values(key: str, seen: tuple[str, ...]) -> dict[str, Any]:
         raise ProfileError(f"cannot read the device profile {label}: {cause}") from None
     base = data.pop("based_on", None)
     flat = _profile_values(str(base), (*seen, key)) if base is not None else {}
+    host_kinds = data.pop(HOST_KINDS_SECTION, {})  # a section of its own: changed field by field, like the rest
+    if not isinstance(host_kinds, dict):
+        raise ProfileError(f"{label}: [{HOST_KINDS_SECTION}] must be a section")
+    if host_kinds:
+        flat[HOST_KINDS_SECTION] = {**flat.get(HOST_KINDS_SECTION, {}), **host_kinds}
     for section in (data.pop("device", {}), *data.values()):
         if not isinstance(section, dict):
             raise ProfileError(f"{label}: every value belongs in a [section]")

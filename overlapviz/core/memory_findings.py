@@ -1,0 +1,175 @@
+"""The findings about the kind of host memory a pipeline ran from, beyond pinned and pageable.
+
+Mapped memory that the kernels reach across the link, managed memory that faults its pages
+over inside the kernels, a staging ring whose host copies set the pace, the host's read of
+write-combined output, and a pipeline launched as one CUDA Graph. Each reads the trace and
+the pipeline settings it carries, so another program's trace gets none of them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.config import HostMemory, PipelineConfig, format_size
+from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
+from overlapviz.core.metrics import Metrics, covered_rows_ns
+from overlapviz.core.pipeline_plan import HOST_READ_NAME, PREFETCH_IN, PREFETCH_OUT
+from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace_facts import pipeline_settings
+
+# Half of what the program waited for spent in the host's own copies: the host thread, not the
+# GPU, sets the pace of a staged pipeline.
+STAGING_HOST_SHARE = 0.5
+# Prefetches running during half the makespan set its pace, whatever the kernels do.
+PREFETCH_SHARE = 0.5
+
+
+def memory_findings(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Every finding about the run's kind of host memory and how it was issued, in a fixed order."""
+    config = pipeline_settings(trace)
+    if config is None:
+        return []
+    found: list[Finding] = []
+    rules = (mapped_memory, managed_faults, prefetch_bound, staging_ring_host_bound, write_combined_read, graph_launch)
+    for rule in rules:
+        found.extend(rule(trace, metrics, config))
+    return found
+
+
+def mapped_memory(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list[Finding]:
+    """Find kernels that read and wrote mapped host memory across the link, the copy engines idle."""
+    kernels = _rows(trace, OpKind.KERNEL)
+    moved = int(trace["bytes"][kernels].sum())
+    if config.memory is not HostMemory.MAPPED or moved == 0:
+        return []
+    busy = int(trace.duration_ns[kernels].sum())
+    message = (
+        f"No copies ran: the {kernels.size} kernels read and wrote {format_size(moved)} of mapped host memory"
+        f" across the link themselves, {_gbps(moved, busy)} over their {ms_text(busy)}, while the copy engines"
+        " stood idle. Mapped (zero-copy) memory pays when the kernel touches each byte once and its"
+        " arithmetic hides the link; a kernel that reads its data k times moves it k times across the link,"
+        " where copies to device memory would move it once."
+    )
+    return [Finding("mapped-memory", message, rows_of(kernels))]
+
+
+def managed_faults(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list[Finding]:
+    """Find managed memory migrated by page faults inside the kernels (no prefetch)."""
+    kernels = _rows(trace, OpKind.KERNEL)
+    moved = int(trace["bytes"][kernels].sum())
+    if config.memory is not HostMemory.MANAGED or moved == 0:
+        return []
+    busy = int(trace.duration_ns[kernels].sum())
+    read = _host_read(trace)
+    back = (
+        f"; afterwards the host's read of the output faulted its pages back for {ms_text(_busy(trace, read))}"
+        if read.size
+        else ""
+    )
+    message = (
+        f"The {kernels.size} kernels on managed memory brought {format_size(moved)} over to the GPU by page faults"
+        f" on first touch, inside the kernels: they took {ms_text(busy)} in all, stalled while the pages"
+        f" migrated{back}. cudaMemPrefetchAsync on each chunk's stream (managed-prefetch) moves the pages as"
+        " copy-like spans on the copy engines, ahead of the kernels and beside other chunks' work."
+    )
+    return [Finding("managed-faults", message, rows_of(kernels, read))]
+
+
+def prefetch_bound(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list[Finding]:
+    """Find managed prefetches that took half of the run, and say whether they ran one at a time."""
+    prefetches = _rows(trace, OpKind.PREFETCH)
+    if config.memory is not HostMemory.MANAGED_PREFETCH or prefetches.size == 0:
+        return []
+    covered = covered_rows_ns(trace, trace.mask(OpKind.PREFETCH))
+    if covered < PREFETCH_SHARE * metrics.makespan_ns:
+        return []
+    summed = _busy(trace, prefetches)
+    at_once = "one at a time, whichever their direction" if covered >= summed else "partly side by side"
+    rates = ", ".join(
+        f"{stage.name} {_gbps(int(trace['bytes'][rows].sum()), _busy(trace, rows))}"
+        for stage in (PREFETCH_IN, PREFETCH_OUT)
+        if (rows := np.flatnonzero(trace.mask(OpKind.PREFETCH) & _named(trace, stage.name))).size
+    )
+    message = (
+        f"The {prefetches.size} prefetches ran during {ms_text(covered)} of the {ms_text(metrics.makespan_ns)}"
+        f" run, {at_once} ({rates}): the driver's migrations, not the kernels"
+        f" ({ms_text(metrics.busy_ns.get('kernel', 0))} busy), set the pace. The prefetches back to the host"
+        " are the slow step: output the host needs can instead be copied out of managed memory into a pinned"
+        " buffer with cudaMemcpyAsync, at the link's copy rate."
+    )
+    return [Finding("prefetch-bound", message, rows_of(prefetches))]
+
+
+def staging_ring_host_bound(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list[Finding]:
+    """Find a staging ring whose host copies took half of the run or more."""
+    copies = _rows(trace, OpKind.HOST_COPY)
+    copying = _busy(trace, copies)
+    if not config.uses_ring or copies.size == 0 or copying < STAGING_HOST_SHARE * metrics.wall_ns:
+        return []
+    pinned = metrics.pinned_bytes or 0
+    message = (
+        f"The host thread's copies into and out of the ring took {ms_text(copying)}"
+        f" ({pct_text(copying, metrics.wall_ns)} of the {ms_text(metrics.wall_ns)} run),"
+        f" {_gbps(int(trace['bytes'][copies].sum()), copying)}: one thread copying every chunk, not the GPU,"
+        f" set the pace, and more slots cannot help. The ring pins {format_size(pinned)} where pinning both"
+        f" buffers would pin {format_size(2 * config.size_bytes)}; copying with more threads (as PyTorch's"
+        " DataLoader workers do), or pinning the data outright where the RAM allows, is what shortens it."
+    )
+    return [Finding("staging-host-bound", message, rows_of(copies))]
+
+
+def write_combined_read(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list[Finding]:
+    """Report the host's read of write-combined output, the cost that memory moves onto the host."""
+    read = _host_read(trace)
+    if config.memory is not HostMemory.WRITE_COMBINED or read.size == 0:
+        return []
+    took = _busy(trace, read)
+    message = (
+        f"The host's read of the {format_size(config.size_bytes)} write-combined output took {ms_text(took)}"
+        f" ({_gbps(config.size_bytes, took)}). Write-combined memory bypasses the CPU's caches where the flag is"
+        " honoured, so host reads of it are slow; keep it for buffers the host writes and the GPU reads,"
+        " never for output the host reads back."
+    )
+    return [Finding("write-combined-read", message, rows_of(read))]
+
+
+def graph_launch(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list[Finding]:
+    """Report the host's cost of launching the pipeline as one CUDA Graph."""
+    if not config.graph:
+        return []
+    launches = np.flatnonzero((trace["kind"] == OpKind.API) & _named(trace, "cudaGraphLaunch"))
+    ops = int(trace.device_mask.sum())
+    if launches.size == 0 or ops == 0:
+        return []
+    took = _busy(trace, launches)
+    message = (
+        f"The pipeline went out as one CUDA Graph: the host spent {ms_text(took)} in cudaGraphLaunch for its"
+        f" {ops} ops, {took / ops / 1e3:.1f} µs each, instead of a call per op. Capturing and instantiating the"
+        " graph is paid once, before the first launch; the graph pays where the host's calls, not the GPU,"
+        " set the pace (many small chunks)."
+    )
+    return [Finding("graph-launch", message, rows_of(launches))]
+
+
+def _rows(trace: Trace, kind: OpKind) -> npt.NDArray[np.intp]:
+    return np.flatnonzero(trace.mask(kind))
+
+
+def _named(trace: Trace, name: str) -> npt.NDArray[np.bool_]:
+    if name not in trace.names:
+        return np.zeros(len(trace), dtype=bool)
+    named: npt.NDArray[np.bool_] = trace["name"] == trace.names.index(name)
+    return named
+
+
+def _host_read(trace: Trace) -> npt.NDArray[np.intp]:
+    return np.flatnonzero((trace["kind"] == OpKind.API) & _named(trace, HOST_READ_NAME))
+
+
+def _busy(trace: Trace, rows: npt.NDArray[np.intp]) -> int:
+    return int(trace.duration_ns[rows].sum())
+
+
+def _gbps(nbytes: int, ns: int) -> str:
+    return f"{nbytes / ns:.1f} GB/s" if ns > 0 else "at no measurable rate"
