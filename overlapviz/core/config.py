@@ -32,6 +32,7 @@ MAX_SIZE_BYTES = 64 * GIB
 MAX_CHUNKS = 65536
 MAX_STREAMS = 128
 MAX_ITERS = 1_000_000
+MAX_RING_SLOTS = 64
 
 
 class ConfigError(ValueError):
@@ -48,6 +49,24 @@ class HostMemory(StrEnum):
     PINNED = "pinned"  # cudaMallocHost: page-locked, DMA straight from it
     PAGEABLE = "pageable"  # plain malloc/numpy: the driver stages through a pinned buffer
     REGISTERED = "registered"  # cudaHostRegister on existing memory: pinned after the fact
+    WRITE_COMBINED = "write-combined"  # cudaHostAlloc(cudaHostAllocWriteCombined): pinned, uncached on the host
+    MAPPED = "mapped"  # cudaHostAlloc(cudaHostAllocMapped): the kernel reads and writes host memory, no copies
+    MANAGED = "managed"  # cudaMallocManaged: pages migrate on first touch, no prefetch
+    MANAGED_PREFETCH = "managed-prefetch"  # managed, cudaMemPrefetchAsync to the device and back per chunk
+    STAGED = "staged"  # pageable data copied by the host thread through a ring of pinned slots
+
+
+# The kinds whose per-chunk copies are cudaMemcpyAsync calls straight from the host buffers.
+COPY_MEMORIES = frozenset({HostMemory.PINNED, HostMemory.PAGEABLE, HostMemory.REGISTERED, HostMemory.WRITE_COMBINED})
+# The kinds the pipeline's kernels reach in host memory themselves: no copies at all.
+IN_PLACE_MEMORIES = frozenset({HostMemory.MAPPED, HostMemory.MANAGED})
+# What per-run host allocation is modelled for (and measured on the H200): the others allocate once.
+PER_RUN_MEMORIES = frozenset({HostMemory.PINNED, HostMemory.PAGEABLE, HostMemory.REGISTERED})
+# What a CUDA Graph can hold: every op an asynchronous copy or kernel the host only issues.
+# Pageable copies and the staging ring's host copies make the host work between ops.
+GRAPH_MEMORIES = frozenset({
+    HostMemory.PINNED, HostMemory.REGISTERED, HostMemory.WRITE_COMBINED, HostMemory.MAPPED, HostMemory.MANAGED,
+})
 
 
 class IssueOrder(StrEnum):
@@ -82,6 +101,7 @@ DEFAULT_SIZE_BYTES = 256 * MIB
 DEFAULT_CHUNKS = 16
 DEFAULT_STREAMS = 4
 DEFAULT_ITERS = 1860
+DEFAULT_RING_SLOTS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +118,8 @@ class PipelineConfig:
     kernel: KernelKind = KernelKind.FMA
     fresh_output: bool = False  # D2H into a never-touched pageable buffer each run
     host_alloc: HostAlloc = HostAlloc.REUSE
+    ring_slots: int = DEFAULT_RING_SLOTS  # pinned slots of the staging ring (used only with staged memory)
+    graph: bool = False  # issue the pipeline as one captured CUDA Graph per run
 
     def __post_init__(self) -> None:
         for name, enum in _ENUM_FIELDS.items():
@@ -106,11 +128,14 @@ class PipelineConfig:
         _check_int("chunks", self.chunks, 1, MAX_CHUNKS)
         _check_int("streams", self.streams, 1, MAX_STREAMS)
         _check_int("iters", self.iters, 0, MAX_ITERS)
-        if not isinstance(self.fresh_output, bool):
-            raise ConfigError("fresh_output", "must be true or false")
+        _check_int("ring_slots", self.ring_slots, 1, MAX_RING_SLOTS)
+        for name in ("fresh_output", "graph"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(name, "must be true or false")
         if self.fresh_output and self.memory is not HostMemory.PAGEABLE:
             # pinned and registered buffers are allocated (and so touched) once, before any run
             raise ConfigError("fresh_output", "a fresh, never-touched output buffer needs pageable host memory")
+        self._check_kind_combinations()
         if self.size_bytes % FLOAT32_BYTES:
             raise ConfigError("size_bytes", "must be a whole number of float32 values (4 bytes)")
         if self.chunks > self.elements:
@@ -119,6 +144,30 @@ class PipelineConfig:
                 f"{self.chunks} chunks are more than the {self.elements} float32 elements of"
                 f" {format_size(self.size_bytes)}; at most {self.elements}, one element per chunk",
             )
+
+    def _check_kind_combinations(self) -> None:
+        """Refuse settings a memory kind cannot honour, each with the reason."""
+        if self.host_alloc is HostAlloc.PER_RUN and self.memory not in PER_RUN_MEMORIES:
+            allowed = ", ".join(sorted(m.value for m in PER_RUN_MEMORIES))
+            raise ConfigError("host_alloc", f"per-run host buffers are modelled and measured for {allowed} memory only")
+        if self.memory is HostMemory.STAGED and self.order is IssueOrder.BREADTH:
+            # every host copy would come first, and a slot's second chunk would wait for a copy out never issued
+            raise ConfigError("order", "a staging ring issues chunk by chunk: use depth order with staged memory")
+        if self.graph and self.memory not in GRAPH_MEMORIES:
+            allowed = ", ".join(sorted(m.value for m in GRAPH_MEMORIES))
+            raise ConfigError("graph", f"a CUDA Graph holds only asynchronous copies and kernels: use {allowed} memory")
+        if self.graph and self.stream_kind is StreamKind.LEGACY:
+            raise ConfigError("graph", "the legacy default stream cannot be captured into a CUDA Graph")
+
+    @property
+    def uses_ring(self) -> bool:
+        """Whether the pipeline stages its pageable data through the ring of pinned slots."""
+        return self.memory is HostMemory.STAGED
+
+    @property
+    def ring_slots_used(self) -> int:
+        """Slots the staging ring allocates: a ring larger than the chunk count never fills; 0 without a ring."""
+        return min(self.ring_slots, self.chunks) if self.uses_ring else 0
 
     @property
     def elements(self) -> int:
@@ -191,6 +240,8 @@ class PipelineConfig:
         work = f"{self.kernel.value} x{self.iters}" if self.kernel is KernelKind.FMA else self.kernel.value
         extras = ", fresh output buffer" * self.fresh_output
         extras += ", host buffers allocated per run" * (self.host_alloc is HostAlloc.PER_RUN)
+        extras += f", ring of {self.ring_slots} slot{'s' * (self.ring_slots > 1)}" * self.uses_ring
+        extras += ", one CUDA Graph" * self.graph
         return (
             f"{format_size(self.size_bytes)}, {streams} x {self.chunks} chunks, {self.memory.value},"
             f" {self.order.value}, kernel {work}{extras}"

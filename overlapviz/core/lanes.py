@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace import OpKind, Trace, Unit
+from overlapviz.core.trace import HOST_KINDS, Trace, Unit
 
 # Hardware lanes in the order data flows through them; the single copy engine of a device
 # that copies one direction at a time sits where the H2D engine would.
@@ -57,7 +57,7 @@ def lanes_of(trace: Trace) -> list[Lane]:
 def lane_rows(trace: Trace, lane: Lane) -> npt.NDArray[np.intp]:
     """Row indices of the spans drawn in `lane`, sorted by start time."""
     if lane.group is LaneGroup.HOST:
-        selected = trace["kind"] == OpKind.API
+        selected = trace.mask(*HOST_KINDS)
     elif lane.group is LaneGroup.STREAMS:
         selected = trace.device_mask & (trace["stream"] == lane.stream)
     else:

@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import os
 
-from overlapviz.core.config import GIB
+from overlapviz.core.config import GIB, HostMemory, PipelineConfig
 
 DEFAULT_PINNED_SHARE = 0.5
 PINNED_SHARE_ENV = "OVERLAPVIZ_PINNED_SHARE"
+HOST_BUFFERS = ("input", "output")  # the pipeline's two host buffers, each `size_bytes`
+# Kinds whose two host buffers are page-locked: allocated pinned (cudaMallocHost, or
+# cudaHostAlloc with the write-combined or mapped flag) or pinned after the fact
+# (cudaHostRegister). Managed memory is not: the driver migrates its pages.
+PINNED_BUFFER_MEMORIES = frozenset({
+    HostMemory.PINNED, HostMemory.REGISTERED, HostMemory.WRITE_COMBINED, HostMemory.MAPPED,
+})
 
 
 class PinnedMemoryRefused(ValueError):
@@ -39,6 +46,20 @@ def configured_pinned_share() -> float:
     if not 0.0 < share <= 1.0:  # also false for NaN
         raise ValueError(f"{PINNED_SHARE_ENV}={text!r} is not a number above 0 and at most 1 (e.g. 0.5)")
     return share
+
+
+def pipeline_pinned_bytes(config: PipelineConfig) -> int:
+    """Host bytes `config` keeps page-locked while it runs: what the guard counts, and the RAM-pinned metric.
+
+    Both host buffers for the kinds that pin them (`PINNED_BUFFER_MEMORIES`); for a staging
+    ring only its slots, each an input and an output buffer of the largest chunk; nothing for
+    pageable and managed memory.
+    """
+    if config.memory in PINNED_BUFFER_MEMORIES:
+        return len(HOST_BUFFERS) * config.size_bytes
+    if config.uses_ring:
+        return config.ring_slots_used * len(HOST_BUFFERS) * config.chunk_bytes_of(config.chunks - 1)
+    return 0
 
 
 def check_pinned_request(n_bytes: int, available_bytes: int, share: float | None = None) -> None:

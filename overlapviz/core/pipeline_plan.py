@@ -28,31 +28,76 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import freeze_columns
-from overlapviz.core.config import HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
+from overlapviz.core.config import (
+    COPY_MEMORIES,
+    IN_PLACE_MEMORIES,
+    HostMemory,
+    IssueOrder,
+    KernelKind,
+    PipelineConfig,
+    StreamKind,
+)
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
 THREADS_PER_BLOCK = 256
 BLOCKS_PER_SM = 8  # 8 x 256 threads = 2048, the most an SM of Volta to Hopper holds at once
-STAGES = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)  # the ops of one chunk, in the order they depend on each other
 KERNEL_NAMES = {KernelKind.FMA: "fma_chain", KernelKind.SINCOS: "sincos_sqrt"}  # extern "C" in pipeline.cu
 COPY_NAMES = {OpKind.H2D: "memcpy HtoD", OpKind.D2H: "memcpy DtoH"}  # as CUPTI and Nsight name them
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One kind of step a chunk goes through: what it is, its name, and which way it moves data."""
+
+    kind: OpKind
+    name: str  # the op's name in the trace (a kernel stage takes the plan's kernel name instead)
+    direction: OpKind | None  # H2D or D2H for what runs on a copy engine; None for kernels and host copies
+
+
+COPY_IN = Stage(OpKind.H2D, COPY_NAMES[OpKind.H2D], OpKind.H2D)
+KERNEL = Stage(OpKind.KERNEL, "kernel", None)
+COPY_OUT = Stage(OpKind.D2H, COPY_NAMES[OpKind.D2H], OpKind.D2H)
+PREFETCH_IN = Stage(OpKind.PREFETCH, "prefetch to device", OpKind.H2D)  # cudaMemPrefetchAsync to the GPU
+PREFETCH_OUT = Stage(OpKind.PREFETCH, "prefetch to host", OpKind.D2H)  # cudaMemPrefetchAsync to the CPU
+RING_IN = Stage(OpKind.HOST_COPY, "memcpy pageable->pinned", None)  # the host fills a ring slot
+RING_OUT = Stage(OpKind.HOST_COPY, "memcpy pinned->pageable", None)  # the host empties a ring slot
+STAGES = (COPY_IN, KERNEL, COPY_OUT, PREFETCH_IN, PREFETCH_OUT, RING_IN, RING_OUT)  # row `stage` of a plan indexes this
+COPY_STAGES = (COPY_IN, KERNEL, COPY_OUT)  # a chunk's ops when the host buffers are copied, in dependency order
+_COPY_STAGE_OF = {stage.kind: stage for stage in COPY_STAGES}
+_CHUNK_STAGES: dict[HostMemory, tuple[Stage, ...]] = {
+    **dict.fromkeys(COPY_MEMORIES, COPY_STAGES),
+    **dict.fromkeys(IN_PLACE_MEMORIES, (KERNEL,)),  # the kernel reaches host memory itself
+    HostMemory.MANAGED_PREFETCH: (PREFETCH_IN, KERNEL, PREFETCH_OUT),
+}
 _MEMORY_KINDS = {
     HostMemory.PINNED: MemoryKind.PINNED,
     HostMemory.PAGEABLE: MemoryKind.PAGEABLE,
     HostMemory.REGISTERED: MemoryKind.REGISTERED,
+    HostMemory.WRITE_COMBINED: MemoryKind.WRITE_COMBINED,
+    HostMemory.MAPPED: MemoryKind.MAPPED,
+    HostMemory.MANAGED: MemoryKind.MANAGED,
+    HostMemory.MANAGED_PREFETCH: MemoryKind.MANAGED,
+    HostMemory.STAGED: MemoryKind.PINNED,  # the async copies go from and to the pinned ring slots
 }
+# Bytes that cross the link for each byte of a chunk, by stage, when the stage moves data.
+# A mapped kernel reads its chunk from host memory and writes it back; a managed kernel's
+# faults bring its chunk over once (it stays on the device afterwards).
+_KERNEL_LINK_BYTES = {HostMemory.MAPPED: 2, HostMemory.MANAGED: 1}
 # Enum members by value, for reading the columns back (calling the enum is slow at 10^5 rows).
 _OP_KINDS = {int(kind): kind for kind in OpKind}
 _UNITS = {int(unit): unit for unit in Unit}
 _MEMORIES = {int(memory): memory for memory in MemoryKind}
 PLAN_COLUMNS: dict[str, type] = {
     "kind": np.int8,  # OpKind
+    "stage": np.int8,  # index into STAGES: which step of its chunk the op is
     "chunk": np.int32,
-    "stream": np.int32,  # 0-based stream index (0 for everything on the legacy stream)
-    "unit": np.int8,  # Unit: the engine of a copy, compute for a kernel
-    "bytes": np.int64,  # bytes a copy moves; 0 for a kernel
-    "memory": np.int8,  # MemoryKind: the host side of a copy; none for a kernel
-    "blocks": np.int64,  # a kernel's grid, in blocks of THREADS_PER_BLOCK; 0 for a copy
+    "stream": np.int32,  # 0-based stream index (0 for everything on the legacy stream); -1 for host copies
+    "unit": np.int8,  # Unit: the engine of a copy or prefetch, compute for a kernel, the host for a host copy
+    "bytes": np.int64,  # bytes a copy, prefetch or host copy moves; bytes a kernel moves across the link (else 0)
+    "memory": np.int8,  # MemoryKind: the host memory the op reaches; none for a kernel on device memory
+    "blocks": np.int64,  # a kernel's grid, in blocks of THREADS_PER_BLOCK; 0 for the others
+    "slot": np.int32,  # the staging ring slot the op uses; -1 without a ring
+    "waits_for": np.int32,  # the row the host waits for (an event) before this op; -1 for none
 }
 
 
@@ -61,13 +106,34 @@ def memory_kind(memory: HostMemory) -> MemoryKind:
     return _MEMORY_KINDS[memory]
 
 
+def chunk_stages(memory: HostMemory) -> tuple[Stage, ...]:
+    """The device ops of one chunk with `memory`, in the order they depend on each other.
+
+    A staged chunk has the copy stages between the host's copy into its slot and out of it.
+    """
+    if memory is HostMemory.STAGED:
+        return COPY_STAGES
+    return _CHUNK_STAGES[memory]
+
+
 def unit_of(kind: OpKind, copy_engines: int) -> Unit:
-    """The hardware unit that runs an op: one copy engine per direction when there are two or more."""
+    """The hardware unit that runs an op: one copy engine per direction when there are two or more.
+
+    `kind` is a copy's direction (H2D or D2H) or KERNEL; a prefetch runs where a copy of its
+    direction would (see `stage_unit`), a host copy on the host thread.
+    """
     if kind is OpKind.KERNEL:
         return Unit.COMPUTE
+    if kind is OpKind.HOST_COPY:
+        return Unit.HOST
     if copy_engines < 2:
         return Unit.COPY_ENGINE
     return Unit.H2D_ENGINE if kind is OpKind.H2D else Unit.D2H_ENGINE
+
+
+def stage_unit(stage: Stage, copy_engines: int) -> Unit:
+    """The unit that runs the ops of `stage`."""
+    return unit_of(stage.kind if stage.direction is None else stage.direction, copy_engines)
 
 
 def fma_blocks(elements: int, sm_count: int) -> int:
@@ -90,30 +156,39 @@ def kernel_blocks(config: PipelineConfig, sm_count: int, chunk: int = 0) -> int:
 
 @dataclass(frozen=True, slots=True)
 class PlannedOp:
-    """One copy or kernel launch of the pipeline: a row of its plan (see `PipelinePlan.ops`)."""
+    """One op of the pipeline: a row of its plan (see `PipelinePlan.ops`)."""
 
     index: int  # position in issue order: row `index` of the run's trace
     kind: OpKind
     chunk: int
-    stream: int
+    stream: int  # -1 for a host copy, which runs on the host thread
     unit: Unit
     nbytes: int
     memory: MemoryKind
     name: str
-    blocks: int  # a kernel's grid; 0 for a copy
+    blocks: int  # a kernel's grid; 0 for the others
+    slot: int  # the staging ring slot; -1 without a ring
+    waits_for: int  # the op the host waits for before this one; -1 for none
+    stage: Stage
 
     @property
     def label(self) -> str:
         """Short name for NVTX ranges and messages, e.g. ``h2d c3 s1``."""
-        return f"{self.kind.label} c{self.chunk} s{self.stream}"
+        where = "host" if self.stream < 0 else f"s{self.stream}"
+        return f"{self.kind.label} c{self.chunk} {where}"
+
+    @property
+    def on_host(self) -> bool:
+        """Whether the host thread runs it itself (a host copy) instead of issuing it to a stream."""
+        return self.kind is OpKind.HOST_COPY
 
 
 @dataclass(frozen=True, eq=False)
 class PipelinePlan:
     """Every op of one pipeline on one kind of device, in issue order, as read-only numpy columns.
 
-    Row ``i`` is the ``i``-th op the host issues (`PLAN_COLUMNS` names the columns); what is
-    the same for every op of a kind (the names, the block size) is a property.
+    Row ``i`` is the ``i``-th op the host issues or runs (`PLAN_COLUMNS` names the columns);
+    what is the same for every op of a stage (its name, the block size) is a property.
     """
 
     config: PipelineConfig
@@ -140,9 +215,19 @@ class PipelinePlan:
         """Threads in each block of every kernel of the plan."""
         return THREADS_PER_BLOCK
 
-    def name_of(self, kind: OpKind) -> str:
-        """The name of every op of `kind`."""
-        return self.kernel_name if kind is OpKind.KERNEL else COPY_NAMES[kind]
+    def name_of(self, kind: OpKind | Stage) -> str:
+        """The name of every op of a stage (or of a copy or kernel kind)."""
+        stage = kind if isinstance(kind, Stage) else _COPY_STAGE_OF[kind]
+        return self.kernel_name if stage is KERNEL else stage.name
+
+    def names(self) -> list[str]:
+        """Each op's name, in issue order."""
+        names = [self.name_of(stage) for stage in STAGES]
+        return [names[s] for s in self.columns["stage"].tolist()]
+
+    def stages(self) -> list[Stage]:
+        """Each op's stage, in issue order."""
+        return [STAGES[s] for s in self.columns["stage"].tolist()]
 
     def grids(self) -> list[int]:
         """Each chunk's kernel grid in blocks, by chunk."""
@@ -163,39 +248,90 @@ class PipelinePlan:
         """Each op's host memory, in issue order."""
         return [_MEMORIES[m] for m in self.columns["memory"].tolist()]
 
+    @property
+    def device_rows(self) -> npt.NDArray[np.bool_]:
+        """Rows the device runs (everything but the host's own copies)."""
+        rows: npt.NDArray[np.bool_] = self.columns["kind"] != OpKind.HOST_COPY
+        return rows
+
     def ops(self) -> list[PlannedOp]:
         """The ops as rows, in issue order."""
-        c, names = self.columns, {kind: self.name_of(kind) for kind in STAGES}
-        rows = zip(self.kinds(), c["chunk"].tolist(), c["stream"].tolist(), self.units(),
-                   c["bytes"].tolist(), self.memories(), c["blocks"].tolist(), strict=True)  # fmt: skip
-        return [
-            PlannedOp(i, kind, chunk, stream, unit, nbytes, memory, names[kind], blocks)
-            for i, (kind, chunk, stream, unit, nbytes, memory, blocks) in enumerate(rows)
-        ]
+        c = self.columns
+        rows = zip(self.kinds(), c["chunk"].tolist(), c["stream"].tolist(), self.units(), c["bytes"].tolist(),
+                   self.memories(), self.names(), c["blocks"].tolist(), c["slot"].tolist(), c["waits_for"].tolist(),
+                   self.stages(), strict=True)  # fmt: skip
+        return [PlannedOp(i, *row) for i, row in enumerate(rows)]
 
 
 def pipeline_plan(config: PipelineConfig, *, copy_engines: int, sm_count: int) -> PipelinePlan:
     """The ops of `config` in issue order on a device with `copy_engines` and `sm_count` SMs."""
-    chunks = np.arange(config.chunks, dtype=np.int64)
-    stages = np.arange(len(STAGES), dtype=np.int64)
-    if config.order is IssueOrder.DEPTH:  # H2D, kernel, D2H of chunk 0, then of chunk 1, ...
-        stage, chunk = np.tile(stages, config.chunks), np.repeat(chunks, len(STAGES))
-    else:  # every H2D, then every kernel, then every D2H
-        stage, chunk = np.repeat(stages, config.chunks), np.tile(chunks, len(STAGES))
-    kernel = stage == STAGES.index(OpKind.KERNEL)
+    if config.uses_ring:
+        stage, chunk, slot, waits_for = _ring_order(config)
+    else:
+        stage, chunk = _chunk_order(config, _CHUNK_STAGES[config.memory])
+        slot = waits_for = np.full(len(chunk), -1, dtype=np.int64)
+    stage_kind = np.array([s.kind for s in STAGES], dtype=np.int8)[stage]
+    kernel, host = stage_kind == OpKind.KERNEL, stage_kind == OpKind.HOST_COPY
     last = config.chunks - 1
     chunk_bytes = _per_chunk(config.chunks, config.chunk_bytes, config.chunk_bytes_of(last))
+    kernel_bytes = chunk_bytes * _KERNEL_LINK_BYTES.get(config.memory, 0)
     grid = _per_chunk(config.chunks, kernel_blocks(config, sm_count), kernel_blocks(config, sm_count, last))
+    stream = np.zeros_like(chunk) if config.stream_kind is StreamKind.LEGACY else chunk % config.streams
+    memory = memory_kind(config.memory)
+    kernel_memory = memory if config.memory in IN_PLACE_MEMORIES else MemoryKind.NONE
     columns: dict[str, npt.NDArray[Any]] = {
-        "kind": np.array(STAGES, dtype=np.int8)[stage],
+        "kind": stage_kind,
+        "stage": stage,
         "chunk": chunk,
-        "stream": np.zeros_like(chunk) if config.stream_kind is StreamKind.LEGACY else chunk % config.streams,
-        "unit": np.array([unit_of(kind, copy_engines) for kind in STAGES], dtype=np.int8)[stage],
-        "bytes": np.where(kernel, 0, chunk_bytes[chunk]),
-        "memory": np.where(kernel, MemoryKind.NONE, memory_kind(config.memory)),
+        "stream": np.where(host, -1, stream),
+        "unit": np.array([stage_unit(s, copy_engines) for s in STAGES], dtype=np.int8)[stage],
+        "bytes": np.where(kernel, kernel_bytes[chunk], chunk_bytes[chunk]),
+        "memory": np.where(kernel, kernel_memory, np.where(host, MemoryKind.PAGEABLE, memory)),
         "blocks": np.where(kernel, grid[chunk], 0),
+        "slot": np.where(kernel, -1, slot),
+        "waits_for": waits_for,
     }
     return PipelinePlan(config, copy_engines, sm_count, columns)
+
+
+Rows = npt.NDArray[np.int64]
+
+
+def _chunk_order(config: PipelineConfig, stages: tuple[Stage, ...]) -> tuple[Rows, Rows]:
+    """(stage index, chunk) of every op in issue order: depth goes chunk by chunk, breadth stage by stage."""
+    chunks = np.arange(config.chunks, dtype=np.int64)
+    indices = np.array([STAGES.index(s) for s in stages], dtype=np.int64)
+    if config.order is IssueOrder.DEPTH:  # every stage of chunk 0, then of chunk 1, ...
+        return np.tile(indices, config.chunks), np.repeat(chunks, len(stages))
+    return np.repeat(indices, config.chunks), np.tile(chunks, len(stages))  # each stage for every chunk in turn
+
+
+_RING_STEPS = (RING_OUT, RING_IN, *COPY_STAGES)  # per chunk: empty the slot's last chunk, fill it, copy, run, copy back
+
+
+def _ring_order(config: PipelineConfig) -> tuple[Rows, Rows, Rows, Rows]:
+    """(stage, chunk, slot, waits for) of every op of a pipeline staged through the ring, in issue order.
+
+    Chunk ``c`` uses slot ``c % slots``. Before the host fills the slot again it waits (an
+    event) for the D2H of the chunk that used the slot before, ``c - slots``, and copies that
+    chunk's output out of the slot; the chunk's H2D came earlier in its stream, so the input
+    slot is free too. After the last chunk the host empties the slots still full, oldest first.
+    """
+    slots, chunks = config.ring_slots_used, config.chunks
+    steps = len(_RING_STEPS)
+    chunk_of_step = np.repeat(np.arange(chunks, dtype=np.int64), steps)
+    step = np.tile(np.arange(steps, dtype=np.int64), chunks)
+    chunk = np.where(step == 0, chunk_of_step - slots, chunk_of_step)  # step 0 empties the slot's last chunk
+    keep = chunk >= 0  # the first `slots` chunks find their slot empty
+    tail = np.arange(max(0, chunks - slots), chunks, dtype=np.int64)
+    stage_of_step = np.array([STAGES.index(s) for s in _RING_STEPS], dtype=np.int64)
+    stage = np.concatenate([stage_of_step[step[keep]], np.full(len(tail), STAGES.index(RING_OUT))])
+    chunk = np.concatenate([chunk[keep], tail])
+    d2h_row = np.full(chunks, -1, dtype=np.int64)
+    is_d2h = stage == STAGES.index(COPY_OUT)
+    d2h_row[chunk[is_d2h]] = np.flatnonzero(is_d2h)
+    waits_for = np.where(stage == STAGES.index(RING_OUT), d2h_row[chunk], -1)
+    return stage, chunk, chunk % slots, waits_for
 
 
 def _per_chunk(chunks: int, common: int, last: int) -> npt.NDArray[np.int64]:

@@ -28,6 +28,9 @@ class OpKind(IntEnum):
     KERNEL = 1
     D2H = 2
     API = 3  # a host API call (cudaMemcpyAsync, cuLaunchKernel, cudaDeviceSynchronize, ...)
+    # 4 to 8 are the kinds imported traces carry (memsets, D2D and peer copies, migrations, annotations)
+    PREFETCH = 9  # a managed migration the program issued (cudaMemPrefetchAsync), on the copy engine of its direction
+    HOST_COPY = 10  # the host thread's memcpy into or out of a pinned staging slot, on the host lane
 
     @property
     def label(self) -> str:
@@ -35,8 +38,14 @@ class OpKind(IntEnum):
         return _KIND_LABELS[self]
 
 
-_KIND_LABELS = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h", OpKind.API: "api"}
-DEVICE_KINDS = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+_KIND_LABELS = {
+    OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h", OpKind.API: "api",
+    OpKind.PREFETCH: "prefetch", OpKind.HOST_COPY: "host-copy",
+}  # fmt: skip
+# What the GPU ran. Prefetches occupy the copy engines like copies but are never counted as
+# H2D/D2H copy bytes: the metrics' copy figures are about the pipeline's memcpy stages.
+DEVICE_KINDS = (OpKind.H2D, OpKind.KERNEL, OpKind.D2H, OpKind.PREFETCH)
+HOST_KINDS = (OpKind.API, OpKind.HOST_COPY)  # what the host thread does: API calls, and its own copies
 
 
 class Unit(IntEnum):
@@ -64,13 +73,15 @@ _UNIT_TITLES = {
 
 
 class MemoryKind(IntEnum):
-    """The host side of a copy (CUPTI's src/dst kinds map onto these)."""
+    """The host memory a copy, prefetch or kernel reached (CUPTI's src/dst kinds map onto these)."""
 
     NONE = 0
     PAGEABLE = 1
     PINNED = 2
     REGISTERED = 3
     WRITE_COMBINED = 4
+    MAPPED = 5  # page-locked host memory a kernel reads and writes across the link
+    MANAGED = 6  # cudaMallocManaged memory, migrated by faults or prefetches
 
     @property
     def label(self) -> str:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from overlapviz.backends.base import BackendError
-from overlapviz.backends.sim.alloc import host_alloc_calls, pinned_bytes
+from overlapviz.backends.sim.alloc import host_alloc_calls
 from overlapviz.backends.sim.profile import load_profile
 from overlapviz.core.config import GIB, MIB, PipelineConfig
 from overlapviz.core.metrics import compute_metrics
@@ -124,14 +124,11 @@ def test_alloc_calls_follow_the_config() -> None:
 # --- the RAM guard ------------------------------------------------------------------------
 
 
-def test_pinned_and_registered_pipelines_pin_both_buffers() -> None:
-    assert pinned_bytes(PipelineConfig(size_bytes=GIB)) == 2 * GIB
-    assert pinned_bytes(PipelineConfig(size_bytes=GIB, memory="registered")) == 2 * GIB
-    assert pinned_bytes(PipelineConfig(size_bytes=GIB, memory="pageable")) == 0
-
-
-@pytest.mark.parametrize("memory", ["pinned", "registered"])
-@pytest.mark.parametrize("host_alloc", ["reuse", "per-run"])
+@pytest.mark.parametrize(
+    ("memory", "host_alloc"),
+    [("pinned", "reuse"), ("pinned", "per-run"), ("registered", "reuse"), ("registered", "per-run"),
+     ("write-combined", "reuse"), ("mapped", "reuse")],
+)  # fmt: skip
 def test_pinning_more_than_half_the_host_ram_is_refused_with_the_guards_message(memory: str, host_alloc: str) -> None:
     with pytest.raises(PinnedMemoryRefused) as guard:
         check_pinned_request(64 * GIB, H200.host_ram_bytes)
@@ -139,6 +136,12 @@ def test_pinning_more_than_half_the_host_ram_is_refused_with_the_guards_message(
         simulate(size_bytes=32 * GIB, memory=memory, host_alloc=host_alloc)  # 2 x 32 GiB of 125 GiB
     assert str(refused.value) == str(guard.value)
     assert "64 GiB" in str(refused.value) and "125 GiB" in str(refused.value) and "50%" in str(refused.value)
+
+
+def test_a_staging_ring_is_guarded_by_its_slots_not_the_data_it_stages() -> None:
+    # 40 GiB of pageable data in 2 chunks: a ring of 2 slots pins 2 x 2 x 20 GiB
+    with pytest.raises(BackendError, match="refusing to pin 80 GiB"):
+        simulate(size_bytes=40 * GIB, chunks=2, memory="staged", ring_slots=2, iters=0)
 
 
 def test_the_same_size_in_pageable_memory_runs() -> None:

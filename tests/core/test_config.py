@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from overlapviz.core.config import (
@@ -133,10 +133,56 @@ def test_format_size() -> None:
     memory=st.sampled_from(list(HostMemory)),
     order=st.sampled_from(list(IssueOrder)),
     iters=st.integers(0, 5000),
+    ring_slots=st.integers(1, 64),
 )
-def test_dict_round_trip(streams: int, chunks_log: int, memory: HostMemory, order: IssueOrder, iters: int) -> None:
-    config = PipelineConfig(streams=streams, chunks=2**chunks_log, memory=memory, order=order, iters=iters)
+def test_dict_round_trip(
+    streams: int, chunks_log: int, memory: HostMemory, order: IssueOrder, iters: int, ring_slots: int
+) -> None:
+    assume(not (memory is HostMemory.STAGED and order is IssueOrder.BREADTH))  # refused: see below
+    config = PipelineConfig(
+        streams=streams, chunks=2**chunks_log, memory=memory, order=order, iters=iters, ring_slots=ring_slots
+    )
     assert PipelineConfig.from_dict(config.to_dict()) == config
+
+
+def test_every_kind_of_host_memory_has_its_name() -> None:
+    assert [m.value for m in HostMemory] == [
+        "pinned", "pageable", "registered", "write-combined", "mapped", "managed", "managed-prefetch", "staged",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"ring_slots": 0}, "ring_slots", "out of range"),
+        ({"ring_slots": 65}, "ring_slots", "allowed 1 to 64"),
+        ({"ring_slots": 2.0}, "ring_slots", "whole number"),
+        ({"graph": "yes"}, "graph", "true or false"),
+        ({"memory": "staged", "order": "breadth"}, "order", "depth order"),
+        ({"memory": "mapped", "host_alloc": "per-run"}, "host_alloc", "pageable, pinned, registered"),
+        ({"memory": "staged", "graph": True}, "graph", "asynchronous copies and kernels"),
+        ({"memory": "pageable", "graph": True}, "graph", "asynchronous copies and kernels"),
+        ({"memory": "managed-prefetch", "graph": True}, "graph", "asynchronous copies and kernels"),
+        ({"stream_kind": "legacy", "graph": True}, "graph", "legacy default stream"),
+    ],
+)
+def test_settings_a_memory_kind_cannot_honour_are_refused(changes: dict, field: str, words: str) -> None:
+    with pytest.raises(ConfigError, match=words) as refused:
+        PipelineConfig(**changes)
+    assert refused.value.field == field
+
+
+def test_the_ring_allocates_no_more_slots_than_chunks_and_only_when_staged() -> None:
+    assert PipelineConfig(memory="staged", chunks=16, ring_slots=4).ring_slots_used == 4
+    assert PipelineConfig(memory="staged", chunks=3, ring_slots=8).ring_slots_used == 3
+    assert PipelineConfig(memory="pinned", ring_slots=8).ring_slots_used == 0
+
+
+def test_describe_names_the_ring_and_the_graph_only_where_they_apply() -> None:
+    assert "ring of 4 slots" in PipelineConfig(memory="staged", ring_slots=4).describe()
+    assert "ring" not in PipelineConfig(memory="pinned", ring_slots=4).describe()
+    assert PipelineConfig(graph=True).describe().endswith("one CUDA Graph")
+    assert "Graph" not in PipelineConfig().describe()
 
 
 def test_from_dict_rejects_unknown_keys_and_reads_sizes() -> None:

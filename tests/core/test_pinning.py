@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from overlapviz.core.config import GIB, MIB
+from overlapviz.core.config import GIB, MIB, PipelineConfig
 from overlapviz.core.pinning import (
     DEFAULT_PINNED_SHARE,
     PINNED_SHARE_ENV,
@@ -12,6 +12,7 @@ from overlapviz.core.pinning import (
     check_pinned_request,
     configured_pinned_share,
     gib,
+    pipeline_pinned_bytes,
 )
 
 RAM = 125 * GIB
@@ -78,3 +79,21 @@ def test_an_empty_setting_means_the_default(monkeypatch):
                                          (GIB // 3, "0.33 GiB")])
 def test_gib(n, text):
     assert gib(n) == text
+
+
+@pytest.mark.parametrize(
+    ("memory", "pinned"),
+    [("pinned", 2 * GIB), ("registered", 2 * GIB), ("write-combined", 2 * GIB), ("mapped", 2 * GIB),
+     ("pageable", 0), ("managed", 0), ("managed-prefetch", 0)],
+)  # fmt: skip
+def test_each_kind_pins_both_buffers_or_nothing(memory: str, pinned: int) -> None:
+    assert pipeline_pinned_bytes(PipelineConfig(size_bytes=GIB, memory=memory)) == pinned
+
+
+def test_a_staging_ring_pins_an_input_and_an_output_slot_of_the_largest_chunk_per_slot() -> None:
+    config = PipelineConfig(memory="staged", chunks=16, ring_slots=2)  # the H200's ring: 64 MiB pinned
+    assert pipeline_pinned_bytes(config) == 2 * 2 * 16 * MIB == 64 * MIB
+    assert pipeline_pinned_bytes(config.replace(ring_slots=8)) == 256 * MIB
+    odd = PipelineConfig(memory="staged", size_bytes=4 * 1030, chunks=4, ring_slots=3)  # 257 x 3, then 259
+    assert pipeline_pinned_bytes(odd) == 3 * 2 * 4 * 259
+    assert pipeline_pinned_bytes(odd.replace(ring_slots=64)) == 4 * 2 * 4 * 259  # never more slots than chunks

@@ -9,17 +9,17 @@ With ``host_alloc = "per-run"`` the run gets its two host buffers (input and out
   its pages fault in during the D2H copies instead;
 - registered: ``malloc``, first touch, ``cudaHostRegister``; ``cudaHostUnregister``, ``free``.
 
-These are host spans on the host lane, with no device op. The RAM guard counts both buffers
-of a pinned or registered pipeline, whenever they are allocated.
+These are host spans on the host lane, with no device op. The RAM guard counts what the
+pipeline pins (`overlapviz.core.pinning.pipeline_pinned_bytes`), whenever it is allocated.
 """
 
 from __future__ import annotations
 
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import HostAlloc, HostMemory, PipelineConfig
+from overlapviz.core.pinning import HOST_BUFFERS
 
 HostCallCost = tuple[str, float]  # (call name, nanoseconds)
-BUFFERS = ("input", "output")
 
 
 def host_alloc_calls(config: PipelineConfig, profile: DeviceProfile) -> tuple[list[HostCallCost], list[HostCallCost]]:
@@ -29,7 +29,7 @@ def host_alloc_calls(config: PipelineConfig, profile: DeviceProfile) -> tuple[li
     n = config.size_bytes
     before: list[HostCallCost] = []
     after: list[HostCallCost] = []
-    for buffer in BUFFERS:
+    for buffer in HOST_BUFFERS:
         if config.memory is HostMemory.PINNED:
             before.append(("cudaMallocHost", profile.alloc_ns(profile.pin_alloc_ns_per_byte, n)))
             after.append(("cudaFreeHost", profile.alloc_ns(profile.pin_free_ns_per_byte, n)))
@@ -42,8 +42,3 @@ def host_alloc_calls(config: PipelineConfig, profile: DeviceProfile) -> tuple[li
             after.append(("cudaHostUnregister", profile.alloc_ns(profile.unregister_ns_per_byte, n)))
         after.append(("free", profile.alloc_ns(profile.free_ns_per_byte, n)))
     return before, after
-
-
-def pinned_bytes(config: PipelineConfig) -> int:
-    """Host bytes the pipeline keeps page-locked: both buffers, when they are pinned or registered."""
-    return 0 if config.memory is HostMemory.PAGEABLE else len(BUFFERS) * config.size_bytes

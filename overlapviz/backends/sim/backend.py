@@ -18,7 +18,7 @@ from overlapviz.backends.base import (
     DeviceInfo,
     RunCancelled,
 )
-from overlapviz.backends.sim.alloc import host_alloc_calls, pinned_bytes
+from overlapviz.backends.sim.alloc import host_alloc_calls
 from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel, Timeline
 from overlapviz.backends.sim.invariants import check_timeline
@@ -26,7 +26,7 @@ from overlapviz.backends.sim.ops import Op, build_ops
 from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.pinning import check_pinned_request
+from overlapviz.core.pinning import check_pinned_request, pipeline_pinned_bytes
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 
 DEFAULT_PROFILE = "h200"
@@ -68,7 +68,7 @@ class SimBackend:
         """
         profile = self.profile(device)
         try:
-            check_pinned_request(pinned_bytes(config), profile.host_ram_bytes)
+            check_pinned_request(pipeline_pinned_bytes(config), profile.host_ram_bytes)
         except ValueError as error:  # PinnedMemoryRefused, or a malformed share setting
             raise BackendError(str(error)) from None
         ops = build_ops(config, profile)

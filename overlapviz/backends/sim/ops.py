@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
-from overlapviz.core.pipeline_plan import STAGES, THREADS_PER_BLOCK, PipelinePlan, kernel_blocks, pipeline_plan
+from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, PipelinePlan, kernel_blocks, pipeline_plan
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
 KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
@@ -53,12 +53,11 @@ def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
     work = np.where(last, last_ns[plan["kind"]], common_ns[plan["kind"]])
     occupancy = np.where(last, last_share[plan["kind"]], common_share[plan["kind"]])
     pageable = config.memory is HostMemory.PAGEABLE
-    blocks_host = {kind: pageable and kind is not OpKind.KERNEL for kind in STAGES}
-    names = {kind: plan.name_of(kind) for kind in STAGES}
+    blocks_host = {kind: pageable and kind in (OpKind.H2D, OpKind.D2H) for kind in OpKind}
     return list(map(Op._make, zip(
         kinds, plan["chunk"].tolist(), plan["stream"].tolist(), plan.units(),
         work.tolist(), plan["bytes"].tolist(), plan.memories(), occupancy.tolist(),
-        map(blocks_host.__getitem__, kinds), map(names.__getitem__, kinds), strict=True,
+        map(blocks_host.__getitem__, kinds), plan.names(), strict=True,
     )))  # fmt: skip
 
 
