@@ -99,14 +99,15 @@ class Prepared:
 class CapturedGraph:
     """The run's ops captured once into a CUDA Graph, with the events recorded inside it.
 
+    Only an event after each op: every event is a node the launch pays for. When an op's
+    stream reached it (its ``ready``) follows from the end of the op before it in its stream.
     `key` names the buffers and streams it was captured on: a graph holds their addresses.
     """
 
     key: tuple[Any, ...]
     graph: Any  # cupy.cuda.graph.Graph
     origin: Any
-    before: list[Any]  # per plan row: an event recorded just before the op (None for host ops)
-    after: list[Any]
+    after: list[Any]  # per plan row: an event recorded right after the op
     capture_ns: int
 
 
@@ -335,22 +336,20 @@ class PipelineRunner:
         self._graph = None  # the old graph and its events go first
         plan = prepared.plan.ops()
         record = external_record()
-        timing = [cupy.cuda.Event() for _ in range(2 * len(plan) + 1)]
-        origin, before, after = timing[0], timing[1 : len(plan) + 1], timing[len(plan) + 1 :]
+        origin, after = cupy.cuda.Event(), [cupy.cuda.Event() for _ in plan]
         issue_one = issuer(prepared.targets(), SideTimes(), time.perf_counter_ns)
         streams = prepared.streams
 
         def issue() -> None:
             record(origin, streams[0])
             for op in plan:
-                record(before[op.index], streams[op.stream])
                 issue_one(op)
                 record(after[op.index], streams[op.stream])
 
         cupy.cuda.runtime.deviceSynchronize()
         begin = time.perf_counter_ns()
         graph = capture(streams, issue)
-        captured = CapturedGraph(key, graph, origin, before, after, time.perf_counter_ns() - begin)
+        captured = CapturedGraph(key, graph, origin, after, time.perf_counter_ns() - begin)
         graph.upload(streams[0])  # the first launch would upload it: do it outside the timed region
         cupy.cuda.runtime.deviceSynchronize()
         self._graph = captured
@@ -456,15 +455,13 @@ class PipelineRunner:
         sync_end = clock()
         self.nvtx.pop()
         at = _event_clock(graph.origin, launch_start)
+        end = [at(graph.after[op.index]) for op in plan]
+        started, ready, last_end = at(graph.origin), list[int](), dict[int, int]()
+        for op in plan:  # a stream reaches an op when the op before it in the stream has ended
+            ready.append(last_end.get(op.stream, started))
+            last_end[op.stream] = end[op.index]
         count = len(plan)
-        times = EventTimes(
-            call_start=[launch_start] * count,
-            call_end=[launch_end] * count,
-            ready=[at(graph.before[op.index]) for op in plan],
-            end=[at(graph.after[op.index]) for op in plan],
-            sync_start=sync_start,
-            sync_end=sync_end,
-        )
+        times = EventTimes([launch_start] * count, [launch_end] * count, ready, end, sync_start, sync_end)
         side = SideTimes()
         side.waits.append(HostStep(GRAPH_LAUNCH_NAME, launch_start, launch_end))
         return times, side
