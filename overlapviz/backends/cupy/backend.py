@@ -2,8 +2,9 @@
 
 Timing: CUPTI activity records by default (`cupti_session`), CUDA events with the engine
 FIFO replayed as the fallback (`event_trace`): for every run when CUPTI cannot be used, and
-for one run when another CUPTI client shares it (`cupti_timing`). The trace says which one
-it used and why.
+for one run when another CUPTI client shares it (`cupti_timing`), and for a CUDA Graph, whose
+ops CUPTI attributes to its one launch (they are timed by events captured inside the graph).
+The trace says which one it used and why.
 A run is: prepare (outside the timed region), tiny op, issue, synchronise, flush, convert,
 check the output. Errors become `BackendError`s with words, and release every buffer, so a
 cancelled or failed run leaves nothing pinned and the next run starts clean.
@@ -47,6 +48,10 @@ from overlapviz.core.trace import Trace
 from overlapviz.core.trace_meta import TraceMeta
 
 TIMING_ENV = "OVERLAPVIZ_TIMING"
+GRAPH_TIMING_NOTE = (
+    "a CUDA Graph's ops all carry its one launch's correlation id in CUPTI's records, so each op"
+    " is timed by events recorded inside the graph"
+)
 TIMINGS = ("auto", "cupti", "events")
 DEVICE_PREFIX = "cuda:"
 # One run at a time per process, across backend instances: CUPTI's records are collected
@@ -244,6 +249,8 @@ class CupyBackend:
             self._untimed_run(state, prepared, plan)
             state.primed = True
         note = self._timing_reason
+        if prepared.config.graph:
+            return self._run_traced(state, prepared, plan, None, GRAPH_TIMING_NOTE)
         if collector is not None:
             reason = self._claim(state, prepared, plan, collector)
             if not reason:
@@ -293,20 +300,30 @@ class CupyBackend:
         with run_buffers(runner, prepared, clock) as buffers:
             runner.poison(prepared)
             if collector is None:
-                times = runner.issue_with_events(prepared, plan)
-                meta = replace(meta, host_wall_ns=times.sync_end - times.call_start[0])
+                times, side = runner.issue_with_events(prepared, plan)
+                meta = replace(
+                    meta, host_wall_ns=times.sync_end - times.call_start[0],
+                    host_issue_ns=max(times.call_end) - times.call_start[0],
+                )  # fmt: skip
             else:
                 wall_start = time.perf_counter_ns()
-                runner.issue(prepared, plan)
+                side = runner.issue(prepared, plan, clock)
+                issued = time.perf_counter_ns()
                 cupy.cuda.runtime.deviceSynchronize()
-                meta = replace(meta, host_wall_ns=time.perf_counter_ns() - wall_start)
+                meta = replace(
+                    meta, host_wall_ns=time.perf_counter_ns() - wall_start, host_issue_ns=issued - wall_start
+                )
+                side.settle()
+            after = runner.after_sync(prepared, clock)
             samples = runner.detach(prepared) if buffers is not None else runner.samples(prepared)
-        steps = buffers.steps if buffers is not None else []
+        steps = [*(buffers.steps if buffers is not None else []), *after]
+        meta = _with_kind_meta(meta, prepared)
         if collector is not None:
-            return collect_trace(collector, begin, plan, config, meta, steps), samples
+            return collect_trace(collector, begin, plan, config, meta, steps, side), samples
         trace = trace_from_events(
             plan, times, replace(meta, timing_reason=note),
-            kernels_fill_device=fills_device(prepared.plan), host_steps=steps,
+            kernels_fill_device=fills_device(prepared.plan), host_steps=[*steps, *side.waits],
+            per_op_calls=prepared.graph is None,
         )  # fmt: skip
         return trace, samples
 
@@ -386,6 +403,15 @@ class CupyBackend:
         self, state: _DeviceState, stage: str, held_before: set[int] | None = None
     ) -> AbstractContextManager[None]:
         return releasing_on_error(state.runner.pool, stage, held_before)
+
+
+def _with_kind_meta(meta: TraceMeta, prepared: Prepared) -> TraceMeta:
+    """`meta` with what the run's host memory kind adds: the ring's pinned bytes, the graph's capture."""
+    return replace(
+        meta,
+        ring_pinned_bytes=None if prepared.ring is None else prepared.ring.nbytes,
+        graph_capture_ns=None if prepared.graph is None else prepared.graph.capture_ns,
+    )
 
 
 def _check(cancel: CancelToken | None) -> None:

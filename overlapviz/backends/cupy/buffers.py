@@ -10,10 +10,18 @@ driver, not to CuPy's cache. Host kinds:
 - pinned: ``cudaHostAlloc(n, 0)`` (what ``cudaMallocHost`` does; CuPy's pinned pool would
   round the size up to a power of two), freed with ``cudaFreeHost``;
 - pageable: a numpy array, touched so the first copy pays no page faults;
-- registered: a touched numpy array pinned after the fact with ``cudaHostRegister``.
+- registered: a touched numpy array pinned after the fact with ``cudaHostRegister``;
+- write-combined: ``cudaHostAlloc(n, cudaHostAllocWriteCombined)``, pinned and uncached on
+  the host (fast for the DMA engine to read, slow for the host to read);
+- mapped: ``cudaHostAlloc(n, cudaHostAllocMapped)``, pinned and given a device address that
+  kernels read and write across the link (CuPy has no ``cudaHostGetDevicePointer``;
+  ``cudaPointerGetAttributes`` reports the same pointer);
+- managed: ``cudaMallocManaged(n, cudaMemAttachGlobal)``, freed with ``cudaFree``; its pages
+  migrate between host and device, so it pins nothing.
 
-Pinned and registered requests pass the RAM guard first; so does all the host memory a run
-needs (`check_host`), pageable included.
+Every page-locked request (pinned, registered, write-combined, mapped; the staging ring's
+slots are pinned) passes the RAM guard first; so does all the host memory a run needs
+(`check_host`), pageable and managed included.
 """
 
 from __future__ import annotations
@@ -31,6 +39,19 @@ from overlapviz.backends.cupy.ram_guard import available_ram, check_host_request
 from overlapviz.core.config import HostMemory
 
 _FLOAT32 = np.dtype(np.float32)
+# cudaHostAlloc flags and cudaMallocManaged's attach flag (driver_types.h; they never change).
+HOST_ALLOC_DEFAULT = 0
+HOST_ALLOC_MAPPED = 2
+HOST_ALLOC_WRITE_COMBINED = 4
+MEM_ATTACH_GLOBAL = 1
+_HOST_ALLOC_FLAGS = {
+    HostMemory.PINNED: HOST_ALLOC_DEFAULT,
+    HostMemory.WRITE_COMBINED: HOST_ALLOC_WRITE_COMBINED,
+    HostMemory.MAPPED: HOST_ALLOC_MAPPED,
+}
+# Host memory the OS cannot page out while this process holds it: what the RAM guard counts.
+_BUFFER_KINDS = {HostMemory.STAGED: HostMemory.PAGEABLE, HostMemory.MANAGED_PREFETCH: HostMemory.MANAGED}
+PAGE_LOCKED = frozenset({HostMemory.PINNED, HostMemory.REGISTERED, HostMemory.WRITE_COMBINED, HostMemory.MAPPED})
 Filler = Callable[[npt.NDArray[np.float32]], None]
 
 
@@ -38,9 +59,10 @@ Filler = Callable[[npt.NDArray[np.float32]], None]
 class HeldBytes:
     """What a pool holds now, in bytes: for the app's status and the soak benchmark."""
 
-    pinned: int  # page-locked host memory (pinned and registered)
+    pinned: int  # page-locked host memory (pinned, registered, write-combined, mapped)
     pageable: int
     device: int
+    managed: int = 0  # cudaMallocManaged memory, on the host or the device as its pages migrated
 
 
 @dataclass
@@ -50,6 +72,7 @@ class HostBuffer:
     array: npt.NDArray[np.float32]
     memory: HostMemory
     release: Callable[[], None] = field(repr=False)
+    device_pointer: int = 0  # where kernels reach it: mapped and managed memory only, else 0
 
     @property
     def nbytes(self) -> int:
@@ -68,22 +91,69 @@ def _touched(elements: int) -> npt.NDArray[np.float32]:
     return array
 
 
+def _view(pointer: int, nbytes: int) -> npt.NDArray[np.float32]:
+    """A float32 numpy view of `nbytes` at `pointer` (valid while that memory is)."""
+    return np.frombuffer(memoryview((ctypes.c_char * nbytes).from_address(pointer)), dtype=np.float32)
+
+
+def buffer_kind(memory: HostMemory) -> HostMemory:
+    """The kind of the data buffers a pipeline of `memory` allocates.
+
+    Staged data is pageable (its ring of pinned slots is a buffer of its own); prefetched
+    managed memory is managed memory.
+    """
+    return _BUFFER_KINDS.get(memory, memory)
+
+
 def alloc_host(memory: HostMemory, elements: int) -> HostBuffer:
-    """A host buffer of `elements` float32 values of the given kind (no RAM guard here)."""
+    """A host buffer of `elements` float32 values of `buffer_kind(memory)`, zero-filled (no RAM guard here)."""
+    memory = buffer_kind(memory)
     if memory is HostMemory.PAGEABLE:
         return HostBuffer(_touched(elements), memory, lambda: None)
     import cupy
 
     runtime = cupy.cuda.runtime
     nbytes = elements * _FLOAT32.itemsize
-    if memory is HostMemory.PINNED:
-        pointer = runtime.hostAlloc(nbytes, 0)
-        view = np.frombuffer(memoryview((ctypes.c_char * nbytes).from_address(pointer)), dtype=np.float32)
-        view.fill(0.0)
-        return HostBuffer(view, memory, lambda: runtime.freeHost(pointer))
-    array = _touched(elements)
-    runtime.hostRegister(array.ctypes.data, nbytes, 0)
-    return HostBuffer(array, memory, lambda: runtime.hostUnregister(array.ctypes.data))
+    if memory is HostMemory.REGISTERED:
+        array = _touched(elements)
+        runtime.hostRegister(array.ctypes.data, nbytes, 0)
+        return HostBuffer(array, memory, lambda: runtime.hostUnregister(array.ctypes.data))
+    if memory is HostMemory.MANAGED:
+        pointer = int(runtime.mallocManaged(nbytes, MEM_ATTACH_GLOBAL))
+        return _filled(HostBuffer(_view(pointer, nbytes), memory, lambda: runtime.free(pointer), pointer))
+    pointer = int(runtime.hostAlloc(nbytes, _HOST_ALLOC_FLAGS[memory]))
+    buffer = HostBuffer(_view(pointer, nbytes), memory, lambda: runtime.freeHost(pointer))
+    if memory is HostMemory.MAPPED:
+        try:
+            buffer.device_pointer = mapped_device_pointer(pointer)
+        except BaseException:
+            buffer.release()
+            raise
+    return _filled(buffer)
+
+
+def _filled(buffer: HostBuffer) -> HostBuffer:
+    """`buffer` zero-filled by the host: every page touched (managed pages now live on the host)."""
+    try:
+        buffer.array.fill(0.0)
+    except BaseException:
+        buffer.release()
+        raise
+    return buffer
+
+
+def mapped_device_pointer(pointer: int) -> int:
+    """The device address of mapped host memory at `pointer`, as ``cudaHostGetDevicePointer`` gives it.
+
+    A null one is refused: a kernel handed it would fault, and that error would end every
+    later run of the process.
+    """
+    import cupy
+
+    device_pointer = int(cupy.cuda.runtime.pointerGetAttributes(pointer).devicePointer)
+    if device_pointer == 0:
+        raise RuntimeError(f"host memory at {pointer:#x} has no device address: it is not mapped")
+    return device_pointer
 
 
 class BufferPool:
@@ -101,14 +171,15 @@ class BufferPool:
 
     @property
     def pinned_bytes(self) -> int:
-        """Bytes this pool holds page-locked (pinned and registered)."""
-        return sum(b.nbytes for b in self._host.values() if b.memory is not HostMemory.PAGEABLE)
+        """Bytes this pool holds page-locked (pinned, registered, write-combined, mapped)."""
+        return sum(b.nbytes for b in self._host.values() if b.memory in PAGE_LOCKED)
 
     def held(self) -> HeldBytes:
-        """Bytes held now: page-locked, pageable, on the device."""
+        """Bytes held now: page-locked, pageable, on the device, managed."""
         pageable = sum(b.nbytes for b in self._host.values() if b.memory is HostMemory.PAGEABLE)
+        managed = sum(b.nbytes for b in self._host.values() if b.memory is HostMemory.MANAGED)
         device = sum(int(array.nbytes) for array in self._device.values())
-        return HeldBytes(self.pinned_bytes, pageable, device)
+        return HeldBytes(self.pinned_bytes, pageable, device, managed)
 
     def host(
         self, memory: HostMemory, role: str, elements: int, fill: Filler | None = None, *, guard: bool = True
@@ -118,13 +189,14 @@ class BufferPool:
         `fill` writes its initial contents once, when it is allocated. `guard=False` skips the
         RAM guard, for scratch buffers of a few KiB that any machine can spare.
         """
+        memory = buffer_kind(memory)
         key = (memory, role)
         held = self._host.get(key)
         if held is not None and len(held.array) == elements:
             return held
         for other in [k for k in self._host if k[1] == role]:  # one buffer per role, of any kind
             self._host.pop(other).release()
-        if guard and memory is not HostMemory.PAGEABLE:
+        if guard and memory in PAGE_LOCKED:
             self.check_pin(elements * _FLOAT32.itemsize)
         buffer = self.allocate(memory, elements)
         self._host[key] = buffer

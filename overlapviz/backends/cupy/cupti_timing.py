@@ -23,8 +23,9 @@ from overlapviz.backends.cupy.cupti_sharing import (
     probe_returned,
     should_rearm,
 )
-from overlapviz.backends.cupy.cupti_trace import RecordMismatch, run_device_records, trace_from_cupti
+from overlapviz.backends.cupy.cupti_trace import RecordMismatch, cupti_ops, run_device_records, trace_from_cupti
 from overlapviz.backends.cupy.records import HostStep
+from overlapviz.backends.cupy.side_times import SideTimes
 from overlapviz.core.config import FLOAT32_BYTES, PipelineConfig
 from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import Trace
@@ -103,8 +104,12 @@ def collect_trace(
     config: PipelineConfig,
     meta: TraceMeta,
     steps: Sequence[HostStep],
+    side: SideTimes | None = None,
 ) -> Trace:
-    """The trace of the run that began at `begin` (CUPTI's clock); `CuptiShared` if not its alone."""
+    """The trace of the run that began at `begin` (CUPTI's clock); `CuptiShared` if not its alone.
+
+    `side` holds the times of the ops CUPTI does not report (host copies, prefetches).
+    """
     deliveries: list[Delivery] = []
     reason = "CUPTI handed back nothing"
     for _ in range(FLUSH_ATTEMPTS):
@@ -113,10 +118,10 @@ def collect_trace(
         got = merge(deliveries)
         apis = [api for api in got.apis if api.start_ns >= begin]
         ops = run_device_records(got.devices, apis)
-        reason = after_run_reason(plan, ops, got.foreign)
+        reason = after_run_reason(cupti_ops(plan), ops, got.foreign)
         if not reason:
             try:
-                return trace_from_cupti(plan, apis, got.devices, config, meta, host_steps=steps)
+                return trace_from_cupti(plan, apis, got.devices, config, meta, host_steps=steps, side=side)
             except RecordMismatch as error:
                 raise CuptiShared(f"CUPTI's records do not match this run's ops: {error}") from error
         if foreign_reason(got.foreign) or duplicated_ops(ops):

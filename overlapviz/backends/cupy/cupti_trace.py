@@ -3,7 +3,9 @@
 Matching records to the ops that were issued: CUPTI numbers every API call with a
 correlation id that grows in call order, and gives each copy or kernel the id of the call
 that issued it. So the run's device records, sorted by correlation id, are the ops in issue
-order; that they match the plan kind for kind is checked, not assumed.
+order; that they match the plan kind for kind is checked, not assumed. The plan's host
+copies and prefetches are not among them: their times come from the runner (`side_times`),
+and the trace still has one row per plan op, in the plan's order.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord, HostStep, host_memory_of
+from overlapviz.backends.cupy.side_times import SideTimes, is_side_op
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
@@ -111,6 +114,11 @@ def host_spans(apis: Sequence[ApiRecord], linked: set[int], threads: set[int]) -
     return kept
 
 
+def cupti_ops(plan: Sequence[PlannedOp]) -> list[PlannedOp]:
+    """The ops of `plan` that CUPTI reports as copies and kernels (every op but host copies and prefetches)."""
+    return [op for op in plan if not is_side_op(op)]
+
+
 def trace_from_cupti(
     plan: Sequence[PlannedOp],
     apis: Sequence[ApiRecord],
@@ -118,6 +126,7 @@ def trace_from_cupti(
     config: PipelineConfig,
     meta: TraceMeta,
     host_steps: Sequence[HostStep] = (),
+    side: SideTimes | None = None,
 ) -> Trace:
     """The trace of one run from the API records in its window and all device records seen.
 
@@ -127,14 +136,28 @@ def trace_from_cupti(
     Each op's unit is its plan's; its times, bytes, host memory and name are what CUPTI
     reported, the plan's name standing in where CUPTI gives none (a copy).
     """
+    side = side or SideTimes()
+    timed = cupti_ops(plan)
     ops = run_device_records(devices, apis)
-    check_matches_plan(plan, ops)
-    streams = map_stream_ids(plan, ops)
+    check_matches_plan(timed, ops)
+    streams = map_stream_ids(timed, ops)
     calls = issuing_calls(ops, apis)
     enqueue = [call.start_ns if call else -1 for call in calls]
-    ready = ready_times(plan, ops, [e if e >= 0 else r.start_ns for e, r in zip(enqueue, ops, strict=True)])
+    ready = ready_times(timed, ops, [e if e >= 0 else r.start_ns for e, r in zip(enqueue, ops, strict=True)])
+    recorded = {planned.index: row for row, planned in enumerate(timed)}
     builder = TraceBuilder()
-    for planned, record, issued, reached in zip(plan, ops, enqueue, ready, strict=True):
+    for planned in plan:
+        row = recorded.get(planned.index)
+        if row is None:  # a host copy or a prefetch
+            span = side.span(planned.index)
+            builder.add(
+                planned.kind, planned.unit, span.start_ns, span.end_ns, name=planned.name, stream=planned.stream,
+                chunk=planned.chunk, enqueue_ns=span.ready_ns, ready_ns=span.ready_ns, nbytes=planned.nbytes,
+                memory=planned.memory,
+            )  # fmt: skip
+            continue
+        record, issued = ops[row], enqueue[row]
+        copy = record.kind is not OpKind.KERNEL
         builder.add(
             record.kind,
             planned.unit,
@@ -144,11 +167,11 @@ def trace_from_cupti(
             stream=streams[record.stream_id],
             chunk=planned.chunk,
             enqueue_ns=issued,
-            ready_ns=reached if issued >= 0 else -1,
-            nbytes=record.nbytes,
-            memory=host_memory_of(record, config.memory),
+            ready_ns=ready[row] if issued >= 0 else -1,
+            nbytes=record.nbytes if copy else planned.nbytes,  # a kernel's bytes over the link are the plan's
+            memory=host_memory_of(record, config.memory) if copy else planned.memory,
         )
-    row_of = {record.correlation_id: row for row, record in enumerate(ops)}
+    row_of = {record.correlation_id: timed[row].index for row, record in enumerate(ops)}
     threads = {call.thread_id for call in calls if call is not None}
     for api in host_spans(apis, set(row_of), threads):
         row = row_of.get(api.correlation_id, -1)

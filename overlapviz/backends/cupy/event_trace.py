@@ -4,7 +4,8 @@ The fallback when CUPTI cannot be used. Per op, an event recorded on its stream 
 before it gives ``ready`` (the stream reached it) and one just after gives ``end``; host
 clock readings around each issuing call give the host lane. Copy engines are FIFO, and so is
 the compute unit when every kernel fills all SMs, so their ops' starts are rebuilt with
-`replay_groups`. Kernels that leave room for others start when ready.
+`replay_groups`. Kernels that leave room for others start when ready. A host copy (staging
+ring) runs on the host thread: its ``ready``/``end`` are the host clock's, and it has no call.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
 from overlapviz.core.trace_meta import TraceMeta
 
-CALL_NAMES = {OpKind.H2D: "cudaMemcpyAsync", OpKind.D2H: "cudaMemcpyAsync", OpKind.KERNEL: "cuLaunchKernel"}
+CALL_NAMES = {
+    OpKind.H2D: "cudaMemcpyAsync", OpKind.D2H: "cudaMemcpyAsync", OpKind.KERNEL: "cuLaunchKernel",
+    OpKind.PREFETCH: "cudaMemPrefetchAsync",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,8 @@ def fifo_groups(plan: Sequence[PlannedOp], kernels_fill_device: bool) -> list[li
     """Rows that share one FIFO unit: each copy engine, and compute when kernels fill the GPU."""
     groups: dict[Unit, list[int]] = {}
     for op in plan:
+        if op.on_host:
+            continue  # the host thread's own copies: timed by its clock, one after another
         if op.unit is not Unit.COMPUTE or kernels_fill_device:
             groups.setdefault(op.unit, []).append(op.index)
     return list(groups.values())
@@ -49,10 +55,12 @@ def trace_from_events(
     *,
     kernels_fill_device: bool,
     host_steps: Sequence[HostStep] = (),
+    per_op_calls: bool = True,
 ) -> Trace:
     """The trace of one event-timed run (`host_steps`: host work that issued no op).
 
-    Each op's unit, name, bytes and host memory are its plan's.
+    Each op's unit, name, bytes and host memory are its plan's. `per_op_calls=False`: the
+    ops were not issued one call each (a graph launch, which `host_steps` then holds).
     """
     groups = fifo_groups(plan, kernels_fill_device)
     start = replay_groups(groups, times.ready, times.end)
@@ -72,7 +80,9 @@ def trace_from_events(
             nbytes=op.nbytes,
             memory=op.memory,
         )
-    for op in plan:
+    for op in plan if per_op_calls else ():
+        if op.on_host:
+            continue
         i = op.index
         builder.add(
             OpKind.API, Unit.HOST, times.call_start[i], times.call_end[i],

@@ -69,8 +69,9 @@ def copy_op_kind(copy_kind: int) -> OpKind | None:
 def host_memory_of(record: DeviceRecord, configured: HostMemory) -> MemoryKind:
     """The host side of a copy, from CUPTI's source/destination kinds.
 
-    CUPTI reports memory pinned with ``cudaHostRegister`` as pinned too; the configured
-    memory tells the two apart. A kernel touches no host memory.
+    CUPTI reports memory pinned with ``cudaHostRegister`` or allocated write-combined as
+    pinned too; the configured memory tells them apart. A kernel's record says nothing of
+    host memory (what it reaches is the plan's).
     """
     if record.kind is OpKind.KERNEL:
         return MemoryKind.NONE
@@ -78,8 +79,12 @@ def host_memory_of(record: DeviceRecord, configured: HostMemory) -> MemoryKind:
     if host_side == CuptiMemory.PAGEABLE:
         return MemoryKind.PAGEABLE
     if host_side == CuptiMemory.PINNED:
-        return MemoryKind.REGISTERED if configured is HostMemory.REGISTERED else MemoryKind.PINNED
+        return _PINNED_AS.get(configured, MemoryKind.PINNED)
     return MemoryKind.NONE
+
+
+# Page-locked kinds CUPTI reports as plain pinned memory, by the configured host memory.
+_PINNED_AS = {HostMemory.REGISTERED: MemoryKind.REGISTERED, HostMemory.WRITE_COMBINED: MemoryKind.WRITE_COMBINED}
 
 
 @dataclass(frozen=True, slots=True)
