@@ -8,7 +8,10 @@ warm, saturated colour on the host lane, so it stands out against the grey of pl
 Work that is not the pipeline's takes the three Okabe-Ito hues left (memsets yellow, copies
 within a GPU sky blue, copies between GPUs orange) and, for unified-memory migrations, the
 dark "wine" of Paul Tol's muted scheme (Tol, "Colour Schemes", SRON/EPS/TN/09-002, 2021),
-also chosen to stay distinct under colour blindness. Annotation ranges are the light grey of
+also chosen to stay distinct under colour blindness. Two more of that scheme mark what some
+kinds of host memory add: managed prefetches the program issued are its "olive", the host
+thread's own copies through a staging ring its "indigo", dark beside the grey calls on the
+host lane. Annotation ranges are the light grey of
 Tol's bright scheme, a background for the names written on them, in a lane of their own.
 """
 
@@ -33,6 +36,8 @@ class SpanStyle(StrEnum):
     PEER = "peer"  # a copy from one GPU's memory to another's
     MIGRATION = "migration"  # unified memory: pages the driver moved
     ANNOTATION = "annotation"  # a named range (NVTX, record_function)
+    PREFETCH = "prefetch"  # managed pages the program moved (cudaMemPrefetchAsync)
+    HOST_COPY = "host-copy"  # the host thread's memcpy into or out of a pinned staging slot
 
 
 OKABE_ITO = {
@@ -59,6 +64,8 @@ KIND_COLOURS: dict[SpanStyle, str] = {
     SpanStyle.PEER: OKABE_ITO["orange"],
     SpanStyle.MIGRATION: "#882255",  # Tol's muted "wine"
     SpanStyle.ANNOTATION: "#BBBBBB",  # the grey of Tol's bright scheme
+    SpanStyle.PREFETCH: "#999933",  # Tol's muted "olive"
+    SpanStyle.HOST_COPY: "#332288",  # Tol's muted "indigo"
 }
 ANNOTATION_TEXT = "#1F2328"  # the names on annotation ranges: dark on their pale fill in every theme
 
@@ -93,6 +100,8 @@ OPTIONAL_LEGEND: dict[SpanStyle, LegendEntry] = {
     SpanStyle.PEER: LegendEntry("Peer copy", KIND_COLOURS[SpanStyle.PEER]),
     SpanStyle.MIGRATION: LegendEntry("Unified-memory migration", KIND_COLOURS[SpanStyle.MIGRATION]),
     SpanStyle.ANNOTATION: LegendEntry("Range (NVTX, record_function)", KIND_COLOURS[SpanStyle.ANNOTATION]),
+    SpanStyle.PREFETCH: LegendEntry("Prefetch (managed memory)", KIND_COLOURS[SpanStyle.PREFETCH]),
+    SpanStyle.HOST_COPY: LegendEntry("Host copy (staging ring)", KIND_COLOURS[SpanStyle.HOST_COPY]),
 }
 
 

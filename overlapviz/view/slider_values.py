@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from overlapviz.core.config import DEFAULT_ITERS, FLOAT32_BYTES, MIB
+from overlapviz.core.config import DEFAULT_ITERS, FLOAT32_BYTES, MAX_RING_SLOTS, MIB
 
 STREAM_VALUES: tuple[int, ...] = tuple(range(1, 33))
 MAX_SLIDER_CHUNKS = 1024
@@ -26,6 +26,10 @@ SIZE_VALUES: tuple[int, ...] = tuple(
 # default sits exactly on the ladder.
 ITER_VALUES: tuple[int, ...] = (0, *sorted({round(DEFAULT_ITERS * 2 ** (k / 2)) for k in range(-12, 7)}))
 
+# Every slot count up to 8 (where a ring's size matters), then powers of two and the midpoints
+# 1.5x between them up to the most the config allows.
+_RING_LADDER = {*range(1, 9), *(2**p for p in range(4, 7)), *(3 * 2**p for p in range(2, 5))}
+RING_SLOT_VALUES: tuple[int, ...] = tuple(sorted(n for n in _RING_LADDER if n <= MAX_RING_SLOTS))
 
 EVERY_CHUNK_COUNT_UP_TO = 16
 

@@ -3,7 +3,8 @@
 A device op is drawn running (start -> end) in its stream lane and its unit lane, and waiting
 (ready -> start) in its stream lane only: in a unit lane the unit was busy with another op at
 that time. A host API call is drawn grey, with the part in which the host waited for its own
-op (as `core.metrics.host_blocked_per_row` measures it) painted over it as blocked. An
+op (as `core.metrics.host_blocked_per_row` measures it) painted over it as blocked; the
+host thread's own copies (a staging ring's) are drawn in their colour on its lane. An
 annotation range is drawn as it ran, in its row of the annotation lane.
 Sets are batched by (lane group, kind): the timeline draws one item per batch. A set names
 its lane by key only, so where the lane sits (theme, callout rows) can change without
@@ -28,7 +29,7 @@ Int64Array = npt.NDArray[np.int64]
 KIND_STYLES = {
     OpKind.H2D: SpanStyle.H2D, OpKind.KERNEL: SpanStyle.KERNEL, OpKind.D2H: SpanStyle.D2H,
     OpKind.MEMSET: SpanStyle.MEMSET, OpKind.D2D: SpanStyle.D2D, OpKind.PEER: SpanStyle.PEER,
-    OpKind.MIGRATION: SpanStyle.MIGRATION,
+    OpKind.MIGRATION: SpanStyle.MIGRATION, OpKind.PREFETCH: SpanStyle.PREFETCH,
 }  # fmt: skip  (the device kinds; in the order they are painted)
 
 
@@ -121,10 +122,15 @@ def _waiting_set(trace: Trace, lane_key: str, rows: npt.NDArray[np.intp], style:
 
 def _host_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[BatchKey, SpanSet]]:
     key: BatchKey = (LaneGroup.HOST, OpKind.API.label)
-    rows = lane.rows
+    own_copy = trace["kind"][lane.rows] == OpKind.HOST_COPY
+    rows = lane.rows[~own_copy]
     starts, ends = trace["start_ns"][rows], trace["end_ns"][rows]
     calls = SpanSet.of(lane.key, SpanStyle.API, KIND_COLOURS[SpanStyle.API], starts, ends, rows)
     stuck = rows[blocked[rows] > 0]
     ends = trace["end_ns"][stuck]
     waits = SpanSet.of(lane.key, SpanStyle.BLOCKED, KIND_COLOURS[SpanStyle.BLOCKED], ends - blocked[stuck], ends, stuck)
-    return [(key, calls), (key, waits)]
+    sets = [(key, calls), (key, waits)]
+    if own_copy.any():
+        copies = _running_set(trace, lane.key, lane.rows[own_copy], SpanStyle.HOST_COPY)
+        sets.append(((LaneGroup.HOST, OpKind.HOST_COPY.label), copies))
+    return sets

@@ -7,14 +7,20 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace import MemoryKind, OpKind, Trace
+from overlapviz.core.trace import MemoryKind, OpKind, Trace, Unit
 from overlapviz.view.formatting import format_bandwidth, format_bytes, format_duration
 
 KIND_TITLES = {
     OpKind.H2D: "H2D copy", OpKind.KERNEL: "Kernel", OpKind.D2H: "D2H copy", OpKind.API: "Host API call",
     OpKind.MEMSET: "Memset", OpKind.D2D: "D2D copy", OpKind.PEER: "Peer copy",
-    OpKind.MIGRATION: "Unified-memory migration", OpKind.ANNOTATION: "Range",
+    OpKind.MIGRATION: "Unified-memory migration", OpKind.ANNOTATION: "Range", OpKind.PREFETCH: "Prefetch",
+    OpKind.HOST_COPY: "Host copy",
 }  # fmt: skip
+_KIND_NOTES = {
+    OpKind.MIGRATION: "Moved by the driver (unified memory), not a copy the program issued",
+    OpKind.PREFETCH: "Managed pages moved by cudaMemPrefetchAsync: on a copy engine, not counted as copy bytes",
+    OpKind.HOST_COPY: "The host thread's own memcpy into or out of a pinned staging slot",
+}
 HOST_SIDED = (OpKind.H2D, OpKind.D2H)  # the kinds whose host memory is worth a line even when not known
 
 
@@ -39,19 +45,32 @@ def describe_span(
     if kind is not OpKind.KERNEL:
         lines.append(f"Bytes {format_bytes(span['bytes'])}")
         bandwidth = math.nan if bandwidth_gbps is None else float(bandwidth_gbps[row])
+        if kind in _RATE_OF_OWN and math.isnan(bandwidth):
+            bandwidth = _rate_gbps(span)
         lines.append(f"Bandwidth {format_bandwidth(bandwidth)}")
+    elif span["bytes"] > 0:  # a kernel reaching host memory itself (mapped, managed)
+        lines.append(f"Over the link {format_bytes(span['bytes'])} at {format_bandwidth(_rate_gbps(span))}")
     if kind in HOST_SIDED or span["memory"] != MemoryKind.NONE:
         lines.append(f"Host memory {MemoryKind(span['memory']).label}")
-    if kind is OpKind.MIGRATION:
-        lines.append("Moved by the driver (unified memory), not a copy the program issued")
+    if kind in _KIND_NOTES:
+        lines.append(_KIND_NOTES[kind])
     lines.append(_waited_line(span))
     lines.append(f"Ran {format_duration(span['start_ns'])} \u2192 {format_duration(span['end_ns'])}")
     return "\n".join(lines)
 
 
+_RATE_OF_OWN = (OpKind.PREFETCH, OpKind.HOST_COPY)  # no copy bandwidth of the metrics: their own rate
+
+
+def _rate_gbps(span: dict[str, int]) -> float:
+    """Bytes over duration, GB/s (NaN for an instant span)."""
+    duration = span["end_ns"] - span["start_ns"]
+    return span["bytes"] / duration if duration > 0 else math.nan
+
+
 def _place_line(span: dict[str, int]) -> str:
     """Where a device op ran: its stream and chunk where it has them (its lane names its GPU)."""
-    parts = []
+    parts = ["Host thread"] if span["unit"] == Unit.HOST else []  # its own copy (a staging ring's)
     if span["stream"] >= 0:
         parts.append(f"Stream {span['stream']}")
     if span["chunk"] >= 0 or span["stream"] >= 0:

@@ -119,3 +119,35 @@ def test_kernel_time_label_is_for_the_device_on_show(panel):
     panel.set_config(PipelineConfig())
     panel.set_config(big)  # entering the lesson again reads the same
     assert panel.iters_slider._detail_label.text() == on_h200
+
+
+def test_the_ring_slots_slider_is_for_staged_memory_and_commits_its_count(panel, qtbot):
+    assert not panel.ring_slots_slider.isEnabled()  # pinned memory has no ring
+    panel.memory.button(HostMemory.STAGED).click()
+    assert panel.ring_slots_slider.isEnabled()
+    committed = []
+    panel.config_committed.connect(committed.append)
+    _drag(panel.ring_slots_slider, 8)
+    assert [(c.memory, c.ring_slots) for c in committed] == [(HostMemory.STAGED, 8)]
+    panel.memory.button(HostMemory.PINNED).click()
+    assert not panel.ring_slots_slider.isEnabled() and panel.config().ring_slots == 8  # kept for staged again
+
+
+def test_the_graph_switch_commits_a_graph_run_and_shows_a_loaded_one(panel, qtbot):
+    with qtbot.waitSignal(panel.config_committed) as blocker:
+        panel.graph_switch.click()
+    assert blocker.args[0].graph is True and panel.config().graph is True
+    committed = []
+    panel.config_committed.connect(committed.append)
+    panel.set_config(PipelineConfig(memory="staged", ring_slots=5))
+    assert not panel.graph_switch.isChecked() and panel.ring_slots_slider.value() == 5 and committed == []
+
+
+def test_a_graph_on_memory_it_cannot_hold_is_explained_not_emitted(panel):
+    committed = []
+    panel.config_committed.connect(committed.append)
+    panel.graph_switch.click()
+    committed.clear()
+    panel.memory.button(HostMemory.PAGEABLE).click()
+    assert committed == []
+    assert panel.notice.isVisible() and panel.notice.text().startswith("Not a valid pipeline: graph:")

@@ -12,11 +12,15 @@ from overlapviz._qt.export.export_view import ExportOptions, ExportView
 from overlapviz._qt.export.image_export import render_image
 from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.backends.sim import create_backend
+from overlapviz.core.config import MIB, PipelineConfig
 from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.trace import OpKind
 from overlapviz.importers.read import read_trace_file
 from overlapviz.view.annotation_depth import depth_rows
 from overlapviz.view.palette import KIND_COLOURS, LEGEND, OPTIONAL_LEGEND, SpanStyle
 from overlapviz.view.prepared import legend_of, prepare_trace
+from overlapviz.view.span_sets import styles_present
 from overlapviz.view.span_text import describe_span
 
 NSYS = Path(__file__).resolve().parent.parent / "data" / "nsys"
@@ -143,7 +147,8 @@ def test_a_real_trace_draws_its_memsets_and_migrations(timeline):
 def test_the_legend_names_the_other_kinds_only_when_present():
     assert legend_of([prepare_trace(two_chunk_trace())]) == LEGEND
     shown = legend_of([prepare_trace(two_gpu_trace())])
-    assert shown == LEGEND + tuple(OPTIONAL_LEGEND.values())
+    host_kinds = (SpanStyle.PREFETCH, SpanStyle.HOST_COPY)  # only a run on those kinds of memory has them
+    assert shown == LEGEND + tuple(entry for style, entry in OPTIONAL_LEGEND.items() if style not in host_kinds)
     memsets_only = legend_of([prepare_trace(read_trace_file(NSYS / "mordred-2021-no-enums.sqlite.gz"))])
     assert memsets_only == (*LEGEND, OPTIONAL_LEGEND[SpanStyle.MEMSET])
 
@@ -165,8 +170,8 @@ def test_an_export_draws_the_same_lanes_and_legend(qapp):
     view = prepare_trace(two_gpu_trace())
     options = ExportOptions()
     layout = picture_layout(view, options)
-    wanted = {KIND_COLOURS[style].upper() for style in OPTIONAL_LEGEND}
-    assert layout.colours() >= wanted
+    wanted = {KIND_COLOURS[style].upper() for style in OPTIONAL_LEGEND if style in styles_present(view.span_sets)}
+    assert len(wanted) == 5 and layout.colours() >= wanted  # memsets, D2D, peer copies, migrations, ranges
     assert wrong_pixels(render_image(view, options), layout) == []
     export = ExportView(view, options)
     try:
@@ -233,3 +238,52 @@ def test_a_new_trace_starts_unfiltered_and_an_export_draws_the_lanes_on_show(tim
     timeline.set_view(prepare_trace(many_streams_trace(24)))
     assert timeline.stream_filter.current().text == ""
     assert len(_stream_titles(timeline)) == 4
+
+
+# --- what some kinds of host memory add: prefetches, the host's own copies, kernels over the link ---
+
+
+def _model_run(memory):
+    return create_backend().run(PipelineConfig(memory=memory, size_bytes=64 * MIB, chunks=4, streams=2), "h200")
+
+
+def _longest(trace, kind_rows):
+    return kind_rows[np.argmax(trace.duration_ns[kind_rows])]
+
+
+@pytest.mark.parametrize(
+    ("memory", "kind", "lane_key", "style"),
+    [
+        ("managed-prefetch", OpKind.PREFETCH, "unit-h2d-engine", SpanStyle.PREFETCH),
+        ("managed-prefetch", OpKind.PREFETCH, "stream-0", SpanStyle.PREFETCH),
+        ("staged", OpKind.HOST_COPY, "host", SpanStyle.HOST_COPY),
+    ],
+)
+def test_prefetches_and_host_copies_are_painted_in_their_colour(timeline, memory, kind, lane_key, style):
+    view = prepare_trace(_model_run(memory))
+    timeline.set_view(view)
+    trace = timeline.trace
+    placed = _lane(timeline, lane_key)
+    rows = placed.rows[trace["kind"][placed.rows] == kind]
+    row = _longest(trace, rows)
+    start, end = trace["start_ns"][row] / MS, trace["end_ns"][row] / MS
+    timeline.set_view_range_ms(start - (end - start), end + (end - start))
+    assert _probe(timeline, (start + end) / 2, placed.centre) == KIND_COLOURS[style].upper()
+    assert OPTIONAL_LEGEND[style] in legend_of([view])
+
+
+def test_tooltips_of_prefetches_host_copies_and_kernels_over_the_link():
+    prefetched = _model_run("managed-prefetch")
+    row = next(r for r in range(len(prefetched)) if prefetched.name_of(r) == "prefetch to device")
+    text = describe_span(prefetched, row)
+    assert text.startswith("Prefetch: prefetch to device") and "not counted as copy bytes" in text
+    assert "Host memory managed" in text and "Bandwidth \u2014" not in text and "GB/s" in text
+    staged = _model_run("staged")
+    row = next(r for r in range(len(staged)) if staged.name_of(r) == "memcpy pageable->pinned")
+    text = describe_span(staged, row)
+    assert text.startswith("Host copy: memcpy pageable->pinned") and "pinned staging slot" in text
+    assert "Host thread, chunk 0" in text and "Bytes 16 MiB" in text and "GB/s" in text
+    mapped = _model_run("mapped")
+    row = next(r for r in range(len(mapped)) if mapped.name_of(r) == "fma_chain")
+    text = describe_span(mapped, row)
+    assert "Over the link 32 MiB at" in text and "Host memory mapped" in text

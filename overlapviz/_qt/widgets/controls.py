@@ -15,7 +15,14 @@ from overlapviz._qt.widgets.step_slider import StepSlider
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.config import ConfigError, HostMemory, IssueOrder, PipelineConfig, StreamKind, format_size
 from overlapviz.view.kernel_time import KernelRate, KernelTimeHint
-from overlapviz.view.slider_values import ITER_VALUES, SIZE_VALUES, STREAM_VALUES, chunk_values, nearest_value
+from overlapviz.view.slider_values import (
+    ITER_VALUES,
+    RING_SLOT_VALUES,
+    SIZE_VALUES,
+    STREAM_VALUES,
+    chunk_values,
+    nearest_value,
+)
 
 
 class ControlsPanel(QWidget):
@@ -43,6 +50,8 @@ class ControlsPanel(QWidget):
         self.chunks_slider = child(form, StepSlider, "chunks_slider")
         self.size_slider = child(form, StepSlider, "size_slider")
         self.iters_slider = child(form, StepSlider, "iters_slider")
+        self.ring_slots_slider = child(form, StepSlider, "ring_slots_slider")
+        self.graph_switch = child(form, QToggleSwitch, "graph_switch")
         self.notice = child(form, QLabel, "notice_label")
         self.device_combo = child(form, QComboBox, "device_combo")
         self.run_button = child(form, QPushButton, "run_button")
@@ -83,6 +92,11 @@ class ControlsPanel(QWidget):
         self.streams_slider.set_value(config.streams)
         self.iters_slider.configure(_with(ITER_VALUES, config.iters), _iters_text)
         self.iters_slider.set_value(config.iters)
+        self.ring_slots_slider.configure(_with(RING_SLOT_VALUES, config.ring_slots), str)
+        self.ring_slots_slider.set_value(config.ring_slots)
+        self.graph_switch.blockSignals(True)
+        self.graph_switch.setChecked(config.graph)
+        self.graph_switch.blockSignals(False)
         self.memory.set_value(config.memory)
         self.order.set_value(config.order)
         self.stream_kind.set_value(config.stream_kind)
@@ -132,11 +146,12 @@ class ControlsPanel(QWidget):
     # --- internals -------------------------------------------------------------------
 
     def _connect(self) -> None:
-        for slider in (self.streams_slider, self.chunks_slider, self.iters_slider, self.size_slider):
+        for slider in self._sliders():
             slider.value_changed.connect(self._on_slider_moved)
             slider.value_committed.connect(self._on_slider_committed)
         for group in (self.memory, self.order, self.stream_kind):
             group.chosen.connect(lambda _value: self._commit())
+        self.graph_switch.toggled.connect(lambda _on: self._commit())
         self.run_button.clicked.connect(self.run_clicked)
         self.live_switch.toggled.connect(self.live_toggled)
         self.device_combo.currentIndexChanged.connect(self._on_target_chosen)
@@ -165,7 +180,7 @@ class ControlsPanel(QWidget):
         return any(s.is_dragging() for s in self._sliders())
 
     def _sliders(self) -> tuple[StepSlider, ...]:
-        return (self.streams_slider, self.chunks_slider, self.size_slider, self.iters_slider)
+        return (self.streams_slider, self.chunks_slider, self.size_slider, self.iters_slider, self.ring_slots_slider)
 
     def _sync_chunks(self) -> None:
         """Offer the chunk counts the current size allows (one element per chunk at least); keep the user's wish."""
@@ -181,6 +196,7 @@ class ControlsPanel(QWidget):
                 streams=self.streams_slider.value(), chunks=self.chunks_slider.value(),
                 size_bytes=self.size_slider.value(), iters=self.iters_slider.value(), memory=self.memory.value(),
                 order=self.order.value(), stream_kind=self.stream_kind.value(),
+                ring_slots=self.ring_slots_slider.value(), graph=self.graph_switch.isChecked(),
             )  # fmt: skip
         except ConfigError as error:
             self.notice.setText(f"Not a valid pipeline: {error}")
@@ -192,6 +208,7 @@ class ControlsPanel(QWidget):
         return config
 
     def _show_adjustments(self) -> None:
+        self.ring_slots_slider.setEnabled(self._config.uses_ring)  # the slots are kept for when staged is chosen
         chunks = self.chunks_slider.value()
         text = ""
         if self._wanted_chunks != chunks:
