@@ -33,22 +33,22 @@ def legacy_mix(meta):
 
 
 def test_ops_held_back_by_the_legacy_default_stream_are_found_with_their_wait():
-    trace = legacy_mix({"legacy_streams": [0]})
+    trace = legacy_mix(TraceMeta(legacy_streams=(0,)))
     [finding] = legacy_default_stream(trace, compute_metrics(trace))
     # the copy waited 0.9 ms for stream 1's kernel (the H2D engine was free), the second kernel 0.9 ms for the copy
     assert finding.message.startswith("2 device ops waited 1.80 ms in all (the run took 3.00 ms) for work on another")
-    assert "1 ops ran on the legacy default stream" in finding.message and "cudaStreamNonBlocking" in finding.message
+    assert "1 op ran on the legacy default stream" in finding.message and "cudaStreamNonBlocking" in finding.message
     assert finding.rows.tolist() == [1, 2]
     assert "legacy-default-stream" in codes(trace)
 
 
 def test_the_same_waits_without_a_legacy_stream_are_not_blamed_on_it():
-    trace = legacy_mix({})
+    trace = legacy_mix(TraceMeta())
     assert legacy_default_stream(trace, compute_metrics(trace)) == []
 
 
 def test_everything_on_the_legacy_stream_is_left_to_single_stream():
-    trace = legacy_mix({"legacy_streams": [0, 1]})
+    trace = legacy_mix(TraceMeta(legacy_streams=(0, 1)))
     assert legacy_default_stream(trace, compute_metrics(trace)) == []
 
 
