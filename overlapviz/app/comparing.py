@@ -33,6 +33,10 @@ class Comparing:
         self._model.set_pinned(Pinned(shown.as_side()))
         return True
 
+    def put_back(self, pinned: Pinned | None) -> None:
+        """Pin `pinned` again (None: none): what was pinned before an open that failed."""
+        self._model.set_pinned(pinned)
+
     def unpin(self) -> None:
         """Stop comparing: one timeline again (and no lesson)."""
         self._model.set_lesson(None)

@@ -106,6 +106,10 @@ class Runs:
         )
 
     def _show_pair(self, pinned: Pinned, shown: Shown, pair: AlignedPair) -> None:
+        now = self.model.pinned
+        if now is None or now.a is not pinned.a:  # stopped or pinned anew meanwhile: B as it is
+            self.show(shown)
+            return
         drawn = None if pair.shift_a_ns == 0 else pair.a
         self.model.set_pinned(dataclasses.replace(pinned, drawn=drawn, shift_ns=pair.shift_a_ns))
         unshifted = shown.own_view if pair.shift_b_ns else None
