@@ -47,7 +47,7 @@ def side_caption(side: int, label: str, trace: Trace, metrics: Metrics, shift_ns
 
 def shift_text(shift_ns: int) -> str:
     """``drawn 512.3 ms later, to start its device work with the other side's``."""
-    return f"drawn {format_duration(shift_ns)} later, to start its device work with the other side’s"
+    return f"drawn {format_duration(shift_ns)} later, to start its device work with the other side's"
 
 
 def side_name(side: int, label: str = "") -> str:

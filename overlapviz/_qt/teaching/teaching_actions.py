@@ -1,7 +1,7 @@
 """The teaching tools' actions, with their shortcuts, in the menus and on the toolbar.
 
-Compare (pin A, compare with a file, pageable vs pinned, stop comparing), the lessons, explanations on the
-timeline, replay, the bandwidth plot and presentation mode.
+Compare (pin A, compare with a file, pageable vs pinned, stop comparing), the lessons,
+explanations on the timeline, replay, the bandwidth plot and presentation mode.
 """
 
 from __future__ import annotations
