@@ -3,7 +3,7 @@ from dataclasses import replace
 import pytest
 from export_probes import picture_layout, wrong_pixels
 from file_waits import write_and_wait
-from overlapviz._qt.compare import deltas
+from overlapviz.view import deltas
 from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
 from teaching_helpers import (
