@@ -3,7 +3,6 @@ from dataclasses import replace
 import pytest
 from export_probes import picture_layout, wrong_pixels
 from file_waits import write_and_wait
-from overlapviz.view import deltas
 from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
 from teaching_helpers import (
@@ -21,6 +20,7 @@ from overlapviz.app.pair_run import pageable_vs_pinned
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.presets import get_preset
 from overlapviz.session import run_pipeline
+from overlapviz.view import deltas
 from overlapviz.view.deltas import delta_html, delta_line, delta_rows
 from overlapviz.view.formatting import format_duration
 from overlapviz.view.prepared import prepare_trace, prepare_view
