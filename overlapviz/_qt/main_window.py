@@ -54,11 +54,10 @@ from overlapviz.view.palette import LEGEND
 from overlapviz.view.prepared import PreparedView, legend_of
 from overlapviz.view.status_text import status_line
 
-STATUS_SEPARATOR = "  \u00b7  "
-
 LIVE_DEBOUNCE_MS = 60  # while a slider is dragged, run once it pauses this long
 THEME_KEY = "theme"
 TEXT_SCALE_KEY = "view/text_scale"
+STATUS_SEPARATOR = "  \u00b7  "  # as between the status line's own parts
 DROP_HOW = "Drop one trace or session file to open it, or two to compare them (the first as A)."
 
 
