@@ -20,9 +20,11 @@ NSYS = DATA / "nsys" / "test-cuda-2026.1-pinned-streams.sqlite.gz"
 
 def _lined_up(window):
     pinned, shown = window.model.pinned, window.model.shown
-    return (
+    return (  # the file on show and one side moved: before that, the run alone on both sides also "lines up"
         pinned is not None
         and shown is not None
+        and shown.source is not None
+        and (pinned.shift_ns > 0 or shown.shift_ns > 0)
         and first_device_ns(pinned.view.trace) == first_device_ns(shown.view.trace)
     )
 
