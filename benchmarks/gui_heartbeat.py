@@ -21,7 +21,7 @@ calls into C of 20 ms or more on the run and file threads (the hook slows those 
 `--profile` prints, per scenario, where the GUI thread spent its time (cProfile on the GUI
 thread only).
 
-    python -m benchmarks.gui_heartbeat [--runs 30] [--locks] [--profile]
+    python -m benchmarks.gui_heartbeat [--runs 30] [--locks] [--profile] [--trace-file PATH]
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import cProfile
+import functools
 import gc
 import io
 import itertools
@@ -100,17 +101,17 @@ def run_loop_until(signal: Any, what: str) -> list[Any]:
     return list(fired[0])
 
 
-def big_trace_file(folder: Path) -> tuple[Path, int]:
-    """Three 65,536-chunk model runs back to back as one trace file; its path and row count.
+def big_trace_file(folder: Path) -> Path:
+    """Three 65,536-chunk model runs back to back as one trace file; its path.
 
     Made by a process of its own, so that this one starts as small as the app does.
     """
     path = folder / "million-spans.json"
-    made = subprocess.run(
+    subprocess.run(
         [sys.executable, "-m", "benchmarks.gui_heartbeat", "--make-trace", str(path)],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
-    return path, int(made.stdout.split()[-1])
+    return path
 
 
 def write_big_trace(path: Path) -> int:
@@ -149,7 +150,8 @@ def write_big_trace(path: Path) -> int:
 class StepTimes:
     """The longest stretch the GUI thread spent in one of the app's own handlers, per scenario.
 
-    The handlers are wrapped before the window exists (signal connections take the wrapper):
+    The handlers are wrapped before the window exists (signal connections take the wrapper,
+    which must keep the handler's name, or Qt would call it on the emitting thread):
     a run or file result being shown, a step of a picture, a new window onto the timeline,
     a repaint of a plot. A gap much longer than the longest handler was another thread
     holding Python's lock.
@@ -164,6 +166,7 @@ class StepTimes:
         from overlapviz._qt.worker import RunController
 
         self.longest: tuple[float, str] = (0.0, "")
+        self.off_gui_thread: set[str] = set()  # handlers called elsewhere: the measurement is not the app's
         self._depth = 0
         handlers = [
             (RunController, "_on_done", "a run's result shown"),
@@ -181,7 +184,12 @@ class StepTimes:
         return longest
 
     def _timed(self, handler: Callable[..., Any], what: str) -> Callable[..., Any]:
+        # Qt calls a wrapper that keeps the slot's name on its object's thread; a nameless
+        # function connected in its place would be called on the thread that emits
+        @functools.wraps(handler)
         def timed(*args: Any) -> Any:
+            if threading.current_thread() is not threading.main_thread():
+                self.off_gui_thread.add(what)
             self._depth += 1
             began = time.perf_counter()
             try:
@@ -335,6 +343,8 @@ def measure(
     scenario("run_65536", lambda: _run(window, PipelineConfig(chunks=BIG_CHUNKS)), window.timeline_drawn)
     if scenario("open_1e6_spans", lambda: window.files.open(trace_path), window.files.open_finished) != [True]:
         raise RuntimeError(f"the trace file did not open: {window.banner.message()}")
+    opened = window.current_trace()
+    found["open_1e6_spans"]["spans"] = 0 if opened is None else len(opened)
     png = folder / "export.png"
     export = lambda: window.files.export_png(png, ExportOptions(width=1920))  # noqa: E731
     if scenario("export_png_1e6_spans", export, window.files.write_finished) != [True]:
@@ -387,6 +397,7 @@ def main() -> None:
     parser.add_argument(
         "--locks", action="store_true", help="also name what held the lock off the GUI thread, in a watched pass"
     )
+    parser.add_argument("--trace-file", type=Path, help="open this trace file of 10^6 spans (default: make one)")
     parser.add_argument("--make-trace", type=Path, help=argparse.SUPPRESS)  # the child that writes the big trace
     args = parser.parse_args()
     if args.make_trace is not None:
@@ -397,13 +408,20 @@ def main() -> None:
 
     load_at_start = os.getloadavg()  # other work on the machine stretches every gap
     folder = Path(tempfile.mkdtemp(prefix="overlapviz-heartbeat-"))
-    print("making the trace file of 10^6 spans ...", flush=True)
-    trace_path, spans = big_trace_file(folder)
+    if args.trace_file is not None:
+        trace_path = args.trace_file
+    else:
+        print("making the trace file of 10^6 spans ...", flush=True)
+        trace_path = big_trace_file(folder)
     ensure_app()
     steps = StepTimes()
-    results = {
-        name: summary(record) for name, record in measure(trace_path, args.runs, steps, None, args.profile).items()
-    }
+    measured = measure(trace_path, args.runs, steps, None, args.profile)
+    spans = measured["open_1e6_spans"]["spans"]
+    if spans < SPANS_WANTED:
+        raise RuntimeError(f"{trace_path} holds {spans} spans, fewer than {SPANS_WANTED}")
+    results = {name: summary(record) for name, record in measured.items()}
+    if steps.off_gui_thread:
+        raise RuntimeError(f"called off the GUI thread: {', '.join(sorted(steps.off_gui_thread))}")
     over = [name for name, numbers in results.items() if numbers["max_gap_ms"] > GOAL_MS]
     if args.locks and over:
         print(f"again with the run and file threads watched, for {', '.join(over)} ...", flush=True)

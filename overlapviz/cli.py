@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.set_defaults(command=app_command)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    add_profile_drawing = functools.partial(add_profile, pictures=_render_module)
+    add_profile_drawing = functools.partial(add_profile, pictures=_render_module, open_app=_open_in_app)
     for add in (add_run, add_analyze, add_profile_drawing, add_render, add_bandwidth, add_devices, add_presets,
                 add_calibrate):
         add(commands)
@@ -133,6 +133,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --- the app ---------------------------------------------------------------------------
+
+
+def _open_in_app(path: Path) -> int:
+    """The app on `path` until its window closes (``profile --open``); 2 where no window can be shown."""
+    try:
+        from overlapviz._qt.app import main as app_main
+    except ImportError as error:
+        return _fail(f"--open: the desktop app is not available in this build ({error}); {path} is written", EXIT_USAGE)
+    return int(app_main(path) or 0)
 
 
 def app_command(args: argparse.Namespace) -> int:

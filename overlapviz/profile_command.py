@@ -2,7 +2,8 @@
 
 The script runs in this process, as ``python script.py args`` would run it (``__main__``,
 its own ``sys.argv``, its folder first on ``sys.path``), inside `overlapviz.record`. Then the
-recording is summarised as ``overlapviz analyze`` summarises a trace file. When the script
+recording is summarised as ``overlapviz analyze`` summarises a trace file; with ``--open``
+the app then shows the trace it wrote. When the script
 exits with an error or raises, what it recorded up to then is still shown, and one line
 after the summary says how it ended.
 """
@@ -14,6 +15,7 @@ import contextlib
 import json
 import runpy
 import sys
+import tempfile
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,14 +34,17 @@ from overlapviz.session import analyse
 
 UsageFailure = Callable[[str], NoReturn]
 Pictures = Callable[[], Any]  # the app's headless drawing code, imported when first asked for
+AppOpener = Callable[[Path], int]  # the app, on one file, until its window closes: the exit code
 EXIT_SCRIPT_FAILED = 1
+OPEN_NAME = "overlapviz-profile-{stem}.json"  # where --open writes the recording when --out names no file
 
 
-def add_profile(commands: Any, pictures: Pictures) -> None:
+def add_profile(commands: Any, pictures: Pictures, open_app: AppOpener | None = None) -> None:
     """Add ``overlapviz profile``.
 
     Its parser's `error` is how the command reports bad input; `pictures` gives the drawing
-    code for ``--png``, which is Qt's: only ``cli`` reaches Qt, so it hands this in.
+    code for ``--png`` and `open_app` the app for ``--open``, both Qt's: only ``cli`` reaches
+    Qt, so it hands them in.
     """
     profile = commands.add_parser(
         "profile",
@@ -50,13 +55,18 @@ def add_profile(commands: Any, pictures: Pictures) -> None:
         " script may use CuPy or PyTorch. Memsets and NVTX ranges are not recorded. Put '--' before the"
         " script when its arguments look like options.",
     )
-    profile.set_defaults(command=profile_command, usage_error=profile.error, pictures=pictures)
+    profile.set_defaults(command=profile_command, usage_error=profile.error, pictures=pictures, open_app=open_app)
     profile.add_argument("--out", type=Path, metavar="TRACE.json", help="write the recording as a Chrome trace")
     profile.add_argument("--png", type=Path, metavar="OUT.png", help="draw the recording (.svg: as SVG)")
     profile.add_argument(
         "--window", metavar="START:END",
         help="only this part of the recording, in ms from its start (e.g. 2:4.5, or 10: to the end)",
     )  # fmt: skip
+    profile.add_argument(
+        "--open",
+        action="store_true",
+        help="then show the recording in the app (the file --out names, else one in the temporary folder)",
+    )
     profile.add_argument(
         "--json",
         action="store_true",
@@ -95,7 +105,10 @@ def profile_command(args: argparse.Namespace) -> int:
             result = analyse(clip_to_window(result.trace, parse_window(args.window, result.trace)))
         except WindowError as error:
             fail(f"--window: {error}")
-    written = _write(result.trace, args.out, args.png, fail, args.pictures)
+    out: Path | None = args.out
+    if args.open and out is None:
+        out = Path(tempfile.gettempdir()) / OPEN_NAME.format(stem=script.stem)
+    written = _write(result.trace, out, args.png, fail, args.pictures)
     if args.json:
         report = {"script": str(script), "script_args": script_args, "script_ending": ending or None}
         print(json.dumps(finite_json({**report, **json_run(None, result)}), indent=2))
@@ -110,7 +123,19 @@ def profile_command(args: argparse.Namespace) -> int:
             )
         )
         _say_ending(ending)
+    if args.open and out is not None:
+        opened = _open_in_app(args.open_app, out, fail)
+        if opened != 0:
+            return opened
     return EXIT_SCRIPT_FAILED if ending else 0
+
+
+def _open_in_app(open_app: AppOpener | None, path: Path, fail: UsageFailure) -> int:
+    """Show `path` in the app until its window closes (the trace is written already)."""
+    if open_app is None:
+        fail(f"--open: the desktop app is not available here; {path} is written")
+    sys.stdout.flush()
+    return open_app(path)
 
 
 def run_script(script: Path, script_args: list[str], quiet: bool = False) -> str:

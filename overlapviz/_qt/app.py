@@ -4,7 +4,9 @@ With no display (no DISPLAY or WAYLAND_DISPLAY on Linux, and no QT_QPA_PLATFORM 
 says so in one line, draws the default pipeline's timeline to a PNG offscreen instead, and
 prints the PNG's path, so the main job still gets done. With QT_QPA_PLATFORM set (as in the
 tests) it runs on that platform. Setting OVERLAPVIZ_QUIT_AFTER_DRAW=1 makes the window quit
-as soon as its first timeline is drawn (a smoke test of the whole start-up).
+as soon as its first timeline is drawn (a smoke test of the whole start-up). Given a file
+(``overlapviz profile --open``), the window opens on it instead of running the pipeline;
+with no display to show it on, that is one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -14,32 +16,55 @@ import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QMessageLogContext, QSettings, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
+
+if TYPE_CHECKING:
+    from overlapviz._qt.main_window import MainWindow
 
 QUIT_AFTER_DRAW_ENV = "OVERLAPVIZ_QUIT_AFTER_DRAW"
 HEADLESS_PNG_NAME = "overlapviz-default-timeline.png"
 OFFSCREEN = "offscreen"
 APP_NAME = "overlapviz"
+EXIT_NO_DISPLAY = 2  # asked to show a file where no window can be shown
 
 
-def main() -> int:
-    """Run the app until its window closes; returns the exit code."""
+def main(open_path: Path | None = None) -> int:
+    """Run the app until its window closes, on `open_path` if given; returns the exit code."""
     if not has_display():
+        if open_path is not None:
+            print(
+                f"overlapviz: error: no display (no DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM) to show"
+                f" {open_path} on; open it where there is one with File \u25b8 Open, or draw it with"
+                f" 'overlapviz render'",
+                file=sys.stderr,
+            )
+            return EXIT_NO_DISPLAY
         return _render_instead()
-    return _run_window()
+    return _run_window(open_path)
 
 
-def _run_window() -> int:
+def start_window(open_path: Path | None = None, settings: QSettings | None = None) -> MainWindow:
+    """The app's window, shown: live on the default pipeline, or opening `open_path` (live off)."""
     from overlapviz._qt.main_window import MainWindow
+
+    ensure_app()
+    window = MainWindow(settings or QSettings(), live=False if open_path is not None else None)
+    window.show()
+    if open_path is not None:
+        window.files.open(open_path)
+    return window
+
+
+def _run_window(open_path: Path | None) -> int:
     from overlapviz.app.heap import settle_heap
 
     app = ensure_app()
-    window = MainWindow(QSettings())
+    window = start_window(open_path)
     if os.environ.get(QUIT_AFTER_DRAW_ENV) == "1":
         window.timeline_drawn.connect(lambda: QTimer.singleShot(0, window.close))
-    window.show()
     settle_heap()  # the window's own objects stay out of the collections that runs trigger
     code = app.exec()
     window.shutdown()

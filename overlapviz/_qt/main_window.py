@@ -4,23 +4,25 @@ The window is a view of the application model (`app.model`): it shows what the m
 and hands what the user does to the controller (`app.controller`), which decides. The
 teaching tools (`teaching.tools`) add a toolbar, the Compare and Lessons menus, a second
 timeline for comparisons, a lesson panel above the metrics and a caption for presentation
-mode; the window makes room for them.
+mode; the window makes room for them. A trace or session dropped on the window opens as
+File ▸ Open opens it; two dropped together are compared, the first as A.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QColor
+from PySide6.QtCore import QSettings, Qt, QUrl, Signal
+from PySide6.QtGui import QActionGroup, QCloseEvent, QColor, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QWidget
 
 from overlapviz._qt.buffer_release import BufferRelease
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.files.file_actions import FileActions
 from overlapviz._qt.files.file_loading import OpenedFile
-from overlapviz._qt.files.path_dialogs import PathDialogs
+from overlapviz._qt.files.path_dialogs import JSON_FILTER, PathDialogs
 from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.menus import build_actions
@@ -40,12 +42,14 @@ from overlapviz._qt.widgets.window_layout import arrange_columns
 from overlapviz._qt.worker import RunController
 from overlapviz.app.controller import AppController
 from overlapviz.app.executor import RunFunction
-from overlapviz.app.model import AppModel, Shown
+from overlapviz.app.model import AppModel, Pinned, Shown
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target
 from overlapviz.app.session_file import SessionData
+from overlapviz.app.time_window import window_choices
 from overlapviz.core.trace import Trace
 from overlapviz.presets import Preset, PresetError, lessons
 from overlapviz.session import run_pipeline
+from overlapviz.view.formatting import NS_PER_MS
 from overlapviz.view.palette import LEGEND
 from overlapviz.view.prepared import PreparedView, legend_of
 from overlapviz.view.status_text import status_line
@@ -53,6 +57,8 @@ from overlapviz.view.status_text import status_line
 LIVE_DEBOUNCE_MS = 60  # while a slider is dragged, run once it pauses this long
 THEME_KEY = "theme"
 TEXT_SCALE_KEY = "view/text_scale"
+STATUS_SEPARATOR = "  \u00b7  "  # as between the status line's own parts
+DROP_HOW = "Drop one trace or session file to open it, or two to compare them (the first as A)."
 
 
 class MainWindow(QMainWindow):
@@ -121,6 +127,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.busy_label)
         self.resize(1560, 820)
+        self.setAcceptDrops(True)
 
     def _lessons(self) -> list[Preset]:
         try:
@@ -136,6 +143,8 @@ class MainWindow(QMainWindow):
         m.target_changed.connect(self.controls.set_target)
         m.live_changed.connect(self._show_live)
         m.shown_changed.connect(self._show_run)
+        m.shown_changed.connect(lambda _shown: self._refresh_windows())
+        m.pinned_changed.connect(lambda _pinned: self._refresh_windows())
         m.explanations_changed.connect(self._show_explanations)
         self.controller.runs.history.changed.connect(lambda _none: self._show_history())
         self.controller.defaults_restored.connect(lambda _none: self._restore_looks())
@@ -165,6 +174,9 @@ class MainWindow(QMainWindow):
         a.redo.triggered.connect(ctl.redo)
         a.reset_defaults.triggered.connect(ctl.reset_to_defaults)
         a.reset_view.triggered.connect(self.timeline.reset_view)
+        a.whole_trace.triggered.connect(ctl.windows.whole_trace)
+        a.window_on_show.triggered.connect(lambda: ctl.windows.choose_span(*self.timeline.view_range_ms()))
+        self.teaching.actions.compare_file.triggered.connect(lambda: self.compare_with_file())
         # Home belongs to the timeline only: a focused slider keeps its own Home key.
         a.reset_view.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.timeline.addAction(a.reset_view)
@@ -200,9 +212,14 @@ class MainWindow(QMainWindow):
             return
         view = shown.view
         self.timeline.set_view(view)
+        if shown.window is not None:  # the part the figures are of, in full
+            w = shown.window.window
+            self.timeline.set_view_range_ms(w.start_ns / NS_PER_MS, w.end_ns / NS_PER_MS)
         self.legend.set_entries(legend_of([view]))
         self.metrics.show_results(view.metrics, view.findings)
-        self.status_label.setText(status_line(view.trace.meta, view.result.wall_s, shown.source))
+        status = status_line(view.trace.meta, view.result.wall_s, shown.source)
+        window = "" if shown.window is None else f"{STATUS_SEPARATOR}Window: {shown.window.describe()}"
+        self.status_label.setText(status + window)
         self.controls.set_kernel_rate(view.kernel_rate)
         self.timeline_drawn.emit()
 
@@ -221,6 +238,90 @@ class MainWindow(QMainWindow):
 
     def _on_window_changed(self, t0_ms: float, t1_ms: float) -> None:
         self.model.set_window_ms((t0_ms, t1_ms) if self.model.shown is not None else None)
+
+    def _refresh_windows(self) -> None:
+        """View ▸ Time window: the whole trace, the span on show, and each named range of the run on show."""
+        a, shown = self.window_actions, self.model.shown
+        menu = a.time_window_menu
+        menu.clear()
+        menu.addActions([a.whole_trace, a.window_on_show])
+        group = QActionGroup(menu)
+        a.whole_trace.setCheckable(True)
+        a.whole_trace.setChecked(shown is None or shown.window is None)
+        group.addAction(a.whole_trace)
+        names = [] if shown is None else window_choices((shown.whole or shown.view).trace)
+        if names:
+            menu.addSeparator()
+        for name in names:
+            action = menu.addAction(name.replace("&", "&&"))
+            action.setCheckable(True)
+            action.setChecked(shown is not None and shown.window is not None and shown.window.name == name)
+            action.triggered.connect(partial(self._choose_range, name))
+            group.addAction(action)
+        menu.setEnabled(shown is not None and not self.model.comparing)
+
+    def _choose_range(self, name: str, _checked: bool = False) -> None:
+        self.controller.windows.choose_range(name)
+
+    # --- opening and comparing files -----------------------------------------------------
+
+    def compare_with_file(self, path: Path | None = None) -> bool:
+        """Compare ▸ Compare with a file: what is on show becomes A, the file (asked for when not given) B.
+
+        A file that cannot be opened leaves the comparison as it was.
+        """
+        path = path or self.files.dialogs.open_path("Compare with a file (B)", JSON_FILTER)
+        if path is None:
+            return False
+        before = self.model.pinned
+        if not self.controller.compare.pin_current():
+            return False
+        self._after_open(lambda ok: None if ok else self.controller.compare.put_back(before))
+        return self.files.open(path)
+
+    def compare_files(self, a: Path, b: Path) -> bool:
+        """Open `a` and, once it is on show, compare `b` with it (A and B)."""
+        before = self.model.pinned
+        self.controller.compare.unpin()  # the first file goes on show alone, then is pinned
+        self._after_open(partial(self._then_compare, before, b))
+        return self.files.open(a)
+
+    def _then_compare(self, before: Pinned | None, b: Path, ok: bool) -> None:
+        if not ok:
+            self.controller.compare.put_back(before)
+        elif self.controller.compare.pin_current():
+            self._after_open(lambda ok_b: None if ok_b else self.controller.compare.unpin())
+            self.files.open(b)
+
+    def _after_open(self, then: Callable[[bool], None]) -> None:
+        """Call `then` once, with how the next open ends."""
+
+        def once(ok: bool) -> None:
+            self.files.open_finished.disconnect(once)
+            then(ok)
+
+        self.files.open_finished.connect(once)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt's name)
+        """Take files dragged over the window (a drop of anything else is refused)."""
+        if _dropped_paths(event.mimeData().urls() if event.mimeData().hasUrls() else []):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt's name)
+        """One file opens as File ▸ Open would; two are compared, the first as A."""
+        paths = _dropped_paths(event.mimeData().urls() if event.mimeData().hasUrls() else [])
+        if not paths:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        if len(paths) == 1:
+            self.files.open(paths[0])
+        elif len(paths) == 2:
+            self.compare_files(*paths)
+        else:
+            self.show_error(f"{len(paths)} files were dropped. {DROP_HOW}")
 
     # --- what the tests and scripts call -----------------------------------------------
 
@@ -367,3 +468,9 @@ class MainWindow(QMainWindow):
         """Stop the run thread before the window goes."""
         self.shutdown()
         super().closeEvent(event)
+
+
+def _dropped_paths(urls: list[QUrl]) -> list[Path]:
+    """The local files among dropped `urls`; none when any of them is not a local file."""
+    paths = [Path(url.toLocalFile()) for url in urls if url.isLocalFile()]
+    return paths if paths and len(paths) == len(urls) else []

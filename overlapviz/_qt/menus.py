@@ -30,6 +30,9 @@ class WindowActions:
     live: QAction
     release_buffers: QAction
     reset_view: QAction
+    time_window_menu: QMenu
+    whole_trace: QAction
+    window_on_show: QAction
     bigger_text: QAction
     smaller_text: QAction
     normal_text: QAction
@@ -71,6 +74,11 @@ def build_actions(window: QMainWindow) -> WindowActions:
             window, "Release &buffers", tip="Give back the pinned and device memory kept for the next run on the GPU"
         ),
         reset_view=_action(window, "Reset &timeline view", "Home"),
+        time_window_menu=QMenu("Time &window", window),
+        whole_trace=_action(window, "&Whole trace", tip="The figures and findings of the whole run"),
+        window_on_show=_action(
+            window, "What the timeline &shows", tip="The figures and findings of the time the timeline shows now"
+        ),
         bigger_text=_action(window, "&Bigger text", std.ZoomIn, "Ctrl+="),
         smaller_text=_action(window, "&Smaller text", std.ZoomOut),
         normal_text=_action(window, "&Normal text size", "Ctrl+0"),
@@ -106,6 +114,8 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     run_menu.addAction(a.release_buffers)
     view_menu = bar.addMenu("&View")
     view_menu.addAction(a.reset_view)
+    view_menu.addMenu(a.time_window_menu)
+    a.time_window_menu.setObjectName("time_window_menu")
     view_menu.addSeparator()
     view_menu.addActions([a.bigger_text, a.smaller_text, a.normal_text])
     theme_menu = view_menu.addMenu("&Theme")

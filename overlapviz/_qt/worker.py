@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
+from overlapviz._qt.worker_thread import start_worker_thread
 from overlapviz.app.executor import Job, Outcome, outcome_of
 from overlapviz.app.heap import collections_paused
 from overlapviz.backends.base import CancelToken
@@ -65,13 +66,9 @@ class RunController(QObject):
         self._pending: _Request[Any] | None = None
         self._last_number = 0
         self._discard_through = 0  # outcomes of requests up to this number are dropped
-        self._thread = QThread()
-        self._thread.setObjectName("overlapviz-run")
         self._worker = _RunWorker()
-        self._worker.moveToThread(self._thread)
-        self._submit.connect(self._worker.run)
-        self._worker.done.connect(self._on_done)
-        self._thread.start()
+        self._thread = start_worker_thread("overlapviz-run", self._worker, self._submit, self._worker.run,
+                                           self._worker.done, self._on_done)  # fmt: skip
 
     @property
     def busy(self) -> bool:

@@ -1,14 +1,16 @@
 """Compare A/B: pin the run on show as A, run both sides of a pair, stop comparing.
 
 After a pair has run, A stays pinned and the controls hold B's settings, so any change runs
-B again against the same A. Pinning, a pair of one's own and stopping all leave the lesson
-on show, so its words go with it.
+B again against the same A. A file opened while a run is pinned is B; a side from a file
+is lined up with the other at their first device ops (`aligning`, through `Runs.show`).
+Pinning, a pair of one's own and stopping all leave the lesson on show, so its words go
+with it.
 """
 
 from __future__ import annotations
 
 from overlapviz.app.model import CompareAxis, Pinned, Shown
-from overlapviz.app.pair_run import PairResult, Side, SideRequest, pageable_vs_pinned, pair_job
+from overlapviz.app.pair_run import PairResult, SideRequest, pageable_vs_pinned, pair_job
 from overlapviz.app.runs import NO_BACKEND, Controls, Runs
 
 NOTHING_TO_PIN = "There is no run to pin yet: run the pipeline or open a trace first."
@@ -28,8 +30,12 @@ class Comparing:
             self._runs.messages.show_error(NOTHING_TO_PIN)
             return False
         self._model.set_lesson(None)
-        self._model.set_pinned(Pinned(Side(shown.view, "")))
+        self._model.set_pinned(Pinned(shown.as_side()))
         return True
+
+    def put_back(self, pinned: Pinned | None) -> None:
+        """Pin `pinned` again (None: none): what was pinned before an open that failed."""
+        self._model.set_pinned(pinned)
 
     def unpin(self) -> None:
         """Stop comparing: one timeline again (and no lesson)."""

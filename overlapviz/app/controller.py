@@ -19,10 +19,12 @@ from overlapviz.app.events import Event
 from overlapviz.app.executor import Executor, RunFunction
 from overlapviz.app.lessons import Lessons
 from overlapviz.app.model import AppModel, Shown
+from overlapviz.app.pair_run import Side
 from overlapviz.app.ports import Messages, SettingsStore, Timer
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.runs import Controls, Runs
 from overlapviz.app.session_file import SessionData
+from overlapviz.app.windowing import Windowing
 from overlapviz.core.config import PipelineConfig
 from overlapviz.presets import Preset
 from overlapviz.view.prepared import PreparedView
@@ -31,7 +33,7 @@ LIVE_MAX_WAIT_S = 0.25  # a slider moving this long without a pause runs anyway
 
 
 class AppController:
-    """Runs, live mode, files on show, undo and redo, remembered settings; `compare` and `lessons` too."""
+    """Runs, live mode, files on show, undo and redo, remembered settings; `compare`, `lessons`, `windows` too."""
 
     def __init__(
         self,
@@ -56,6 +58,7 @@ class AppController:
         self._edits_since = 0.0  # when the edits the debounce timer waits on began
         self.runs = Runs(model, executor, messages, run_function)
         self.compare = Comparing(self.runs)
+        self.windows = Windowing(self.runs)
         self.lessons = Lessons(self.runs, self.compare, lessons, self.targets, default)
         self.defaults_restored: Event[None] = Event()
         if model.target is None:
@@ -128,7 +131,10 @@ class AppController:
         self.runs.apply(Controls(data.config or self.model.config, target))
         if view is not None:
             self.runs.messages.clear_error()
-            self.runs.show(Shown(view, source))
+            pinned = self.model.pinned
+            if pinned is not None:
+                self.runs.messages.show_notice(f"{source.name} is B, against {_side_name(pinned.a)} as A")
+            self.runs.show(Shown(view, source, source.name if pinned is not None else ""))
 
     def reset_to_defaults(self) -> None:
         """Forget the remembered settings; the default pipeline on the default device, live, with callouts."""
@@ -167,3 +173,7 @@ class AppController:
 
     def _target_of(self, backend: str | None, device: str | None) -> RunTarget | None:
         return next((t for t in self.targets if (t.backend, t.device) == (backend, device)), None)
+
+
+def _side_name(side: Side) -> str:
+    return side.label or (side.source.name if side.source else "the pinned run")

@@ -1,9 +1,10 @@
 """The application model: every fact the window shows or the user chose, held once, evented.
 
 The pipeline's config, the run target, live on or off, the run on show, the run pinned as A,
-the lesson on show, the comparison's axis, presentation mode, the callouts and the time
-window. Each fact has one setter and one `Event`; a setter that changes nothing says nothing,
-so that a view which sets a fact and also listens to it is not called back with its own value.
+the lesson on show, the comparison's axis, presentation mode, the callouts, the visible time
+span and the time window the figures are of (a fact of the run on show). Each fact has one
+setter and one `Event`; a setter that changes nothing says nothing, so that a view which
+sets a fact and also listens to it is not called back with its own value.
 The views subscribe to what they show; the controller (`controller`) decides what changes.
 No Qt here.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 from overlapviz.app.events import Event
 from overlapviz.app.pair_run import Side
 from overlapviz.app.run_targets import RunTarget
+from overlapviz.app.time_window import TimeWindow
 from overlapviz.core.config import PipelineConfig
 from overlapviz.presets import Preset
 from overlapviz.session import RunResult
@@ -26,24 +28,52 @@ from overlapviz.view.prepared import PreparedView
 
 @dataclass(frozen=True)
 class Shown:
-    """The run on show, prepared for the timeline; where it came from (None: a run) and its name as B."""
+    """The run on show, prepared for the timeline; where it came from (None: a run) and its name as B.
+
+    `view` is what is drawn: the run as run or opened, or made from it: `unshifted` moved
+    `shift_ns` later to line up with A (`aligning`), or the `whole` trace cut to the time
+    `window` that the figures and findings are of (`time_window`).
+    """
 
     view: PreparedView
     source: Path | None = None
     label: str = ""
+    shift_ns: int = 0
+    unshifted: PreparedView | None = None
+    window: TimeWindow | None = None
+    whole: PreparedView | None = None
 
     @property
     def result(self) -> RunResult:
         """The run: trace, metrics, findings."""
         return self.view.result
 
+    @property
+    def own_view(self) -> PreparedView:
+        """The run in its own times (cut to its window, if it has one)."""
+        return self.unshifted or self.view
+
+    def as_side(self) -> Side:
+        """The run in its own times, to pin as A."""
+        return Side(self.own_view, self.label or (self.source.name if self.source else ""), self.source)
+
 
 @dataclass(frozen=True)
 class Pinned:
-    """The run pinned as A, and what the comparison shows (a lesson's title), if anything."""
+    """The run pinned as A, and what the comparison shows (a lesson's title), if anything.
+
+    `drawn` is A moved `shift_ns` later to line up with B (None: A as pinned; see `aligning`).
+    """
 
     a: Side
     title: str = ""
+    drawn: PreparedView | None = None
+    shift_ns: int = 0
+
+    @property
+    def view(self) -> PreparedView:
+        """A as drawn."""
+        return self.drawn or self.a.view
 
 
 @dataclass(frozen=True)
@@ -206,6 +236,11 @@ class AppModel:
         if on != self._presenting:
             self._presenting = on
             self.presenting_changed.emit(on)
+
+    @property
+    def time_window(self) -> TimeWindow | None:
+        """The part of the run on show that its figures and findings are of (None: the whole run)."""
+        return None if self._shown is None else self._shown.window
 
     @property
     def window_ms(self) -> tuple[float, float] | None:

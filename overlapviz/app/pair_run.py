@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from overlapviz.app.executor import RunFunction
 from overlapviz.app.run_targets import RunTarget
@@ -15,10 +16,14 @@ from overlapviz.view.prepared import PreparedView, prepare_view
 
 @dataclass(frozen=True)
 class Side:
-    """One side of a comparison: a run, prepared for the timeline, and its name (``pageable``); empty for none."""
+    """One side of a comparison: a run, prepared for the timeline, its name (``pageable``; empty for none) and its file.
+
+    `source` is the file the side was opened from (None: a run).
+    """
 
     view: PreparedView
     label: str = ""
+    source: Path | None = None
 
     @property
     def result(self) -> RunResult:

@@ -2,7 +2,8 @@
 
 One run (or pair of runs) at a time goes to the executor, the newest superseding the rest;
 its outcome either goes on show or becomes words in the window. Changes of the controls go
-through `apply`, which records them for undo.
+through `apply`, which records them for undo. A run shown against a file pinned as A, or a
+file against any A, is first lined up with A at the first device ops (`aligning`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from overlapviz.app.aligning import AlignedPair, align_pair, pair_shifts
 from overlapviz.app.executor import Executor, Job, Outcome, RunFunction, run_job
-from overlapviz.app.model import AppModel, Shown
+from overlapviz.app.model import AppModel, Pinned, Shown
 from overlapviz.app.ports import Messages
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.undo import UndoHistory
@@ -81,11 +83,37 @@ class Runs:
         self._executor.cancel()
 
     def show(self, shown: Shown) -> None:
-        """Put a run on show; a run that is not the comparison's own B ends the comparison's title."""
+        """Put a run on show; a run that is not the comparison's own B ends the comparison's title.
+
+        Against a pinned A, a side from a file is lined up with the other first (off the GUI
+        thread when either must be drawn again); the two then go on show together.
+        """
         pinned = self.model.pinned
         if pinned is not None and pinned.title and not shown.label:
-            self.model.set_pinned(dataclasses.replace(pinned, title=""))
-        self.model.set_shown(shown)
+            pinned = dataclasses.replace(pinned, title="")
+            self.model.set_pinned(pinned)
+        if pinned is None:
+            self.model.set_shown(shown)
+            return
+        a, b = pinned.a.view, shown.own_view
+        lined_up = pinned.a.source is not None or shown.source is not None
+        if lined_up and any(pair_shifts(a.trace, b.trace)):
+            self.submit(lambda cancel: align_pair(a, b, cancel), lambda pair: self._show_pair(pinned, shown, pair))
+            return
+        self.model.set_pinned(dataclasses.replace(pinned, drawn=None, shift_ns=0))
+        self.model.set_shown(
+            dataclasses.replace(shown, view=b, shift_ns=0, unshifted=None) if shown.unshifted else shown
+        )
+
+    def _show_pair(self, pinned: Pinned, shown: Shown, pair: AlignedPair) -> None:
+        now = self.model.pinned
+        if now is None or now.a is not pinned.a:  # stopped or pinned anew meanwhile: B as it is
+            self.show(shown)
+            return
+        drawn = None if pair.shift_a_ns == 0 else pair.a
+        self.model.set_pinned(dataclasses.replace(pinned, drawn=drawn, shift_ns=pair.shift_a_ns))
+        unshifted = shown.own_view if pair.shift_b_ns else None
+        self.model.set_shown(dataclasses.replace(shown, view=pair.b, shift_ns=pair.shift_b_ns, unshifted=unshifted))
 
     def clear_result(self) -> None:
         """Show no run (until the next one arrives)."""

@@ -16,14 +16,17 @@ the text changes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 
 import numpy as np
+import numpy.typing as npt
 
 from overlapviz.core.intervals import union_intervals
 from overlapviz.core.lanes import Lane, LaneGroup, lane_rows
 from overlapviz.core.trace import Trace
+
+IntpArray = npt.NDArray[np.intp]
 
 # Sixteen stream lanes still fit a screen beside the hardware lanes; past that, a stream that
 # ran for less than a hundredth of its GPU's run is a sliver no one can read anyway.
@@ -38,6 +41,7 @@ def arrange_streams(
     text: str = "",
     collapse_above: int = COLLAPSE_ABOVE,
     quiet_share: float = QUIET_SHARE,
+    rows: Mapping[str, IntpArray] | None = None,
 ) -> list[Lane]:
     """The lanes, each GPU's stream lanes filtered by `text`, sorted busiest first and the quiet ones folded.
 
@@ -54,6 +58,8 @@ def arrange_streams(
         Fold quiet streams only when a GPU has more stream lanes than this.
     quiet_share
         A stream busy less than this share of its GPU's run (first op's start to last op's end) is quiet.
+    rows
+        Each lane's rows (`lane_rows`) by key, where already found: the rest are found once here.
 
     Returns
     -------
@@ -63,42 +69,49 @@ def arrange_streams(
     arranged: list[Lane] = []
     for (streams, _), group in groupby(lanes, key=lambda lane: (lane.group is LaneGroup.STREAMS, lane.device)):
         block = list(group)
-        arranged += _arrange_block(trace, block, text, collapse_above, quiet_share) if streams else block
+        if not streams:
+            arranged += block
+            continue
+        found = {lane.key: lane_rows(trace, lane) if rows is None or lane.key not in rows else rows[lane.key]
+                 for lane in block}  # fmt: skip
+        arranged += _arrange_block(trace, block, found, text, collapse_above, quiet_share)
     return arranged
 
 
-def busy_ns(trace: Trace, lane: Lane) -> int:
-    """The time during which the lane ran at least one span."""
-    rows = lane_rows(trace, lane)
+def busy_ns(trace: Trace, lane: Lane, rows: IntpArray | None = None) -> int:
+    """The time during which the lane ran at least one span (`rows`: its rows, where already found)."""
+    rows = lane_rows(trace, lane) if rows is None else rows
     starts, ends = union_intervals(trace["start_ns"][rows], trace["end_ns"][rows])
     return int((ends - starts).sum())
 
 
-def _arrange_block(trace: Trace, block: list[Lane], text: str, collapse_above: int, quiet_share: float) -> list[Lane]:
-    """One GPU's stream lanes, filtered, sorted and folded."""
+def _arrange_block(
+    trace: Trace, block: list[Lane], rows: Mapping[str, IntpArray], text: str, collapse_above: int, quiet_share: float
+) -> list[Lane]:
+    """One GPU's stream lanes (with their `rows` by key), filtered, sorted and folded."""
     wanted = text.strip().casefold()
-    kept = [lane for lane in block if not wanted or _mentions(trace, lane, wanted)]
-    busy = {lane.key: busy_ns(trace, lane) for lane in kept}
+    kept = [lane for lane in block if not wanted or _mentions(trace, lane, rows[lane.key], wanted)]
+    busy = {lane.key: busy_ns(trace, lane, rows[lane.key]) for lane in kept}
     ordered = sorted(kept, key=lambda lane: -busy[lane.key])  # stable: equal ones keep their order
     if len(ordered) <= collapse_above:
         return ordered
-    quiet_below = quiet_share * _run_ns(trace, block)
+    quiet_below = quiet_share * _run_ns(trace, [rows[lane.key] for lane in block])
     quiet = [lane for lane in ordered if busy[lane.key] < quiet_below]
     if len(quiet) < 2:
         return ordered
     return [*(lane for lane in ordered if busy[lane.key] >= quiet_below), _folded(quiet)]
 
 
-def _mentions(trace: Trace, lane: Lane, wanted: str) -> bool:
+def _mentions(trace: Trace, lane: Lane, rows: IntpArray, wanted: str) -> bool:
     if wanted in lane.title.casefold():
         return True
-    names = np.unique(trace["name"][lane_rows(trace, lane)])
+    names = np.unique(trace["name"][rows])
     return any(wanted in trace.names[int(n)].casefold() for n in names)
 
 
-def _run_ns(trace: Trace, block: list[Lane]) -> int:
-    """From the first start to the last end of the spans of these lanes."""
-    rows = np.concatenate([lane_rows(trace, lane) for lane in block])
+def _run_ns(trace: Trace, rows_of_lanes: list[IntpArray]) -> int:
+    """From the first start to the last end of the spans of these lanes' rows."""
+    rows = np.concatenate(rows_of_lanes)
     return int(trace["end_ns"][rows].max() - trace["start_ns"][rows].min()) if rows.size else 0
 
 

@@ -13,6 +13,7 @@ from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, rows_o
 from overlapviz.core.intervals import covered_ns, union_intervals
 from overlapviz.core.lanes import is_legacy_stream
 from overlapviz.core.metrics import Metrics
+from overlapviz.core.number_text import count_text
 from overlapviz.core.trace import OpKind, Trace
 
 # Ops that waited a tenth of the run for work of another stream, on hardware that was free for
@@ -45,9 +46,10 @@ def legacy_default_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     if total < LEGACY_WAIT_SHARE * metrics.makespan_ns:
         return []
     message = (
-        f"{waited.size} device ops waited {ms_text(total)} in all (the run took {ms_text(metrics.makespan_ns)}) for"
-        f" work on another stream while the hardware they needed was free: {int(on_legacy.sum())} ops ran on the"
-        " legacy default stream, which waits for everything issued before it to the other (blocking) streams, and"
+        f"{count_text(waited.size, 'device op')} waited {ms_text(total)} in all (the run took"
+        f" {ms_text(metrics.makespan_ns)}) for work on another stream while the hardware they needed was free:"
+        f" {count_text(int(on_legacy.sum()), 'op')} ran on the legacy default stream, which waits for everything"
+        " issued before it to the other (blocking) streams, and"
         " they wait for it, so its copies and kernels could not overlap theirs. Streams created with"
         " cudaStreamNonBlocking, or the per-thread default stream (nvcc --default-stream per-thread), do not"
         " wait for it; in PyTorch, issue the work on torch.cuda.Stream()s."

@@ -41,6 +41,7 @@ class TraceMeta:
     not_shown: Mapping[str, int] = field(default_factory=dict)  # records not drawn, counted by what they are
     caveat: str | None = None  # a sentence of caution the backend adds to its figures
     window: tuple[int, int] | None = None  # the (start, end) ns this trace was cut to, in the whole run's time
+    window_name: str | None = None  # the range `window` is, where it was chosen by name
     timing_reason: str | None = None  # why a real GPU's run was timed with CUDA events
     host_wall_ns: int | None = None  # the host's wall time of the timed region
     pinned_kept_bytes: int | None = None  # pinned host memory kept for the next run

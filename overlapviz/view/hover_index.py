@@ -9,6 +9,7 @@ at a height is the layout's to say. Pure: no Qt here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,8 @@ from overlapviz.core.trace import Trace
 from overlapviz.view.lane_rows import LaneRows
 from overlapviz.view.palette import SpanStyle
 from overlapviz.view.span_sets import SpanSet
+
+_INT64 = np.iinfo(np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +44,9 @@ class SortedSpans:
 
     def at(self, t: float, tolerance: float = 0.0) -> int | None:
         """The row of the latest-starting span that covers `t` (within `tolerance`), if any."""
-        j = int(np.searchsorted(self.starts, t + tolerance, side="right")) - 1
+        # a whole-ns key: a float one would make numpy convert every start to float on each look-up
+        key = min(max(math.floor(t + tolerance), _INT64.min), _INT64.max)
+        j = int(np.searchsorted(self.starts, np.int64(key), side="right")) - 1
         while j >= 0 and self.reach[j] >= t - tolerance:
             if self.ends[j] >= t - tolerance:
                 return int(self.rows[j])

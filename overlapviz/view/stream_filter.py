@@ -48,8 +48,9 @@ def filtered_view(view: PreparedView, wanted: StreamFilter) -> PreparedView:
     if not offers_filter(view):
         return view
     collapse_above = COLLAPSE_ABOVE if wanted.hide_quiet else len(view.lanes)
+    rows_found = {lane.key: lane.rows for lane in view.lanes}  # found once, as the view was prepared
     chosen = arrange_streams(view.trace, [lane.lane for lane in view.lanes], text=wanted.text,
-                             collapse_above=collapse_above)  # fmt: skip
+                             collapse_above=collapse_above, rows=rows_found)  # fmt: skip
     had = {lane.key: lane for lane in view.lanes}
     lanes: list[LaneRows] = []
     for lane in chosen:

@@ -37,7 +37,7 @@ def test_ops_held_back_by_the_legacy_default_stream_are_found_with_their_wait():
     [finding] = legacy_default_stream(trace, compute_metrics(trace))
     # the copy waited 0.9 ms for stream 1's kernel (the H2D engine was free), the second kernel 0.9 ms for the copy
     assert finding.message.startswith("2 device ops waited 1.80 ms in all (the run took 3.00 ms) for work on another")
-    assert "1 ops ran on the legacy default stream" in finding.message and "cudaStreamNonBlocking" in finding.message
+    assert "1 op ran on the legacy default stream" in finding.message and "cudaStreamNonBlocking" in finding.message
     assert finding.rows.tolist() == [1, 2]
     assert "legacy-default-stream" in codes(trace)
 

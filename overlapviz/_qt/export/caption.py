@@ -8,6 +8,7 @@ own spaces are non-breaking and the separator keeps its dot with the value befor
 
 from __future__ import annotations
 
+from overlapviz.app.time_window import trace_window
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
@@ -42,6 +43,9 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     else:
         parts.append(meta.device_name or meta.device or "unknown device")
         parts.append(f"{meta.backend or 'unknown'} backend, timing: {meta.timing or 'unknown'}")
+    window = trace_window(trace)
+    if window is not None:  # the figures are of this part of the trace
+        parts.append(f"window {window.describe()}")
     parts.append(f"makespan {format_duration(metrics.makespan_ns)}")
     parts.append(f"efficiency {format_percent(metrics.efficiency_pct)}")
     hidden = metrics.copy_hidden_pct

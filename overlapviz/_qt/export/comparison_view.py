@@ -39,6 +39,7 @@ class ComparisonPicture:
     views: tuple[PreparedView, PreparedView]
     labels: tuple[str, str] = ("", "")
     title: str = ""
+    shifts_ns: tuple[int, int] = (0, 0)  # how far each side was drawn later to line up (`app.aligning`)
 
     def __post_init__(self) -> None:
         if len(self.views) != 2 or len(self.labels) != 2:
@@ -64,7 +65,8 @@ class ComparisonExportView(ExportWidget):
         self.captions: list[QLabel] = []
         self._timelines: list[TimelineWidget] = []
         for side, (view, label) in enumerate(zip(picture.views, picture.labels, strict=True)):
-            caption = self._label(side_caption(side, label, view.trace, view.metrics), caption_font, visible=True)
+            text = side_caption(side, label, view.trace, view.metrics, picture.shifts_ns[side])
+            caption = self._label(text, caption_font, visible=True)
             timeline = export_timeline(theme, options, text_font, self)
             layout.addWidget(caption)
             layout.addWidget(timeline, 1)

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
+from overlapviz._qt.worker_thread import start_worker_thread
 from overlapviz.app.heap import collections_paused
 from overlapviz.backends.base import CancelToken, RunCancelled
 
@@ -74,13 +75,9 @@ class BackgroundTasks(QObject):
         super().__init__(parent)
         self._numbers = itertools.count(1)
         self._waiting: list[Task] = []  # submitted and not yet reported, oldest first
-        self._thread = QThread()
-        self._thread.setObjectName(name)
         self._worker = _TaskWorker()
-        self._worker.moveToThread(self._thread)
-        self._submit.connect(self._worker.run)
-        self._worker.done.connect(self._on_done)
-        self._thread.start()
+        self._thread = start_worker_thread(name, self._worker, self._submit, self._worker.run,
+                                           self._worker.done, self._on_done)  # fmt: skip
 
     @property
     def busy(self) -> bool:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from overlapviz._qt.export.caption import caption_text
+from overlapviz._qt.export.caption import SEPARATOR, caption_text
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.trace import Trace
+from overlapviz.view.formatting import format_duration
 
 SIDE_LETTERS = "AB"
 
@@ -34,9 +35,19 @@ def release_timeline(timeline: TimelineWidget) -> None:
     timeline.fit_time(None)
 
 
-def side_caption(side: int, label: str, trace: Trace, metrics: Metrics) -> str:
-    """``A · pageable: 256 MiB, ... · makespan 67.6 ms · efficiency 57 % · ...``: which side, then what ran."""
-    return f"{side_name(side, label)}: {caption_text(trace, metrics)}"
+def side_caption(side: int, label: str, trace: Trace, metrics: Metrics, shift_ns: int = 0) -> str:
+    """``A · pageable: 256 MiB, ... · makespan 67.6 ms · efficiency 57 % · ...``: which side, then what ran.
+
+    A side moved `shift_ns` later to line up with the other says so at the end: its times on
+    show are not its file's own.
+    """
+    moved = f"{SEPARATOR}{shift_text(shift_ns)}" if shift_ns else ""
+    return f"{side_name(side, label)}: {caption_text(trace, metrics)}{moved}"
+
+
+def shift_text(shift_ns: int) -> str:
+    """``drawn 512.3 ms later, to start its device work with the other side's``."""
+    return f"drawn {format_duration(shift_ns)} later, to start its device work with the other side's"
 
 
 def side_name(side: int, label: str = "") -> str:

@@ -4,9 +4,11 @@ A view of the application model: B is the run on show, A the pinned run, and the
 whether they share one time axis. On the shared axis zooming or panning one moves the other,
 both reach the longer run's end, and their lane titles are one width so that a time lines up
 in both. On their own axes (chosen when one run is far shorter than the other) each is fitted
-to its own run, and a note over both says that x no longer means the same time. A caption
-over each says which side it is and what ran; below them a small table gives the deltas
-(makespan, copy time hidden, efficiency, time saved, wall, host blocked, bandwidth, ...).
+to its own run, and a note over both says that x no longer means the same time. A side
+from a file is lined up with the other at the first device ops (`app.aligning`). A caption
+over each says which side it is, its file, what ran, and how far it was moved to line up;
+below them a small table gives the deltas (makespan, copy time hidden, efficiency, time
+saved, wall, host blocked, bandwidth, ...).
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ class ComparePanel(QWidget):
         pinned, shown = self._model.pinned, self._model.shown
         if pinned is None or shown is None:
             return None
-        return ComparisonPicture((pinned.a.view, shown.view), (pinned.a.label, shown.label), pinned.title)
+        sides = (pinned.view, shown.view)
+        return ComparisonPicture(sides, (pinned.a.label, shown.label), pinned.title, (pinned.shift_ns, shown.shift_ns))
 
     def timelines(self) -> list[TimelineWidget]:
         """The timelines on show: A's (when pinned), then B's."""
@@ -122,8 +125,8 @@ class ComparePanel(QWidget):
             release_timeline(self.timeline_b)
             self._show_parts()
             return
-        if self.timeline_a.view is not pinned.a.view:
-            self.timeline_a.set_view(pinned.a.view)
+        if self.timeline_a.view is not pinned.view:
+            self.timeline_a.set_view(pinned.view)
         self._show_parts()
         self._refresh()
         self._balance()
@@ -145,12 +148,13 @@ class ComparePanel(QWidget):
         if pinned is None:
             return
         a, shown = pinned.a, self._model.shown
-        self.caption_a.setText(side_caption(0, a.label, a.result.trace, a.result.metrics))
+        self.caption_a.setText(side_caption(0, a.label, a.result.trace, a.result.metrics, pinned.shift_ns))
         if shown is None:
             self.caption_b.setText(side_name(1) + ": run something to compare with A")
             self.deltas.setText("")
         else:
-            self.caption_b.setText(side_caption(1, shown.label, shown.result.trace, shown.result.metrics))
+            caption = side_caption(1, shown.label, shown.result.trace, shown.result.metrics, shown.shift_ns)
+            self.caption_b.setText(caption)
             names = (side_name(0, a.label), side_name(1, shown.label))
             self.deltas.setText(delta_html(delta_rows(a.result.metrics, shown.result.metrics), names))
         self._apply_axis()

@@ -1,7 +1,7 @@
 """The teaching tools' actions, with their shortcuts, in the menus and on the toolbar.
 
-Compare (pin A, pageable vs pinned, stop comparing), the lessons, explanations on the
-timeline, replay, the bandwidth plot and presentation mode.
+Compare (pin A, compare with a file, pageable vs pinned, stop comparing), the lessons,
+explanations on the timeline, replay, the bandwidth plot and presentation mode.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ class TeachingActions:
     """Every action of the teaching tools."""
 
     pin_a: QAction
+    compare_file: QAction
     pageable_vs_pinned: QAction
     unpin: QAction
     shared_axis: QAction
@@ -56,6 +57,8 @@ def build_teaching_actions(window: QMainWindow, lessons: list[Preset]) -> Teachi
     speed.setCurrentIndex(DEFAULT_SPEED)
     actions = TeachingActions(
         pin_a=_action(window, "&Pin this run as A", "Ctrl+P", "Keep this run on show as A; change anything and run B"),
+        compare_file=_action(window, "Compare with a &file\u2026",
+                             tip="Keep what is on show as A and open a trace or session as B (before / after)"),
         pageable_vs_pinned=_action(window, "Pageable &vs pinned", "Ctrl+Shift+P",
                                    "Run this pipeline from pageable memory (A) and from pinned memory (B)"),
         unpin=_action(window, "&Stop comparing", "Ctrl+Shift+U", "Back to one timeline"),
@@ -97,7 +100,7 @@ def build_teaching_actions(window: QMainWindow, lessons: list[Preset]) -> Teachi
 def _build_menus(window: QMainWindow, a: TeachingActions) -> None:
     bar = window.menuBar()
     compare = QMenu("&Compare", window)
-    compare.addActions([a.pin_a, a.pageable_vs_pinned, a.unpin])
+    compare.addActions([a.pin_a, a.compare_file, a.pageable_vs_pinned, a.unpin])
     compare.addSeparator()
     compare.addActions([a.shared_axis, a.own_axis])
     lessons = QMenu("L&essons", window)

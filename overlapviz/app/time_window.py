@@ -1,0 +1,84 @@
+"""The time window the figures are of: a named range of the trace, or a span of time.
+
+A program marks the part it cares about with a range (NVTX, ``record_function``,
+``ProfilerStep#N``; `core.range_window`); choosing one computes the metrics and findings of
+that part alone, as ``overlapviz analyze --window`` does (`core.window`). The run on show is
+then the trace cut to the window; the whole trace stays at hand to go back to. Pure: no Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from overlapviz.backends.base import CancelToken
+from overlapviz.core.range_window import range_names, range_window
+from overlapviz.core.trace import Trace
+from overlapviz.core.window import NS_PER_MS, Window, WindowError, clip_to_window
+from overlapviz.view.prepared import PreparedView, prepare_trace
+
+MENU_RANGES = 40  # range names offered in the menu; a trace of thousands of ranges lists the first
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """A window of the trace, and the range it is (empty: a span of time the user picked)."""
+
+    window: Window
+    name: str = ""
+
+    def describe(self) -> str:
+        """``ProfilerStep#2, 12.000 to 15.000 ms``, or the times alone."""
+        times = self.window.describe()
+        return f"{self.name}, {times}" if self.name else times
+
+
+def window_choices(trace: Trace) -> list[str]:
+    """The names of ranges a window can be chosen by, in the order they first start (at most `MENU_RANGES`)."""
+    return range_names(trace)[:MENU_RANGES]
+
+
+def named_window(trace: Trace, name: str) -> TimeWindow:
+    """The window of the first range called `name` (or ``NAME#k``, the k-th).
+
+    Raises
+    ------
+    WindowError
+        No range has that name; the message names a few that the trace has.
+    """
+    return TimeWindow(range_window(trace, name), name)
+
+
+def span_window(t0_ms: float, t1_ms: float) -> TimeWindow:
+    """The window from `t0_ms` to `t1_ms` (ms from the trace's start; the earlier first).
+
+    Raises
+    ------
+    WindowError
+        The span is empty.
+    """
+    start, end = sorted((max(round(t0_ms * NS_PER_MS), 0), max(round(t1_ms * NS_PER_MS), 0)))
+    if end <= start:
+        raise WindowError("the time span is empty: zoom the timeline to the part you want first")
+    return TimeWindow(Window(start, end))
+
+
+def window_view(view: PreparedView, window: TimeWindow, cancel: CancelToken | None = None) -> PreparedView:
+    """`view`'s trace cut to `window`, analysed and prepared for the timeline.
+
+    Raises
+    ------
+    WindowError
+        No span lies in the window.
+    """
+    cut = clip_to_window(view.trace, window.window)
+    if window.name:
+        cut = cut.with_meta(window_name=window.name)
+    return prepare_trace(cut, view.result.wall_s, cancel)
+
+
+def trace_window(trace: Trace) -> TimeWindow | None:
+    """The window a trace was cut to (`window_view`, ``analyze --window``), if it was."""
+    bounds = trace.meta.window
+    if bounds is None:
+        return None
+    return TimeWindow(Window(*bounds), trace.meta.window_name or "")
