@@ -476,9 +476,10 @@ def add_bandwidth(commands: Any) -> None:
     """Add ``overlapviz bandwidth``."""
     bandwidth = commands.add_parser(
         "bandwidth",
-        help="copy bandwidth by transfer size: H2D and D2H, pinned and pageable",
-        description="Copy bandwidth by transfer size (64 KiB to 1 GiB), H2D and D2H, from pinned and"
-        " pageable host memory: one copy at a time, on the real GPU or from the model. Prints a table"
+        help="copy bandwidth by transfer size: H2D and D2H, pinned, pageable and write-combined",
+        description="Copy bandwidth by transfer size (64 KiB to 1 GiB), H2D and D2H, from pinned, pageable"
+        " and write-combined host memory (on a model, where its profile has write-combined rates): one"
+        " copy at a time, on the real GPU or from the model. Prints a table"
         " in GB/s (1e9 bytes/s) with the link's theoretical limit, or JSON.",
     )
     bandwidth.set_defaults(command=bandwidth_command)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from overlapviz.backends import registry
-from overlapviz.backends.base import SWEEP_MEMORY_KINDS, SWEEP_SIZES, Backend, BackendError, CancelToken, DeviceInfo
+from overlapviz.backends.base import SWEEP_SIZES, Backend, BackendError, CancelToken, DeviceInfo
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import Finding, find_findings
 from overlapviz.core.metrics import Metrics, compute_metrics
@@ -170,7 +170,8 @@ class BandwidthSweep:
 def sweep_bandwidth(backend: str = "auto", device: str | None = None) -> BandwidthSweep:
     """Measure (or, on the model, compute) H2D and D2H bandwidth from 64 KiB to 1 GiB.
 
-    One copy at a time, pinned and pageable, on `device` of `backend` (see `find_backend`).
+    One copy at a time, from each kind of host memory the sweep covers that the device has
+    (pinned, pageable, write-combined), on `device` of `backend` (see `find_backend`).
 
     Raises
     ------
@@ -183,7 +184,7 @@ def sweep_bandwidth(backend: str = "auto", device: str | None = None) -> Bandwid
     sweep = getattr(chosen, "bandwidth_sweep", None)
     if not callable(sweep):
         raise SweepUnsupportedError(chosen.name)
-    points = [dict(point) for point in sweep(sizes=SWEEP_SIZES, kinds=SWEEP_MEMORY_KINDS, device=device)]
+    points = [dict(point) for point in sweep(sizes=SWEEP_SIZES, device=device)]
     info = device_info(chosen, device)
     facts = info.facts if info else {}
     return BandwidthSweep(

@@ -50,14 +50,16 @@ class DeviceInfo:
 
 
 SWEEP_SIZES = tuple(64 * KIB * 4**k for k in range(8))  # 64 KiB, 256 KiB, ..., 1 GiB
-SWEEP_MEMORY_KINDS = (HostMemory.PINNED.value, HostMemory.PAGEABLE.value)
+# What `overlapviz bandwidth` and the app's plot sweep, where the device has rates for them:
+# registered memory moves like pinned memory and would only hide under its curve.
+SWEEP_MEMORY_KINDS = (HostMemory.PINNED.value, HostMemory.PAGEABLE.value, HostMemory.WRITE_COMBINED.value)
 
 
 class BandwidthPoint(TypedDict):
     """One point of a bandwidth sweep: one copy of one size, memory kind and direction."""
 
     size: int  # bytes
-    memory: str  # "pinned", "pageable" or "registered"
+    memory: str  # a copy kind of host memory: "pinned", "pageable", "registered" or "write-combined"
     direction: str  # "h2d" or "d2h"
     gbps: float  # 1e9 bytes per second
     seconds: float  # how long the copy took on the device

@@ -60,6 +60,7 @@ class HostMemory(StrEnum):
 
 # The kinds whose per-chunk copies are cudaMemcpyAsync calls straight from the host buffers.
 COPY_MEMORIES = frozenset({HostMemory.PINNED, HostMemory.PAGEABLE, HostMemory.REGISTERED, HostMemory.WRITE_COMBINED})
+COPY_KINDS_TEXT = ", ".join(sorted(m.value for m in COPY_MEMORIES))  # for messages naming them
 # The kinds the pipeline's kernels reach in host memory themselves: no copies at all.
 IN_PLACE_MEMORIES = frozenset({HostMemory.MAPPED, HostMemory.MANAGED})
 # What per-run host allocation is modelled for (and measured on the H200): the others allocate once.

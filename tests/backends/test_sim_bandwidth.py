@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from overlapviz.backends.base import SWEEP_SIZES, BackendError
+from overlapviz.backends.base import SWEEP_MEMORY_KINDS, SWEEP_SIZES, BackendError
 from overlapviz.backends.sim import create_backend
-from overlapviz.backends.sim.bandwidth import bandwidth_sweep
+from overlapviz.backends.sim.bandwidth import bandwidth_sweep, sweep_kinds
 from overlapviz.backends.sim.profile import available_profiles, load_profile
 from overlapviz.core.config import GIB, KIB, MIB
 
@@ -20,8 +20,9 @@ def by_key(points: list) -> dict:
 def test_every_size_kind_and_direction_once_with_consistent_numbers() -> None:
     points = bandwidth_sweep(H200)
     assert tuple(64 * KIB * 4**k for k in range(8)) == SWEEP_SIZES and SWEEP_SIZES[-1] == GIB
-    assert len(points) == len(SWEEP_SIZES) * 2 * 2
-    wanted = {(m, d, s) for m in ("pinned", "pageable") for d in ("h2d", "d2h") for s in SWEEP_SIZES}
+    assert len(points) == len(SWEEP_SIZES) * 2 * 3
+    memories = ("pinned", "pageable", "write-combined")
+    wanted = {(m, d, s) for m in memories for d in ("h2d", "d2h") for s in SWEEP_SIZES}
     assert set(by_key(points)) == wanted
     for point in points:
         assert set(point) == {"size", "memory", "direction", "gbps", "seconds"}
@@ -50,6 +51,19 @@ def test_pageable_is_slower_than_pinned_at_every_size_and_registered_is_pinned()
             assert points["pageable", direction, size]["gbps"] < pinned
             assert points["registered", direction, size]["gbps"] == pinned
     assert points["pageable", "h2d", GIB]["gbps"] == pytest.approx(H200.pageable_h2d_gbps, rel=0.01)
+
+
+def test_write_combined_is_swept_only_where_the_profile_has_its_rates() -> None:
+    assert sweep_kinds(H200) == SWEEP_MEMORY_KINDS == ("pinned", "pageable", "write-combined")
+    old = load_profile("tesla-c1060")
+    assert old.host_kinds is None and sweep_kinds(old) == ("pinned", "pageable")
+    assert {p["memory"] for p in bandwidth_sweep(old)} == {"pinned", "pageable"}
+    with pytest.raises(ValueError, match="the tesla-c1060 profile has no copy rates for write-combined memory"):
+        bandwidth_sweep(old, kinds=("write-combined",))
+    combined = by_key(bandwidth_sweep(H200, kinds=("write-combined",)))
+    assert combined["write-combined", "h2d", GIB]["gbps"] == pytest.approx(H200.host_kinds.wc_h2d_gbps, rel=0.01)
+    with pytest.raises(ValueError, match="mapped memory has no copies of its own to measure"):
+        bandwidth_sweep(H200, kinds=("mapped",))
 
 
 def test_sizes_and_kinds_are_checked() -> None:

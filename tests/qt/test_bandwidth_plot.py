@@ -2,7 +2,7 @@ import math
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import qGray
 from teaching_helpers import H200, make_window_fixture  # noqa: F401 (the make_window fixture)
 
@@ -18,28 +18,30 @@ def h200_sweep():
     return sweep_bandwidth("sim", "h200")
 
 
-def test_the_models_sweep_has_both_directions_both_memories_and_the_link_limit(h200_sweep):
+def test_the_models_sweep_has_both_directions_three_memories_and_the_link_limit(h200_sweep):
     assert h200_sweep.simulated and h200_sweep.link_peak_gbps == pytest.approx(63.0)
     curves = series(h200_sweep)
-    assert set(curves) == {(m, d) for m in ("pinned", "pageable") for d in ("h2d", "d2h")}
+    assert set(curves) == {(m, d) for m in ("pinned", "pageable", "write-combined") for d in ("h2d", "d2h")}
     sizes, rates = curves[("pinned", "h2d")]
     assert sizes[0] == 64 * 1024 and sizes[-1] == 1024**3
     assert rates[-1] > 50 > curves[("pageable", "h2d")][1][-1]
     assert sweep_title(h200_sweep) == "NVIDIA H200 (model), simulated (sim backend)"
 
 
-def test_the_plot_draws_four_curves_on_a_log_size_axis_and_the_limit(qtbot, h200_sweep):
+def test_the_plot_draws_six_curves_on_a_log_size_axis_and_the_limit(qtbot, h200_sweep):
     plot = BandwidthPlot(THEMES["dark"])
     qtbot.addWidget(plot)
     plot.show_sweep(h200_sweep)
-    assert len(plot.curves) == 4
+    assert len(plot.curves) == 6
     assert plot.plot.getPlotItem().ctrl.logXCheck.isChecked()
     xs, _ys = plot.curves[("pageable", "d2h")].getData()
     assert xs[0] == pytest.approx(math.log10(64 * 1024))  # log-x: the item holds log10(size)
     assert plot.peak_line is not None and plot.peak_line.value() == pytest.approx(63.0)
     assert "theoretical limit 63.0 GB/s" in plot.peak_line.label.toPlainText()
     legend = [label.text for _sample, label in plot.plot.getPlotItem().legend.items]
-    assert legend == ["H2D, pinned", "H2D, pageable", "D2H, pinned", "D2H, pageable"]
+    assert legend == [
+        "H2D, pinned", "H2D, pageable", "H2D, write-combined", "D2H, pinned", "D2H, pageable", "D2H, write-combined",
+    ]  # fmt: skip
     assert "simulated" in plot.plot.getPlotItem().titleLabel.text
 
 
@@ -56,7 +58,7 @@ def test_the_dialog_sweeps_off_the_gui_thread_and_shows_it(qtbot):
     qtbot.addWidget(dialog)
     dialog.sweep()
     qtbot.waitUntil(lambda: dialog.last is not None, timeout=10_000)
-    assert "simulated" in dialog.status.text() and len(dialog.plot.curves) == 4
+    assert "simulated" in dialog.status.text() and len(dialog.plot.curves) == 6
     dialog.close()
     assert not dialog.runner._thread.isRunning()
 
@@ -133,3 +135,19 @@ def test_pageable_is_dashed_with_hollow_marks_and_pinned_is_solid_with_filled_on
     assert background in along("pageable") and any(map(_greenish, along("pageable")))  # dashes and gaps
     brushes = {m: drawn.curves[(m, "h2d")].opts["symbolBrush"] for m in ("pinned", "pageable")}
     assert pg.mkBrush(brushes["pinned"]).color() != pg.mkBrush(brushes["pageable"]).color()
+
+
+def test_write_combined_runs_dotted_with_diamonds_on_top_of_the_pinned_curve_it_matches(drawn):
+    """On the H200 write-combined copies move like pinned ones: its curve must not hide under theirs."""
+    pinned, combined = (drawn.curves[(m, "h2d")] for m in ("pinned", "write-combined"))
+    others = [drawn.curves[(m, d)] for m in ("pinned", "pageable") for d in ("h2d", "d2h")]
+    assert combined.zValue() > max(curve.zValue() for curve in others)
+    assert combined.opts["symbol"] == "d" != pinned.opts["symbol"]
+    assert combined.opts["pen"].style() == Qt.PenStyle.CustomDashLine
+    assert pinned.opts["pen"].style() == Qt.PenStyle.SolidLine
+    assert combined.opts["pen"].widthF() < pinned.opts["pen"].widthF()  # a dotted line along the wide band
+    vb = drawn.plot.getPlotItem().vb
+    image = drawn.plot.grab().toImage()
+    xs, ys = combined.getData()
+    mark = drawn.plot.mapFromScene(vb.mapViewToScene(QPointF(xs[-2], ys[-2])))
+    assert image.pixelColor(mark) == drawn.plot.backgroundBrush().color()  # the diamond's hollow middle shows

@@ -1,10 +1,12 @@
-"""The plot: bandwidth (GB/s) against transfer size (log scale), H2D and D2H, pinned and pageable.
+"""The plot: bandwidth (GB/s) against transfer size (log scale), H2D and D2H, per host memory kind.
 
 Directions take their kinds' colours (as on the timeline), and more than colour, so that they
 tell apart in greyscale too and neither hides the other where they coincide (the model's
 pinned H2D and D2H are the same): H2D is a wide band with large circles, D2H a narrow line
 with small squares drawn on top of it, so a shared stretch shows the D2H line inside the H2D
-band. Pinned is solid with filled marks, pageable dashed with long gaps and hollow marks. The
+band. Pinned is solid with filled marks, pageable dashed with long gaps and hollow marks,
+write-combined dotted with small hollow diamonds on top (on the H200 it moves like pinned
+memory, so its dots run along the pinned curve rather than hiding it). The
 link's theoretical limit per direction is a dashed horizontal line with its name. The title
 says "simulated" when the model drew it.
 """
@@ -12,7 +14,7 @@ says "simulated" when the model drew it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -41,8 +43,26 @@ class DirectionLook:
 
 DIRECTION_LOOKS = {"h2d": DirectionLook(10.0, 110, "o", 17, 0), "d2h": DirectionLook(3.0, 255, "s", 9, 1)}
 OTHER_LOOK = DirectionLook(3.0, 255, "t", 11, 2)
-DASH_PX, GAP_PX = 18.0, 12.0  # pageable's dashes, the same length on the wide band and the narrow line
-ORDER = {"h2d": 0, "d2h": 1, "pinned": 0, "pageable": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryLook:
+    """How one memory kind's curves differ: dashes (pixels on, off; None: solid) and marks."""
+
+    dashes: tuple[float, float] | None
+    filled: bool
+    symbol: str | None = None  # None: the direction's mark
+    thin: bool = False  # a narrow line on top of the others, whatever the direction
+    z: int = 0
+
+
+MEMORY_LOOKS = {
+    "pinned": MemoryLook(None, filled=True),
+    "pageable": MemoryLook((18.0, 12.0), filled=False),  # the same dash length on the band and the line
+    "write-combined": MemoryLook((3.0, 6.0), filled=False, symbol="d", thin=True, z=3),
+}
+OTHER_MEMORY = MemoryLook((8.0, 4.0), filled=False)
+ORDER = {"h2d": 0, "d2h": 1, "pinned": 0, "pageable": 1, "write-combined": 2}
 SIZE_LABEL = "Transfer size (one copy)"
 RATE_LABEL = "Bandwidth (GB/s, 10\u2079 bytes/s)"
 
@@ -63,15 +83,15 @@ def series(sweep: BandwidthSweep) -> dict[tuple[str, str], tuple[list[int], list
     return {key: ([s for s, _ in sorted(pts)], [g for _, g in sorted(pts)]) for key, pts in found.items()}
 
 
-def _line_pen(colour: str, look: DirectionLook, *, dashed: bool) -> QPen:
-    """A solid pen, or one dashed with `DASH_PX` and `GAP_PX` whatever its width (Qt counts dashes in widths)."""
+def _line_pen(colour: str, look: DirectionLook, dashes: tuple[float, float] | None) -> QPen:
+    """A solid pen, or one dashed `dashes` pixels on and off whatever its width (Qt counts dashes in widths)."""
     shade = QColor(colour)
     shade.setAlpha(look.line_alpha)
     pen = QPen(shade, look.line_px)
     pen.setCosmetic(True)  # pixels on screen, as pg.mkPen makes them
     pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-    if dashed:
-        pen.setDashPattern([DASH_PX / look.line_px, GAP_PX / look.line_px])
+    if dashes is not None:
+        pen.setDashPattern([dashes[0] / look.line_px, dashes[1] / look.line_px])
     return pen
 
 
@@ -113,13 +133,15 @@ class BandwidthPlot(QWidget):
         for (memory, direction), (xs, ys) in sorted(series(sweep).items(), key=_legend_order):
             colour = DIRECTION_COLOURS.get(direction, self._theme.muted)
             look = DIRECTION_LOOKS.get(direction, OTHER_LOOK)
-            filled = memory == "pinned"
+            kind = MEMORY_LOOKS.get(memory, OTHER_MEMORY)
+            if kind.thin:
+                look = replace(look, line_px=OTHER_LOOK.line_px, line_alpha=255, symbol_px=OTHER_LOOK.symbol_px)
             curve = self.plot.plot(
-                xs, ys, pen=_line_pen(colour, look, dashed=not filled), symbol=look.symbol,
-                symbolSize=look.symbol_px, symbolBrush=colour if filled else self._theme.background,
+                xs, ys, pen=_line_pen(colour, look, kind.dashes), symbol=kind.symbol or look.symbol,
+                symbolSize=look.symbol_px, symbolBrush=colour if kind.filled else self._theme.background,
                 symbolPen=pg.mkPen(colour, width=2.5), name=f"{direction.upper()}, {memory}",
             )  # fmt: skip
-            curve.setZValue(look.z)
+            curve.setZValue(look.z + kind.z)
             self.curves[(memory, direction)] = curve
             sizes.update(xs)
         self.peak_line = self._peak_line(sweep)

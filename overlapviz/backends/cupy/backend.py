@@ -29,7 +29,7 @@ from overlapviz.backends.base import (
     CancelToken,
     DeviceInfo,
 )
-from overlapviz.backends.cupy.bandwidth import CopyTiming, device_copy_gbps, sweep
+from overlapviz.backends.cupy.bandwidth import SWEEP_MEMORIES, CopyTiming, device_copy_gbps, refuse_non_copies, sweep
 from overlapviz.backends.cupy.buffers import BufferPool, HeldBytes
 from overlapviz.backends.cupy.cupti_session import CuptiCollector, CuptiUnavailable, shared_collector
 from overlapviz.backends.cupy.cupti_sharing import fallback_note
@@ -164,11 +164,15 @@ class CupyBackend:
         sizes: Sequence[int] = SWEEP_SIZES,
         repeats: int = 3,
         device: str | None = None,
-        memories: Sequence[HostMemory] = tuple(HostMemory),
+        memories: Sequence[HostMemory] = SWEEP_MEMORIES,
     ) -> list[CopyTiming]:
-        """H2D and D2H bandwidth by transfer size, for pinned, pageable and registered memory."""
+        """H2D and D2H bandwidth by transfer size, for each copy kind of host memory given."""
         import cupy
 
+        try:
+            refuse_non_copies(memories)
+        except ValueError as error:
+            raise BackendError(str(error)) from None
         with self._lock, self._on_device(device) as state:
             stream = cupy.cuda.Stream(non_blocking=True)
             with self._releasing_on_error(state, "measuring bandwidth"):
@@ -177,7 +181,7 @@ class CupyBackend:
     def bandwidth_sweep(
         self,
         sizes: Sequence[int] = SWEEP_SIZES,
-        kinds: Sequence[str] = SWEEP_MEMORY_KINDS,
+        kinds: Sequence[str] | None = None,
         device: str | None = None,
     ) -> list[BandwidthPoint]:
         """The sweep as the command line and the app read it (the simulated backend's keys).
@@ -186,7 +190,7 @@ class CupyBackend:
         on the device) and ``call_seconds`` (how long the call held the host thread).
         """
         try:
-            memories = [HostMemory(kind) for kind in kinds]
+            memories = [HostMemory(kind) for kind in (SWEEP_MEMORY_KINDS if kinds is None else kinds)]
         except ValueError as error:
             raise BackendError(f"{error}; memory kinds are: {', '.join(m.value for m in HostMemory)}") from None
         return [

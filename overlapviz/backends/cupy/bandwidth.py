@@ -17,10 +17,13 @@ from typing import Any
 from overlapviz.backends.base import SWEEP_SIZES
 from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.kernels import Kernels
-from overlapviz.core.config import FLOAT32_BYTES, HostMemory
+from overlapviz.core.config import COPY_KINDS_TEXT, COPY_MEMORIES, FLOAT32_BYTES, HostMemory
 from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks
 
 _KIND = {"h2d": 1, "d2h": 2}
+# Every kind a copy can come from, in the enum's order (mapped and managed memory have no
+# copies of their own, a staging ring's copies are pinned ones).
+SWEEP_MEMORIES = tuple(memory for memory in HostMemory if memory in COPY_MEMORIES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +51,11 @@ def sweep(
     pool: BufferPool,
     stream: Any,
     sizes: Sequence[int] = SWEEP_SIZES,
-    memories: Sequence[HostMemory] = tuple(HostMemory),
+    memories: Sequence[HostMemory] = SWEEP_MEMORIES,
     repeats: int = 3,
 ) -> list[CopyTiming]:
-    """Time H2D and D2H copies of every size for every memory kind."""
+    """Time H2D and D2H copies of every size for every memory kind given (copy kinds only)."""
+    refuse_non_copies(memories)
     import cupy
 
     largest = max(sizes) // FLOAT32_BYTES
@@ -72,6 +76,14 @@ def sweep(
         cupy.cuda.runtime.deviceSynchronize()
         pool.drop("sweep")
     return points
+
+
+def refuse_non_copies(memories: Sequence[HostMemory]) -> None:
+    """ValueError naming the kinds given that a copy cannot come from (mapped, managed, staged)."""
+    not_copies = [memory.value for memory in memories if memory not in COPY_MEMORIES]
+    if not_copies:
+        named = ", ".join(not_copies)
+        raise ValueError(f"{named} memory has no copies of its own to measure; copy kinds: {COPY_KINDS_TEXT}")
 
 
 def _one_copy(

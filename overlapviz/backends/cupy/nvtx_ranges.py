@@ -15,8 +15,17 @@ from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind
 
 DOMAIN = "overlapviz"
-# ARGB, the app's timeline colours (Okabe-Ito: bluish green, blue, reddish purple; grey for a run).
-COLOURS = {OpKind.H2D: 0xFF009E73, OpKind.KERNEL: 0xFF0072B2, OpKind.D2H: 0xFFCC79A7, OpKind.API: 0xFF999999}
+# ARGB, the app's timeline colours for every kind a pipeline plan issues (Okabe-Ito: bluish
+# green, blue, reddish purple; Tol's olive and indigo for prefetches and host copies; grey for
+# a run), so Nsight Systems shows a run in the colours the app draws it in.
+COLOURS = {
+    OpKind.H2D: 0xFF009E73,
+    OpKind.KERNEL: 0xFF0072B2,
+    OpKind.D2H: 0xFFCC79A7,
+    OpKind.PREFETCH: 0xFF999933,
+    OpKind.HOST_COPY: 0xFF332288,
+    OpKind.API: 0xFF999999,
+}
 
 
 class NvtxRanges:

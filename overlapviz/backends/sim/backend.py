@@ -10,7 +10,6 @@ import numpy.typing as npt
 
 from overlapviz import __version__
 from overlapviz.backends.base import (
-    SWEEP_MEMORY_KINDS,
     SWEEP_SIZES,
     BackendError,
     BandwidthPoint,
@@ -93,10 +92,12 @@ class SimBackend:
     def bandwidth_sweep(
         self,
         sizes: Sequence[int] = SWEEP_SIZES,
-        kinds: Sequence[str] = SWEEP_MEMORY_KINDS,
+        kinds: Sequence[str] | None = None,
         device: str | None = None,
     ) -> list[BandwidthPoint]:
         """H2D and D2H bandwidth by transfer size on the profile `device` (see `bandwidth_sweep`).
+
+        Without `kinds`, every kind of the sweep the profile has rates for.
 
         Raises
         ------

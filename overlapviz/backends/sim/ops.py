@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from overlapviz.backends.sim.host_kinds import missing_host_kinds_message, needs_host_kinds
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.config import COPY_MEMORIES, FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
+from overlapviz.core.config import COPY_KINDS_TEXT, COPY_MEMORIES, FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
 from overlapviz.core.pipeline_plan import (
     COPY_IN,
     COPY_OUT,
@@ -34,7 +34,6 @@ from overlapviz.core.pipeline_plan import (
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
 KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
-COPY_KINDS_TEXT = ", ".join(sorted(m.value for m in COPY_MEMORIES))
 StageValues = npt.NDArray[np.float64]  # one value per stage, indexed like `pipeline_plan.STAGES`
 
 

@@ -7,8 +7,10 @@ import pytest
 from overlapviz.backends.base import Backend, BackendError
 from overlapviz.backends.cupy import CupyBackend, create_backend
 from overlapviz.backends.cupy.backend import TIMING_ENV
-from overlapviz.backends.cupy.nvtx_ranges import NvtxRanges
-from overlapviz.core.config import PipelineConfig
+from overlapviz.backends.cupy.nvtx_ranges import COLOURS, NvtxRanges
+from overlapviz.core.config import HostMemory, PipelineConfig
+from overlapviz.core.trace import OpKind
+from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from tests.backends.cupy.fakes import planned_ops
 
 
@@ -94,3 +96,11 @@ def test_nvtx_ranges_per_run_and_op_in_the_overlapviz_domain(monkeypatch):
     assert domain.calls == [
         ("push", ("run 1", 0xFF999999)), ("push", ("kernel c0 s0", 0xFF0072B2)), ("pop",), ("pop",),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("memory", list(HostMemory))
+def test_nvtx_colours_cover_every_planned_kind_in_the_timeline_colours(memory):
+    """Each op any host memory kind plans has a range colour, the one the app's timeline draws it in."""
+    kinds = {op.kind for op in planned_ops(PipelineConfig(memory=memory))} | {OpKind.API}
+    for kind in kinds:  # the styles carry the kinds' names
+        assert COLOURS[kind] == 0xFF000000 | int(KIND_COLOURS[SpanStyle[kind.name]].lstrip("#"), 16), kind

@@ -8,6 +8,7 @@ import pytest
 from overlapviz.backends.base import BackendError, CancelToken, RunCancelled
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.backends.cupy import runner as runner_module
+from overlapviz.backends.cupy.bandwidth import SWEEP_MEMORIES
 from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.core.config import HostAlloc, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
 from overlapviz.core.pipeline_plan import memory_kind
@@ -187,7 +188,8 @@ def test_traced_and_untraced_wall_times(gpu_backend):
 def test_bandwidth_sweep_small(gpu_backend):
     pinned_before = gpu_backend.pinned_bytes()
     points = gpu_backend.bandwidth(sizes=(1 * MIB, 16 * MIB), repeats=1)
-    assert len(points) == 2 * 2 * 3
+    assert len(points) == 2 * 2 * len(SWEEP_MEMORIES)  # two sizes, both ways, every copy kind
+    assert {p.memory for p in points} == {"pinned", "pageable", "registered", "write-combined"}
     by = {(p.memory, p.direction, p.size_bytes): p for p in points}
     assert by[("pinned", "h2d", 16 * MIB)].gbps > by[("pageable", "h2d", 16 * MIB)].gbps
     assert gpu_backend.pinned_bytes() == pinned_before  # the sweep's buffers are dropped
@@ -202,6 +204,8 @@ def test_bandwidth_sweep_for_the_command_line(gpu_backend):
     assert all(p["size"] == 4 * MIB and p["gbps"] > 0 and p["seconds"] > 0 for p in points)
     with pytest.raises(BackendError, match="'cached' is not a valid HostMemory"):
         gpu_backend.bandwidth_sweep(kinds=("cached",))
+    with pytest.raises(BackendError, match="mapped memory has no copies of its own"):
+        gpu_backend.bandwidth_sweep(kinds=("pinned", "mapped"))
 
 
 def test_device_memory_bandwidth(gpu_backend):
