@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.config import format_size
 from overlapviz.core.finding import pct_text
 from overlapviz.core.findings import Finding
 from overlapviz.core.intervals import union_intervals
@@ -166,8 +167,48 @@ def _alloc_per_run(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     return [_callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
 
 
+def _mapped_memory(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    kernels = _of_kind(c.trace, rows, OpKind.KERNEL)
+    moved = format_size(int(c.trace["bytes"][kernels].sum()))
+    text = f"zero-copy: the kernels move {moved} across the link themselves; no copies, the copy engines idle"
+    return [_spanning(c, finding, kernels, LaneGroup.HARDWARE, text)]
+
+
+def _graph_launch(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    ops = int(c.trace.device_mask.sum())
+    took = format_duration(_busy_ns(c.trace, rows))
+    text = f"one CUDA Graph: {took} in cudaGraphLaunch for {count_text(ops, 'op', thousands=True)}"
+    return [_callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+def _managed_faults(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    kernels = _of_kind(c.trace, rows, OpKind.KERNEL)
+    busy = format_duration(_busy_ns(c.trace, kernels))
+    text = f"page faults inside the kernels: {count_text(kernels.size, 'kernel')}, {busy}, migrating on first touch"
+    return [_spanning(c, finding, kernels, LaneGroup.HARDWARE, text)]
+
+
+def _prefetch_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    covered = covered_total_ns(c.trace, OpKind.PREFETCH)
+    text = f"prefetches set the pace: {format_duration(covered)}, {_share(covered, c.metrics.makespan_ns)} of the run"
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+def _staging_host_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    copying = _busy_ns(c.trace, rows)
+    share = _share(copying, c.metrics.wall_ns)
+    text = f"the host copies through the ring: {format_duration(copying)}, {share} of the wall time"
+    return [_callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+def _write_combined_read(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    text = f"the host reads the write-combined output back uncached: {format_duration(_busy_ns(c.trace, rows))}"
+    return [_callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
 def _generic(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
-    first_clause = re.split(r"[:;.]", finding.message, maxsplit=1)[0].strip()
+    # a clause ends at punctuation before a space or the end: "95.0 ms" is one number, not two clauses
+    first_clause = re.split(r"[:;.](?=\s|$)", finding.message, maxsplit=1)[0].strip()
     text = first_clause if len(first_clause) <= MAX_GENERIC_CHARS else first_clause[: MAX_GENERIC_CHARS - 1] + "\u2026"
     lane_key = _busiest_lane(c, rows, None)
     return [_callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
@@ -183,6 +224,12 @@ _BUILDERS: dict[str, Callable[[_Context, Finding, Rows], list[Callout]]] = {
     "too-few-chunks": _too_few_chunks,
     "too-many-chunks": _too_many_chunks,
     "alloc-per-run": _alloc_per_run,
+    "mapped-memory": _mapped_memory,
+    "graph-launch": _graph_launch,
+    "managed-faults": _managed_faults,
+    "prefetch-bound": _prefetch_bound,
+    "staging-host-bound": _staging_host_bound,
+    "write-combined-read": _write_combined_read,
 }
 
 
@@ -237,6 +284,11 @@ def _of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:
 
 def _api_name(trace: Trace, row: int) -> str:
     return _API_VERSION_SUFFIX.sub("", trace.name_of(row))
+
+
+def _busy_ns(trace: Trace, rows: Rows) -> int:
+    """The durations of `rows` added up, as the memory findings count them."""
+    return int(trace.duration_ns[rows].sum())
 
 
 def _share(part: float, whole: float) -> str:

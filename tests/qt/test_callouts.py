@@ -77,6 +77,12 @@ def test_too_few_chunks_brackets_the_fill_and_the_drain_where_they_happen():
         ({"order": "breadth"}, "copy-queue", "unit-h2d-engine", "H2D copies queued"),
         ({"chunks": 1024}, "too-many-chunks", "host", "3,072 API calls"),
         ({"host_alloc": "per-run"}, "alloc-per-run", "host", "cudaMallocHost pins every page"),
+        ({"memory": "mapped"}, "mapped-memory", "unit-compute", "kernels move 512 MiB across the link"),
+        ({"memory": "managed"}, "managed-faults", "unit-compute", "page faults inside the kernels: 16 kernels"),
+        ({"memory": "managed-prefetch"}, "prefetch-bound", "unit-h2d-engine", "prefetches set the pace"),
+        ({"memory": "staged"}, "staging-host-bound", "host", "the host copies through the ring: 95.0 ms"),
+        ({"memory": "write-combined"}, "write-combined-read", "host", "write-combined output back uncached"),
+        ({"chunks": 256, "graph": True}, "graph-launch", "host", "in cudaGraphLaunch for 768 ops"),
     ],
 )
 def test_each_finding_code_has_its_own_words_and_lane(changes, code, lane, words):
@@ -84,6 +90,7 @@ def test_each_finding_code_has_its_own_words_and_lane(changes, code, lane, words
     assert callouts, f"no {code} callout"
     assert callouts[0].lane_key == lane
     assert words in callouts[0].text
+    assert len(callouts[0].text) <= 100 and not callouts[0].text.endswith("\u2026")  # a label, in full
 
 
 def test_an_unknown_finding_gets_its_first_clause_over_the_lane_with_its_spans():
@@ -92,6 +99,13 @@ def test_an_unknown_finding_gets_its_first_clause_over_the_lane_with_its_spans()
     [callout] = _callouts_of(result, [odd])
     assert callout.text == "Kernels waited for a reason nobody has named yet"
     assert callout.lane_key in {"unit-compute", "stream-0", "stream-1"}
+
+
+def test_a_first_clause_keeps_its_decimal_numbers_whole():
+    result = analyse(two_chunk_trace())
+    odd = Finding("something-new", "Copies took 95.0 ms (99%): more words follow.", (1, 4))
+    [callout] = _callouts_of(result, [odd])
+    assert callout.text == "Copies took 95.0 ms (99%)"
 
 
 def test_a_finding_with_no_spans_draws_nothing():
