@@ -1,6 +1,7 @@
 import csv
 import itertools
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from overlapviz.core import trace_io
 from overlapviz.core.trace import COLUMNS, MemoryKind, OpKind, Trace, TraceBuilder, Unit
 from overlapviz.core.trace_io import (
     CSV_HEADER,
@@ -438,3 +440,38 @@ def test_failed_exports_leave_nothing(tmp_path):
     with pytest.raises(OSError, match="missing"):
         export_chrome(small_trace(), folder / "t.json")
     assert list(tmp_path.iterdir()) == []
+
+
+ASSET_TRACES = Path(__file__).parents[2] / "assets" / "traces"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in ASSET_TRACES.glob("*.json")))
+def test_a_whole_file_is_read_a_column_at_a_time_to_the_trace_the_event_by_event_reading_gives(name, monkeypatch):
+    path = ASSET_TRACES / name
+    document = json.loads(path.read_text())
+    events, other = trace_io._document_parts(document)
+    names = {n: i for i, n in enumerate(other["names"])}
+    int_args = trace_io._int_args_of(other["overlapviz"])
+    assert trace_io._columns_at_once(events, names, int_args) is not None  # the fast way was taken
+    at_once = trace_from_chrome(document)
+    monkeypatch.setattr(trace_io, "_columns_at_once", lambda *_args: None)
+    assert_same_trace(at_once, trace_from_chrome(document))
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "message"),
+    [
+        ("stream", True, "args.stream is not a whole number: True"),
+        ("bytes", 2**63, "args.bytes 9223372036854775808 is out of range"),
+        ("chunk", 2**31, "args.chunk 2147483648 is out of range"),
+        ("start_ns", 1.5, "args.start_ns is not a whole number: 1.5"),
+        ("kind", ["h2d"], "args.kind is a list; expected one of h2d"),
+        ("row", 0, "row 0 appears twice"),
+    ],
+)
+def test_a_bad_value_anywhere_is_named_by_the_event_by_event_reading(where, value, message):
+    document = chrome_dict(small_trace())
+    spans = [e for e in document["traceEvents"] if e.get("ph") == "X" and "row" in e.get("args", {})]
+    spans[-1]["args"][where] = value
+    with pytest.raises(TraceFormatError, match=re.escape(message)):
+        trace_from_chrome(json.loads(json.dumps(document)))

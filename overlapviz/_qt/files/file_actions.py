@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -203,6 +203,10 @@ class FileActions(QObject):
         self._host.show_loaded(opened)
         if opened.view is None:
             self._host.show_error(f"{path.name} holds settings but no trace; run it to see a timeline.")
+        # writing the recent files to disk gets a turn of the event loop of its own, after the new picture's
+        QTimer.singleShot(0, self, partial(self._remember_opened, path))
+
+    def _remember_opened(self, path: Path) -> None:
         self._remember(path)
         self.open_finished.emit(True)
 
