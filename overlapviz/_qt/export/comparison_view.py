@@ -7,6 +7,7 @@ so the same time lines up in both; last, how B differs from A.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
@@ -50,9 +51,10 @@ class ComparisonExportView(ExportWidget):
     """Title, legend, A and B with their captions, and the deltas, sized for export."""
 
     def __init__(self, picture: ComparisonPicture, options: ExportOptions) -> None:
-        super().__init__(options)
+        super().__init__(options, sides=len(picture.views))
         theme = style_export_widget(self, options)
         text_font, caption_font = export_fonts()
+        self._theme, self._text_font = theme, text_font
         metrics = [view.metrics for view in picture.views]
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 8)
@@ -63,15 +65,11 @@ class ComparisonExportView(ExportWidget):
         self.legend.setFont(text_font)
         layout.addWidget(self.legend)
         self.captions: list[QLabel] = []
-        self._timelines: list[TimelineWidget] = []
         for side, (view, label) in enumerate(zip(picture.views, picture.labels, strict=True)):
             text = side_caption(side, label, view.trace, view.metrics, picture.shifts_ns[side])
             caption = self._label(text, caption_font, visible=True)
-            timeline = export_timeline(theme, options, text_font, self)
-            layout.addWidget(caption)
-            layout.addWidget(timeline, 1)
+            layout.addWidget(caption)  # its timeline goes below it when made (`_make_timeline`)
             self.captions.append(caption)
-            self._timelines.append(timeline)
         rows = delta_rows(metrics[0], metrics[1])
         self._deltas_text = delta_line(rows)
         names = (side_name(0, picture.labels[0]), side_name(1, picture.labels[1]))
@@ -81,16 +79,24 @@ class ComparisonExportView(ExportWidget):
         self._layout = layout
         self._views = picture.views
 
+    def _make_timeline(self, side: int) -> TimelineWidget:
+        timeline = export_timeline(self._theme, self.options, self._text_font, self)
+        self._layout.insertWidget(self._layout.indexOf(self.captions[side]) + 1, timeline, 1)
+        return timeline
+
     def fill(self) -> None:
         """Each side's trace on its timeline, the heights shared by their lanes."""
-        for timeline, view in zip(self._timelines, self._views, strict=True):
+        for _ in self.fill_steps():
+            pass
+
+    def fill_steps(self) -> Iterator[None]:
+        """`fill`, a side per step (putting a trace on a timeline builds its items)."""
+        timelines = self.timelines()
+        for timeline, view in zip(timelines, self._views, strict=True):
             timeline.set_view(view)
             self._layout.setStretchFactor(timeline, max(1, round(self._lanes(timeline))))
+            yield
         self.resize(self.options.logical_width, self._height())
-
-    def timelines(self) -> list[TimelineWidget]:
-        """A's timeline, then B's."""
-        return list(self._timelines)
 
     def description(self) -> str:
         """Title, both captions and the deltas."""
@@ -99,7 +105,7 @@ class ComparisonExportView(ExportWidget):
 
     def fit_views(self) -> None:
         """One time axis for both sides, then the chosen window."""
-        align_timelines(self._timelines)
+        align_timelines(self.timelines())
         QApplication.sendPostedEvents()  # the plots take the titles' new width before the views are fitted
         super().fit_views()
 
@@ -116,7 +122,7 @@ class ComparisonExportView(ExportWidget):
         return scene.layout.nominal_height if scene is not None else 4.0
 
     def _height(self) -> int:
-        lanes = sum(self._lanes(timeline) for timeline in self._timelines)
-        badges = sum(timeline.simulated_badge.height_needed() for timeline in self._timelines)
+        lanes = sum(self._lanes(timeline) for timeline in self.timelines())
+        badges = sum(timeline.simulated_badge.height_needed() for timeline in self.timelines())
         height = lanes * SIDE_LANE_PX + 2 * SIDE_CHROME_PX + CHROME_PX + badges
         return int(min(max(height, MIN_HEIGHT), MAX_HEIGHT))

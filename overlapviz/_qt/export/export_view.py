@@ -8,6 +8,7 @@ Layout happens at a logical width of at most 1920 px; wider images scale it up (
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,15 +92,38 @@ def export_timeline(theme: Theme, options: ExportOptions, font: QFont, parent: Q
 
 
 class ExportWidget(QWidget):
-    """A picture laid out for export, offscreen: its timelines and what it shows in words."""
+    """A picture laid out for export, offscreen: its timelines and what it shows in words.
 
-    def __init__(self, options: ExportOptions) -> None:
+    The timelines are made when first asked for, or one per step by `build_steps`: the widgets
+    of one plot take a step of their own (about 25 ms here).
+    """
+
+    def __init__(self, options: ExportOptions, sides: int) -> None:
         super().__init__()
         self.options = options
+        self._sides = sides
+        self._made: list[TimelineWidget] = []
 
     def timelines(self) -> list[TimelineWidget]:
-        """The timelines in the picture."""
+        """The timelines in the picture, top first (made now where not yet)."""
+        for _ in self.build_steps():
+            pass
+        return list(self._made)
+
+    def build_steps(self) -> Iterator[None]:
+        """Make the timelines not made yet, one at a time, a step after each."""
+        while len(self._made) < self._sides:
+            self._made.append(self._make_timeline(len(self._made)))
+            yield
+
+    def _make_timeline(self, side: int) -> TimelineWidget:
+        """Make the timeline of `side` (0: the top one) and put it in its place in the layout."""
         raise NotImplementedError
+
+    def fill_steps(self) -> Iterator[None]:
+        """`fill`, in steps."""
+        self.fill()
+        yield
 
     def description(self) -> str:
         """What the picture shows, in words (an SVG's description)."""
@@ -155,32 +179,36 @@ class ExportView(ExportWidget):
     """Caption, legend and timeline of one prepared trace, sized for export."""
 
     def __init__(self, view: PreparedView, options: ExportOptions) -> None:
-        super().__init__(options)
-        theme = style_export_widget(self, options)
-        text_font, caption_font = export_fonts()
+        super().__init__(options, sides=1)
+        self._theme = style_export_widget(self, options)
+        self._text_font, caption_font = export_fonts()
         self.caption = QLabel(caption_text(view.trace, view.metrics) if options.caption else "", self)
         self.caption.setVisible(options.caption)
         self.caption.setWordWrap(True)
         self.caption.setFont(caption_font)
         self.legend = LegendBar(self, legend_of([view]))
-        self.legend.set_text_colour(QColor(theme.foreground))
-        self.legend.setFont(text_font)
-        self.timeline = export_timeline(theme, options, text_font, self)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(16, 12, 16, 8)
-        layout.addWidget(self.caption)
-        layout.addWidget(self.legend)
-        layout.addWidget(self.timeline, 1)
+        self.legend.set_text_colour(QColor(self._theme.foreground))
+        self.legend.setFont(self._text_font)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(16, 12, 16, 8)
+        self._layout.addWidget(self.caption)
+        self._layout.addWidget(self.legend)
         self._view = view
+
+    @property
+    def timeline(self) -> TimelineWidget:
+        """The one timeline."""
+        return self.timelines()[0]
+
+    def _make_timeline(self, side: int) -> TimelineWidget:
+        timeline = export_timeline(self._theme, self.options, self._text_font, self)
+        self._layout.addWidget(timeline, 1)
+        return timeline
 
     def fill(self) -> None:
         """The trace on the timeline; the height for its lanes."""
         self.timeline.set_view(self._view)
         self.resize(self.options.logical_width, self._height())
-
-    def timelines(self) -> list[TimelineWidget]:
-        """The one timeline."""
-        return [self.timeline]
 
     def description(self) -> str:
         """The caption."""

@@ -50,15 +50,15 @@ def picture_view(subject: Subject, options: ExportOptions) -> Iterator[ExportWid
 def image_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[QImage]:
     """The picture as an image `options.width` device pixels wide, drawn a piece at a time.
 
-    Each step is one short stretch of GUI-thread work: building the widgets, handing them the
-    prepared traces, showing them offscreen (Qt then lays them out, an event at a time, before
-    the next step), fitting the views, then one band of `BAND_PX` rows at a time; the image is
-    the generator's return value.
+    Each step is one short stretch of GUI-thread work: building the widgets (a timeline a
+    step), handing them the prepared traces (a timeline a step), showing them offscreen (Qt
+    then lays them out, an event at a time, before the next step), fitting the views, then one
+    band of `BAND_PX` rows at a time; the image is the generator's return value.
     """
     with picture_view(subject, options) as view:
         yield
-        view.fill()
-        yield
+        yield from view.build_steps()
+        yield from view.fill_steps()
         view.show_offscreen()
         yield
         view.lay_out()
@@ -104,8 +104,8 @@ def svg_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[bytes]:
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     with picture_view(subject, options) as view:
         yield
-        view.fill()
-        yield
+        yield from view.build_steps()
+        yield from view.fill_steps()
         view.show_offscreen()
         yield
         view.lay_out()
