@@ -64,13 +64,12 @@ def test_a_kept_answer_is_worked_out_once_per_trace_and_goes_with_it():
 
     @kept_per_trace
     def summary(trace):
-        asked.append(trace)
+        asked.append(len(trace))
         return Summary(len(trace))
 
     first = pipeline_trace(4, 2)
     assert summary(first) is summary(first)
-    assert asked == [first]
-    asked.clear()  # the list would keep the next trace alive
+    assert asked == [len(first)]
     kept = weakref.ref(summary(pipeline_trace(8, 2)))
     gc.collect()
     assert kept() is None
