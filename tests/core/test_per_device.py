@@ -13,7 +13,8 @@ from overlapviz.core.per_device import (
     gpu_title,
     metrics_per_device,
 )
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.trace_facts import START_LATENCY_NS, copy_engine_waits, idle_unit_waits
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file
 
@@ -121,3 +122,25 @@ def test_gpus_are_titled_with_the_names_the_metadata_gives():
     assert gpu_title(TraceMeta(device="cuda:0,cuda:1", device_name="GPU 0 + GPU 1"), 0) == "GPU 0"
     assert gpu_title(TraceMeta(device="h200", device_name="NVIDIA H200 (model)"), 0) == "GPU 0"
     assert gpu_names(TraceMeta(device="cuda:0,cuda:1", device_name="one name")) == {}
+
+
+def test_findings_of_several_gpus_name_the_gpu_whose_engine_they_speak_of():
+    copy_bound = pipeline_trace(8, 4, h2d_ns=3 * MS)
+    alone = {f.code: f.message for f in find_findings(copy_bound)}
+    assert "the H2D engine was busy" in alone["copy-bound"]
+    builder = TraceBuilder()
+    builder.add(OpKind.KERNEL, Unit.COMPUTE, 0, MS, name="gemm", stream=0)
+    kernel_only = builder.build(copy_bound.meta, origin_ns=0)
+    both = {f.code: f.message for f in find_findings(on_gpus(copy_bound, kernel_only))}
+    assert "the H2D engine of GPU 0 was busy" in both["copy-bound"]
+    both = {f.code: f.message for f in find_findings(on_gpus(copy_bound, copy_bound))}
+    assert "the H2D engines of GPUs 0 and 1 were busy" in both["copy-bound"]
+
+
+def test_a_copy_waits_for_its_own_gpus_engine_only():
+    builder = TraceBuilder()
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10 * MS, name="memcpy HtoD", stream=0, ready_ns=0, device=0)
+    late = builder.add(OpKind.H2D, Unit.H2D_ENGINE, 5 * MS, 6 * MS, name="memcpy HtoD", stream=1, ready_ns=0, device=1)
+    trace = builder.build(TraceMeta(device_facts={"copy_engines": 2}), origin_ns=0)
+    assert copy_engine_waits(trace)[late] == 0  # GPU 0's engine ran, not its own
+    assert idle_unit_waits(trace)[late] == 5 * MS - START_LATENCY_NS  # its own engine stood idle
