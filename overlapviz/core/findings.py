@@ -212,8 +212,9 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         if shared_engine:
             engine += ", shared by both directions,"
         share = pct_text(covered_total_ns(trace, *copy_kinds), makespan)
+        was = "were" if several else "was"
         message = (
-            f"{what} limit this run: {engine} {'were' if several else 'was'} busy {share} of it ({ms_text(copy_busy)} of"
+            f"{what} limit this run: {engine} {was} busy {share} of it ({ms_text(copy_busy)} of"
             f" {ms_text(makespan)}) against {ms_text(kernel)} for the kernels;"
             " faster kernels would not shorten it, moving fewer bytes would."
         )

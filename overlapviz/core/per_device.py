@@ -109,12 +109,14 @@ def metrics_per_device(trace: Trace) -> Mapping[int, Metrics]:
         GPU its one entry equals `compute_metrics(trace)`.
     """
     issuing = issuing_calls(trace) & ~pageable_copy_calls(trace)
-    whole = {"wall_ns": wall_ns(trace), "host_alloc_ns": host_alloc_ns(trace), "pinned_bytes": pinned_bytes(trace)}
+    wall, alloc, pinned = wall_ns(trace), host_alloc_ns(trace), pinned_bytes(trace)
     figures = {}
     for device, part in gpu_parts(trace).items():
         calls = np.flatnonzero(issuing & (issued_device(trace) == device))
-        own = compute_metrics(part.trace)
-        figures[device] = dataclasses.replace(own, host_issue_ns=host_issue_ns(trace, calls), **whole)
+        figures[device] = dataclasses.replace(
+            compute_metrics(part.trace),
+            host_issue_ns=host_issue_ns(trace, calls), wall_ns=wall, host_alloc_ns=alloc, pinned_bytes=pinned,
+        )  # fmt: skip
     return MappingProxyType(figures)
 
 
