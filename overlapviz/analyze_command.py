@@ -8,14 +8,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from overlapviz.core.lanes import gpus_of
+from overlapviz.core.per_device import findings_per_device, gpu_names, gpu_title, metrics_per_device
 from overlapviz.core.range_window import range_window
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.core.trace_io import TraceFormatError
 from overlapviz.core.window import Window, WindowError, clip_to_window, is_time_range, parse_window
 from overlapviz.importers.read import read_trace_file
-from overlapviz.run_report import figures_help, finite_json, json_run, summary_lines
-from overlapviz.session import analyse
+from overlapviz.run_report import figures_help, finite_json, gpu_lines, json_gpu, json_run, summary_lines
+from overlapviz.session import RunResult, analyse
 
 UsageFailure = Callable[[str], NoReturn]
 
@@ -54,10 +56,32 @@ def analyze_command(args: argparse.Namespace) -> int:
     result = analyse(trace)
     config = pipeline_settings(trace)
     if args.json:
-        print(json.dumps(finite_json({"trace": str(args.trace), **json_run(config, result)}), indent=2))
+        report = {"trace": str(args.trace), **json_run(config, result), "per_device": _json_gpus(result)}
+        print(json.dumps(finite_json(report), indent=2))
     else:
-        print("\n".join([f"trace      {args.trace}", *summary_lines(config, result)]))
+        print("\n".join([f"trace      {args.trace}", *summary_lines(config, result), *_gpu_blocks(trace)]))
     return 0
+
+
+def _gpu_blocks(trace: Trace) -> list[str]:
+    """A block per GPU after the whole trace's, where it has two or more."""
+    if len(gpus_of(trace)) < 2:
+        return []
+    metrics, findings = metrics_per_device(trace), findings_per_device(trace)
+    lines: list[str] = []
+    for device, figures in metrics.items():
+        lines += ["", *gpu_lines(gpu_title(trace.meta, device), figures, findings[device])]
+    return lines
+
+
+def _json_gpus(result: RunResult) -> list[dict[str, Any]]:
+    """Each GPU's figures and findings, one entry per GPU (one for a trace of one GPU)."""
+    trace = result.trace
+    names, gpus = gpu_names(trace.meta), gpus_of(trace)
+    if len(gpus) == 1:  # its part is the whole trace: the figures already worked out are its own
+        return [json_gpu(gpus[0], names.get(gpus[0]), result.metrics, result.findings)]
+    metrics, findings = metrics_per_device(trace), findings_per_device(trace)
+    return [json_gpu(device, names.get(device), figures, findings[device]) for device, figures in metrics.items()]
 
 
 def _window(trace: Trace, text: str) -> Window:

@@ -7,9 +7,11 @@ definitions themselves live in `overlapviz.core.metrics.METRIC_DEFINITIONS`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from overlapviz.core.config import PipelineConfig, format_size
+from overlapviz.core.finding import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import counted, fixed
 from overlapviz.core.trace_meta import TraceMeta
@@ -40,10 +42,6 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     meta, m = result.trace.meta, result.metrics
     truth = "simulated" if meta.simulated else "measured"
     device = meta.device_name or meta.device or "default device"
-    busy = "   ".join(
-        f"{key} {_ms(ns)} ({fixed(m.utilisation.get(key, 0.0) * 100, 0)} %)" for key, ns in m.busy_ns.items()
-    )
-    bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
     window = meta.window
     source = recorded_by(meta)
     where = (
@@ -52,17 +50,8 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
         if source is None
         else f"recorded   by {source}"
     )
-    lines = [
-        *([f"pipeline   {config.describe()}"] if config is not None else []),
-        where,
-        f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
-        f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, 'no copies')}"
-        f"   engines together {percent_text(m.engines_together_pct)}"
-        f"   efficiency {percent_text(m.efficiency_pct)} (lower bound {_ms(m.lower_bound_ns)})",
-        f"host       blocked {_ms(m.host_blocked_ns)}   wall {_ms(m.wall_ns)}" + _alloc_text(m) + _pinned_text(m),
-        f"busy       {busy}",
-        f"bandwidth  {bandwidth}",
-    ]
+    figures = _figure_lines(m, f"   wall {_ms(m.wall_ns)}" + _alloc_text(m) + _pinned_text(m))
+    lines = [*([f"pipeline   {config.describe()}"] if config is not None else []), where, *figures]
     if window is not None:
         span = f"{fixed(window[0] / 1e6, 3)} to {fixed(window[1] / 1e6, 3)} ms"
         lines.insert(lines.index(where) + 1, f"window     {span} of the trace")
@@ -73,9 +62,51 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     note = caveat_of(result.trace.meta)
     if note:
         lines.append(f"note       {note}")
-    lines.append("findings" if result.findings else "findings   none")
-    lines += [f"  - {' '.join(finding.message.split())}" for finding in result.findings]
-    return lines
+    return lines + _finding_lines(result.findings)
+
+
+def gpu_lines(title: str, metrics: Metrics, findings: Sequence[Finding]) -> list[str]:
+    """One GPU's block of a trace of several: its title, its figures, its findings.
+
+    The wall time, the host's allocating and the RAM pinned are the whole program's, so
+    the block leaves them to the whole trace's lines; its host blocked time is that of the
+    calls that issued its ops.
+    """
+    return [title, *_figure_lines(metrics, ""), *_finding_lines(findings)]
+
+
+def json_gpu(device: int, name: str | None, metrics: Metrics, findings: Sequence[Finding]) -> dict[str, Any]:
+    """One GPU of a trace as a JSON object: its index and name, its metrics and findings."""
+    report = {"device": device, "device_name": name, **metrics.to_dict(), "findings": _json_findings(findings)}
+    finite: dict[str, Any] = finite_json(report)
+    return finite
+
+
+def _figure_lines(m: Metrics, host_more: str) -> list[str]:
+    """The lines of the figures, from the makespan to the bandwidths; `host_more` ends the host line."""
+    busy = "   ".join(
+        f"{key} {_ms(ns)} ({fixed(m.utilisation.get(key, 0.0) * 100, 0)} %)" for key, ns in m.busy_ns.items()
+    )
+    bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
+    return [
+        f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
+        f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, 'no copies')}"
+        f"   engines together {percent_text(m.engines_together_pct)}"
+        f"   efficiency {percent_text(m.efficiency_pct)} (lower bound {_ms(m.lower_bound_ns)})",
+        f"host       blocked {_ms(m.host_blocked_ns)}{host_more}",
+        f"busy       {busy}",
+        f"bandwidth  {bandwidth}",
+    ]
+
+
+def _finding_lines(findings: Sequence[Finding]) -> list[str]:
+    return ["findings" if findings else "findings   none"] + [
+        f"  - {' '.join(finding.message.split())}" for finding in findings
+    ]
+
+
+def _json_findings(findings: Sequence[Finding]) -> list[dict[str, str]]:
+    return [{"code": f.code, "message": f.message} for f in findings]
 
 
 def json_run(config: PipelineConfig | None, result: RunResult) -> dict[str, Any]:
@@ -92,7 +123,7 @@ def json_run(config: PipelineConfig | None, result: RunResult) -> dict[str, Any]
         "recorded_by": recorded_by(meta),
         "not_shown": dict(meta.not_shown),
         "config": None if config is None else config.to_dict(),
-        "findings": [{"code": f.code, "message": f.message} for f in result.findings],
+        "findings": _json_findings(result.findings),
         "wall_s": result.wall_s,
     }
     finite: dict[str, Any] = finite_json(report)

@@ -4,7 +4,10 @@ from pathlib import Path
 import pytest
 from cli_runs import run_cli
 
+from overlapviz.core.trace_io import export_chrome
+from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.resources import asset_path
+from tests.core.tracefactory import MS, on_gpus, pipeline_trace
 
 PINNED = asset_path("traces") / "h200-default-pinned.json"
 PAGEABLE = asset_path("traces") / "h200-default-pageable.json"
@@ -127,3 +130,49 @@ def test_analyze_a_range_no_one_named_is_one_line_and_exit_2(capsys):
     code, out, err = run_cli(capsys, "analyze", str(TORCH / "torch-train-step.json.gz"), "--window", "ProfilerStep#9")
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert "no range is named 'ProfilerStep#9'; the trace has 'step 0'," in err
+
+
+def two_gpu_file(tmp_path):
+    """GPU 0: a copy-bound pipeline; GPU 1: a kernel-bound one; as an imported trace names them."""
+    meta = TraceMeta(
+        backend="file", device="cuda:0,cuda:1", device_name="NVIDIA H200 + NVIDIA A100", timing="nsys",
+        tool="nsys", device_facts={"copy_engines": 2},
+    )  # fmt: skip
+    trace = on_gpus(
+        pipeline_trace(4, 4, h2d_ns=3 * MS), pipeline_trace(6, 3, kernel_ns=2 * MS), meta=meta
+    )
+    path = tmp_path / "two-gpus.json"
+    export_chrome(trace, path)
+    return path
+
+
+def test_analyze_prints_a_block_per_gpu_after_the_whole_trace(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "analyze", str(two_gpu_file(tmp_path)))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    first, second = lines.index("GPU 0 (NVIDIA H200)"), lines.index("GPU 1 (NVIDIA A100)")
+    assert lines.index("findings") < first < second  # the whole trace's block comes first
+    assert lines[first + 1].startswith("makespan   ") and lines[second + 1].startswith("makespan   ")
+    assert "H2D copies limit this run: the H2D engine was busy" in "\n".join(lines[first:second])
+    assert "Kernels limit this run" in "\n".join(lines[second:])
+
+
+def test_analyze_json_has_each_gpus_figures(capsys, tmp_path):
+    path = two_gpu_file(tmp_path)
+    report = json.loads(run_cli(capsys, "analyze", str(path), "--json")[1])
+    gpus = report["per_device"]
+    assert [(g["device"], g["device_name"]) for g in gpus] == [(0, "NVIDIA H200"), (1, "NVIDIA A100")]
+    assert gpus[0]["lower_bound_ms"] == pytest.approx(12.0)  # GPU 0's H2D engine, not both GPUs' copies
+    assert all(g["wall_ms"] == report["wall_ms"] for g in gpus)  # what the program waited for
+    assert [f["code"] for f in gpus[1]["findings"]] == ["kernel-bound"]
+    part = json.loads(run_cli(capsys, "analyze", str(path), "--json", "--window", "1:3")[1])
+    assert [g["makespan_ms"] for g in part["per_device"]] == pytest.approx([2.0, 2.0])
+
+
+def test_analyze_a_trace_of_one_gpu_has_no_gpu_block_and_one_json_entry(capsys):
+    code, out, _ = run_cli(capsys, "analyze", str(PINNED))
+    assert code == 0 and "GPU 0" not in out
+    report = json.loads(run_cli(capsys, "analyze", str(PINNED), "--json")[1])
+    (gpu,) = report["per_device"]
+    figures = {key: value for key, value in report.items() if key in gpu and key not in ("device", "device_name")}
+    assert gpu["device"] == 0 and {key: gpu[key] for key in figures} == figures

@@ -216,7 +216,7 @@ class MainWindow(QMainWindow):
             w = shown.window.window
             self.timeline.set_view_range_ms(w.start_ns / NS_PER_MS, w.end_ns / NS_PER_MS)
         self.legend.set_entries(legend_of([view]))
-        self.metrics.show_results(view.metrics, view.findings)
+        self.metrics.show_results(view.metrics, view.findings, view.trace)
         status = status_line(view.trace.meta, view.result.wall_s, shown.source)
         window = "" if shown.window is None else f"{STATUS_SEPARATOR}Window: {shown.window.describe()}"
         self.status_label.setText(status + window)

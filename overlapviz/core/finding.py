@@ -9,7 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
-from overlapviz.core.number_text import fixed
+from overlapviz.core.lanes import gpus_of
+from overlapviz.core.number_text import fixed, plural
 from overlapviz.core.trace import Trace
 
 Rows = npt.NDArray[np.int64]
@@ -70,3 +71,18 @@ def ms_text(ns: float) -> str:
 def pct_text(part: float, whole: float) -> str:
     """`part` as a whole percentage of `whole` (``0%`` of nothing)."""
     return f"{fixed(100 * part / whole, 0)}%" if whole > 0 else "0%"
+
+
+def unit_text(trace: Trace, unit: str, rows: npt.ArrayLike) -> tuple[str, bool]:
+    """``the H2D engine`` that ran `rows`, naming its GPU where the trace has several.
+
+    Returns the words (``the H2D engine of GPU 1``, ``the H2D engines of GPUs 0 and 1``) and
+    whether they name more than one unit, for the verb that follows.
+    """
+    if len(gpus_of(trace)) < 2:
+        return f"the {unit}", False
+    on = [int(device) for device in distinct(trace["device"][np.asarray(rows, dtype=np.int64)])]
+    if len(on) == 1:
+        return f"the {unit} of GPU {on[0]}", False
+    gpus = ", ".join(str(device) for device in on[:-1]) + f" and {on[-1]}"
+    return f"the {plural(unit, len(on))} of GPUs {gpus}", True

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
 from overlapviz.core.finding import Finding as Finding
-from overlapviz.core.finding import ms_text, pct_text, rows_of
+from overlapviz.core.finding import ms_text, pct_text, rows_of, unit_text
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
 from overlapviz.core.lanes import is_legacy_stream
 from overlapviz.core.memory_findings import memory_findings
@@ -128,13 +128,17 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
         if rows.size == 0 or total < COPY_QUEUE_SHARE * metrics.makespan_ns:
             continue
         engines = {Unit(int(u)) for u in distinct(trace["unit"][rows])}
-        engine = _ENGINE.get(next(iter(engines)), "copy engine") if len(engines) == 1 else "copy engines"
-        both_ways = " (it carries both directions)" if engines == {Unit.COPY_ENGINE} else ""
+        noun = _ENGINE.get(next(iter(engines)), "copy engine") if len(engines) == 1 else "copy engine"
+        engine, several = unit_text(trace, noun, rows)
+        if len(engines) > 1 and not several:  # one GPU's engines of both kinds
+            engine, several = engine.replace("copy engine", "copy engines", 1), True
+        carries = "each carries" if several else "it carries"
+        both_ways = f" ({carries} both directions)" if engines == {Unit.COPY_ENGINE} else ""
         # Waits of several copies run side by side, so their sum is set against the run's
         # length in words rather than as a share that could pass 100%.
         message = (
             f"{count_text(rows.size, f'{label} copy')}, ready to run, waited {ms_text(total)} in all (the run took"
-            f" {ms_text(metrics.makespan_ns)}) while the {engine}{both_ways} ran other copies: an engine"
+            f" {ms_text(metrics.makespan_ns)}) while {engine}{both_ways} ran other copies: an engine"
             f" runs one copy at a time, so {label} copies issued on different streams queue behind"
             " each other instead of overlapping."
         )
@@ -192,25 +196,29 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         busiest = _DIRECTION[copy_kinds[0]]
         other = "the copies together" if shared_engine else f"the busiest copy direction ({busiest})"
         share = pct_text(covered_total_ns(trace, OpKind.KERNEL), makespan)
+        kernels = np.flatnonzero(trace.mask(OpKind.KERNEL))
+        unit, several = unit_text(trace, "compute unit", kernels)
         message = (
-            f"Kernels limit this run: the compute unit was busy {share} of it ({ms_text(kernel)} of"
+            f"Kernels limit this run: {unit} {'were' if several else 'was'} busy {share} of it ({ms_text(kernel)} of"
             f" {ms_text(makespan)}) against {ms_text(copy_busy)} for {other};"
             " faster copies would not shorten it."
         )
-        return [Finding("kernel-bound", message, rows_of(np.flatnonzero(trace.mask(OpKind.KERNEL))))]
+        return [Finding("kernel-bound", message, rows_of(kernels))]
     if copy_busy > 0 and copy_busy >= BOUND_RATIO * kernel:
         direction = _DIRECTION[copy_kinds[0]]
         what = "Copies" if shared_engine else f"{direction} copies"
-        engine = f"the {direction} engine"
+        copies = np.flatnonzero(trace.mask(*copy_kinds))
+        engine, several = unit_text(trace, "single copy engine" if shared_engine else f"{direction} engine", copies)
         if shared_engine:
-            engine = "the single copy engine, shared by both directions,"
+            engine += ", shared by both directions,"
         share = pct_text(covered_total_ns(trace, *copy_kinds), makespan)
+        was = "were" if several else "was"
         message = (
-            f"{what} limit this run: {engine} was busy {share} of it ({ms_text(copy_busy)} of"
+            f"{what} limit this run: {engine} {was} busy {share} of it ({ms_text(copy_busy)} of"
             f" {ms_text(makespan)}) against {ms_text(kernel)} for the kernels;"
             " faster kernels would not shorten it, moving fewer bytes would."
         )
-        return [Finding("copy-bound", message, rows_of(np.flatnonzero(trace.mask(*copy_kinds))))]
+        return [Finding("copy-bound", message, rows_of(copies))]
     return []
 
 

@@ -36,3 +36,23 @@ def once_per_trace(question: Callable[[Trace], Answer]) -> Callable[[Trace], Ans
         return answer
 
     return answered
+
+
+Value = TypeVar("Value")
+
+
+def kept_per_trace(question: Callable[[Trace], Value]) -> Callable[[Trace], Value]:
+    """`question`, answered once per trace object and then read back as it is.
+
+    For answers that are not arrays (a mapping of figures, say): their type must keep readers
+    from changing them, since every later reader gets the same object.
+    """
+    answers: weakref.WeakKeyDictionary[Trace, Value] = weakref.WeakKeyDictionary()
+
+    @functools.wraps(question)
+    def answered(trace: Trace) -> Value:
+        if trace not in answers:
+            answers[trace] = question(trace)
+        return answers[trace]
+
+    return answered

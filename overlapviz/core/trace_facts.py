@@ -41,14 +41,15 @@ START_LATENCY_NS = 10_000
 def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     """Per row: how long a device op, ready to run, waited while no op ran on its unit (prefetches: 0).
 
+    A unit is one GPU's: an engine of another GPU busy is no reason to wait.
+
     The first `START_LATENCY_NS` of each wait are left out: no op starts sooner than that.
     """
     waits = np.zeros(len(trace), dtype=np.int64)
     # A prefetch waits for the driver's migrations, which need not follow the engine it is drawn on.
     device = trace.device_mask & ~trace.mask(OpKind.PREFETCH)
-    ready, start, unit = trace["ready_ns"], trace["start_ns"], trace["unit"]
-    for value in distinct(unit[device]):
-        on_unit = device & (unit == value)
+    ready, start = trace["ready_ns"], trace["start_ns"]
+    for on_unit in _each_unit(trace, device):
         busy_s, busy_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
         waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
         busy = covered_ns(busy_s, busy_e, ready[waited], start[waited])
@@ -89,16 +90,25 @@ def bottleneck_stage(trace: Trace, metrics: Metrics) -> tuple[str, int]:
 
 
 def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
-    """Per row: how long a copy, ready to run, waited while its engine ran other copies."""
+    """Per row: how long a copy, ready to run, waited while its engine (its GPU's) ran other copies."""
     waits = np.zeros(len(trace), dtype=np.int64)
     copies = trace.mask(OpKind.H2D, OpKind.D2H)
-    for unit in distinct(trace["unit"][copies]):
-        on_engine = copies & (trace["unit"] == unit)
+    for on_engine in _each_unit(trace, copies):
         union_s, union_e = union_intervals(trace["start_ns"][on_engine], trace["end_ns"][on_engine])
         ready, start = trace["ready_ns"], trace["start_ns"]
         waited = np.flatnonzero(on_engine & (ready >= 0) & (start > ready))
         waits[waited] = covered_ns(union_s, union_e, ready[waited], start[waited])
     return waits
+
+
+def _each_unit(trace: Trace, rows: npt.NDArray[np.bool_]) -> list[npt.NDArray[np.bool_]]:
+    """`rows` split by the hardware unit that ran them, each GPU's units apart from the other GPUs'."""
+    units = trace["unit"]
+    return [
+        rows & on_gpu & (units == unit)
+        for on_gpu in (trace["device"] == device for device in distinct(trace["device"][rows]))
+        for unit in distinct(units[rows & on_gpu])
+    ]
 
 
 def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:

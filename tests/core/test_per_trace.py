@@ -7,7 +7,7 @@ from tracefactory import pipeline_trace
 
 from overlapviz.core.columns import distinct
 from overlapviz.core.metrics import host_blocked_per_row, issuing_calls
-from overlapviz.core.per_trace import once_per_trace
+from overlapviz.core.per_trace import kept_per_trace, once_per_trace
 
 
 def test_an_answer_is_worked_out_once_per_trace_and_read_only():
@@ -53,3 +53,23 @@ def test_the_host_questions_of_the_analysis_are_answered_once():
 def test_distinct_is_numpys_unique(values):
     array = np.asarray(values, dtype=np.int64)
     assert distinct(array).tolist() == np.unique(array).tolist()
+
+
+def test_a_kept_answer_is_worked_out_once_per_trace_and_goes_with_it():
+    asked = []
+
+    class Summary:
+        def __init__(self, rows):
+            self.rows = rows
+
+    @kept_per_trace
+    def summary(trace):
+        asked.append(len(trace))
+        return Summary(len(trace))
+
+    first = pipeline_trace(4, 2)
+    assert summary(first) is summary(first)
+    assert asked == [len(first)]
+    kept = weakref.ref(summary(pipeline_trace(8, 2)))
+    gc.collect()
+    assert kept() is None

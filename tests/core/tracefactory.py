@@ -142,3 +142,29 @@ def alloc_trace(
         builder.add(OpKind.API, Unit.HOST, clock, clock + ns, name=name)
         clock += ns
     return builder.build(TraceMeta(device_facts={"copy_engines": 2}), origin_ns=0)
+
+
+def on_gpus(*traces: Trace, meta: TraceMeta | None = None) -> Trace:
+    """`traces` as one program's trace, the i-th on GPU i: each keeps its times, its device ops
+    and the calls that issued them go to its GPU, its other host spans to no GPU (-1), and its
+    streams are numbered after the streams of the traces before it."""
+    import numpy as np
+
+    columns: dict[str, list[Any]] = {}
+    names: list[str] = []
+    rows_before, streams_before = 0, 0
+    for device, trace in enumerate(traces):
+        part = {name: values.copy() for name, values in trace.columns.items()}
+        ops = trace.device_mask
+        issuing = (trace["kind"] == OpKind.API) & (trace["op"] >= 0)
+        part["device"] = np.where(ops | issuing, device, -1).astype(part["device"].dtype)
+        part["op"] = np.where(trace["op"] >= 0, trace["op"] + rows_before, -1).astype(part["op"].dtype)
+        part["stream"] = np.where(trace["stream"] >= 0, trace["stream"] + streams_before, -1).astype(np.int32)
+        part["name"] = (trace["name"] + len(names)).astype(np.int32)
+        names += trace.names
+        for name, values in part.items():
+            columns.setdefault(name, []).append(values)
+        rows_before += len(trace)
+        streams_before += int(trace["stream"].max(initial=-1)) + 1
+    merged = {name: np.concatenate(parts) for name, parts in columns.items()}
+    return Trace(merged, tuple(names), traces[0].meta if meta is None else meta)

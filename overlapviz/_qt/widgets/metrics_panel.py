@@ -7,9 +7,13 @@ The form is ui/metrics.ui. A row whose figure has a one-line definition in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -20,9 +24,11 @@ from PySide6.QtWidgets import (
 )
 
 from overlapviz._qt.widgets.forms import child, load_form
+from overlapviz.app.gpu_choice import Figures, GpuChoice
 from overlapviz.core.findings import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import count_text
+from overlapviz.core.trace import Trace
 from overlapviz.view.formatting import (
     NO_COPIES,
     format_bandwidth,
@@ -36,6 +42,10 @@ WRAP = Qt.TextFlag.TextWordWrap
 BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H"}
 NO_FINDINGS = "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
 NO_VALUE = "\u2014"
+GPU_TOOLTIP = (
+    "The figures and findings of one GPU alone: its own ops and the calls that issued them."
+    " The wall time, the host's allocating and the RAM pinned stay the whole program's."
+)
 # The rows of the panel, top to bottom (the form names their labels <row>_title and <row>_value).
 ROW_NAMES = (
     "makespan", "serial", "time_saved", "copy_hidden", "engines_together", "efficiency", "wall", "blocked",
@@ -87,6 +97,18 @@ class MetricsPanel(QWidget):
         form = load_form("metrics.ui", self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self._choice = GpuChoice()
+        self._gpus = QComboBox()
+        self._gpus.setObjectName("gpu_choice")
+        self._gpus.setToolTip(GPU_TOOLTIP)
+        self._gpu_row = QWidget()
+        row = QHBoxLayout(self._gpu_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel("GPU"))
+        row.addWidget(self._gpus, 1)
+        self._gpu_row.hide()  # a trace of one GPU has nothing to choose
+        self._gpus.currentIndexChanged.connect(self._on_gpu_chosen)
+        layout.addWidget(self._gpu_row)
         layout.addWidget(form)
         self._values = {name: child(form, QLabel, f"{name}_value") for name in ROW_NAMES}
         for name, value in self._values.items():
@@ -100,8 +122,50 @@ class MetricsPanel(QWidget):
         self.findings.itemClicked.connect(self._on_item_clicked)
         self.findings.currentItemChanged.connect(lambda item, _previous: self._on_item_clicked(item))
 
-    def show_results(self, metrics: Metrics, findings: list[Finding]) -> None:
-        """Show `metrics` and `findings` (replacing what was there)."""
+    def show_results(self, metrics: Metrics, findings: Sequence[Finding], trace: Trace | None = None) -> None:
+        """Show `metrics` and `findings` of `trace` (replacing what was there).
+
+        With a `trace` of several GPUs, a choice above the figures shows one GPU's instead.
+        """
+        if trace is None:
+            self._choice.clear()
+        else:
+            self._choice.show(trace, metrics, findings)
+        self._offer_gpus()
+        figures = self._choice.figures() or Figures(metrics, findings)
+        self._show_figures(figures.metrics, figures.findings)
+
+    def gpu_titles(self) -> list[str]:
+        """The GPUs on offer as the choice names them (none for a trace of one GPU)."""
+        return [self._gpus.itemText(i) for i in range(self._gpus.count())] if self._gpu_row.isVisibleTo(self) else []
+
+    def choose_gpu(self, device: int | None) -> None:
+        """Show `device`'s figures (None: all GPUs'), as picking it from the choice does."""
+        devices = [option.device for option in self._choice.options]
+        self._gpus.setCurrentIndex(devices.index(device))
+
+    def _offer_gpus(self) -> None:
+        options = self._choice.options
+        self._gpus.blockSignals(True)
+        self._gpus.clear()
+        self._gpus.addItems([option.title for option in options])
+        devices = [option.device for option in options]
+        if options:
+            self._gpus.setCurrentIndex(devices.index(self._choice.device))
+        self._gpus.blockSignals(False)
+        self._gpu_row.setVisible(bool(options))
+
+    def _on_gpu_chosen(self, index: int) -> None:
+        options = self._choice.options
+        if not 0 <= index < len(options):
+            return
+        self._choice.choose(options[index].device)
+        figures = self._choice.figures()
+        if figures is not None:
+            self._show_figures(figures.metrics, figures.findings)
+            self.finding_selected.emit(())  # the outlined spans were another choice's
+
+    def _show_figures(self, metrics: Metrics, findings: Sequence[Finding]) -> None:
         for name, text in metric_texts(metrics).items():
             self._values[name].setText(text)
         self.findings.blockSignals(True)
@@ -151,6 +215,8 @@ class MetricsPanel(QWidget):
 
     def clear(self) -> None:
         """Show dashes and no findings."""
+        self._choice.clear()
+        self._offer_gpus()
         for label in self._values.values():
             label.setText(NO_VALUE)
         self.findings.clear()
