@@ -144,3 +144,19 @@ def test_a_copy_waits_for_its_own_gpus_engine_only():
     trace = builder.build(TraceMeta(device_facts={"copy_engines": 2}), origin_ns=0)
     assert copy_engine_waits(trace)[late] == 0  # GPU 0's engine ran, not its own
     assert idle_unit_waits(trace)[late] == 5 * MS - START_LATENCY_NS  # its own engine stood idle
+
+
+def test_preparing_a_trace_of_two_gpus_works_out_each_gpus_figures_on_the_run_thread(monkeypatch):
+    """Picking a GPU in the window then only reads what preparing kept: nothing is computed on the GUI thread."""
+    from overlapviz.core import per_device
+    from overlapviz.view.prepared import prepare_trace
+
+    _first, _second, both = two_gpus()
+    prepare_trace(both)
+
+    def not_again(*_args):
+        raise AssertionError("a GPU's figures were worked out again")
+
+    monkeypatch.setattr(per_device, "compute_metrics", not_again)
+    monkeypatch.setattr(per_device, "find_findings", not_again)
+    assert set(metrics_per_device(both)) == {0, 1} and set(findings_per_device(both)) == {0, 1}
