@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
+from overlapviz.core.per_trace import kept_per_trace
 from overlapviz.core.trace import HOST_KINDS, OpKind, Trace, Unit
 from overlapviz.core.trace_meta import TraceMeta
 
@@ -80,9 +81,10 @@ def lanes_of(trace: Trace) -> list[Lane]:
     return lanes
 
 
-def gpus_of(trace: Trace) -> list[int]:
-    """The GPUs that ran the trace's device ops, by index."""
-    return [int(d) for d in distinct(trace["device"][trace.device_mask])]
+@kept_per_trace
+def gpus_of(trace: Trace) -> tuple[int, ...]:
+    """The GPUs that ran the trace's device ops, by index (kept: tens of ms at 10^6 spans, asked often)."""
+    return tuple(int(d) for d in distinct(trace["device"][trace.device_mask]))
 
 
 def lane_rows(trace: Trace, lane: Lane) -> npt.NDArray[np.intp]:
