@@ -263,6 +263,12 @@ class TimelineWidget(QWidget):
         view_point = self._plot.mapFromScene(scene_point)
         return QPoint(self._plot.mapTo(self, view_point))
 
+    def time_axis_point(self, t_ms: float) -> QPoint:
+        """Where the time axis is at the time `t_ms`, in this widget's coordinates (to drag along it)."""
+        x = self._view_box.mapViewToScene(QPointF(t_ms, 0.0)).x()
+        scene_point = QPointF(x, self._time_axis.sceneBoundingRect().center().y())
+        return QPoint(self._plot.mapTo(self, self._plot.mapFromScene(scene_point)))
+
     # --- looks -------------------------------------------------------------------------
 
     def set_theme(self, theme: Theme, *, transparent: bool = False) -> None:
@@ -290,6 +296,7 @@ class TimelineWidget(QWidget):
             axis.setTickFont(font)
             axis.label.setFont(font)
         self._time_axis.setHeight(None)
+        self.window_drag.band.label.setFont(font)
         self._lane_axis.fit_width()
         self.simulated_badge.set_font(font)
         self._fit_callout_rows()
