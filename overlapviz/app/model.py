@@ -50,7 +50,7 @@ class Shown:
 
     @property
     def own_view(self) -> PreparedView:
-        """The run in its own times (cut to its window, if it has one)."""
+        """The run in its own times: as on show (cut to its window, if any), or as it was before it was moved."""
         return self.unshifted or self.view
 
     def as_side(self) -> Side:

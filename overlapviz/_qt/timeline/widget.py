@@ -3,11 +3,11 @@
 Also the findings drawn as callouts (on by default, `set_explanations`) in the timeline's
 font, their rows as tall as the words (the lanes are placed again when the font or the
 plot's height changes), a replay cursor (`set_cursor_ms`), a time extent shared with
-another timeline (`fit_time`) and, above a trace of more than 16 stream lanes, a filter of
-its streams (`view.stream_filter`), and a time window measured by dragging along the time
-axis (`window_dragged`; the band is `window_band`). It shows a prepared trace (`prepared.prepare_view`, made
-on the run thread): nothing here reads a trace whole, so showing even a run of 10^6 spans
-only hands arrays to the items.
+another timeline (`fit_time`), above a trace of more than 16 stream lanes a filter of its
+streams (`view.stream_filter`), and a time window measured by dragging along the time axis
+(`window_dragged`; the band is `window_band`). A trace cut to a time window is fitted to the
+window. It shows a prepared trace (`prepared.prepare_view`, made on the run thread): nothing
+here reads a trace whole, so showing even a run of 10^6 spans only hands arrays to the items.
 """
 
 from __future__ import annotations
