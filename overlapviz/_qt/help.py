@@ -15,6 +15,7 @@ TIMELINE_KEYS = (
     ("\u2190 \u2192", "Pan the timeline (when it has the focus)"),
     ("+ \u2212 \u2191 \u2193", "Zoom the timeline"),
     ("0, Home", "The whole run"),
+    ("Drag on the time axis", "Measure a time window: the figures and findings of that part (Esc: the whole run)"),
 )
 
 

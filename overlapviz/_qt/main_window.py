@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QUrl, Signal
-from PySide6.QtGui import QActionGroup, QCloseEvent, QColor, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QCloseEvent, QColor, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QWidget
 
 from overlapviz._qt.buffer_release import BufferRelease
@@ -32,6 +32,7 @@ from overlapviz._qt.teaching.lesson_panel import LessonPanel
 from overlapviz._qt.teaching.presentation import caption_label
 from overlapviz._qt.teaching.tools import TeachingTools
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, apply_stylesheet, get_theme
+from overlapviz._qt.time_window_menu import TimeWindowMenu
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.controls import ControlsPanel
 from overlapviz._qt.widgets.error_banner import ErrorBanner
@@ -45,11 +46,10 @@ from overlapviz.app.executor import RunFunction
 from overlapviz.app.model import AppModel, Pinned, Shown
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target
 from overlapviz.app.session_file import SessionData
-from overlapviz.app.time_window import window_choices
+from overlapviz.app.time_window import window_status
 from overlapviz.core.trace import Trace
 from overlapviz.presets import Preset, PresetError, lessons
 from overlapviz.session import run_pipeline
-from overlapviz.view.formatting import NS_PER_MS
 from overlapviz.view.palette import LEGEND
 from overlapviz.view.prepared import PreparedView, legend_of
 from overlapviz.view.status_text import status_line
@@ -102,6 +102,9 @@ class MainWindow(QMainWindow):
             self.model.set_live(live)
         self.fonts = FontScale(self._app) if isinstance(self._app, QApplication) else None
         self.window_actions = build_actions(self)
+        self.time_windows = TimeWindowMenu(
+            self.window_actions, self.model, self.controller.windows, [self.timeline, self.compare.timeline_a], self
+        )
         self.help = HelpDialogs(self, self.window_actions.help_shortcuts, self.window_actions.help_glossary)
         self.files = FileActions(self, RecentFiles(settings), PathDialogs(self), self)
         self.teaching = TeachingTools(self, self, self.controller, self.compare, self.lesson_panel, self.fonts)
@@ -143,8 +146,7 @@ class MainWindow(QMainWindow):
         m.target_changed.connect(self.controls.set_target)
         m.live_changed.connect(self._show_live)
         m.shown_changed.connect(self._show_run)
-        m.shown_changed.connect(lambda _shown: self._refresh_windows())
-        m.pinned_changed.connect(lambda _pinned: self._refresh_windows())
+        m.pinned_changed.connect(lambda _pinned: self._show_status())
         m.explanations_changed.connect(self._show_explanations)
         self.controller.runs.history.changed.connect(lambda _none: self._show_history())
         self.controller.defaults_restored.connect(lambda _none: self._restore_looks())
@@ -174,8 +176,6 @@ class MainWindow(QMainWindow):
         a.redo.triggered.connect(ctl.redo)
         a.reset_defaults.triggered.connect(ctl.reset_to_defaults)
         a.reset_view.triggered.connect(self.timeline.reset_view)
-        a.whole_trace.triggered.connect(ctl.windows.whole_trace)
-        a.window_on_show.triggered.connect(lambda: ctl.windows.choose_span(*self.timeline.view_range_ms()))
         self.teaching.actions.compare_file.triggered.connect(lambda: self.compare_with_file())
         # Home belongs to the timeline only: a focused slider keeps its own Home key.
         a.reset_view.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -211,17 +211,22 @@ class MainWindow(QMainWindow):
             self.model.set_window_ms(None)
             return
         view = shown.view
-        self.timeline.set_view(view)
-        if shown.window is not None:  # the part the figures are of, in full
-            w = shown.window.window
-            self.timeline.set_view_range_ms(w.start_ns / NS_PER_MS, w.end_ns / NS_PER_MS)
+        self.timeline.set_view(view)  # a view cut to a time window is fitted to the window
         self.legend.set_entries(legend_of([view]))
         self.metrics.show_results(view.metrics, view.findings, view.trace)
-        status = status_line(view.trace.meta, view.result.wall_s, shown.source)
-        window = "" if shown.window is None else f"{STATUS_SEPARATOR}Window: {shown.window.describe()}"
-        self.status_label.setText(status + window)
+        self._show_status()
         self.controls.set_kernel_rate(view.kernel_rate)
         self.timeline_drawn.emit()
+
+    def _show_status(self) -> None:
+        """The run on show, and the time window its figures are of (both sides', when comparing)."""
+        shown, pinned = self.model.shown, self.model.pinned
+        if shown is None:
+            return
+        view = shown.view
+        status = status_line(view.trace.meta, view.result.wall_s, shown.source)
+        window = window_status(shown.window, pinned.window if pinned else None, comparing=pinned is not None)
+        self.status_label.setText(status + (f"{STATUS_SEPARATOR}{window}" if window else ""))
 
     def _show_live(self, live: bool) -> None:
         self.controls.set_live(live)
@@ -238,30 +243,6 @@ class MainWindow(QMainWindow):
 
     def _on_window_changed(self, t0_ms: float, t1_ms: float) -> None:
         self.model.set_window_ms((t0_ms, t1_ms) if self.model.shown is not None else None)
-
-    def _refresh_windows(self) -> None:
-        """View ▸ Time window: the whole trace, the span on show, and each named range of the run on show."""
-        a, shown = self.window_actions, self.model.shown
-        menu = a.time_window_menu
-        menu.clear()
-        menu.addActions([a.whole_trace, a.window_on_show])
-        group = QActionGroup(menu)
-        a.whole_trace.setCheckable(True)
-        a.whole_trace.setChecked(shown is None or shown.window is None)
-        group.addAction(a.whole_trace)
-        names = [] if shown is None else window_choices((shown.whole or shown.view).trace)
-        if names:
-            menu.addSeparator()
-        for name in names:
-            action = menu.addAction(name.replace("&", "&&"))
-            action.setCheckable(True)
-            action.setChecked(shown is not None and shown.window is not None and shown.window.name == name)
-            action.triggered.connect(partial(self._choose_range, name))
-            group.addAction(action)
-        menu.setEnabled(shown is not None and not self.model.comparing)
-
-    def _choose_range(self, name: str, _checked: bool = False) -> None:
-        self.controller.windows.choose_range(name)
 
     # --- opening and comparing files -----------------------------------------------------
 

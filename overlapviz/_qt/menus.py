@@ -75,7 +75,7 @@ def build_actions(window: QMainWindow) -> WindowActions:
         ),
         reset_view=_action(window, "Reset &timeline view", "Home"),
         time_window_menu=QMenu("Time &window", window),
-        whole_trace=_action(window, "&Whole trace", tip="The figures and findings of the whole run"),
+        whole_trace=_action(window, "&Whole trace", "Esc", tip="The figures and findings of the whole run"),
         window_on_show=_action(
             window, "What the timeline &shows", tip="The figures and findings of the time the timeline shows now"
         ),

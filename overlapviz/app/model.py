@@ -50,7 +50,7 @@ class Shown:
 
     @property
     def own_view(self) -> PreparedView:
-        """The run in its own times (cut to its window, if it has one)."""
+        """The run in its own times: as on show (cut to its window, if any), or as it was before it was moved."""
         return self.unshifted or self.view
 
     def as_side(self) -> Side:
@@ -62,17 +62,25 @@ class Shown:
 class Pinned:
     """The run pinned as A, and what the comparison shows (a lesson's title), if anything.
 
-    `drawn` is A moved `shift_ns` later to line up with B (None: A as pinned; see `aligning`).
+    `drawn` is A moved `shift_ns` later to line up with B (None: A as pinned; see `aligning`);
+    `cut` is A as lined up, cut to the time `window` its figures are of (`windowing`).
     """
 
     a: Side
     title: str = ""
     drawn: PreparedView | None = None
     shift_ns: int = 0
+    window: TimeWindow | None = None
+    cut: PreparedView | None = None
 
     @property
     def view(self) -> PreparedView:
-        """A as drawn."""
+        """A as drawn (cut to its window, if it has one)."""
+        return self.cut or self.lined_up
+
+    @property
+    def lined_up(self) -> PreparedView:
+        """A as drawn, whole: moved to line up with B where it was."""
         return self.drawn or self.a.view
 
 

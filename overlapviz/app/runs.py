@@ -86,7 +86,8 @@ class Runs:
         """Put a run on show; a run that is not the comparison's own B ends the comparison's title.
 
         Against a pinned A, a side from a file is lined up with the other first (off the GUI
-        thread when either must be drawn again); the two then go on show together.
+        thread when either must be drawn again); the two then go on show together, both whole
+        (a new B ends the time window of the pair).
         """
         pinned = self.model.pinned
         if pinned is not None and pinned.title and not shown.label:
@@ -100,7 +101,7 @@ class Runs:
         if lined_up and any(pair_shifts(a.trace, b.trace)):
             self.submit(lambda cancel: align_pair(a, b, cancel), lambda pair: self._show_pair(pinned, shown, pair))
             return
-        self.model.set_pinned(dataclasses.replace(pinned, drawn=None, shift_ns=0))
+        self.model.set_pinned(dataclasses.replace(pinned, drawn=None, shift_ns=0, window=None, cut=None))
         self.model.set_shown(
             dataclasses.replace(shown, view=b, shift_ns=0, unshifted=None) if shown.unshifted else shown
         )
@@ -111,7 +112,8 @@ class Runs:
             self.show(shown)
             return
         drawn = None if pair.shift_a_ns == 0 else pair.a
-        self.model.set_pinned(dataclasses.replace(pinned, drawn=drawn, shift_ns=pair.shift_a_ns))
+        lined_up = dataclasses.replace(pinned, drawn=drawn, shift_ns=pair.shift_a_ns, window=None, cut=None)
+        self.model.set_pinned(lined_up)
         unshifted = shown.own_view if pair.shift_b_ns else None
         self.model.set_shown(dataclasses.replace(shown, view=pair.b, shift_ns=pair.shift_b_ns, unshifted=unshifted))
 

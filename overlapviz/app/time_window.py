@@ -14,9 +14,11 @@ from overlapviz.backends.base import CancelToken
 from overlapviz.core.range_window import range_names, range_window
 from overlapviz.core.trace import Trace
 from overlapviz.core.window import NS_PER_MS, Window, WindowError, clip_to_window
+from overlapviz.view.formatting import format_duration
 from overlapviz.view.prepared import PreparedView, prepare_trace
 
 MENU_RANGES = 40  # range names offered in the menu; a trace of thousands of ranges lists the first
+SIDES = ("A", "B")
 
 
 @dataclass(frozen=True)
@@ -32,9 +34,13 @@ class TimeWindow:
         return f"{self.name}, {times}" if self.name else times
 
 
-def window_choices(trace: Trace) -> list[str]:
-    """The names of ranges a window can be chosen by, in the order they first start (at most `MENU_RANGES`)."""
-    return range_names(trace)[:MENU_RANGES]
+def window_choices(*traces: Trace) -> list[str]:
+    """The names of ranges a window can be chosen by, in the order they first start (at most `MENU_RANGES`).
+
+    Of several traces (the two sides of a comparison): the first's names, then the others' new ones.
+    """
+    names = dict.fromkeys(name for trace in traces for name in range_names(trace))
+    return list(names)[:MENU_RANGES]
 
 
 def named_window(trace: Trace, name: str) -> TimeWindow:
@@ -46,6 +52,36 @@ def named_window(trace: Trace, name: str) -> TimeWindow:
         No range has that name; the message names a few that the trace has.
     """
     return TimeWindow(range_window(trace, name), name)
+
+
+def pair_range_windows(a: Trace, b: Trace, name: str) -> tuple[TimeWindow | None, TimeWindow | None]:
+    """The window of the range `name` in A and in B (None for a side that has no such range).
+
+    Raises
+    ------
+    WindowError
+        Neither side has a range of that name.
+    """
+    windows = tuple(_range_or_none(trace, name) for trace in (a, b))
+    if windows == (None, None):
+        raise WindowError(f"neither A nor B has a range named {name[:80]!r}")
+    return windows[0], windows[1]
+
+
+def _range_or_none(trace: Trace, name: str) -> TimeWindow | None:
+    try:
+        return named_window(trace, name)
+    except WindowError:
+        return None
+
+
+def lacking_note(windows: tuple[TimeWindow | None, TimeWindow | None], name: str) -> str:
+    """What to say when one side of a comparison has no range `name` (empty when both have it)."""
+    lacking = [side for side, window in zip(SIDES, windows, strict=True) if window is None]
+    if not lacking:
+        return ""
+    side = lacking[0]
+    return f"{side} has no range named {name[:80]!r}: {side}'s figures are of its whole run"
 
 
 def span_window(t0_ms: float, t1_ms: float) -> TimeWindow:
@@ -82,3 +118,25 @@ def trace_window(trace: Trace) -> TimeWindow | None:
     if bounds is None:
         return None
     return TimeWindow(Window(*bounds), trace.meta.window_name or "")
+
+
+def span_label(t0_ms: float, t1_ms: float) -> str:
+    """``6.654 to 9.546 ms (2.89 ms)``: the span being dragged out, the earlier end first."""
+    start, end = sorted((t0_ms, t1_ms))
+    times = Window(round(start * NS_PER_MS), round(end * NS_PER_MS)).describe()
+    return f"{times} ({format_duration((end - start) * NS_PER_MS)})"
+
+
+def window_status(b: TimeWindow | None, a: TimeWindow | None = None, *, comparing: bool = False) -> str:
+    """``Window: step 1, 6.654 to 9.546 ms`` for the status bar; a comparison names each side's.
+
+    Empty when the figures are of the whole run (of both runs, when comparing).
+    """
+    if not comparing:
+        return "" if b is None else f"Window: {b.describe()}"
+    if a is None and b is None:
+        return ""
+    if a == b and b is not None:
+        return f"Window (A and B): {b.describe()}"
+    sides = zip(SIDES, (a, b), strict=True)
+    return "Window: " + "; ".join(f"{side} {window.describe() if window else 'whole run'}" for side, window in sides)

@@ -12,7 +12,6 @@ from overlapviz.app.controller import AppController
 from overlapviz.app.model import AppModel
 from overlapviz.app.session_file import open_file
 from overlapviz.app.time_window import trace_window
-from overlapviz.app.windowing import NOT_WHILE_COMPARING
 from overlapviz.core.trace import UNKNOWN
 from overlapviz.presets import lessons
 from overlapviz.view.prepared import prepare_trace
@@ -141,9 +140,6 @@ def test_a_window_that_cannot_be_is_said_and_changes_nothing(app):
     app.executor.run_all()
     assert app.messages.error.startswith("Time window: no span of the trace lies in the window")
     assert app.model.shown is shown
-    app.compare.pin_current()
-    assert not app.windows.choose_range("step 1")
-    assert app.messages.error == NOT_WHILE_COMPARING
 
 
 def test_the_span_on_show_can_be_the_window(app):

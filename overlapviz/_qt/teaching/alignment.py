@@ -14,7 +14,7 @@ SIDE_LETTERS = "AB"
 
 
 def align_timelines(timelines: Sequence[TimelineWidget], *, shared_time: bool = True) -> None:
-    """Give every timeline that shows a trace one title width and, with `shared_time`, the longest run's extent.
+    """Give every timeline that shows a trace one title width and, with `shared_time`, one extent: all of both runs.
 
     With the lane titles equally wide, a time lines up across the stacked plots; without
     `shared_time` each is fitted to its own run instead.
@@ -22,11 +22,12 @@ def align_timelines(timelines: Sequence[TimelineWidget], *, shared_time: bool = 
     shown = [timeline for timeline in timelines if timeline.scene_items is not None]
     if not shown:
         return
-    end_ms = max(timeline.scene_items.end_ms for timeline in shown if timeline.scene_items is not None)
+    scenes = [timeline.scene_items for timeline in shown if timeline.scene_items is not None]
+    extent = (min(scene.start_ms for scene in scenes), max(scene.end_ms for scene in scenes))
     width = max(timeline.lane_axis_width() for timeline in shown)
     for timeline in shown:
         timeline.set_lane_axis_min_width(width)
-        timeline.fit_time(end_ms if shared_time else None)
+        timeline.fit_time(extent if shared_time else None)
 
 
 def release_timeline(timeline: TimelineWidget) -> None:

@@ -148,7 +148,8 @@ class ComparePanel(QWidget):
         if pinned is None:
             return
         a, shown = pinned.a, self._model.shown
-        self.caption_a.setText(side_caption(0, a.label, a.result.trace, a.result.metrics, pinned.shift_ns))
+        drawn = pinned.view.result  # cut to the time window, if the pair has one
+        self.caption_a.setText(side_caption(0, a.label, drawn.trace, drawn.metrics, pinned.shift_ns))
         if shown is None:
             self.caption_b.setText(side_name(1) + ": run something to compare with A")
             self.deltas.setText("")
@@ -156,7 +157,7 @@ class ComparePanel(QWidget):
             caption = side_caption(1, shown.label, shown.result.trace, shown.result.metrics, shown.shift_ns)
             self.caption_b.setText(caption)
             names = (side_name(0, a.label), side_name(1, shown.label))
-            self.deltas.setText(delta_html(delta_rows(a.result.metrics, shown.result.metrics), names))
+            self.deltas.setText(delta_html(delta_rows(drawn.metrics, shown.result.metrics), names))
         self._apply_axis()
 
     def _apply_axis(self) -> None:

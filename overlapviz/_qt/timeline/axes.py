@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
+from pyqtgraph.GraphicsScene.mouseEvents import MouseDragEvent
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 
 from overlapviz.core.number_text import fixed
@@ -12,6 +14,7 @@ from overlapviz.view.layout import TimelineLayout
 
 TITLE_PAD_PX = 10
 TIME_LABEL = "Time since the run started (ms)"
+DRAG_TIP = "Drag to measure a window: the figures and findings of that part of the run (Esc: the whole run)"
 
 
 def tick_decimals(spacing: float) -> int:
@@ -22,12 +25,31 @@ def tick_decimals(spacing: float) -> int:
 
 
 class TimeAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """Bottom axis over scene x in ms, at any zoom: captions, callouts and panels speak ms too."""
+    """Bottom axis over scene x in ms, at any zoom: captions, callouts and panels speak ms too.
+
+    A left-button drag along it measures a time window instead of panning (the lanes pan):
+    `drag_moved` and then `drag_finished` give the scene x where the drag began and where it is.
+    """
+
+    drag_moved = Signal(float, float)
+    drag_finished = Signal(float, float)
 
     def __init__(self) -> None:
         super().__init__("bottom")
         self.enableAutoSIPrefix(False)
         self.setLabel(TIME_LABEL)
+        self.setToolTip(DRAG_TIP)
+        self.setCursor(Qt.CursorShape.SizeHorCursor)
+
+    def mouseDragEvent(self, event: MouseDragEvent) -> None:  # noqa: N802 (Qt's name)
+        """A left-button drag begun on the axis measures a window; any other drag is not the axis's."""
+        view = self.linkedView()
+        began = event.buttonDownScenePos()
+        if event.button() != Qt.MouseButton.LeftButton or view is None or view.sceneBoundingRect().contains(began):
+            event.ignore()
+            return
+        event.accept()
+        (self.drag_finished if event.isFinish() else self.drag_moved).emit(began.x(), event.scenePos().x())
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
         """Tick labels in ms, with the decimals that tell them apart."""

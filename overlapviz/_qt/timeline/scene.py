@@ -50,7 +50,10 @@ class TimelineScene:
         self.highlight_item = HighlightItem(theme.foreground)
         self._highlighted = np.zeros(0, dtype=np.intp)
         self.callout_item = CalloutItem(self.layout, callouts, theme)
-        self.end_ms = view.end_ms
+        window = view.trace.meta.window  # a trace cut to a time window spans the window, from its start
+        self.windowed = window is not None
+        self.start_ms = 0.0 if window is None else window[0] / NS_PER_MS
+        self.end_ms = view.end_ms if window is None else max(view.end_ms, window[1] / NS_PER_MS)
         self.backdrop.setZValue(Z_BACKDROP)
         self.highlight_item.setZValue(Z_HIGHLIGHT)
         self.callout_item.setZValue(Z_CALLOUTS)

@@ -22,10 +22,14 @@ class TimelineViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped
         self.disableAutoRange()
         self._full = (0.0, 1.0)
 
-    def fit(self, end_ms: float, height: float) -> None:
-        """Bound the view to a run of `end_ms` and lanes `height` tall; show all of it."""
-        pad = max(end_ms, MIN_WINDOW_MS) * EDGE_PAD
-        self._full = (-pad, end_ms + pad)
+    def fit(self, start_ms: float, end_ms: float, height: float, *, padded: bool = True) -> None:
+        """Bound the view to time from `start_ms` to `end_ms` and lanes `height` tall; show all of it.
+
+        `padded` leaves a little room at both ends (a run); without it the view ends at the
+        times themselves (a time window, whose spans are cut at its edges).
+        """
+        pad = max(end_ms - start_ms, MIN_WINDOW_MS) * EDGE_PAD if padded else 0.0
+        self._full = (start_ms - pad, end_ms + pad)
         self.setLimits(xMin=self._full[0], xMax=self._full[1], minXRange=MIN_WINDOW_MS)
         self.fit_height(height)
         self.reset_view()

@@ -3,10 +3,11 @@
 Also the findings drawn as callouts (on by default, `set_explanations`) in the timeline's
 font, their rows as tall as the words (the lanes are placed again when the font or the
 plot's height changes), a replay cursor (`set_cursor_ms`), a time extent shared with
-another timeline (`fit_time`) and, above a trace of more than 16 stream lanes, a filter of
-its streams (`view.stream_filter`). It shows a prepared trace (`prepared.prepare_view`, made
-on the run thread): nothing here reads a trace whole, so showing even a run of 10^6 spans
-only hands arrays to the items.
+another timeline (`fit_time`), above a trace of more than 16 stream lanes a filter of its
+streams (`view.stream_filter`), and a time window measured by dragging along the time axis
+(`window_dragged`; the band is `window_band`). A trace cut to a time window is fitted to the
+window. It shows a prepared trace (`prepared.prepare_view`, made on the run thread): nothing
+here reads a trace whole, so showing even a run of 10^6 spans only hands arrays to the items.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.simulated_badge import SimulatedBadge
 from overlapviz._qt.timeline.stream_filter_bar import StreamFilterBar
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
+from overlapviz._qt.timeline.window_band import WindowDrag
 from overlapviz.core.trace import Trace
 from overlapviz.view.callouts import Callout
 from overlapviz.view.prepared import PreparedView
@@ -43,11 +45,13 @@ class TimelineWidget(QWidget):
     """Shows one trace; `drawn` fires once its items are in place for a new trace.
 
     `window_changed` gives the visible time window (ms from the run's start) once it has
-    settled after a zoom, a pan or a resize.
+    settled after a zoom, a pan or a resize; `window_dragged` the span (ms) dragged out along
+    the time axis, on release.
     """
 
     drawn = Signal()
     window_changed = Signal(float, float)
+    window_dragged = Signal(float, float)
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None, *, filter_bar: bool = True) -> None:
         super().__init__(parent)
@@ -66,12 +70,14 @@ class TimelineWidget(QWidget):
         self._highlight = np.zeros(0, dtype=np.intp)
         self._font: QFont | None = None
         self._cursor_ms: float | None = None
-        self._extent_ms: float | None = None
+        self._extent_ms: tuple[float, float] | None = None
         self._tooltip_text: str | None = None  # the span's tooltip on show, if any
         self._cursor_line = pg.InfiniteLine(angle=90, movable=False)
         self._cursor_line.setZValue(20)
         self._cursor_line.hide()
         self._view_box.addItem(self._cursor_line, ignoreBounds=True)
+        self.window_drag = WindowDrag(self._time_axis, self._view_box, lambda: self._scene is not None, self)
+        self.window_drag.chosen.connect(self.window_dragged)
         self._window_timer = QTimer(self, singleShot=True, interval=0)
         self._window_timer.timeout.connect(self._apply_window)
         layout = QVBoxLayout(self)
@@ -153,9 +159,12 @@ class TimelineWidget(QWidget):
         self.drawn.emit()
 
     def _fit(self) -> None:
-        if self._scene is not None:
-            end_ms = max(self._scene.end_ms, self._extent_ms or 0.0)
-            self._view_box.fit(end_ms, self._scene.layout.height)
+        scene = self._scene
+        if scene is not None:
+            start_ms, end_ms = scene.start_ms, scene.end_ms
+            if self._extent_ms is not None:
+                start_ms, end_ms = min(start_ms, self._extent_ms[0]), max(end_ms, self._extent_ms[1])
+            self._view_box.fit(start_ms, end_ms, scene.layout.height, padded=not scene.windowed)
 
     @property
     def explanations(self) -> bool:
@@ -186,9 +195,9 @@ class TimelineWidget(QWidget):
         """Where the replay cursor is (None: no replay)."""
         return self._cursor_ms
 
-    def fit_time(self, end_ms: float | None) -> None:
-        """Let the time axis reach `end_ms` at least (shared with another timeline); show all."""
-        self._extent_ms = end_ms
+    def fit_time(self, extent_ms: tuple[float, float] | None) -> None:
+        """Let the time axis span `extent_ms` (start, end) at least (shared with another timeline); show all."""
+        self._extent_ms = extent_ms
         self._fit()
         self._apply_window()
 
@@ -254,6 +263,12 @@ class TimelineWidget(QWidget):
         view_point = self._plot.mapFromScene(scene_point)
         return QPoint(self._plot.mapTo(self, view_point))
 
+    def time_axis_point(self, t_ms: float) -> QPoint:
+        """Where the time axis is at the time `t_ms`, in this widget's coordinates (to drag along it)."""
+        x = self._view_box.mapViewToScene(QPointF(t_ms, 0.0)).x()
+        scene_point = QPointF(x, self._time_axis.sceneBoundingRect().center().y())
+        return QPoint(self._plot.mapTo(self, self._plot.mapFromScene(scene_point)))
+
     # --- looks -------------------------------------------------------------------------
 
     def set_theme(self, theme: Theme, *, transparent: bool = False) -> None:
@@ -266,6 +281,7 @@ class TimelineWidget(QWidget):
             axis.setTextPen(pg.mkPen(theme.foreground))
             axis.label.setDefaultTextColor(pg.mkColor(theme.foreground))
         self._cursor_line.setPen(pg.mkPen(theme.foreground, width=CURSOR_PX))
+        self.window_drag.band.set_theme(theme)
         if self._scene is not None and relayout:
             self._show(self._scene.view, keep_view=True)
         elif self._scene is not None:
@@ -280,6 +296,7 @@ class TimelineWidget(QWidget):
             axis.setTickFont(font)
             axis.label.setFont(font)
         self._time_axis.setHeight(None)
+        self.window_drag.band.label.setFont(font)
         self._lane_axis.fit_width()
         self.simulated_badge.set_font(font)
         self._fit_callout_rows()
