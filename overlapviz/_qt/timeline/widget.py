@@ -12,6 +12,8 @@ here reads a trace whole, so showing even a run of 10^6 spans only hands arrays 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
@@ -222,6 +224,8 @@ class TimelineWidget(QWidget):
     def _remove_scene(self) -> None:
         if self._scene is not None:
             self._scene.remove_from(self._view_box)
+            # freeing a large scene's items and arrays takes milliseconds: a turn of its own, after the new picture's
+            QTimer.singleShot(0, self, functools.partial(_let_go, self._scene))
             self._scene = None
         self._lane_axis.setTicks([[]])
         self.simulated_badge.show_for(None)
@@ -383,3 +387,7 @@ class TimelineWidget(QWidget):
         t0, t1 = self.view_range_ms()
         tolerance_ms = HOVER_TOLERANCE_PX * (t1 - t0) / max(self._view_box.width(), 1.0)
         return self._scene.describe_at(point.x(), point.y(), tolerance_ms)
+
+
+def _let_go(_scene: TimelineScene) -> None:
+    """Nothing: the last reference to a scene taken off the timeline goes when this returns."""
