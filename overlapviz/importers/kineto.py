@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
+from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
@@ -49,7 +50,7 @@ from overlapviz.importers.kineto_schema import (
     Event,
     KinetoDocument,
 )
-from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns
+from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns, profiler_micros_ns
 
 TOOL = "PyTorch profiler"
 SNIFF_BYTES = 64 * 1024  # enough of a file's start for `looks_like_kineto`
@@ -66,6 +67,12 @@ _ROW_KINDS = {
 _STEP_CATEGORY, _STEP_PREFIX = "cpu_op", "ProfilerStep#"
 _DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation"})
 _SIZED_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset"})
+# A number per row category (the last for ProfilerStep ranges), and what each number means.
+_CATEGORY_NUMBERS = {category: number for number, category in enumerate(_ROW_KINDS)}
+_STEP_NUMBER = len(_ROW_KINDS)
+_KIND_OF = np.array([*_ROW_KINDS.values(), ActivityKind.ANNOTATION], dtype=np.int8)
+_ON_DEVICE_OF = np.array([category in _DEVICE_CATEGORIES for category in _ROW_KINDS] + [False])
+_SIZED_OF = np.array([category in _SIZED_CATEGORIES for category in _ROW_KINDS] + [False])
 _FLOW_CATEGORY = "ac2g"
 # Categories only Kineto writes (``kernel`` alone is not one: other tools use it too).
 _KINETO_CATEGORIES = frozenset(_ROW_KINDS) - {"kernel"} | {"cpu_op", "python_function", _FLOW_CATEGORY}
@@ -78,6 +85,7 @@ BATCH_EVENTS = 1 << 16
 _BATCH_PATH = re.compile(r"`\$\[(\d+)\]")  # where msgspec places a bad value inside a batch
 _BATCH_BYTE = re.compile(r" \(byte \d+\)")  # where in a batch, not in the file
 _Place = tuple[int | str, int | str, bytes]  # an event's pid, tid and ts text: where a flow end meets it
+_Int8 = npt.NDArray[np.int8]
 
 
 class KinetoFormatError(ValueError):
@@ -251,8 +259,9 @@ class _Rows:
 
     def __init__(self, rows: list[Event], events: list[Event], first: int, index: dict[str, int], source: str) -> None:
         self.rows, self.events, self.first, self.source = rows, events, first, source
-        self.kind = np.array([_ROW_KINDS.get(e.cat, ActivityKind.ANNOTATION) for e in rows], dtype=np.int8)
-        self.device_row = np.array([e.cat in _DEVICE_CATEGORIES for e in rows], dtype=bool)
+        categories = map(_CATEGORY_NUMBERS.get, map(attrgetter("cat"), rows), repeat(_STEP_NUMBER))
+        self.category = np.fromiter(categories, dtype=np.intp, count=len(rows))
+        self.kind, self.device_row = _KIND_OF[self.category], _ON_DEVICE_OF[self.category]
         self.name = np.array([index.setdefault(e.name, len(index)) for e in rows], dtype=np.int32)
 
     def columns(self, base_ns: int) -> dict[str, npt.NDArray[Any]]:
@@ -260,14 +269,13 @@ class _Rows:
         columns: dict[str, npt.NDArray[Any]] = {"kind": self.kind, "name": self.name}
         columns["start_ns"], columns["end_ns"] = self._times(base_ns)
         columns["device"], columns["stream"], columns["thread"] = self._placement()
-        columns["correlation"] = np.maximum(self._ints(self._field("args.correlation")), UNKNOWN)
+        columns["correlation"] = np.maximum(self._ints("args.correlation"), UNKNOWN)
         columns["bytes"] = self._bytes()
         columns["on_device"] = self.device_row & (self.kind == ActivityKind.ANNOTATION)
         return {name: values.astype(ACTIVITY_COLUMNS[name], copy=False) for name, values in columns.items()}
 
     def _times(self, base_ns: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        start = self._micros("ts", [bytes(e.ts) for e in self.rows])
-        duration = self._micros("dur", [bytes(e.dur) for e in self.rows])
+        start, duration = self._micros("ts"), self._micros("dur")
         for values, field in ((start, "ts"), (duration, "dur")):
             if (values < 0).any():
                 raise self._event_error(int(np.argmax(values < 0)), f"its {field} is negative")
@@ -277,7 +285,12 @@ class _Rows:
             raise self._event_error(int(np.argmax(past)), "it ends past the last time int64 nanoseconds can hold")
         return start, start + duration
 
-    def _micros(self, field: str, texts: Sequence[bytes]) -> npt.NDArray[np.int64]:
+    def _micros(self, field: str) -> npt.NDArray[np.int64]:
+        texts_of = attrgetter(field)
+        usual = profiler_micros_ns(b"\n".join(map(texts_of, self.rows)), len(self.rows))
+        if usual is not None:
+            return usual
+        texts = list(map(bytes, map(texts_of, self.rows)))
         try:
             return micros_text_to_ns(texts)
         except MicrosTextError as error:
@@ -288,10 +301,8 @@ class _Rows:
 
     def _placement(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Device, stream and host thread: the args where they say, else the event's pid and tid."""
-        pid = self._ints(self._field("pid"))
-        tid = self._ints(self._field("tid"))
-        args_device = self._ints(self._field("args.device"))
-        args_stream = self._ints(self._field("args.stream"))
+        pid, tid = self._ids("pid"), self._ids("tid")
+        args_device, args_stream = self._ints("args.device"), self._ints("args.stream")
         too_high = self.device_row & (args_device > _MAX_DEVICE)
         if too_high.any():
             row = int(np.argmax(too_high))
@@ -314,23 +325,23 @@ class _Rows:
 
     def _bytes(self) -> npt.NDArray[np.int64]:
         """Bytes of copies and memsets (0 where unknown), none for the other rows."""
-        sized = np.array([e.cat in _SIZED_CATEGORIES for e in self.rows], dtype=bool)
-        given = self._ints(self._field("args.bytes"))
+        sized = _SIZED_OF[self.category]
+        given = self._ints("args.bytes")
         negative = sized & (given < 0) & (given != UNKNOWN)
         if negative.any():
             row = int(np.argmax(negative))
             raise self._event_error(row, f"its byte count {given[row]} is negative")
         return np.where(sized, np.maximum(given, 0), 0)
 
-    def _field(self, name: str) -> list[Any]:
-        """One field (``args.stream``, say) of every row, read in C rather than per row in Python."""
-        return list(map(attrgetter(name), self.rows))
+    def _ints(self, name: str) -> npt.NDArray[np.int64]:
+        """One integer field (``args.stream``, say) of every row, read in C rather than per row in Python."""
+        return np.fromiter(map(attrgetter(name), self.rows), dtype=np.int64, count=len(self.rows))
 
-    @staticmethod
-    def _ints(values: list[int | str]) -> npt.NDArray[np.int64]:
-        """int64 of decoded values; a text (a tid such as ``"Spans"``) counts as unknown."""
-        if set(map(type, values)) <= {int}:  # the usual case, several times faster
-            return np.array(values, dtype=np.int64)
+    def _ids(self, name: str) -> npt.NDArray[np.int64]:
+        """The pid or tid of every row; a text (a tid such as ``"Spans"``) counts as unknown."""
+        values = list(map(attrgetter(name), self.rows))
+        if str not in set(map(type, values)):  # the usual case, several times faster
+            return np.fromiter(values, dtype=np.int64, count=len(values))
         return np.array([v if isinstance(v, int) else UNKNOWN for v in values], dtype=np.int64)
 
     def _event_error(self, row: int, why: str) -> KinetoFormatError:
@@ -347,9 +358,6 @@ def _flow_ids(events: list[msgspec.Raw], raw: bytes, source: str) -> dict[_Place
         for e in batch
         if e.cat == _FLOW_CATEGORY and isinstance(e.id, int) and e.id >= 0
     }
-
-
-_Int8 = npt.NDArray[np.int8]
 
 
 def _copies(kind: _Int8, name: npt.NDArray[np.int32], names: tuple[str, ...]) -> tuple[_Int8, _Int8, _Int8]:
