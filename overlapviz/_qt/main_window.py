@@ -22,7 +22,7 @@ from overlapviz._qt.buffer_release import BufferRelease
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.files.file_actions import FileActions
 from overlapviz._qt.files.file_loading import OpenedFile
-from overlapviz._qt.files.path_dialogs import JSON_FILTER, PathDialogs
+from overlapviz._qt.files.path_dialogs import OPEN_FILTER, PathDialogs
 from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.menus import build_actions
@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
 
         A file that cannot be opened leaves the comparison as it was.
         """
-        path = path or self.files.dialogs.open_path("Compare with a file (B)", JSON_FILTER)
+        path = path or self.files.dialogs.open_path("Compare with a file (B)", OPEN_FILTER)
         if path is None:
             return False
         before = self.model.pinned

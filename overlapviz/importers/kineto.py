@@ -29,7 +29,9 @@ wrote it, so there is no ``tool_version``; ``schema_version`` is Kineto's format
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterator
+from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
@@ -40,8 +42,15 @@ import numpy.typing as npt
 from overlapviz.core.trace_checks import short_repr
 from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN, Activities, ActivityKind, empty_columns
 from overlapviz.importers.copy_names import parse_copy_name
-from overlapviz.importers.kineto_schema import DECODER, INT64_MAX, Event, KinetoDocument
-from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns
+from overlapviz.importers.kineto_schema import (
+    CATEGORIES_DECODER,
+    DECODER,
+    EVENTS_DECODER,
+    INT64_MAX,
+    Event,
+    KinetoDocument,
+)
+from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns, profiler_micros_ns
 
 TOOL = "PyTorch profiler"
 SNIFF_BYTES = 64 * 1024  # enough of a file's start for `looks_like_kineto`
@@ -58,6 +67,12 @@ _ROW_KINDS = {
 _STEP_CATEGORY, _STEP_PREFIX = "cpu_op", "ProfilerStep#"
 _DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation"})
 _SIZED_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset"})
+# A number per row category (the last for ProfilerStep ranges), and what each number means.
+_CATEGORY_NUMBERS = {category: number for number, category in enumerate(_ROW_KINDS)}
+_STEP_NUMBER = len(_ROW_KINDS)
+_KIND_OF = np.array([*_ROW_KINDS.values(), ActivityKind.ANNOTATION], dtype=np.int8)
+_ON_DEVICE_OF = np.array([category in _DEVICE_CATEGORIES for category in _ROW_KINDS] + [False])
+_SIZED_OF = np.array([category in _SIZED_CATEGORIES for category in _ROW_KINDS] + [False])
 _FLOW_CATEGORY = "ac2g"
 # Categories only Kineto writes (``kernel`` alone is not one: other tools use it too).
 _KINETO_CATEGORIES = frozenset(_ROW_KINDS) - {"kernel"} | {"cpu_op", "python_function", _FLOW_CATEGORY}
@@ -65,6 +80,12 @@ _TOP_MARKERS = (b'"schemaVersion"', b'"deviceProperties"', b'"baseTimeNanosecond
 _EVENT_MARKERS = tuple(b'"%s"' % category.encode() for category in sorted(_KINETO_CATEGORIES))
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
 _NOT_KINETO = "not a PyTorch profiler trace"
+# Events decoded at once: a few tens of MB of objects, whatever the size of the file.
+BATCH_EVENTS = 1 << 16
+_BATCH_PATH = re.compile(r"`\$\[(\d+)\]")  # where msgspec places a bad value inside a batch
+_BATCH_BYTE = re.compile(r" \(byte \d+\)")  # where in a batch, not in the file
+_Place = tuple[int | str, int | str, bytes]  # an event's pid, tid and ts text: where a flow end meets it
+_Int8 = npt.NDArray[np.int8]
 
 
 class KinetoFormatError(ValueError):
@@ -118,10 +139,12 @@ def read_kineto(raw: bytes, source: str) -> Activities:
     events = document.trace_events
     if events is None:
         raise _error(source, f"{_NOT_KINETO}: it has no traceEvents")
-    if not _is_kineto(document, events):
+    if not _is_kineto(document, events, raw, source):
         raise _error(source, f"{_NOT_KINETO}: no Kineto key or event category in it")
-    table = _Rows(_row_events(events, may_have_steps=_STEP_PREFIX.encode() in raw), events, source)
-    columns = table.columns(document.base_time_ns or 0)
+    table = _Table(source, document.base_time_ns or 0, may_have_steps=_STEP_PREFIX.encode() in raw)
+    for first, batch in _batches(EVENTS_DECODER, events, raw, source):
+        table.add(first, batch)
+    columns = table.columns(lambda: _flow_ids(events, raw, source))
     return Activities(columns, table.names, _meta(document, columns, source))
 
 
@@ -134,11 +157,36 @@ def _decode(raw: bytes, source: str) -> KinetoDocument:
     except RecursionError:
         raise _error(source, "its JSON nests too deeply to be a trace") from None
     except msgspec.ValidationError as error:
-        if not looks_like_kineto(bytes(data[:SNIFF_BYTES])):
-            raise _error(source, f"{_NOT_KINETO}: no Kineto key or event category at its start") from None
-        raise _error(source, f"a value of the wrong type or range: {error}") from None
+        raise _wrong_value(raw, source, str(error)) from None
     except msgspec.DecodeError as error:
         raise _error(source, f"not JSON ({error})") from None
+
+
+def _batches(decoder: msgspec.json.Decoder[list[Any]], events: list[msgspec.Raw], raw: bytes,
+             source: str) -> Iterator[tuple[int, list[Any]]]:  # fmt: skip
+    """The events decoded `BATCH_EVENTS` at a time, each batch with the number of its first event."""
+    for first in range(0, len(events), BATCH_EVENTS):
+        texts = b"[" + b",".join(events[first : first + BATCH_EVENTS]) + b"]"
+        try:
+            batch = decoder.decode(texts)
+        except RecursionError:
+            raise _error(source, "its JSON nests too deeply to be a trace") from None
+        except msgspec.ValidationError as error:
+            raise _wrong_value(raw, source, _path_in_file(str(error), first)) from None
+        except msgspec.DecodeError as error:  # what skipping an event does not check, its UTF-8
+            raise _error(source, f"not JSON ({_BATCH_BYTE.sub('', str(error))})") from None
+        yield first, batch
+
+
+def _path_in_file(message: str, first: int) -> str:
+    """A message of msgspec's about a batch, its path (``$[12].pid``) made the file's (``$.traceEvents[N].pid``)."""
+    return _BATCH_PATH.sub(lambda at: f"`$.traceEvents[{first + int(at[1])}]", message)
+
+
+def _wrong_value(raw: bytes, source: str, why: str) -> KinetoFormatError:
+    if not looks_like_kineto(raw[: len(_BOM) + SNIFF_BYTES]):
+        return _error(source, f"{_NOT_KINETO}: no Kineto key or event category at its start")
+    return _error(source, f"a value of the wrong type or range: {why}")
 
 
 def _row_events(events: list[Event], *, may_have_steps: bool) -> list[Event]:
@@ -154,9 +202,12 @@ def _row_events(events: list[Event], *, may_have_steps: bool) -> list[Event]:
     ]
 
 
-def _is_kineto(document: KinetoDocument, events: list[Event]) -> bool:
+def _is_kineto(document: KinetoDocument, events: list[msgspec.Raw], raw: bytes, source: str) -> bool:
     tops = (document.schema_version, document.device_properties, document.base_time_ns)
-    return any(value is not None for value in tops) or not _KINETO_CATEGORIES.isdisjoint({e.cat for e in events})
+    if any(value is not None for value in tops):
+        return True
+    batches = _batches(CATEGORIES_DECODER, events, raw, source)
+    return any(not _KINETO_CATEGORIES.isdisjoint({e.cat for e in batch}) for _, batch in batches)
 
 
 def _error(source: str, why: str) -> KinetoFormatError:
@@ -164,32 +215,67 @@ def _error(source: str, why: str) -> KinetoFormatError:
     return KinetoFormatError(message.replace("\r", "\\r").replace("\n", "\\n"))
 
 
-class _Rows:
-    """The events that become rows, column by column."""
+class _Table:
+    """The activity columns of a trace's rows, built a batch of events at a time."""
 
-    def __init__(self, rows: list[Event], events: list[Event], source: str) -> None:
-        self.rows, self.events, self.source = rows, events, source
-        self.kind = np.array([_ROW_KINDS.get(e.cat, ActivityKind.ANNOTATION) for e in rows], dtype=np.int8)
-        self.device_row = np.array([e.cat in _DEVICE_CATEGORIES for e in rows], dtype=bool)
-        index: dict[str, int] = {}
-        self.name = np.array([index.setdefault(e.name, len(index)) for e in rows], dtype=np.int32)
-        self.names = tuple(index)
+    def __init__(self, source: str, base_ns: int, *, may_have_steps: bool) -> None:
+        self.source, self.base_ns, self.may_have_steps = source, base_ns, may_have_steps
+        self.index: dict[str, int] = {}  # each name's number, shared by the batches
+        self.parts: list[dict[str, npt.NDArray[Any]]] = []
+        self.unlinked: dict[int, _Place] = {}  # rows that lack a correlation id, and where they sit
+        self.rows = 0
 
-    def columns(self, base_ns: int) -> dict[str, npt.NDArray[Any]]:
-        """Every activity column of these rows, times shifted by `base_ns`."""
-        columns = empty_columns(len(self.rows))
-        columns["kind"], columns["name"] = self.kind, self.name
-        columns["start_ns"], columns["end_ns"] = self._times(base_ns)
-        columns["device"], columns["stream"], columns["thread"] = self._placement()
-        columns["correlation"] = self._correlations()
-        columns["bytes"] = self._bytes()
-        columns["copy_kind"], columns["src_memory"], columns["dst_memory"] = self._copies()
-        columns["on_device"] = (self.device_row & (self.kind == ActivityKind.ANNOTATION)).astype(np.int8)
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of the rows, in the order they first appear."""
+        return tuple(self.index)
+
+    def add(self, first: int, events: list[Event]) -> None:
+        """Add the rows among `events`, the batch whose first event is event number `first`."""
+        batch = _Rows(_row_events(events, may_have_steps=self.may_have_steps), events, first, self.index, self.source)
+        part = batch.columns(self.base_ns)
+        self.unlinked.update((self.rows + row, place) for row, place in batch.unlinked(part["correlation"]))
+        self.parts.append(part)
+        self.rows += len(batch.rows)
+
+    def columns(self, flow_ids: Callable[[], dict[_Place, int]]) -> dict[str, npt.NDArray[Any]]:
+        """Every activity column of the rows added; `flow_ids` gives the ids that link the rows lacking one."""
+        columns = empty_columns(0)
+        for name in list(self.parts[0]) if self.parts else ():
+            # a column at a time, letting each batch's piece go: never a second copy of the whole table
+            columns[name] = np.concatenate([part.pop(name) for part in self.parts])
+        columns["copy_kind"], columns["src_memory"], columns["dst_memory"] = _copies(
+            columns["kind"], columns["name"], self.names
+        )
+        if self.unlinked:
+            flows = flow_ids()
+            rows = np.fromiter(self.unlinked, dtype=np.int64, count=len(self.unlinked))
+            columns["correlation"][rows] = [flows.get(place, UNKNOWN) for place in self.unlinked.values()]
         return columns
 
+
+class _Rows:
+    """The events of one batch that become rows, column by column."""
+
+    def __init__(self, rows: list[Event], events: list[Event], first: int, index: dict[str, int], source: str) -> None:
+        self.rows, self.events, self.first, self.source = rows, events, first, source
+        categories = map(_CATEGORY_NUMBERS.get, map(attrgetter("cat"), rows), repeat(_STEP_NUMBER))
+        self.category = np.fromiter(categories, dtype=np.intp, count=len(rows))
+        self.kind, self.device_row = _KIND_OF[self.category], _ON_DEVICE_OF[self.category]
+        self.name = np.array([index.setdefault(e.name, len(index)) for e in rows], dtype=np.int32)
+
+    def columns(self, base_ns: int) -> dict[str, npt.NDArray[Any]]:
+        """The activity columns of these rows but the copies' (`_copies`), times shifted by `base_ns`."""
+        columns: dict[str, npt.NDArray[Any]] = {"kind": self.kind, "name": self.name}
+        columns["start_ns"], columns["end_ns"] = self._times(base_ns)
+        columns["device"], columns["stream"], columns["thread"] = self._placement()
+        columns["correlation"] = np.maximum(self._ints("args.correlation"), UNKNOWN)
+        columns["bytes"] = self._bytes()
+        columns["on_device"] = self.device_row & (self.kind == ActivityKind.ANNOTATION)
+        return {name: values.astype(ACTIVITY_COLUMNS[name], copy=False) for name, values in columns.items()}
+
     def _times(self, base_ns: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        start = self._micros("ts", [bytes(e.ts) for e in self.rows])
-        duration = self._micros("dur", [bytes(e.dur) for e in self.rows])
+        start, duration = self._micros("ts"), self._micros("dur")
         for values, field in ((start, "ts"), (duration, "dur")):
             if (values < 0).any():
                 raise self._event_error(int(np.argmax(values < 0)), f"its {field} is negative")
@@ -199,7 +285,12 @@ class _Rows:
             raise self._event_error(int(np.argmax(past)), "it ends past the last time int64 nanoseconds can hold")
         return start, start + duration
 
-    def _micros(self, field: str, texts: Sequence[bytes]) -> npt.NDArray[np.int64]:
+    def _micros(self, field: str) -> npt.NDArray[np.int64]:
+        texts_of = attrgetter(field)
+        usual = profiler_micros_ns(b"\n".join(map(texts_of, self.rows)), len(self.rows))
+        if usual is not None:
+            return usual
+        texts = list(map(bytes, map(texts_of, self.rows)))
         try:
             return micros_text_to_ns(texts)
         except MicrosTextError as error:
@@ -210,10 +301,8 @@ class _Rows:
 
     def _placement(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Device, stream and host thread: the args where they say, else the event's pid and tid."""
-        pid = self._ints(self._field("pid"))
-        tid = self._ints(self._field("tid"))
-        args_device = self._ints(self._field("args.device"))
-        args_stream = self._ints(self._field("args.stream"))
+        pid, tid = self._ids("pid"), self._ids("tid")
+        args_device, args_stream = self._ints("args.device"), self._ints("args.stream")
         too_high = self.device_row & (args_device > _MAX_DEVICE)
         if too_high.any():
             row = int(np.argmax(too_high))
@@ -227,61 +316,58 @@ class _Rows:
             np.where(self.device_row, UNKNOWN, tid),
         )
 
-    def _correlations(self) -> npt.NDArray[np.int64]:
-        correlation = np.maximum(self._ints(self._field("args.correlation")), UNKNOWN)
+    def unlinked(self, correlation: npt.NDArray[np.int64]) -> list[tuple[int, _Place]]:
+        """The copies, memsets, kernels and calls that lack a correlation id, each with where it sits."""
         linked = np.isin(self.kind, [ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL,
                                      ActivityKind.RUNTIME, ActivityKind.DRIVER])  # fmt: skip
         missing = np.flatnonzero(linked & (correlation == UNKNOWN)).tolist()
-        if missing:
-            flows = _flow_ids(self.events)
-            for row in missing:
-                event = self.rows[row]
-                correlation[row] = flows.get((event.pid, event.tid, bytes(event.ts)), UNKNOWN)
-        return correlation
+        return [(row, (self.rows[row].pid, self.rows[row].tid, bytes(self.rows[row].ts))) for row in missing]
 
     def _bytes(self) -> npt.NDArray[np.int64]:
         """Bytes of copies and memsets (0 where unknown), none for the other rows."""
-        sized = np.array([e.cat in _SIZED_CATEGORIES for e in self.rows], dtype=bool)
-        given = self._ints(self._field("args.bytes"))
+        sized = _SIZED_OF[self.category]
+        given = self._ints("args.bytes")
         negative = sized & (given < 0) & (given != UNKNOWN)
         if negative.any():
             row = int(np.argmax(negative))
             raise self._event_error(row, f"its byte count {given[row]} is negative")
         return np.where(sized, np.maximum(given, 0), 0)
 
-    def _copies(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-        """Copy kind and memory kinds per row, parsed once per distinct copy name."""
-        parsed = np.zeros((len(self.names), 3), dtype=np.int8)
-        copy_names = np.unique(self.name[self.kind == ActivityKind.MEMCPY]).tolist()
-        for name in copy_names:
-            parsed[name] = parse_copy_name(self.names[name])
-        per_row = np.where((self.kind == ActivityKind.MEMCPY)[:, None], parsed[self.name], 0).astype(np.int8)
-        return per_row[:, 0], per_row[:, 1], per_row[:, 2]
+    def _ints(self, name: str) -> npt.NDArray[np.int64]:
+        """One integer field (``args.stream``, say) of every row, read in C rather than per row in Python."""
+        return np.fromiter(map(attrgetter(name), self.rows), dtype=np.int64, count=len(self.rows))
 
-    def _field(self, name: str) -> list[Any]:
-        """One field (``args.stream``, say) of every row, read in C rather than per row in Python."""
-        return list(map(attrgetter(name), self.rows))
-
-    @staticmethod
-    def _ints(values: list[int | str]) -> npt.NDArray[np.int64]:
-        """int64 of decoded values; a text (a tid such as ``"Spans"``) counts as unknown."""
-        if set(map(type, values)) <= {int}:  # the usual case, several times faster
-            return np.array(values, dtype=np.int64)
+    def _ids(self, name: str) -> npt.NDArray[np.int64]:
+        """The pid or tid of every row; a text (a tid such as ``"Spans"``) counts as unknown."""
+        values = list(map(attrgetter(name), self.rows))
+        if str not in set(map(type, values)):  # the usual case, several times faster
+            return np.fromiter(values, dtype=np.int64, count=len(values))
         return np.array([v if isinstance(v, int) else UNKNOWN for v in values], dtype=np.int64)
 
     def _event_error(self, row: int, why: str) -> KinetoFormatError:
         event = self.rows[row]
-        number = next(i for i, candidate in enumerate(self.events) if candidate is event)
+        number = self.first + next(i for i, candidate in enumerate(self.events) if candidate is event)
         return _error(self.source, f"event {number} ({event.cat} {short_repr(event.name)}): {why}")
 
 
-def _flow_ids(events: list[Event]) -> dict[tuple[int | str, int | str, bytes], int]:
-    """The correlation id of each flow end, by where it sits: (pid, tid, ts text)."""
+def _flow_ids(events: list[msgspec.Raw], raw: bytes, source: str) -> dict[_Place, int]:
+    """The correlation id of each flow end, by where it sits."""
     return {
         (e.pid, e.tid, bytes(e.ts)): e.id
-        for e in events
+        for _, batch in _batches(EVENTS_DECODER, events, raw, source)
+        for e in batch
         if e.cat == _FLOW_CATEGORY and isinstance(e.id, int) and e.id >= 0
     }
+
+
+def _copies(kind: _Int8, name: npt.NDArray[np.int32], names: tuple[str, ...]) -> tuple[_Int8, _Int8, _Int8]:
+    """Copy kind and memory kinds per row, parsed once per distinct copy name."""
+    parsed = np.zeros((len(names), 3), dtype=np.int8)
+    copies = kind == ActivityKind.MEMCPY
+    for number in np.unique(name[copies]).tolist():
+        parsed[number] = parse_copy_name(names[number])
+    per_row = np.where(copies[:, None], parsed[name], 0).astype(np.int8)
+    return per_row[:, 0], per_row[:, 1], per_row[:, 2]
 
 
 def _meta(document: KinetoDocument, columns: dict[str, npt.NDArray[Any]], source: str) -> dict[str, Any]:

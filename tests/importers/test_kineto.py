@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from kineto_files import COPY_LOOPS, NAMES, TORCH, activities_of, document_of, encoded, raw_of
 
+from overlapviz.importers import kineto
 from overlapviz.importers.activity import ActivityKind, CopyKind, HostMemory
 from overlapviz.importers.kineto import SNIFF_BYTES, looks_like_kineto, read_kineto
 from overlapviz.resources import asset_path
@@ -229,3 +230,27 @@ def test_a_gpu_record_without_device_and_stream_args_takes_its_pid_and_tid():
 
 def test_the_data_folder_holds_the_six_recorded_files():
     assert len(NAMES) == 6, sorted(TORCH.iterdir())
+
+
+def same_activities(one, other):
+    return (one.names == other.names and one.meta == other.meta and one.columns.keys() == other.columns.keys()
+            and all((one[name] == other[name]).all() for name in one.columns))  # fmt: skip
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_small_batches_read_as_one(name, monkeypatch):
+    monkeypatch.setattr(kineto, "BATCH_EVENTS", 100)  # rows, names and flows cross batches
+    assert same_activities(read_kineto(raw_of(name), name), activities_of(name))
+
+
+def test_flows_link_rows_in_other_batches(monkeypatch):
+    document = document_of("torch-pinned.json.gz")
+    for event in document["traceEvents"]:
+        if event.get("cat") in ROW_CATEGORIES:
+            event.get("args", {}).pop("correlation", None)
+    flows = [e for e in document["traceEvents"] if e.get("cat") == "ac2g"]
+    others = [e for e in document["traceEvents"] if e.get("cat") != "ac2g"]
+    document["traceEvents"] = flows + others  # every flow end far from the rows it links
+    monkeypatch.setattr(kineto, "BATCH_EVENTS", 5)
+    activities = read_kineto(encoded(document), "flows-first.json")
+    assert (activities["correlation"] == activities_of("torch-pinned.json.gz")["correlation"]).all()

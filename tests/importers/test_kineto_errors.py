@@ -5,6 +5,7 @@ import json
 import pytest
 from kineto_files import document_of, encoded
 
+from overlapviz.importers import kineto
 from overlapviz.importers.kineto import KinetoFormatError, read_kineto
 from overlapviz.resources import asset_path
 
@@ -119,3 +120,23 @@ def test_events_read_only_by_other_tools_may_hold_anything():
 
 def test_a_byte_order_mark_is_allowed():
     assert len(read_kineto(b"\xef\xbb\xbf" + trace(kernel()), "bom.json")) == 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        (trace(*[kernel()] * 7, kernel(args={"stream": 2**63})), "at `$.traceEvents[7].args.stream`"),
+        (trace(*[kernel()] * 9, kernel(dur=-1)), "event 9 (kernel 'k'): its dur is negative"),
+        (b'{"traceEvents": [' + b'{"cat": "x"}, ' * 8 + b'{"cat": 5}]}', "not a PyTorch profiler trace"),
+        (trace(*[kernel()] * 8, kernel(name="\udcff")).replace(b"\\udcff", b"\xff"), "not JSON (Invalid UTF-8"),
+    ],
+)
+def test_events_past_the_first_batch_are_named_by_their_place_in_the_file(raw, words, monkeypatch):
+    monkeypatch.setattr(kineto, "BATCH_EVENTS", 3)
+    assert words in refusal(raw)
+
+
+def test_categories_in_later_batches_tell_a_kineto_file(monkeypatch):
+    monkeypatch.setattr(kineto, "BATCH_EVENTS", 2)
+    events = [{"ph": "X", "cat": "x", "name": "a", "ts": 1, "dur": 1}] * 5 + [kernel(), {"cat": "cuda_runtime"}]
+    assert len(read_kineto(encoded({"traceEvents": events}), "late.json")) == 1

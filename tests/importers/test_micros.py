@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from overlapviz.importers.micros import MAX_NS, MicrosTextError, micros_text_to_ns
+from overlapviz.importers.micros import MAX_NS, MicrosTextError, micros_text_to_ns, profiler_micros_ns
 
 
 def test_epoch_microseconds_keep_their_nanoseconds():
@@ -84,3 +84,35 @@ def test_no_texts_give_no_values():
 def test_three_decimal_texts_come_back_exactly(values):
     texts = [f"{'-' if ns < 0 else ''}{abs(ns) // 1000}.{abs(ns) % 1000:03d}".encode() for ns in values]
     assert micros_text_to_ns(texts).tolist() == values
+
+
+def joined(texts):
+    return profiler_micros_ns(b"\n".join(texts), len(texts))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, MAX_NS - 1), max_size=50))
+def test_texts_as_profilers_write_them_are_read_from_one_buffer(values):
+    texts = [f"{ns // 1000}.{ns % 1000:03d}".encode() for ns in values]
+    assert joined(texts).tolist() == values
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [[b"1.5"], [b"7"], [b"-1.000"], [b"2.5e3"], [b"1.000", b""], [b"1.000\n2.000", b"3.000"], [b"1.000", b"x.000"],
+     [b".123"], [b"1.0000"], [b"4000000000000000.000"], [b"99999999999999999.000"], [b"1.000", b'"2.000"']],
+)
+def test_texts_of_other_forms_are_left_to_the_general_reader(texts):
+    assert joined(texts) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.from_regex(rb"\A[0-9]{1,17}\.[0-9]{3}\Z"), st.binary(max_size=8)), min_size=1, max_size=8))
+def test_one_buffer_agrees_with_the_general_reader_or_declines(texts):
+    fast = joined(texts)
+    try:
+        general = micros_text_to_ns(texts).tolist()
+    except MicrosTextError:
+        assert fast is None
+    else:
+        assert fast is None or fast.tolist() == general

@@ -1,10 +1,15 @@
 import json
+import re
+import shutil
+from fnmatch import fnmatchcase
+from pathlib import Path
 
 import pytest
 from file_waits import open_and_wait, write_and_wait
 from qt_traces import two_chunk_trace
 
 from overlapviz._qt.export.export_view import ExportOptions
+from overlapviz._qt.files.path_dialogs import OPEN_FILTER
 from overlapviz._qt.main_window import MainWindow
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace_io import export_chrome
@@ -112,3 +117,36 @@ def test_exports_without_a_timeline_say_so(qtbot, settings, tmp_path):
     assert not window.files.export_png(tmp_path / "x.png", ExportOptions())
     assert "There is no timeline yet" in window.banner.message()
     assert not (tmp_path / "x.png").exists()
+
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def filter_patterns(filters):
+    """Each entry of a Qt name filter (``Title (*.a *.b);;...``) as its title and patterns."""
+    entries = [re.fullmatch(r"(.+) \(([^()]+)\)", entry) for entry in filters.split(";;")]
+    return {entry[1]: entry[2].split() for entry in entries}
+
+
+def test_open_and_compare_offer_every_kind_of_file_the_app_reads(window, monkeypatch):
+    asked = []
+    monkeypatch.setattr(window.files.dialogs, "open_path", lambda title, filters: asked.append(filters))
+    assert not window.files.open()
+    assert not window.compare_with_file()
+    assert asked == [OPEN_FILTER, OPEN_FILTER]
+    entries = filter_patterns(OPEN_FILTER)
+    first, *kinds = entries
+    assert kinds[-1] == "All files" and entries["All files"] == ["*"]
+    written = {"overlapviz-session.json", "overlapviz-trace.json", "host_1.pt.trace.json", "report1.sqlite", "r.db"}
+    names = {path.name for path in DATA.glob("*/*.gz")} | written  # the recorded files, and names tools give
+    assert {"torch-pinned.json.gz", "mordred-2021-no-enums.sqlite.gz", "sim-pageable-0.2.0.json.gz"} <= names
+    for name in names:
+        assert any(fnmatchcase(name, pattern) for pattern in entries[first]), name
+        assert any(fnmatchcase(name, p) for kind in kinds[:-1] for p in entries[kind]), name
+
+
+def test_a_trace_under_any_name_opens_by_its_content(window, qtbot, tmp_path):
+    path = tmp_path / "profile.bin"
+    shutil.copyfile(DATA / "torch" / "torch-pinned.json.gz", path)
+    assert open_and_wait(qtbot, window, path)
+    assert window.current_trace().meta.tool == "PyTorch profiler"

@@ -27,7 +27,7 @@ from overlapviz._qt.export.image_export import ExportError, Pieces, Subject, ima
 from overlapviz._qt.files.background import BackgroundTasks, Task, TaskOutcome, Work
 from overlapviz._qt.files.child_process import write_file
 from overlapviz._qt.files.file_loading import OpenedFile, load_file
-from overlapviz._qt.files.path_dialogs import CSV_FILTER, JSON_FILTER, PNG_FILTER, SVG_FILTER, PathDialogs
+from overlapviz._qt.files.path_dialogs import CSV_FILTER, JSON_FILTER, OPEN_FILTER, PNG_FILTER, SVG_FILTER, PathDialogs
 from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.files.stepwise import Stepwise
 from overlapviz.app.file_problems import problem_of
@@ -83,7 +83,7 @@ class FileActions(QObject):
 
     def open(self, path: Path | None = None) -> bool:
         """Open a session or a Chrome trace written by overlapviz (read off the GUI thread)."""
-        path = path or self.dialogs.open_path("Open a session or trace", JSON_FILTER)
+        path = path or self.dialogs.open_path("Open a session or trace", OPEN_FILTER)
         if path is None:
             return False
         if self._latest_open is not None:

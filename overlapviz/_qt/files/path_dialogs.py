@@ -7,6 +7,14 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 JSON_FILTER = "overlapviz sessions and traces (*.json);;All files (*)"
+# What File > Open reads; files are told apart by their content, so "All files" opens them too.
+OPEN_FILTER = ";;".join((
+    "Sessions and traces (*.json *.json.gz *.gz *.sqlite *.db)",
+    "overlapviz sessions and traces (*.json *.json.gz)",
+    "PyTorch profiler traces (*.json *.json.gz)",
+    "Nsight Systems SQLite exports (*.sqlite *.db *.sqlite.gz *.db.gz)",
+    "All files (*)",
+))  # fmt: skip
 PNG_FILTER = "PNG image (*.png)"
 SVG_FILTER = "SVG image (*.svg)"
 CSV_FILTER = "CSV table (*.csv)"
