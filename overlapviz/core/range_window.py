@@ -13,6 +13,7 @@ import re
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.per_trace import kept_per_trace
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.core.window import Window, WindowError
 
@@ -20,11 +21,15 @@ SHOWN_NAMES = 5  # names listed when none matches
 _NTH = re.compile(r"^(?P<name>.+)#(?P<k>[0-9]+)$", re.DOTALL)
 
 
-def range_names(trace: Trace) -> list[str]:
-    """The distinct names of the trace's ranges, in the order they first start."""
+@kept_per_trace
+def range_names(trace: Trace) -> tuple[str, ...]:
+    """The distinct names of the trace's ranges, in the order they first start.
+
+    Kept with the trace: the window menu asks on every show, on the GUI thread.
+    """
     rows = _ranges_by_start(trace)
     names = dict.fromkeys(trace.name_of(int(row)) for row in rows)
-    return list(names)
+    return tuple(names)
 
 
 def range_window(trace: Trace, text: str) -> Window:

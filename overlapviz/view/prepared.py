@@ -23,6 +23,7 @@ from overlapviz.core.findings import Finding
 from overlapviz.core.lanes import gpus_of
 from overlapviz.core.metrics import Metrics, copy_bandwidth_gbps, host_blocked_per_row
 from overlapviz.core.per_device import findings_per_device, metrics_per_device
+from overlapviz.core.range_window import range_names
 from overlapviz.core.trace import Trace
 from overlapviz.session import RunResult, analyse
 from overlapviz.view.callouts import Callout, callouts_for
@@ -89,6 +90,7 @@ def prepare_view(result: RunResult, cancel: CancelToken | None = None) -> Prepar
     callouts = callouts_for(trace, result.metrics, result.findings, lanes, blocked)
     hover = HoverIndex(trace, lanes, (s for sets in span_sets.values() for s in sets))
     _check(cancel)
+    range_names(trace)  # the time-window menu's, read on every show
     if len(gpus_of(trace)) > 1:  # each GPU's figures, worked out here and kept, not when a GPU is picked
         metrics_per_device(trace)
         findings_per_device(trace)

@@ -105,3 +105,16 @@ def test_replay_in_the_window_plays_both_sides_and_a_new_run_ends_it(make_window
     assert not replay.playing and not window.teaching.actions.replay_play.isChecked()
     run_and_wait(qtbot, window, PipelineConfig(streams=2))
     assert replay.position_ms is None and b.cursor_ms() is None and a.cursor_ms() is None
+
+
+def test_a_run_cut_to_a_time_window_replays_from_the_window_start_over_the_window(timeline, replay):
+    from overlapviz.core.window import Window, clip_to_window
+
+    timeline.set_view(prepare_trace(clip_to_window(two_chunk_trace(), Window(2_000_000, 4_000_000))))
+    assert replay.span_ms() == (2.0, 4.0)
+    replay.play()
+    assert replay.position_ms == 2.0  # not 0: nothing of the cut run lies before its window
+    replay.advance(5_000.0)  # half of "the whole run in 10 s": half of the window's 2 ms
+    assert replay.position_ms == pytest.approx(3.0)
+    replay.restart()
+    assert replay.position_ms == 2.0

@@ -70,8 +70,14 @@ class ReplayController(QObject):
 
     def run_ms(self) -> float:
         """The longest run on show (0 when none)."""
-        ends = [t.scene_items.end_ms for t in self._timelines() if t.scene_items is not None]
-        return max(ends, default=0.0)
+        return self.span_ms()[1]
+
+    def span_ms(self) -> tuple[float, float]:
+        """Where the runs on show start and end: (0, 0) when none; a run cut to a time window starts at the window."""
+        scenes = [t.scene_items for t in self._timelines() if t.scene_items is not None]
+        if not scenes:
+            return 0.0, 0.0
+        return min(scene.start_ms for scene in scenes), max(scene.end_ms for scene in scenes)
 
     def set_speed(self, index: int) -> None:
         """Play at `SPEEDS[index]` from now on."""
@@ -79,11 +85,11 @@ class ReplayController(QObject):
 
     def play(self) -> None:
         """Play from the cursor (from the start when there is none or it reached the end)."""
-        end = self.run_ms()
-        if end <= 0:
+        start, end = self.span_ms()
+        if end <= start:
             return
-        if self._position_ms is None or self._position_ms >= end:
-            self._move_to(0.0)
+        if self._position_ms is None or not start <= self._position_ms < end:
+            self._move_to(start)
         self._clock.start()
         self._timer.start()
         self.playing_changed.emit(True)
@@ -103,7 +109,7 @@ class ReplayController(QObject):
 
     def restart(self) -> None:
         """From the start again."""
-        self._move_to(0.0)
+        self._move_to(self.span_ms()[0])
         self.play()
 
     def stop(self) -> None:
@@ -115,8 +121,8 @@ class ReplayController(QObject):
 
     def advance(self, real_ms: float) -> None:
         """Move the cursor as `real_ms` of real time at the chosen speed would."""
-        end = self.run_ms()
-        position = (self._position_ms or 0.0) + real_ms * self.speed.rate(end)
+        start, end = self.span_ms()
+        position = (start if self._position_ms is None else self._position_ms) + real_ms * self.speed.rate(end - start)
         self._move_to(min(position, end))
         if position >= end:
             self.pause()

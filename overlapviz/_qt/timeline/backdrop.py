@@ -8,6 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.device_rects import RectBatch, to_device
@@ -16,7 +17,7 @@ from overlapviz.view.layout import TimelineLayout
 SEPARATOR_ALPHA = 0.35
 
 
-class LaneBackdrop(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+class LaneBackdrop(QGraphicsObject):
     """Group bands and lane separators across the visible time window."""
 
     def __init__(self, layout: TimelineLayout, theme: Theme) -> None:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
+from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.themes import Theme
 from overlapviz.view.callouts import Callout
@@ -33,7 +33,7 @@ ELLIPSIS = "\u2026"
 Placed = tuple[Callout, tuple[float, float], float]  # the callout, its row (top, bottom), its lane's span top
 
 
-class CalloutItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+class CalloutItem(QGraphicsObject):
     """Every callout of one trace, drawn in device pixels."""
 
     def __init__(self, layout: TimelineLayout, callouts: list[Callout], theme: Theme) -> None:

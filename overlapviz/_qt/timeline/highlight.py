@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.timeline.device_rects import RectBatch, to_device
 from overlapviz.core.trace import Trace
@@ -18,7 +18,7 @@ OUTLINE_PX = 3
 NS_PER_MS = 1e6
 
 
-class HighlightItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+class HighlightItem(QGraphicsObject):
     """Draws an outline around each highlighted span."""
 
     def __init__(self, colour: str) -> None:

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz.core.trace import Trace
 from overlapviz.view.layout import PlacedLane
@@ -41,7 +41,7 @@ class _Row:
     bottom: float
 
 
-class RangeLabelItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+class RangeLabelItem(QGraphicsObject):
     """Writes the name of each annotation range of `sets` inside it, where it fits."""
 
     def __init__(self, sets: Sequence[SpanSet], lanes: Mapping[str, PlacedLane], trace: Trace) -> None:

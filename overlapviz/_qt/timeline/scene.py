@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.backdrop import LaneBackdrop
@@ -69,7 +70,7 @@ class TimelineScene:
         """The trace drawn."""
         return self.view.trace
 
-    def items(self) -> list[pg.GraphicsObject]:
+    def items(self) -> list[QGraphicsObject]:
         """Every graphics item, backdrop first."""
         return [self.backdrop, *self.batches.values(), self.range_labels, self.callout_item, self.highlight_item]
 

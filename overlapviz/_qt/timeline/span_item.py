@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QPainter
+from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
@@ -40,7 +40,7 @@ def layer_brushes(span_set: SpanSet) -> tuple[QBrush, ...]:
     return (solid_brush(span_set.colour),)
 
 
-class SpanBatchItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+class SpanBatchItem(QGraphicsObject):
     """Draws the span sets of one batch, layer after layer, each in its lane's place in `lanes`."""
 
     def __init__(self, layers: Sequence[SpanSet], lanes: Mapping[str, PlacedLane]) -> None:
