@@ -183,7 +183,7 @@ def test_the_menu_offers_both_sides_ranges_the_first_sides_first():
     b = _open_trace(PINNED)
     a = _open_trace(TRAIN_STEP)
     names = window_choices(b, a)
-    assert names[: len(range_names(b))] == range_names(b)[: len(names)]
+    assert tuple(names[: len(range_names(b))]) == range_names(b)[: len(names)]
     assert "step 1" in names and len(names) == len(set(names))
 
 
