@@ -20,7 +20,7 @@ from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import TraceFormatError, chrome_dict, parse_json, trace_from_chrome
+from overlapviz.core.trace_io import TraceFormatError, chrome_dict, parse_json, trace_at_once, trace_from_chrome
 from overlapviz.importers.read import another_tools_trace
 
 SESSION_KEY = "overlapviz_session"
@@ -74,6 +74,9 @@ def open_file(path: str | os.PathLike[str]) -> SessionData:
         raise SessionFormatError(str(error)) from None
     if other is not None:
         return SessionData(None, other)
+    own = _own_trace_at_once(raw)
+    if own is not None:
+        return own
     try:
         document = parse_json(raw, path)
     except TraceFormatError as error:
@@ -85,6 +88,18 @@ def open_file(path: str | os.PathLike[str]) -> SessionData:
     except (SessionFormatError, TraceFormatError, ConfigError, TypeError) as error:
         raise SessionFormatError(f"{path}: {error}") from None
     return SessionData(_config_of(trace.meta.config), trace, trace.meta.backend, trace.meta.device)
+
+
+def _own_trace_at_once(raw: bytes) -> SessionData | None:
+    """A well-formed trace file overlapviz wrote, read the fast way (`trace_at_once`); None for anything else."""
+    trace = trace_at_once(raw)
+    if trace is None:
+        return None
+    try:
+        config = _config_of(trace.meta.config)
+    except (SessionFormatError, ConfigError, TypeError):
+        return None  # read again the slow way, which says what is wrong
+    return SessionData(config, trace, trace.meta.backend, trace.meta.device)
 
 
 def _session_of(document: dict[str, Any]) -> SessionData:

@@ -23,6 +23,7 @@ import json
 import os
 from typing import Any
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -45,6 +46,7 @@ _NOT_OURS = "overlapviz can only open traces it wrote"
 _KINDS = {kind.label: kind for kind in OpKind}
 _UNITS = {unit.name.lower(): unit for unit in Unit}
 _MEMORY = {memory.label: memory for memory in MemoryKind}
+_WORD_COLUMNS: dict[str, dict[str, Any]] = {"kind": _KINDS, "unit": _UNITS, "memory": _MEMORY}
 _WORD_OF: dict[str, dict[int, str]] = {
     column: {int(value): word for word, value in vocabulary.items()}
     for column, vocabulary in (("kind", _KINDS), ("unit", _UNITS), ("memory", _MEMORY))
@@ -203,6 +205,9 @@ def import_chrome(path: str | os.PathLike[str]) -> Trace:
         an `OSError`).
     """
     raw = read_input_bytes(path, what="trace")
+    at_once = trace_at_once(raw)
+    if at_once is not None:
+        return at_once
     data = parse_json(raw, path)
     try:
         return trace_from_chrome(data)
@@ -301,7 +306,7 @@ def _rows_one_by_one(
 def _columns_at_once(
     events: list[Any], name_index: dict[str, int], int_args: tuple[str, ...]
 ) -> dict[str, npt.NDArray[Any]] | None:
-    """The columns of a well-formed file, a column at a time; None at the first doubt of any kind.
+    """The columns of a well-formed file's parsed events, a column at a time; None at the first doubt.
 
     Accepts exactly what `_rows_one_by_one` accepts, or less: a file it refuses is read again
     event by event, which names the event and what is wrong with it. A million spans read
@@ -317,18 +322,34 @@ def _columns_at_once(
     if any("row" not in a for a in args):
         return None
     try:
-        names = [name_index.get(event.get("name"), -1) for event in spans]
-        words = {
-            column: [allowed.get(a.get(column), None) for a in args]
-            for column, allowed in (("kind", _KINDS), ("unit", _UNITS), ("memory", _MEMORY))
-        }
-    except TypeError:  # a name or word that is a list or an object
+        words = {column: [a.get(column) for a in args] for column in _WORD_COLUMNS}
+        return _checked_columns(
+            [name_index.get(event["name"], -1) for event in spans],
+            words,
+            {column: [a.get(column) for a in args] for column in ("row", *int_args)},
+        )
+    except TypeError:  # a word that is a list or an object
         return None
-    if -1 in names or any(None in values for values in words.values()):
+
+
+def _checked_columns(
+    names: list[int], words: dict[str, list[Any]], ints: dict[str, list[Any]]
+) -> dict[str, npt.NDArray[Any]] | None:
+    """Every column in row order from its values per span, or None where any value is off.
+
+    `names` index the file's names (-1: not one of them); `words` are the kind, unit and
+    memory words; `ints` the integer columns the file has, "row" among them.
+    """
+    if -1 in names:
         return None
     found: dict[str, npt.NDArray[np.int64]] = {}
-    for column in ("row", *int_args):
-        values = [a.get(column) for a in args]
+    for column, values in words.items():
+        allowed = _WORD_COLUMNS[column]
+        numbers = [allowed.get(word) for word in values]
+        if None in numbers:
+            return None
+        found[column] = np.array([int(number) for number in numbers if number is not None], dtype=np.int64)
+    for column, values in ints.items():
         if any(type(value) is not int for value in values):  # bools, floats, text and missing ones too
             return None
         try:
@@ -339,19 +360,84 @@ def _columns_at_once(
         if array.size and (int(array.min()) < low or int(array.max()) > high):
             return None
         found[column] = array
-    n = len(spans)
+    n = len(names)
     order = np.argsort(found["row"], kind="stable")
     if not np.array_equal(found["row"][order], np.arange(n)):
         return None  # rows missing or twice
     if np.any(found["end_ns"] < found["start_ns"]):
         return None
     found["name"] = np.array(names, dtype=np.int64)
-    for column, values in words.items():
-        found[column] = np.array([int(word) for word in values if word is not None], dtype=np.int64)
     return {
         name: (found[name][order] if name in found else np.zeros(n, dtype=np.int64)).astype(dtype)
         for name, dtype in COLUMNS.items()
     }
+
+
+class _Args(msgspec.Struct):
+    """The args of an event, as `chrome_dict` writes them; a field of another type fails the decoding."""
+
+    row: int | None = None
+    copy_of: int | None = None
+    kind: str | None = None
+    unit: str | None = None
+    memory: str | None = None
+    stream: int | None = None
+    chunk: int | None = None
+    enqueue_ns: int | None = None
+    ready_ns: int | None = None
+    start_ns: int | None = None
+    end_ns: int | None = None
+    bytes: int | None = None
+    op: int | None = None
+    device: int | None = None
+    thread: int | None = None
+
+
+class _Event(msgspec.Struct):
+    ph: str | None = None
+    name: str | None = None
+    args: _Args | None = None
+
+
+class _Document(msgspec.Struct):
+    traceEvents: list[_Event]  # noqa: N815 (the Chrome trace format's name)
+    otherData: dict[str, Any]  # noqa: N815
+
+
+def trace_at_once(raw: bytes) -> Trace | None:
+    """The trace in `raw` if it is a well-formed file overlapviz wrote, decoded straight into columns.
+
+    None for anything else (a session, another tool's trace, a file with any fault): those go
+    through `parse_json` and `trace_from_chrome`, which say what is wrong and where. A
+    well-formed file of 10^6 spans is decoded here without a dictionary per event.
+    """
+    try:
+        document = msgspec.json.decode(raw, type=_Document)
+        other = _document_parts({"traceEvents": [], "otherData": document.otherData})[1]
+    except (msgspec.DecodeError, RecursionError, TraceFormatError):
+        return None
+    names, meta = other.get("names"), other.get("meta", {})
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not isinstance(meta, dict):
+        return None
+    drawn = [event for event in document.traceEvents if event.ph == "X"]
+    if any(event.args is None or event.name is None for event in drawn):
+        return None
+    spans = [event for event in drawn if event.args is not None and event.args.copy_of is None]
+    args = [event.args for event in spans if event.args is not None]
+    name_index = {name: i for i, name in enumerate(names)}
+    columns = _checked_columns(
+        [name_index.get(event.name, -1) for event in spans if event.name is not None],
+        {column: [getattr(a, column) for a in args] for column in _WORD_COLUMNS},
+        {column: [getattr(a, column) for a in args] for column in ("row", *_int_args_of(other["overlapviz"]))},
+    )
+    if columns is None:
+        return None
+    try:
+        trace = Trace(columns, tuple(names), TraceMeta.from_dict(meta))
+        check_spans(trace)
+    except (TraceValueError, ValueError, TypeError):
+        return None
+    return trace
 
 
 def _span_of(

@@ -3,6 +3,7 @@
 import copy
 import json
 
+import numpy as np
 import pytest
 from fuzzing import fuzz_settings
 from hypothesis import given
@@ -12,7 +13,8 @@ from overlapviz.core.findings import find_findings
 from overlapviz.core.lanes import lane_rows, lanes_of
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.safe_read import InputFileError
-from overlapviz.core.trace_io import TraceFormatError, import_chrome
+from overlapviz.core.trace import COLUMNS
+from overlapviz.core.trace_io import TraceFormatError, import_chrome, trace_at_once, trace_from_chrome
 from overlapviz.resources import asset_path
 
 pytestmark = pytest.mark.fuzz
@@ -88,6 +90,12 @@ def test_a_mutated_trace_loads_whole_or_is_refused_in_one_line(name, mutations, 
         path.write_text(json.dumps(document))
     except (ValueError, RecursionError):
         return  # not JSON at all (infinity, too deep for the writer): nothing to read back
+    raw = path.read_bytes()
+    fast = trace_at_once(raw)
+    if fast is not None:  # the fast reading accepts only what the event-by-event one does, and reads it alike
+        slow = trace_from_chrome(json.loads(raw))
+        assert all(np.array_equal(fast[column], slow[column]) for column in COLUMNS)
+        assert (fast.names, fast.meta) == (slow.names, slow.meta)
     try:
         trace = import_chrome(path)
     except (TraceFormatError, InputFileError) as error:

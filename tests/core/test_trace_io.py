@@ -454,6 +454,9 @@ def test_a_whole_file_is_read_a_column_at_a_time_to_the_trace_the_event_by_event
     int_args = trace_io._int_args_of(other["overlapviz"])
     assert trace_io._columns_at_once(events, names, int_args) is not None  # the fast way was taken
     at_once = trace_from_chrome(document)
+    decoded = trace_io.trace_at_once(path.read_bytes())  # straight from the bytes, no dict per event
+    assert decoded is not None
+    assert_same_trace(decoded, at_once)
     monkeypatch.setattr(trace_io, "_columns_at_once", lambda *_args: None)
     assert_same_trace(at_once, trace_from_chrome(document))
 
@@ -469,9 +472,14 @@ def test_a_whole_file_is_read_a_column_at_a_time_to_the_trace_the_event_by_event
         ("row", 0, "row 0 appears twice"),
     ],
 )
-def test_a_bad_value_anywhere_is_named_by_the_event_by_event_reading(where, value, message):
+def test_a_bad_value_anywhere_is_named_by_the_event_by_event_reading(where, value, message, tmp_path):
     document = chrome_dict(small_trace())
     spans = [e for e in document["traceEvents"] if e.get("ph") == "X" and "row" in e.get("args", {})]
     spans[-1]["args"][where] = value
     with pytest.raises(TraceFormatError, match=re.escape(message)):
         trace_from_chrome(json.loads(json.dumps(document)))
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document))
+    assert trace_io.trace_at_once(path.read_bytes()) is None
+    with pytest.raises(TraceFormatError, match=re.escape(message)):
+        import_chrome(path)
