@@ -54,7 +54,7 @@ _CANCEL_CHECK_EVERY = 2048
 _PER_OP_LISTS = (
     "enqueue", "submitted", "ready", "signalled", "start", "end", "_version", "_successor", "_queue_of",
     "_unit", "_call_ns", "_call_name", "_kernel_batch", "_queues", "_call_name_of", "_call_start", "_call_end",
-    "_call_op", "_stream_reached", "_on_host", "_signals_left", "_dependents", "_device", "_peer",
+    "_call_op", "_stream_reached", "_on_host", "_signals_left", "_device", "_peer",
 )  # fmt: skip
 _NOT_YET = -1.0  # no time yet (the model's times are never negative)
 _PIECE = 16_384  # list items freed or converted at a time: a few ms on a 2-core machine
@@ -127,10 +127,10 @@ class GpuModel:
         firsts = _first_in_stream(ops)
         self._signals_left = [int(not first) + int(op.after >= 0) for first, op in zip(firsts, ops, strict=True)]
         self.signalled = [left == 0 for left in self._signals_left]
-        self._dependents: list[list[int]] = [[] for _ in ops]
+        self._dependents: dict[int, list[int]] = {}  # op -> the ops of other streams waiting for it
         for i, op in enumerate(ops):
             if op.after >= 0:
-                self._dependents[op.after].append(i)
+                self._dependents.setdefault(op.after, []).append(i)
         self._device = [op.device for op in ops]
         self._peer = [op.kind is OpKind.PEER for op in ops]
         self._several_gpus = any(self._device)
@@ -150,11 +150,9 @@ class GpuModel:
         self._queue_pos = [0] * len(self._queues)
         # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
         one_migration = profile.host_kinds is not None and profile.host_kinds.migrations_one_at_a_time
-        migrates = [one_migration and op.kind is OpKind.PREFETCH for op in ops]
-        self._unit = [
-            op.device * _ENGINES_PER_GPU + (_MIGRATIONS if migration else int(op.unit))
-            for op, migration in zip(ops, migrates, strict=True)
-        ]
+        self._unit = [_MIGRATIONS if one_migration and op.kind is OpKind.PREFETCH else int(op.unit) for op in ops]
+        if self._several_gpus:
+            self._unit = [op.device * _ENGINES_PER_GPU + unit for op, unit in zip(ops, self._unit, strict=True)]
         self._engines = [_Engine() for _ in range(_ENGINES_PER_GPU * (1 + max(self._device, default=0)))]
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
         self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
@@ -417,7 +415,7 @@ class GpuModel:
             self._call_end[-1] = time  # the blocking call returns now
             self._host_time = time + self.profile.issue_gap_us * 1e3
         self._signal_successor(i, time)
-        for dependent in self._dependents[i]:
+        for dependent in self._dependents.get(i, ()):
             self._push(time + self.profile.signal_latency_us * 1e3, _EVENT, dependent, 0)
         self._start_ready(unit, time)
 
@@ -457,9 +455,16 @@ class GpuModel:
         copies = self._copy_rate  # exactly the running copies
         if started >= 0:
             copies[started] = (0.0, self.ops[started].work_ns, time)
-        both_ways = self._links_both_ways()
+        if self._several_gpus:
+            both_ways = self._links_both_ways()
+            factor = self.profile.bidirectional_factor
+            rates = {i: factor if self._device[i] in both_ways and not self._peer[i] else 1.0 for i in copies}
+        else:
+            kinds = [self.ops[i].kind for i in copies]
+            rate = self.profile.bidirectional_factor if len(kinds) > 1 and any(k != kinds[0] for k in kinds) else 1.0
         for i, (old_rate, left, since) in copies.items():
-            rate = self.profile.bidirectional_factor if self._device[i] in both_ways and not self._peer[i] else 1.0
+            if self._several_gpus:
+                rate = rates[i]
             if old_rate == rate:
                 continue
             left -= (time - since) * old_rate
@@ -471,9 +476,6 @@ class GpuModel:
 
         Each GPU has its own link to the host; a peer copy crosses the NVLink, not it.
         """
-        if not self._several_gpus:
-            kinds = [self.ops[i].kind for i in self._copy_rate]
-            return {0} if len(kinds) > 1 and any(kind != kinds[0] for kind in kinds) else set()
         by_gpu: dict[int, set[OpKind]] = {}
         for i in self._copy_rate:
             if not self._peer[i]:
