@@ -229,6 +229,15 @@ def add_run(commands: Any) -> None:
     pipeline.add_argument(
         "--graph", action=argparse.BooleanOptionalAction, help="issue the pipeline as one CUDA Graph (default off)"
     )
+    pipeline.add_argument(
+        "--gpus", type=_count, metavar="N",
+        help="1, or 2: each chunk H2D to GPU 0, its kernel, a peer copy to GPU 1, its kernel, D2H from GPU 1"
+        " (default 1; two GPUs need a profile with NVLink, such as h200x2-nvlink)",
+    )  # fmt: skip
+    pipeline.add_argument(
+        "--peer-access", action=argparse.BooleanOptionalAction,
+        help="with --gpus 2: peer copies over NVLink (on), or staged by the driver through the host (off); default on",
+    )  # fmt: skip
     output = run.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     output.add_argument("--trace", type=Path, metavar="FILE.json", help="write the trace as Chrome trace JSON")
@@ -277,6 +286,8 @@ _FLAG_FIELDS = {
     "host_alloc": "host_alloc",
     "ring_slots": "ring_slots",
     "graph": "graph",
+    "gpus": "gpus",
+    "peer_access": "peer_access",
 }
 
 

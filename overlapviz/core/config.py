@@ -5,6 +5,10 @@ of ``size_bytes`` split into ``chunks`` chunks; chunk ``c`` runs on stream ``c %
 per chunk an H2D copy, the FMA-chain kernel on the chunk and a D2H copy into a second host
 buffer.
 
+With ``gpus = 2`` each chunk goes H2D to GPU 0, through the kernel there, by a peer copy to
+GPU 1, through the kernel there and D2H from GPU 1 back to the host; each GPU has ``streams``
+streams of its own (see `PipelineConfig.stream_of`).
+
 Any chunk count from 1 to the number of elements is allowed. Every chunk holds
 ``elements // chunks`` elements, chunk ``c`` starting at element ``c * (elements // chunks)``,
 except the last, which also takes the ``elements % chunks`` left over. That always makes
@@ -35,6 +39,7 @@ MAX_CHUNKS = 65536
 MAX_STREAMS = 128
 MAX_ITERS = 1_000_000
 MAX_RING_SLOTS = 64
+MAX_GPUS = 2  # the peer stage sends each chunk from GPU 0 to GPU 1: no shape for more yet
 
 
 class ConfigError(ValueError):
@@ -70,6 +75,13 @@ PER_RUN_MEMORIES = frozenset({HostMemory.PINNED, HostMemory.PAGEABLE, HostMemory
 GRAPH_MEMORIES = frozenset({
     HostMemory.PINNED, HostMemory.REGISTERED, HostMemory.WRITE_COMBINED, HostMemory.MAPPED, HostMemory.MANAGED,
 })
+# What the two-GPU pipeline copies from and to: host buffers the copy engines read and write
+# straight (or, pageable, through the driver's staging). The kinds a kernel reaches in place,
+# prefetched managed memory and the host's staging ring have no peer stage in the model.
+MULTI_GPU_MEMORIES = COPY_MEMORIES
+# Settings that exist only with several GPUs: left out of `to_dict` at their one-GPU values, so
+# that the files and traces of one-GPU runs read as they always have.
+MULTI_GPU_DEFAULTS: dict[str, object] = {"gpus": 1, "peer_access": True}
 
 
 class IssueOrder(StrEnum):
@@ -123,6 +135,8 @@ class PipelineConfig:
     host_alloc: HostAlloc = HostAlloc.REUSE
     ring_slots: int = DEFAULT_RING_SLOTS  # pinned slots of the staging ring (used only with staged memory)
     graph: bool = False  # issue the pipeline as one captured CUDA Graph per run
+    gpus: int = 1  # 2: each chunk goes H2D to GPU 0, its kernel, a peer copy to GPU 1, its kernel, D2H from GPU 1
+    peer_access: bool = True  # with 2 GPUs, cudaDeviceEnablePeerAccess; off: peer copies staged through the host
 
     def __post_init__(self) -> None:
         for name, enum in _ENUM_FIELDS.items():
@@ -132,7 +146,8 @@ class PipelineConfig:
         _check_int("streams", self.streams, 1, MAX_STREAMS)
         _check_int("iters", self.iters, 0, MAX_ITERS)
         _check_int("ring_slots", self.ring_slots, 1, MAX_RING_SLOTS)
-        for name in ("fresh_output", "graph"):
+        _check_int("gpus", self.gpus, 1, MAX_GPUS)
+        for name in ("fresh_output", "graph", "peer_access"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(name, "must be true or false")
         if self.fresh_output and self.memory is not HostMemory.PAGEABLE:
@@ -166,6 +181,22 @@ class PipelineConfig:
             raise ConfigError("graph", f"a CUDA Graph holds only asynchronous copies and kernels: use {allowed} memory")
         if self.graph and self.stream_kind is StreamKind.LEGACY:
             raise ConfigError("graph", "the legacy default stream cannot be captured into a CUDA Graph")
+        self._check_gpus()
+
+    def _check_gpus(self) -> None:
+        """Refuse what the two-GPU pipeline cannot do, each with the reason."""
+        if self.gpus == 1:
+            if not self.peer_access:
+                raise ConfigError("peer_access", "peer access is between GPUs: it needs gpus = 2")
+            return
+        if self.memory not in MULTI_GPU_MEMORIES:
+            allowed = ", ".join(sorted(m.value for m in MULTI_GPU_MEMORIES))
+            raise ConfigError(
+                "gpus", f"the two-GPU pipeline copies host buffers: use {allowed} memory, not {self.memory.value}"
+            )
+        if self.graph:
+            # the measured launch costs are of a graph on one GPU
+            raise ConfigError("gpus", "a CUDA Graph over two GPUs is not modelled: run two GPUs without --graph")
 
     @property
     def uses_ring(self) -> bool:
@@ -215,9 +246,15 @@ class PipelineConfig:
         if not 0 <= chunk < self.chunks:
             raise IndexError(f"chunk {chunk} is not one of the pipeline's {self.chunks} chunks")
 
-    def stream_of(self, chunk: int) -> int:
-        """The stream (0-based) that carries `chunk`."""
-        return 0 if self.stream_kind is StreamKind.LEGACY else chunk % self.streams
+    def stream_of(self, chunk: int, gpu: int = 0) -> int:
+        """The stream (0-based) that carries `chunk` on `gpu`.
+
+        Each GPU has streams of its own, numbered on from the last GPU's: with 4 streams, GPU 1
+        has streams 4 to 7 (its legacy default stream is stream 1).
+        """
+        if self.stream_kind is StreamKind.LEGACY:
+            return gpu
+        return gpu * self.streams + chunk % self.streams
 
     def replace(self, **changes: Any) -> PipelineConfig:
         """A copy with some fields changed, validated again."""
@@ -225,7 +262,11 @@ class PipelineConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values (enums as their names)."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {
+            f.name: _plain(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if f.name not in MULTI_GPU_DEFAULTS or getattr(self, f.name) != MULTI_GPU_DEFAULTS[f.name]
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
@@ -253,6 +294,8 @@ class PipelineConfig:
         extras += ", host buffers allocated per run" * (self.host_alloc is HostAlloc.PER_RUN)
         extras += f", ring of {count_text(self.ring_slots, 'slot')}" * self.uses_ring
         extras += ", one CUDA Graph" * self.graph
+        if self.gpus > 1:
+            extras += f", {self.gpus} GPUs, peer access {'on' if self.peer_access else 'off'}"
         return (
             f"{format_size(self.size_bytes)}, {streams} x {count_text(self.chunks, 'chunk')}, {self.memory.value},"
             f" {self.order.value}, {work}{extras}"

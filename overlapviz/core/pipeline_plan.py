@@ -42,7 +42,8 @@ from overlapviz.core.trace import MemoryKind, OpKind, Unit
 THREADS_PER_BLOCK = 256
 BLOCKS_PER_SM = 8  # 8 x 256 threads = 2048, the most an SM of Volta to Hopper holds at once
 KERNEL_NAMES = {KernelKind.FMA: "fma_chain", KernelKind.SINCOS: "sincos_sqrt"}  # extern "C" in pipeline.cu
-COPY_NAMES = {OpKind.H2D: "memcpy HtoD", OpKind.D2H: "memcpy DtoH"}  # as CUPTI and Nsight name them
+# as CUPTI and Nsight name them
+COPY_NAMES = {OpKind.H2D: "memcpy HtoD", OpKind.D2H: "memcpy DtoH", OpKind.PEER: "memcpy PtoP"}
 # The host span, after the final synchronize, of the host reading the whole output buffer where
 # the kind of memory gives that read a cost of its own (write-combined, managed).
 HOST_READ_NAME = "host read of output"
@@ -64,7 +65,9 @@ PREFETCH_IN = Stage(OpKind.PREFETCH, "prefetch to device", OpKind.H2D)  # cudaMe
 PREFETCH_OUT = Stage(OpKind.PREFETCH, "prefetch to host", OpKind.D2H)  # cudaMemPrefetchAsync to the CPU
 RING_IN = Stage(OpKind.HOST_COPY, "memcpy pageable->pinned", None)  # the host fills a ring slot
 RING_OUT = Stage(OpKind.HOST_COPY, "memcpy pinned->pageable", None)  # the host empties a ring slot
-STAGES = (COPY_IN, KERNEL, COPY_OUT, PREFETCH_IN, PREFETCH_OUT, RING_IN, RING_OUT)  # row `stage` of a plan indexes this
+PEER_COPY = Stage(OpKind.PEER, COPY_NAMES[OpKind.PEER], None)  # cudaMemcpyPeerAsync from GPU 0 to GPU 1
+# row `stage` of a plan indexes this
+STAGES = (COPY_IN, KERNEL, COPY_OUT, PREFETCH_IN, PREFETCH_OUT, RING_IN, RING_OUT, PEER_COPY)
 COPY_STAGES = (COPY_IN, KERNEL, COPY_OUT)  # a chunk's ops when the host buffers are copied, in dependency order
 _COPY_STAGE_OF = {stage.kind: stage for stage in COPY_STAGES}
 _CHUNK_STAGES: dict[HostMemory, tuple[Stage, ...]] = {
@@ -101,7 +104,12 @@ PLAN_COLUMNS: dict[str, type] = {
     "blocks": np.int64,  # a kernel's grid, in blocks of THREADS_PER_BLOCK; 0 for the others
     "slot": np.int32,  # the staging ring slot the op uses; -1 without a ring
     "waits_for": np.int32,  # the row the host waits for (an event) before this op; -1 for none
+    "device": np.int16,  # the GPU that runs the op (a peer copy: the GPU it copies from); 0 for host copies
+    "after": np.int32,  # the row in another stream this op waits for (cudaStreamWaitEvent); -1 for none
 }
+# With two GPUs, a chunk's steps and the GPU of each: in on GPU 0, computed there, sent across,
+# computed on GPU 1, out from GPU 1.
+TWO_GPU_STEPS: tuple[tuple[Stage, int], ...] = ((COPY_IN, 0), (KERNEL, 0), (PEER_COPY, 0), (KERNEL, 1), (COPY_OUT, 1))
 
 
 def memory_kind(memory: HostMemory) -> MemoryKind:
@@ -130,6 +138,8 @@ def unit_of(kind: OpKind, copy_engines: int) -> Unit:
         return Unit.COMPUTE
     if kind is OpKind.HOST_COPY:
         return Unit.HOST
+    if kind is OpKind.PEER:
+        return Unit.DEVICE_COPY
     if copy_engines < 2:
         return Unit.COPY_ENGINE
     return Unit.H2D_ENGINE if kind is OpKind.H2D else Unit.D2H_ENGINE
@@ -179,6 +189,8 @@ class PlannedOp:
     slot: int  # the staging ring slot; -1 without a ring
     waits_for: int  # the op the host waits for before this one; -1 for none
     stage: Stage
+    device: int  # the GPU that runs it (a peer copy: the GPU it copies from)
+    after: int  # the op of another stream it waits for (an event); -1 for none
 
     @property
     def label(self) -> str:
@@ -268,25 +280,29 @@ class PipelinePlan:
         c = self.columns
         rows = zip(self.kinds(), c["chunk"].tolist(), c["stream"].tolist(), self.units(), c["bytes"].tolist(),
                    self.memories(), self.names(), c["blocks"].tolist(), c["slot"].tolist(), c["waits_for"].tolist(),
-                   self.stages(), strict=True)  # fmt: skip
+                   self.stages(), c["device"].tolist(), c["after"].tolist(), strict=True)  # fmt: skip
         return [PlannedOp(i, *row) for i, row in enumerate(rows)]
 
 
 def pipeline_plan(config: PipelineConfig, *, copy_engines: int, sm_count: int) -> PipelinePlan:
-    """The ops of `config` in issue order on a device with `copy_engines` and `sm_count` SMs."""
-    stages_of_chunk = chunk_stages(config.memory, kernel_work=config.has_kernel_work)
-    if config.uses_ring:
-        stage, chunk, slot, waits_for = _ring_order(config, stages_of_chunk)
+    """The ops of `config` in issue order on devices with `copy_engines` and `sm_count` SMs each."""
+    if config.gpus > 1:
+        steps = tuple(step for step in TWO_GPU_STEPS if config.has_kernel_work or step[0] is not KERNEL)
     else:
-        stage, chunk = _chunk_order(config, stages_of_chunk)
+        steps = tuple((s, 0) for s in chunk_stages(config.memory, kernel_work=config.has_kernel_work))
+    if config.uses_ring:
+        stage, chunk, slot, waits_for = _ring_order(config, tuple(s for s, _ in steps))
+        device = np.zeros_like(chunk)
+    else:
+        stage, chunk, device = _chunk_order(config, steps)
         slot = waits_for = np.full(len(chunk), -1, dtype=np.int64)
     stage_kind = np.array([s.kind for s in STAGES], dtype=np.int8)[stage]
-    kernel, host = stage_kind == OpKind.KERNEL, stage_kind == OpKind.HOST_COPY
+    kernel, host, peer = stage_kind == OpKind.KERNEL, stage_kind == OpKind.HOST_COPY, stage_kind == OpKind.PEER
     last = config.chunks - 1
     chunk_bytes = _per_chunk(config.chunks, config.chunk_bytes, config.chunk_bytes_of(last))
     kernel_bytes = _per_chunk(config.chunks, kernel_link_bytes(config), kernel_link_bytes(config, last))
     grid = _per_chunk(config.chunks, kernel_blocks(config, sm_count), kernel_blocks(config, sm_count, last))
-    stream = np.zeros_like(chunk) if config.stream_kind is StreamKind.LEGACY else chunk % config.streams
+    stream = device if config.stream_kind is StreamKind.LEGACY else device * config.streams + chunk % config.streams
     memory = memory_kind(config.memory)
     kernel_memory = memory if config.memory in IN_PLACE_MEMORIES else MemoryKind.NONE
     columns: dict[str, npt.NDArray[Any]] = {
@@ -296,10 +312,14 @@ def pipeline_plan(config: PipelineConfig, *, copy_engines: int, sm_count: int) -
         "stream": np.where(host, -1, stream),
         "unit": np.array([stage_unit(s, copy_engines) for s in STAGES], dtype=np.int8)[stage],
         "bytes": np.where(kernel, kernel_bytes[chunk], chunk_bytes[chunk]),
-        "memory": np.where(kernel, kernel_memory, np.where(host, MemoryKind.PAGEABLE, memory)),
+        "memory": np.where(
+            kernel, kernel_memory, np.where(host, MemoryKind.PAGEABLE, np.where(peer, MemoryKind.NONE, memory))
+        ),
         "blocks": np.where(kernel, grid[chunk], 0),
         "slot": np.where(kernel, -1, slot),
         "waits_for": waits_for,
+        "device": device,
+        "after": _after_peer_copy(stage, chunk, device, config.chunks),
     }
     return PipelinePlan(config, copy_engines, sm_count, columns)
 
@@ -307,13 +327,33 @@ def pipeline_plan(config: PipelineConfig, *, copy_engines: int, sm_count: int) -
 Rows = npt.NDArray[np.int64]
 
 
-def _chunk_order(config: PipelineConfig, stages: tuple[Stage, ...]) -> tuple[Rows, Rows]:
-    """(stage index, chunk) of every op in issue order: depth goes chunk by chunk, breadth stage by stage."""
+def _chunk_order(config: PipelineConfig, steps: tuple[tuple[Stage, int], ...]) -> tuple[Rows, Rows, Rows]:
+    """(stage index, chunk, GPU) of every op in issue order: depth goes chunk by chunk, breadth step by step."""
     chunks = np.arange(config.chunks, dtype=np.int64)
-    indices = np.array([STAGES.index(s) for s in stages], dtype=np.int64)
-    if config.order is IssueOrder.DEPTH:  # every stage of chunk 0, then of chunk 1, ...
-        return np.tile(indices, config.chunks), np.repeat(chunks, len(stages))
-    return np.repeat(indices, config.chunks), np.tile(chunks, len(stages))  # each stage for every chunk in turn
+    indices = np.array([STAGES.index(s) for s, _ in steps], dtype=np.int64)
+    gpus = np.array([gpu for _, gpu in steps], dtype=np.int64)
+    if config.order is IssueOrder.DEPTH:  # every step of chunk 0, then of chunk 1, ...
+        return np.tile(indices, config.chunks), np.repeat(chunks, len(steps)), np.tile(gpus, config.chunks)
+    # each step for every chunk in turn
+    return np.repeat(indices, config.chunks), np.tile(chunks, len(steps)), np.repeat(gpus, config.chunks)
+
+
+def _after_peer_copy(stage: Rows, chunk: Rows, device: Rows, chunks: int) -> Rows:
+    """Per row: the chunk's peer copy for the first op of its chunk on GPU 1 (it waits for it), else -1.
+
+    GPU 1's stream cannot see GPU 0's: the program records an event after the peer copy and
+    has GPU 1's stream wait for it (``cudaStreamWaitEvent``).
+    """
+    after = np.full(len(stage), -1, dtype=np.int64)
+    peer = np.flatnonzero(stage == STAGES.index(PEER_COPY))
+    if not peer.size:
+        return after
+    peer_row = np.full(chunks, -1, dtype=np.int64)
+    peer_row[chunk[peer]] = peer
+    on_second = np.flatnonzero(device == 1)
+    firsts = on_second[np.unique(chunk[on_second], return_index=True)[1]]  # issue order: the first row of each chunk
+    after[firsts] = peer_row[chunk[firsts]]
+    return after
 
 
 def _ring_order(config: PipelineConfig, stages: tuple[Stage, ...]) -> tuple[Rows, Rows, Rows, Rows]:

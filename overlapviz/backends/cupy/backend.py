@@ -119,6 +119,7 @@ class CupyBackend:
 
     def run(self, config: PipelineConfig, device: str | None = None, cancel: CancelToken | None = None) -> Trace:
         """Run `config` once on `device` (default ``cuda:0``) and return its trace."""
+        _refuse_several_gpus(config)
         with self._lock, self._on_device(device) as state:
             _check(cancel)
             held_before = state.runner.pool.snapshot()
@@ -139,6 +140,7 @@ class CupyBackend:
         Traced runs are full runs (CUPTI on, flush and trace conversion after each); untraced
         runs pause CUPTI and issue the same calls. Measures what tracing costs.
         """
+        _refuse_several_gpus(config)
         with self._lock, self._on_device(device) as state:
             prepared = self._prepare(state, config)
             plan = prepared.plan.ops()
@@ -434,3 +436,11 @@ def create_backend() -> CupyBackend:
     """The backend the registry loads (CuPy itself is imported only when a run needs it)."""
     return CupyBackend()
 
+
+def _refuse_several_gpus(config: PipelineConfig) -> None:
+    """Two-GPU pipelines are the model's alone: this backend issues every op on one GPU."""
+    if config.gpus > 1:
+        raise BackendError(
+            f"the CuPy backend runs one GPU; the {config.gpus}-GPU pipeline runs only on the model"
+            " (--backend sim --device h200x2-nvlink)"
+        )

@@ -121,6 +121,17 @@ def graph_launch_op_ns(config: PipelineConfig, profile: DeviceProfile, ops: int)
     return profile.host_kinds.graph_launch_ns(ops)
 
 
+def _call_devices(op_devices: npt.NDArray[np.int64], call_ops: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The GPU of each host call: that of the op it issued; one GPU's calls are all its own.
+
+    With several GPUs a call that issued no op (the final synchronize, an allocation) serves
+    them all, so it has no GPU of its own (`UNKNOWN`), as `overlapviz.core.per_device` reads it.
+    """
+    if not op_devices.any():
+        return np.zeros(len(call_ops), dtype=np.int64)
+    return np.where(call_ops >= 0, op_devices[np.maximum(call_ops, 0)], UNKNOWN)
+
+
 def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], timeline: Timeline) -> Trace:
     """Turn the model's timeline into a `Trace`: device ops first (in issue order), then host calls.
 
@@ -131,6 +142,7 @@ def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], time
     names = sorted({op.name for op in ops} | set(calls.names))
     name_index = {name: n for n, name in enumerate(names)}
     op_chunks = op_column(ops, "chunk")
+    op_devices = op_column(ops, "device")
     no_time = np.full(len(calls), UNKNOWN)
 
     def both(device: npt.ArrayLike, host: npt.ArrayLike) -> Any:
@@ -152,8 +164,8 @@ def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], time
             np.array([name_index[name] for name in calls.names], dtype=np.int64)[calls.name],
         ),
         "op": both(np.full(len(ops), -1), calls.op),
-        "device": np.zeros(len(ops) + len(calls)),  # the model is one GPU driven by one host thread
-        "thread": np.zeros(len(ops) + len(calls)),
+        "device": both(op_devices, _call_devices(op_devices, calls.op)),
+        "thread": np.zeros(len(ops) + len(calls)),  # the model has one host thread
     }
     meta = TraceMeta(
         backend="sim",

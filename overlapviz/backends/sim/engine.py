@@ -22,6 +22,10 @@ What it models, and why each piece is there (see docs/model.md):
 - Where the profile says so, the driver carries out one managed prefetch at a time, whichever
   its direction: the prefetches share one migration engine, though each is drawn on the copy
   engine of its direction.
+- With two GPUs each has its own copy engines, SMs and queues, and its own link to the host
+  (copies of one GPU slow each other both ways, never another GPU's). A peer copy holds the
+  copy engines that carry copies from GPU 0 to GPU 1 (one at a time) at its own rate, apart
+  from either host link; GPU 1's stream waits for it through an event.
 - Issued as a CUDA Graph, the ops go out in one cudaGraphLaunch call that costs the host a
   measured time per op, each op reaching its queue as the launch gets to it.
 """
@@ -40,16 +44,17 @@ from overlapviz.backends.sim.ops import Op
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace import OpKind, Unit
 
-_COMPLETE, _SIGNAL = 0, 1
+_COMPLETE, _SIGNAL, _EVENT = 0, 1, 2  # _EVENT: an op of another stream this one waits for has ended
 _COMPUTE = int(Unit.COMPUTE)
 _MIGRATIONS = max(int(unit) for unit in Unit) + 1  # the engine of prefetches done one at a time
+_ENGINES_PER_GPU = _MIGRATIONS + 1  # GPU g's engine for unit u is g * _ENGINES_PER_GPU + u
 _NO_QUEUE = -1  # host copies reach no hardware queue
 _FULL = 1.0 + 1e-9  # occupancy sums up to this fit on the GPU (rounding slack)
 _CANCEL_CHECK_EVERY = 2048
 _PER_OP_LISTS = (
     "enqueue", "submitted", "ready", "signalled", "start", "end", "_version", "_successor", "_queue_of",
     "_unit", "_call_ns", "_call_name", "_kernel_batch", "_queues", "_call_name_of", "_call_start", "_call_end",
-    "_call_op", "_stream_reached", "_on_host",
+    "_call_op", "_stream_reached", "_on_host", "_signals_left", "_device", "_peer",
 )  # fmt: skip
 _NOT_YET = -1.0  # no time yet (the model's times are never negative)
 _PIECE = 16_384  # list items freed or converted at a time: a few ms on a 2-core machine
@@ -117,7 +122,18 @@ class GpuModel:
         self.enqueue = [0.0] * n
         self.submitted = [False] * n
         self.ready = [0.0] * n
-        self.signalled = _first_in_stream(ops)  # the first op of a stream waits for nothing
+        # What each op waits for before it may go: the op before it in its stream (none for the
+        # first of a stream) and an op of another stream (an event), where it has one.
+        firsts = _first_in_stream(ops)
+        self._signals_left = [int(not first) + int(op.after >= 0) for first, op in zip(firsts, ops, strict=True)]
+        self.signalled = [left == 0 for left in self._signals_left]
+        self._dependents: dict[int, list[int]] = {}  # op -> the ops of other streams waiting for it
+        for i, op in enumerate(ops):
+            if op.after >= 0:
+                self._dependents.setdefault(op.after, []).append(i)
+        self._device = [op.device for op in ops]
+        self._peer = [op.kind is OpKind.PEER for op in ops]
+        self._several_gpus = any(self._device)
         self.start = [-1.0] * n
         self.end = [-1.0] * n
         # The host's calls, one list per column (see `_host_calls`).
@@ -135,7 +151,9 @@ class GpuModel:
         # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
         one_migration = profile.host_kinds is not None and profile.host_kinds.migrations_one_at_a_time
         self._unit = [_MIGRATIONS if one_migration and op.kind is OpKind.PREFETCH else int(op.unit) for op in ops]
-        self._engines = [_Engine() for _ in range(_MIGRATIONS + 1)]
+        if self._several_gpus:
+            self._unit = [op.device * _ENGINES_PER_GPU + unit for op, unit in zip(ops, self._unit, strict=True)]
+        self._engines = [_Engine() for _ in range(_ENGINES_PER_GPU * (1 + max(self._device, default=0)))]
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
         self._kernel_batch, self._batch_left = _kernel_batches(ops, profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
@@ -167,6 +185,8 @@ class GpuModel:
         launch, memcpy = self._call_name_index("cuLaunchKernel"), self._call_name_index("cudaMemcpyAsync")
         prefetches = any(op.kind is OpKind.PREFETCH for op in ops)  # a name only for calls the run makes
         prefetch = self._call_name_index("cudaMemPrefetchAsync") if prefetches else -1
+        peers = any(op.kind is OpKind.PEER for op in ops)
+        peer = self._call_name_index("cudaMemcpyPeerAsync") if peers else -1
         call_ns: list[float] = []
         call_name: list[int] = []
         for op in ops:  # `is` on the members: hashing an enum member runs Python code, slow at 10^5 ops
@@ -177,6 +197,9 @@ class GpuModel:
             elif kind is OpKind.PREFETCH:
                 call_ns.append(prefetch_ns)
                 call_name.append(prefetch)
+            elif kind is OpKind.PEER:  # not measured: costed as the pinned cudaMemcpyAsync it resembles
+                call_ns.append(memcpy_ns)
+                call_name.append(peer)
             else:
                 call_ns.append(op.work_ns if kind is OpKind.HOST_COPY else memcpy_ns)
                 call_name.append(memcpy)
@@ -213,6 +236,8 @@ class GpuModel:
                 time, _, kind, op, op_version = pop(events)
                 if kind == _SIGNAL:
                     self._signal(op, time)
+                elif kind == _EVENT:
+                    self._event(op, time)
                 elif op_version == version[op]:
                     self._complete(op, time)
             else:
@@ -295,7 +320,10 @@ class GpuModel:
     # --- streams and queues ----------------------------------------------------------------
 
     def _signal(self, i: int, time: float) -> None:
-        """The op before `i` in its stream has finished: `i` may go once it is submitted."""
+        """What `i` waited for has finished: it may go once it is submitted and waits for nothing else."""
+        self._signals_left[i] -= 1
+        if self._signals_left[i]:
+            return
         self.signalled[i] = True
         if self.submitted[i]:
             # Ready when its stream reached it, even where the signal itself came late (Fermi):
@@ -303,6 +331,13 @@ class GpuModel:
             reached = self._stream_reached[i]
             self.ready[i] = max(self.ready[i], min(time, time if reached == _NOT_YET else reached))
             self._advance_queue(self._queue_of[i], time)
+
+    def _event(self, i: int, time: float) -> None:
+        """The op of another stream that `i` waits for has ended and its event been signalled."""
+        reached = self._stream_reached[i]
+        if reached != _NOT_YET:  # the op before it in its stream has ended too: `i` is ready no earlier than now
+            self._stream_reached[i] = max(reached, time)
+        self._signal(i, time)
 
     def _advance_queue(self, queue: int, time: float) -> None:
         """Hand the ops at the front of `queue` that are ready to their engines, in order."""
@@ -327,7 +362,7 @@ class GpuModel:
 
     def _start_ready(self, unit: int, time: float) -> None:
         engine = self._engines[unit]
-        if unit != _COMPUTE:
+        if unit % _ENGINES_PER_GPU != _COMPUTE:
             if engine.pending and not engine.running:  # a copy engine runs one copy at a time
                 i = self._pick(engine)
                 self._start(engine, i, time)
@@ -372,7 +407,7 @@ class GpuModel:
         engine.running.remove(i)
         engine.busy -= op.occupancy
         self.end[i] = time
-        if unit != _COMPUTE:
+        if unit % _ENGINES_PER_GPU != _COMPUTE:
             del self._copy_rate[i]
             self._rebalance_copies(time)
         if self._host_waiting_for == i:
@@ -380,6 +415,8 @@ class GpuModel:
             self._call_end[-1] = time  # the blocking call returns now
             self._host_time = time + self.profile.issue_gap_us * 1e3
         self._signal_successor(i, time)
+        for dependent in self._dependents.get(i, ()):
+            self._push(time + self.profile.signal_latency_us * 1e3, _EVENT, dependent, 0)
         self._start_ready(unit, time)
 
     def _signal_successor(self, i: int, time: float) -> None:
@@ -418,15 +455,32 @@ class GpuModel:
         copies = self._copy_rate  # exactly the running copies
         if started >= 0:
             copies[started] = (0.0, self.ops[started].work_ns, time)
-        kinds = [self.ops[i].kind for i in copies]
-        both_ways = len(kinds) > 1 and any(kind != kinds[0] for kind in kinds)
-        rate = self.profile.bidirectional_factor if both_ways else 1.0
+        if self._several_gpus:
+            both_ways = self._links_both_ways()
+            factor = self.profile.bidirectional_factor
+            rates = {i: factor if self._device[i] in both_ways and not self._peer[i] else 1.0 for i in copies}
+        else:
+            kinds = [self.ops[i].kind for i in copies]
+            rate = self.profile.bidirectional_factor if len(kinds) > 1 and any(k != kinds[0] for k in kinds) else 1.0
         for i, (old_rate, left, since) in copies.items():
+            if self._several_gpus:
+                rate = rates[i]
             if old_rate == rate:
                 continue
             left -= (time - since) * old_rate
             copies[i] = (rate, left, time)  # replacing a value keeps the dict's size: safe mid-loop
             self._schedule_complete(i, time + max(left, 0.0) / rate)
+
+    def _links_both_ways(self) -> set[int]:
+        """The GPUs whose host link carries copies both ways at once now.
+
+        Each GPU has its own link to the host; a peer copy crosses the NVLink, not it.
+        """
+        by_gpu: dict[int, set[OpKind]] = {}
+        for i in self._copy_rate:
+            if not self._peer[i]:
+                by_gpu.setdefault(self._device[i], set()).add(self.ops[i].kind)
+        return {gpu for gpu, kinds_of_gpu in by_gpu.items() if len(kinds_of_gpu) > 1}
 
     def _schedule_complete(self, i: int, time: float) -> None:
         self._version[i] += 1
@@ -462,12 +516,15 @@ def _first_in_stream(ops: list[Op]) -> list[bool]:
 
 def _work_queues(ops: list[Op], profile: DeviceProfile) -> tuple[list[int], list[list[int]]]:
     """Which hardware queue carries each op, and each queue's ops in issue order (host copies: none)."""
-    keys: list[int | None] = []
+    keys: list[int | None] = []  # a key per queue: unique per GPU
     for op in ops:
         if op.stream < 0:
             keys.append(None)
         else:
-            keys.append(int(op.unit) if profile.per_engine_queues else op.stream % profile.work_queues)
+            # each GPU has queues of its own; a GPU's streams share them as on one GPU (stream
+            # numbers of GPU 1 are shifted by a constant, so the same streams share a queue)
+            queue = int(op.unit) if profile.per_engine_queues else op.stream % profile.work_queues
+            keys.append(queue + op.device * (len(Unit) + profile.work_queues))
     index = {key: n for n, key in enumerate(dict.fromkeys(key for key in keys if key is not None))}
     queues: list[list[int]] = [[] for _ in index]
     queue_of = [_NO_QUEUE if key is None else index[key] for key in keys]

@@ -5,8 +5,10 @@ percentage), and a learner cannot tell them from real ones. So each run is check
 a timeline that breaks a rule is refused with the op that broke it rather than shown:
 
 - every device op started and ended, and none ended before it started;
-- the ops of one copy engine never overlap each other (an engine runs one copy at a time);
-- each stream runs its ops in issue order, each starting only after the one before it ended.
+- the ops of one copy engine never overlap each other (an engine runs one copy at a time;
+  each GPU has engines of its own, and the peer copies one engine pair between them);
+- each stream runs its ops in issue order, each starting only after the one before it ended;
+- an op that waits for an op of another stream (a peer copy, on two GPUs) starts after it ended.
 
 Kernels may share the SMs, so compute is not checked for overlap.
 """
@@ -23,7 +25,7 @@ from overlapviz.backends.sim.engine import Timeline
 from overlapviz.backends.sim.ops import Op, op_column
 from overlapviz.core.trace import Unit
 
-_COPY_UNITS = (Unit.H2D_ENGINE, Unit.D2H_ENGINE, Unit.COPY_ENGINE)
+_COPY_UNITS = (Unit.H2D_ENGINE, Unit.D2H_ENGINE, Unit.COPY_ENGINE, Unit.DEVICE_COPY)
 
 
 class ModelInvariantError(BackendError):
@@ -43,11 +45,13 @@ def check_timeline(ops: Sequence[Op], timeline: Timeline) -> None:
     _refuse_first(ops, end < start, "ended before it started")
     _check_engines_run_one_copy_at_a_time(ops, start, end)
     _check_streams_keep_issue_order(ops, start, end)
+    _check_events_kept(ops, start, end)
 
 
 def describe_op(op: Op) -> str:
-    """The op as a person names it, e.g. ``the kernel of chunk 4 on stream 0``."""
-    return f"the {op.kind.label} of chunk {op.chunk} on stream {op.stream}"
+    """The op as a person names it, e.g. ``the kernel of chunk 4 on stream 0`` (``... on GPU 1`` where not GPU 0)."""
+    where = f" on GPU {op.device}" if op.device else ""
+    return f"the {op.kind.label} of chunk {op.chunk} on stream {op.stream}{where}"
 
 
 def _refuse(problem: str) -> ModelInvariantError:
@@ -62,16 +66,16 @@ def _refuse_first(ops: Sequence[Op], bad: npt.NDArray[np.bool_], problem: str) -
 def _check_engines_run_one_copy_at_a_time(
     ops: Sequence[Op], start: npt.NDArray[np.float64], end: npt.NDArray[np.float64]
 ) -> None:
-    units = op_column(ops, "unit")
-    for unit in _COPY_UNITS:
-        on_unit = np.flatnonzero(units == int(unit))
+    units, devices = op_column(ops, "unit"), op_column(ops, "device")
+    for gpu, unit in ((int(g), u) for g in np.unique(devices) for u in _COPY_UNITS):
+        on_unit = np.flatnonzero((units == int(unit)) & (devices == gpu))
         by_start = on_unit[np.argsort(start[on_unit], kind="stable")]
         earlier, later = by_start[:-1], by_start[1:]
         clash = start[later] < end[earlier]
         if clash.any():
             k = int(np.argmax(clash))
             raise _refuse(
-                f"{describe_op(ops[int(later[k])])} started on the {unit.title} while"
+                f"{describe_op(ops[int(later[k])])} started on the {unit.title}{f' of GPU {gpu}' * bool(gpu)} while"
                 f" {describe_op(ops[int(earlier[k])])} was still running there"
             )
 
@@ -89,4 +93,15 @@ def _check_streams_keep_issue_order(
         raise _refuse(
             f"{describe_op(ops[int(after[k])])} started before {describe_op(ops[int(before[k])])},"
             " issued before it in the same stream, had ended"
+        )
+
+
+def _check_events_kept(ops: Sequence[Op], start: npt.NDArray[np.float64], end: npt.NDArray[np.float64]) -> None:
+    after = op_column(ops, "after")
+    waiting = np.flatnonzero(after >= 0)
+    early = start[waiting] < end[after[waiting]]
+    if early.any():
+        k = int(waiting[int(np.argmax(early))])
+        raise _refuse(
+            f"{describe_op(ops[k])} started before {describe_op(ops[int(after[k])])}, which it waits for, had ended"
         )

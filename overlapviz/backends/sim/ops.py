@@ -14,12 +14,14 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.backends.sim.host_kinds import missing_host_kinds_message, needs_host_kinds
+from overlapviz.backends.sim.peer_link import missing_peer_message
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import COPY_KINDS_TEXT, COPY_MEMORIES, FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
 from overlapviz.core.pipeline_plan import (
     COPY_IN,
     COPY_OUT,
     KERNEL,
+    PEER_COPY,
     PREFETCH_IN,
     PREFETCH_OUT,
     RING_IN,
@@ -51,6 +53,8 @@ class Op(NamedTuple):
     blocks_host: bool  # a pageable copy: the host thread waits in the call until it is done
     name: str
     waits_for: int  # the op the host waits for (an event) before this one; -1 for none
+    device: int  # the GPU that runs it (a peer copy: the GPU it copies from)
+    after: int  # the op of another stream this one waits for (an event); -1 for none
 
 
 def model_plan(config: PipelineConfig, profile: DeviceProfile) -> PipelinePlan:
@@ -80,10 +84,13 @@ def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
     Raises
     ------
     ValueError
-        `config` takes numbers `profile` lacks (see `overlapviz.backends.sim.host_kinds`).
+        `config` takes numbers `profile` lacks (see `overlapviz.backends.sim.host_kinds`
+        and `overlapviz.backends.sim.peer_link`).
     """
     if needs_host_kinds(config) and profile.host_kinds is None:
         raise ValueError(missing_host_kinds_message(config, profile.key))
+    if config.gpus > 1 and profile.peer is None:
+        raise ValueError(missing_peer_message(profile.key))
     plan = model_plan(config, profile)
     kinds = plan.kinds()
     # Every chunk but the last is the same size, so each stage costs the same on all of them:
@@ -98,7 +105,8 @@ def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
     return list(map(Op._make, zip(
         kinds, plan["chunk"].tolist(), plan["stream"].tolist(), plan.units(),
         work.tolist(), plan["bytes"].tolist(), plan.memories(), occupancy.tolist(),
-        map(blocks_host.__getitem__, kinds), plan.names(), plan["waits_for"].tolist(), strict=True,
+        map(blocks_host.__getitem__, kinds), plan.names(), plan["waits_for"].tolist(), plan["device"].tolist(),
+        plan["after"].tolist(), strict=True,
     )))  # fmt: skip
 
 
@@ -113,6 +121,8 @@ def _costs(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> tuple[
     if config.memory in COPY_MEMORIES or config.uses_ring:
         for stage in (COPY_IN, COPY_OUT):
             work[STAGES.index(stage)] = copy_cost(stage.kind, config, profile, chunk)
+    if config.gpus > 1:
+        work[STAGES.index(PEER_COPY)] = peer_copy_ns(config.peer_access, config.chunk_bytes_of(chunk), profile)
     kinds = profile.host_kinds
     if kinds is None:
         return work, share
@@ -163,6 +173,26 @@ def copy_ns(kind: OpKind, memory: HostMemory, nbytes: int, profile: DeviceProfil
     else:  # mapped and managed memory are reached by the kernels; a ring's copies are pinned ones
         raise ValueError(f"{memory.value} memory has no copies of its own to measure; copy kinds: {COPY_KINDS_TEXT}")
     return profile.copy_latency_us * 1e3 + nbytes / gbps
+
+
+def peer_copy_ns(peer_access: bool, nbytes: int, profile: DeviceProfile) -> float:
+    """Nanoseconds a peer copy of `nbytes` from GPU 0 to GPU 1 takes alone.
+
+    With peer access on it crosses the NVLink (`PeerLink`); off, the driver stages it through
+    a pinned host buffer: a D2H from GPU 0, then an H2D to GPU 1, one after the other, each at
+    the pinned rate of its GPU's link with its fixed cost.
+
+    Raises
+    ------
+    ValueError
+        The profile has no [peer] section.
+    """
+    if profile.peer is None:
+        raise ValueError(missing_peer_message(profile.key))
+    if peer_access:
+        return profile.peer.peer_latency_us * 1e3 + nbytes / profile.peer.nvlink_gbps
+    staged = copy_ns(OpKind.D2H, HostMemory.PINNED, nbytes, profile)
+    return staged + copy_ns(OpKind.H2D, HostMemory.PINNED, nbytes, profile)
 
 
 def kernel_cost(config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) -> tuple[float, float]:

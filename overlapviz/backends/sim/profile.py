@@ -18,6 +18,8 @@ import numpy as np
 from overlapviz.backends.sim.host_kinds import SECTION as HOST_KINDS_SECTION
 from overlapviz.backends.sim.host_kinds import HostKinds, HostKindsError, host_kinds_from
 from overlapviz.backends.sim.pageable_spread import PageableSpread, measured_pageable_spread
+from overlapviz.backends.sim.peer_link import SECTION as PEER_SECTION
+from overlapviz.backends.sim.peer_link import PeerLink, PeerLinkError, peer_link_from
 from overlapviz.backends.sim.profile_files import is_profile_path, profile_file, user_profile_keys
 from overlapviz.core.config import GIB, MIB
 
@@ -79,6 +81,8 @@ class DeviceProfile:
     malloc_us: float  # malloc of a large buffer: reserves addresses, no pages yet
     # Write-combined, mapped, managed and staged memory, CUDA Graphs: only where measured
     host_kinds: HostKinds | None = None
+    # Two of these GPUs joined by NVLink: only where the profile has a [peer] section
+    peer: PeerLink | None = None
 
     @property
     def per_engine_queues(self) -> bool:
@@ -103,7 +107,7 @@ class DeviceProfile:
             "link": self.link,
             "link_peak_gbps": self.link_peak_gbps,
             "host_ram_gib": self.host_ram_gib,
-        }
+        } | ({} if self.peer is None else {"nvlink_gbps": self.peer.nvlink_gbps})
 
     @property
     def pageable_spread(self) -> PageableSpread | None:
@@ -155,7 +159,8 @@ def load_profile(key: str) -> DeviceProfile:
     label = _label(profile_file(key, PROFILE_DIR))
     flat = {**_profile_values(key, ()), "key": key}
     host_kinds = flat.pop(HOST_KINDS_SECTION, None)
-    wanted = {f.name for f in fields(DeviceProfile)} - {HOST_KINDS_SECTION}
+    peer = flat.pop(PEER_SECTION, None)
+    wanted = {f.name for f in fields(DeviceProfile)} - _SECTIONS
     missing = sorted(wanted - set(flat))
     unknown = sorted(set(flat) - wanted)
     if missing or unknown:
@@ -168,14 +173,15 @@ def load_profile(key: str) -> DeviceProfile:
         raise ProfileError(f"{label}: alloc_sizes_mib must be in increasing order")
     values = {**flat, **tables}
     for item in fields(DeviceProfile):
-        problem = "" if item.name == HOST_KINDS_SECTION else value_problem(item.name, str(item.type), values[item.name])
+        problem = "" if item.name in _SECTIONS else value_problem(item.name, str(item.type), values[item.name])
         if problem:
             raise ProfileError(f"{label}: {item.name} {problem}")
     try:
         kinds = host_kinds_from(host_kinds, label, value_problem) if host_kinds else None
-    except HostKindsError as error:
+        link = peer_link_from(peer, label, value_problem) if peer else None
+    except (HostKindsError, PeerLinkError) as error:
         raise ProfileError(str(error)) from None
-    return DeviceProfile(**values, host_kinds=kinds)
+    return DeviceProfile(**values, host_kinds=kinds, peer=link)
 
 
 def value_problem(name: str, annotation: str, value: Any) -> str:
@@ -202,6 +208,7 @@ def value_problem(name: str, annotation: str, value: Any) -> str:
 
 
 _AT_LEAST_ONE = {"copy_engines", "sm_count", "blocks_per_sm"}
+_SECTIONS = {HOST_KINDS_SECTION, PEER_SECTION}  # the sections kept whole, as objects of their own
 
 
 def _label(path: Path) -> str:
@@ -232,11 +239,12 @@ def _profile_values(key: str, seen: tuple[str, ...]) -> dict[str, Any]:
         raise ProfileError(f"cannot read the device profile {label}: {cause}") from None
     base = data.pop("based_on", None)
     flat = _profile_values(str(base), (*seen, key)) if base is not None else {}
-    host_kinds = data.pop(HOST_KINDS_SECTION, {})  # a section of its own: changed field by field, like the rest
-    if not isinstance(host_kinds, dict):
-        raise ProfileError(f"{label}: [{HOST_KINDS_SECTION}] must be a section")
-    if host_kinds:
-        flat[HOST_KINDS_SECTION] = {**flat.get(HOST_KINDS_SECTION, {}), **host_kinds}
+    for name in sorted(_SECTIONS):  # a section of its own: changed field by field, like the rest
+        section = data.pop(name, {})
+        if not isinstance(section, dict):
+            raise ProfileError(f"{label}: [{name}] must be a section")
+        if section:
+            flat[name] = {**flat.get(name, {}), **section}
     for section in (data.pop("device", {}), *data.values()):
         if not isinstance(section, dict):
             raise ProfileError(f"{label}: every value belongs in a [section]")
