@@ -4,16 +4,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fakes import H200, SIM_TARGETS, DictSettings, ManualTimer, Messages, QueuedExecutor
-from test_controller import Clock, model_run
 
 from overlapviz.app.aligning import first_device_ns, pair_shifts, shifted_trace
-from overlapviz.app.controller import AppController
-from overlapviz.app.model import AppModel
 from overlapviz.app.session_file import open_file
 from overlapviz.app.time_window import trace_window
 from overlapviz.core.trace import UNKNOWN
-from overlapviz.presets import lessons
 from overlapviz.view.prepared import prepare_trace
 
 DATA = Path(__file__).parent.parent / "data"
@@ -21,16 +16,6 @@ PAGEABLE = DATA / "torch" / "torch-pageable.json.gz"
 PINNED = DATA / "torch" / "torch-pinned.json.gz"
 TRAIN_STEP = DATA / "torch" / "torch-train-step.json.gz"
 NSYS = DATA / "nsys" / "test-cuda-2026.1-pinned-streams.sqlite.gz"
-
-
-@pytest.fixture
-def app():
-    controller = AppController(
-        AppModel(), QueuedExecutor(), Messages(), ManualTimer(), run_function=model_run, targets=SIM_TARGETS,
-        default=H200, lessons=lessons(), settings=DictSettings(), clock=Clock(),
-    )  # fmt: skip
-    controller.executor, controller.messages = controller.runs._executor, controller.runs.messages
-    return controller
 
 
 def _open(app, path):

@@ -2,12 +2,8 @@
 
 import numpy as np
 import pytest
-from fakes import H200, SIM_TARGETS, DictSettings, ManualTimer, Messages, QueuedExecutor
 from test_compare_files import PAGEABLE, PINNED, TRAIN_STEP, _open, _run
-from test_controller import Clock, model_run
 
-from overlapviz.app.controller import AppController
-from overlapviz.app.model import AppModel
 from overlapviz.app.session_file import open_file
 from overlapviz.app.time_window import (
     TimeWindow,
@@ -20,17 +16,6 @@ from overlapviz.app.time_window import (
 )
 from overlapviz.core.range_window import range_names, range_window
 from overlapviz.core.window import Window, clip_to_window
-from overlapviz.presets import lessons
-
-
-@pytest.fixture
-def app():
-    controller = AppController(
-        AppModel(), QueuedExecutor(), Messages(), ManualTimer(), run_function=model_run, targets=SIM_TARGETS,
-        default=H200, lessons=lessons(), settings=DictSettings(), clock=Clock(),
-    )  # fmt: skip
-    controller.executor, controller.messages = controller.runs._executor, controller.runs.messages
-    return controller
 
 
 def _compare(app, a_path, b_path):
