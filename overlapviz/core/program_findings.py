@@ -146,7 +146,9 @@ def staged_peer_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
 def _staged_pairs(trace: Trace) -> list[tuple[int, int]]:
     """(D2H row, H2D row) pairs: the H2D copy to another GPU starts after the D2H copy of as many bytes ends.
 
-    Each H2D copy is paired with the latest such D2H copy not yet paired.
+    Each H2D copy is paired with the latest such D2H copy not yet paired. An H2D copy whose host
+    call was made before the D2H copy ended sends other bytes: a pipeline that feeds one GPU
+    while another drains copies chunks of one size both ways, and none of them is staging.
     """
     d2h = np.flatnonzero(trace.mask(OpKind.D2H) & (trace["bytes"] > 0))
     h2d = np.flatnonzero(trace.mask(OpKind.H2D) & (trace["bytes"] > 0))
@@ -156,6 +158,7 @@ def _staged_pairs(trace: Trace) -> list[tuple[int, int]]:
     ends = [(int(trace["end_ns"][r]), 0, int(r)) for r in d2h]
     # a D2H copy that ends as an H2D copy starts sorts first
     events = sorted(ends + [(int(trace["start_ns"][r]), 1, int(r)) for r in h2d])
+    issued = _issue_times(trace)
     pairs = []
     for _, is_h2d, row in events:
         nbytes = int(trace["bytes"][row])
@@ -163,8 +166,21 @@ def _staged_pairs(trace: Trace) -> list[tuple[int, int]]:
             waiting.setdefault(nbytes, []).append(row)
             continue
         candidates = waiting.get(nbytes, [])
-        other = next((c for c in reversed(candidates) if trace["device"][c] != trace["device"][row]), None)
+        other = next((c for c in reversed(candidates) if _can_carry(trace, issued, c, row)), None)
         if other is not None:
             candidates.remove(other)
             pairs.append((other, row))
     return pairs
+
+
+def _can_carry(trace: Trace, issued: npt.NDArray[np.int64], d2h: int, h2d: int) -> bool:
+    """Whether the H2D copy can send on what the D2H copy brought out: another GPU, issued once it had."""
+    return bool(trace["device"][d2h] != trace["device"][h2d] and issued[h2d] >= trace["end_ns"][d2h])
+
+
+def _issue_times(trace: Trace) -> npt.NDArray[np.int64]:
+    """Per row, when the host call that issued it started; the op's own start where no call did."""
+    times = trace["start_ns"].astype(np.int64)
+    calls = np.flatnonzero((trace["kind"] == OpKind.API) & (trace["op"] >= 0))
+    times[trace["op"][calls]] = trace["start_ns"][calls]
+    return times

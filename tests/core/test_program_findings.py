@@ -4,12 +4,14 @@ from pathlib import Path
 
 import pytest
 
+from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import find_findings
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file
+from overlapviz.session import run_pipeline
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 US = 1000
@@ -132,7 +134,7 @@ def test_small_copies_that_take_a_sliver_of_the_run_are_no_finding():
 # --- a peer copy staged through the host ------------------------------------------------
 
 
-def staged(devices=(0, 1), sizes=(16 << 20, 16 << 20)):
+def staged(devices=(0, 1), sizes=(16 << 20, 16 << 20), h2d_called_us=None):
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 1000 * US, name="k", stream=0, device=devices[0])
     b.add(OpKind.D2H, Unit.D2H_ENGINE, 1000 * US, 2300 * US, name="d2h", stream=0, device=devices[0], nbytes=sizes[0],
@@ -140,6 +142,8 @@ def staged(devices=(0, 1), sizes=(16 << 20, 16 << 20)):
     b.add(OpKind.H2D, Unit.H2D_ENGINE, 2400 * US, 3700 * US, name="h2d", stream=1, device=devices[1], nbytes=sizes[1],
           memory=MemoryKind.PINNED)  # fmt: skip
     b.add(OpKind.KERNEL, Unit.COMPUTE, 3700 * US, 4000 * US, name="k", stream=1, device=devices[1])
+    if h2d_called_us is not None:
+        b.add(OpKind.API, Unit.HOST, h2d_called_us * US, (h2d_called_us + 5) * US, name="cudaMemcpyAsync", op=2)
     return b.build(TraceMeta(), origin_ns=0)
 
 
@@ -157,6 +161,24 @@ def test_a_copy_from_gpu_to_gpu_through_host_memory_is_found():
 @pytest.mark.parametrize(("devices", "sizes"), [((0, 0), (16 << 20, 16 << 20)), ((0, 1), (16 << 20, 8 << 20))])
 def test_copies_to_and_from_one_gpu_or_of_other_sizes_are_no_staging(devices, sizes):
     trace = staged(devices, sizes)
+    assert staged_peer_copy(trace, compute_metrics(trace)) == []
+
+
+def test_an_h2d_copy_issued_once_the_d2h_copy_ended_can_be_staging():
+    trace = staged(h2d_called_us=2350)
+    [finding] = staged_peer_copy(trace, compute_metrics(trace))
+    assert finding.rows.tolist() == [1, 2]
+
+
+def test_an_h2d_copy_issued_before_the_d2h_copy_ended_sends_other_bytes():
+    trace = staged(h2d_called_us=500)  # the host had not got the D2H copy's bytes yet
+    assert staged_peer_copy(trace, compute_metrics(trace)) == []
+
+
+@pytest.mark.parametrize("peer_access", [True, False])
+def test_the_two_gpu_pipeline_is_no_staging_though_it_copies_one_size_both_ways(peer_access):
+    config = PipelineConfig(gpus=2, peer_access=peer_access)
+    trace = run_pipeline(config, "sim", "h200x2-nvlink").trace
     assert staged_peer_copy(trace, compute_metrics(trace)) == []
 
 

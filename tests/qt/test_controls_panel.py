@@ -151,3 +151,56 @@ def test_a_graph_on_memory_it_cannot_hold_is_explained_not_emitted(panel):
     panel.memory.button(HostMemory.PAGEABLE).click()
     assert committed == []
     assert panel.notice.isVisible() and panel.notice.text().startswith("Not a valid pipeline: graph:")
+
+
+def test_the_gpus_choice_and_peer_access_switch_build_a_two_gpu_config(panel, qtbot):
+    assert panel.gpus.value() == 1 and not panel.peer_access_switch.isEnabled()
+    committed = []
+    panel.config_committed.connect(committed.append)
+    panel.gpus.button(2).click()
+    assert panel.peer_access_switch.isEnabled()
+    panel.peer_access_switch.click()
+    assert [(c.gpus, c.peer_access) for c in committed] == [(2, True), (2, False)]
+    panel.gpus.button(1).click()
+    assert (committed[-1].gpus, committed[-1].peer_access) == (1, True)  # one GPU has no peer to reach
+    assert not panel.peer_access_switch.isEnabled() and not panel.peer_access_switch.isChecked()
+    panel.gpus.button(2).click()
+    assert (committed[-1].gpus, committed[-1].peer_access) == (2, False)  # the switch kept its setting
+    assert not panel.notice.isVisible()
+
+
+def test_a_loaded_two_gpu_config_is_shown_without_signals(panel):
+    committed = []
+    panel.config_committed.connect(committed.append)
+    panel.set_config(PipelineConfig(gpus=2, peer_access=False))
+    assert panel.gpus.value() == 2 and panel.peer_access_switch.isEnabled()
+    assert not panel.peer_access_switch.isChecked() and committed == []
+    panel.set_config(PipelineConfig())
+    assert panel.gpus.value() == 1 and not panel.peer_access_switch.isEnabled()
+
+
+@pytest.mark.parametrize("memory", [HostMemory.MAPPED, HostMemory.MANAGED, HostMemory.STAGED])
+def test_memory_two_gpus_cannot_use_is_explained_not_emitted(panel, memory):
+    committed = []
+    panel.config_committed.connect(committed.append)
+    panel.gpus.button(2).click()
+    committed.clear()
+    panel.memory.button(memory).click()
+    assert committed == [] and panel.config().memory is HostMemory.PINNED
+    assert panel.notice.isVisible() and panel.notice.text().startswith("Not a valid pipeline: gpus:")
+    panel.memory.button(HostMemory.PINNED).click()  # the controls carry on
+    assert committed[-1].gpus == 2 and not panel.notice.isVisible()
+
+
+def test_two_gpus_on_memory_or_a_graph_they_refuse_is_explained_not_emitted(panel):
+    committed = []
+    panel.config_committed.connect(committed.append)
+    panel.graph_switch.click()
+    committed.clear()
+    panel.gpus.button(2).click()
+    assert committed == [] and panel.config().gpus == 1
+    assert panel.notice.text() == (
+        "Not a valid pipeline: gpus: a CUDA Graph over two GPUs is not modelled: run two GPUs without --graph"
+    )
+    panel.graph_switch.click()
+    assert (committed[-1].gpus, committed[-1].graph) == (2, False)

@@ -1,18 +1,18 @@
-"""A row of checkable buttons that picks one value of an enum (host memory, issue order, ...)."""
+"""A row of checkable buttons that picks one value (host memory, issue order, the number of GPUs, ...)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from collections.abc import Hashable
 from typing import Generic, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QButtonGroup, QPushButton
 
-E = TypeVar("E", bound=StrEnum)
+E = TypeVar("E", bound=Hashable)
 
 
 class ChoiceGroup(QObject, Generic[E]):
-    """Exclusive buttons, one per enum value; `chosen` fires with the value the user picked."""
+    """Exclusive buttons, one per value; `chosen` fires with the value the user picked."""
 
     chosen = Signal(object)
 

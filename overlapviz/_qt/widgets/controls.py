@@ -13,7 +13,15 @@ from overlapviz._qt.widgets.choice_group import ChoiceGroup
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz._qt.widgets.step_slider import StepSlider
 from overlapviz.app.run_targets import RunTarget
-from overlapviz.core.config import ConfigError, HostMemory, IssueOrder, PipelineConfig, StreamKind, format_size
+from overlapviz.core.config import (
+    MAX_GPUS,
+    ConfigError,
+    HostMemory,
+    IssueOrder,
+    PipelineConfig,
+    StreamKind,
+    format_size,
+)
 from overlapviz.view.kernel_time import KernelRate, KernelTimeHint
 from overlapviz.view.slider_values import (
     ITER_VALUES,
@@ -52,6 +60,7 @@ class ControlsPanel(QWidget):
         self.iters_slider = child(form, StepSlider, "iters_slider")
         self.ring_slots_slider = child(form, StepSlider, "ring_slots_slider")
         self.graph_switch = child(form, QToggleSwitch, "graph_switch")
+        self.peer_access_switch = child(form, QToggleSwitch, "peer_access_switch")
         self.notice = child(form, QLabel, "notice_label")
         self.device_combo = child(form, QComboBox, "device_combo")
         self.run_button = child(form, QPushButton, "run_button")
@@ -60,6 +69,7 @@ class ControlsPanel(QWidget):
         self.order = ChoiceGroup({o: child(form, QPushButton, f"order_{o.value}") for o in IssueOrder}, self)
         kinds = {k: child(form, QPushButton, f"stream_kind_{k.value}") for k in StreamKind}
         self.stream_kind = ChoiceGroup(kinds, self)
+        self.gpus = ChoiceGroup({n: child(form, QPushButton, f"gpus_{n}") for n in range(1, MAX_GPUS + 1)}, self)
         self._config = PipelineConfig()  # the last valid config shown or asked for
         self._wanted_chunks = self._config.chunks
         self._kernel_hint = KernelTimeHint()
@@ -97,6 +107,10 @@ class ControlsPanel(QWidget):
         self.graph_switch.blockSignals(True)
         self.graph_switch.setChecked(config.graph)
         self.graph_switch.blockSignals(False)
+        self.peer_access_switch.blockSignals(True)
+        self.peer_access_switch.setChecked(config.peer_access)
+        self.peer_access_switch.blockSignals(False)
+        self.gpus.set_value(config.gpus)
         self.memory.set_value(config.memory)
         self.order.set_value(config.order)
         self.stream_kind.set_value(config.stream_kind)
@@ -149,9 +163,10 @@ class ControlsPanel(QWidget):
         for slider in self._sliders():
             slider.value_changed.connect(self._on_slider_moved)
             slider.value_committed.connect(self._on_slider_committed)
-        for group in (self.memory, self.order, self.stream_kind):
+        for group in (self.memory, self.order, self.stream_kind, self.gpus):
             group.chosen.connect(lambda _value: self._commit())
-        self.graph_switch.toggled.connect(lambda _on: self._commit())
+        for switch in (self.graph_switch, self.peer_access_switch):
+            switch.toggled.connect(lambda _on: self._commit())
         self.run_button.clicked.connect(self.run_clicked)
         self.live_switch.toggled.connect(self.live_toggled)
         self.device_combo.currentIndexChanged.connect(self._on_target_chosen)
@@ -191,12 +206,15 @@ class ControlsPanel(QWidget):
 
     def _current_or_notice(self) -> PipelineConfig | None:
         """The config the controls describe now (built once per change), or None with the reason shown."""
+        gpus = self.gpus.value()
+        self.peer_access_switch.setEnabled(gpus > 1)  # kept for when two GPUs are chosen again
         try:
             config = self._config.replace(
                 streams=self.streams_slider.value(), chunks=self.chunks_slider.value(),
                 size_bytes=self.size_slider.value(), iters=self.iters_slider.value(), memory=self.memory.value(),
                 order=self.order.value(), stream_kind=self.stream_kind.value(),
-                ring_slots=self.ring_slots_slider.value(), graph=self.graph_switch.isChecked(),
+                ring_slots=self.ring_slots_slider.value(), graph=self.graph_switch.isChecked(), gpus=gpus,
+                peer_access=self.peer_access_switch.isChecked() or gpus == 1,  # peer access is between GPUs
             )  # fmt: skip
         except ConfigError as error:
             self.notice.setText(f"Not a valid pipeline: {error}")
@@ -209,6 +227,7 @@ class ControlsPanel(QWidget):
 
     def _show_adjustments(self) -> None:
         self.ring_slots_slider.setEnabled(self._config.uses_ring)  # the slots are kept for when staged is chosen
+        self.peer_access_switch.setEnabled(self._config.gpus > 1)
         chunks = self.chunks_slider.value()
         text = ""
         if self._wanted_chunks != chunks:
