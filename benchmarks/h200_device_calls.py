@@ -9,13 +9,14 @@ Writes DIR/h200_device_calls.json (and benchmarks/results/ when ``--out`` is lef
 - ``calls``: per host call the two-GPU model issues besides copies and kernels
   (``cudaSetDevice``, ``cudaEventRecord``, ``cudaStreamWaitEvent``), the median and the 10th
   and 90th percentiles of its time inside the call as CUPTI's runtime records give it, the
-  same figure the model's ``memcpy_call_us`` and ``launch_call_us`` come from, and the median
-  time per call from Python (the call plus CuPy's wrapper), over `CALLS` calls each.
+  same figure the model's ``memcpy_call_us`` and ``launch_call_us`` come from, over `CALLS`
+  calls each, and the median time per call from Python (the call and CuPy's wrapper) with
+  nothing recording, which can come out below CUPTI's: recording slows each call a little.
   With one GPU ``cudaSetDevice`` can only select the device already current: a switch to
   another GPU may cost more, and is not measured here.
 - ``portable``: one buffer from ``cudaHostAlloc(n, cudaHostAllocPortable)`` against one from
-  ``cudaHostAlloc(n, 0)`` (cudaMallocHost): the allocation's milliseconds and the H2D and D2H
-  rates of one copy of the whole buffer (CUDA events, median of `REPEATS`). On one GPU the
+  ``cudaHostAlloc(n, 0)`` (cudaMallocHost): the allocation's milliseconds (median of `REPEATS`)
+  and the H2D and D2H rates of one copy of the whole buffer (CUDA events, median of `REPEATS`). On one GPU the
   flag can change nothing the copies see; the figures say whether it costs anything.
 """
 
@@ -105,22 +106,30 @@ def _copy_gbps(cupy: Any, host: int, device: Any, to_device: bool) -> float:
 
 
 def _portable(cupy: Any) -> dict[str, dict[str, float]]:
-    """Allocation time and copy rates of a portable pinned buffer and of a plain pinned one."""
+    """Allocation time and copy rates of a portable pinned buffer and of a plain pinned one.
+
+    The two kinds are allocated in turn, `REPEATS` times each, so that neither is always the
+    first to ask the OS for fresh pages; the copies are timed on the last buffer of each.
+    """
     runtime = cupy.cuda.runtime
     device = cupy.empty(PORTABLE_BYTES, dtype=cupy.uint8)
+    kinds = {"cudaMallocHost": 0, "cudaHostAllocPortable": HOST_ALLOC_PORTABLE}
+    alloc_ms: dict[str, list[float]] = {label: [] for label in kinds}
     found = {}
-    for label, flags in (("cudaMallocHost", 0), ("cudaHostAllocPortable", HOST_ALLOC_PORTABLE)):
-        begin = time.perf_counter()
-        host = runtime.hostAlloc(PORTABLE_BYTES, flags)
-        alloc_ms = (time.perf_counter() - begin) * 1e3
-        try:
-            found[label] = {
-                "alloc_ms": alloc_ms,
-                "h2d_gbps": _copy_gbps(cupy, host, device, to_device=True),
-                "d2h_gbps": _copy_gbps(cupy, host, device, to_device=False),
-            }
-        finally:
-            runtime.freeHost(host)
+    for repeat in range(REPEATS):
+        for label, flags in kinds.items():
+            begin = time.perf_counter()
+            host = runtime.hostAlloc(PORTABLE_BYTES, flags)
+            alloc_ms[label].append((time.perf_counter() - begin) * 1e3)
+            try:
+                if repeat == REPEATS - 1:
+                    found[label] = {
+                        "alloc_ms": statistics.median(alloc_ms[label]),
+                        "h2d_gbps": _copy_gbps(cupy, host, device, to_device=True),
+                        "d2h_gbps": _copy_gbps(cupy, host, device, to_device=False),
+                    }
+            finally:
+                runtime.freeHost(host)
     return found
 
 
