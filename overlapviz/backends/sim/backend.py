@@ -19,7 +19,7 @@ from overlapviz.backends.base import (
 )
 from overlapviz.backends.sim.alloc import host_alloc_calls
 from overlapviz.backends.sim.bandwidth import bandwidth_sweep
-from overlapviz.backends.sim.engine import GpuModel, Timeline, clear_in_pieces
+from overlapviz.backends.sim.engine import GpuModel, HostCalls, Timeline, clear_in_pieces
 from overlapviz.backends.sim.host_reads import host_read_calls
 from overlapviz.backends.sim.invariants import check_timeline
 from overlapviz.backends.sim.ops import Op, build_ops, column_of, op_column
@@ -78,7 +78,8 @@ class SimBackend:
             raise BackendError(str(error)) from None
         before, after = host_alloc_calls(config, profile)
         after = host_read_calls(config, profile) + after  # read the output before any buffer is freed
-        model = GpuModel(profile, ops, before, after, graph_launch_op_ns(config, profile, len(ops)))
+        graph_op_ns = graph_launch_op_ns(config, profile, len(ops))
+        model = GpuModel(profile, ops, before, after, graph_op_ns, peer_access=config.peer_access)
         try:
             timeline = model.run(should_stop=(lambda: cancel.cancelled) if cancel else None)
         except InterruptedError:
@@ -121,15 +122,17 @@ def graph_launch_op_ns(config: PipelineConfig, profile: DeviceProfile, ops: int)
     return profile.host_kinds.graph_launch_ns(ops)
 
 
-def _call_devices(op_devices: npt.NDArray[np.int64], call_ops: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def _call_devices(op_devices: npt.NDArray[np.int64], calls: HostCalls) -> npt.NDArray[np.int64]:
     """The GPU of each host call: that of the op it issued; one GPU's calls are all its own.
 
-    With several GPUs a call that issued no op (the final synchronize, an allocation) serves
-    them all, so it has no GPU of its own (`UNKNOWN`), as `overlapviz.core.per_device` reads it.
+    With several GPUs a call that acts on one GPU without issuing an op (`cudaSetDevice`,
+    `cudaEventRecord`, `cudaStreamWaitEvent`) is that GPU's; one that issued no op and acts on
+    none (the final synchronize, an allocation) serves them all, so it has no GPU of its own
+    (`UNKNOWN`), as `overlapviz.core.per_device` reads it.
     """
     if not op_devices.any():
-        return np.zeros(len(call_ops), dtype=np.int64)
-    return np.where(call_ops >= 0, op_devices[np.maximum(call_ops, 0)], UNKNOWN)
+        return np.zeros(len(calls), dtype=np.int64)
+    return np.where(calls.device >= 0, calls.device, UNKNOWN)
 
 
 def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], timeline: Timeline) -> Trace:
@@ -164,7 +167,7 @@ def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], time
             np.array([name_index[name] for name in calls.names], dtype=np.int64)[calls.name],
         ),
         "op": both(np.full(len(ops), -1), calls.op),
-        "device": both(op_devices, _call_devices(op_devices, calls.op)),
+        "device": both(op_devices, _call_devices(op_devices, calls)),
         "thread": np.zeros(len(ops) + len(calls)),  # the model has one host thread
     }
     meta = TraceMeta(

@@ -22,10 +22,12 @@ What it models, and why each piece is there (see docs/model.md):
 - Where the profile says so, the driver carries out one managed prefetch at a time, whichever
   its direction: the prefetches share one migration engine, though each is drawn on the copy
   engine of its direction.
-- With two GPUs each has its own copy engines, SMs and queues, and its own link to the host
-  (copies of one GPU slow each other both ways, never another GPU's). A peer copy holds the
-  copy engines that carry copies from GPU 0 to GPU 1 (one at a time) at its own rate, apart
-  from either host link; GPU 1's stream waits for it through an event.
+- With two GPUs each has its own copy engines, SMs and queues, and its own link to the host;
+  copies share the PCIe links they cross (`host_links`: a GPU's own link both ways, a PCIe
+  switch's upstream link where the profile has one, a peer copy's PCIe path without NVLink).
+  A peer copy holds the copy engines that carry copies from GPU 0 to GPU 1 (one at a time);
+  GPU 1's stream waits for it through an event. The host also switches devices, records that
+  event and has GPU 1's stream wait for it (`device_calls`).
 - Issued as a CUDA Graph, the ops go out in one cudaGraphLaunch call that costs the host a
   measured time per op, each op reaching its queue as the launch gets to it.
 """
@@ -40,6 +42,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.backends.sim.device_calls import Calls, DeviceCall, device_calls
+from overlapviz.backends.sim.host_links import copy_shares, link_paths
 from overlapviz.backends.sim.ops import Op
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace import OpKind, Unit
@@ -54,7 +58,8 @@ _CANCEL_CHECK_EVERY = 2048
 _PER_OP_LISTS = (
     "enqueue", "submitted", "ready", "signalled", "start", "end", "_version", "_successor", "_queue_of",
     "_unit", "_call_ns", "_call_name", "_kernel_batch", "_queues", "_call_name_of", "_call_start", "_call_end",
-    "_call_op", "_stream_reached", "_on_host", "_signals_left", "_device", "_peer",
+    "_call_op", "_call_device", "_stream_reached", "_on_host", "_signals_left", "_device", "_paths", "_lead_ns",
+    "_calls_before", "_calls_after",
 )  # fmt: skip
 _NOT_YET = -1.0  # no time yet (the model's times are never negative)
 _PIECE = 16_384  # list items freed or converted at a time: a few ms on a 2-core machine
@@ -69,6 +74,7 @@ class HostCalls:
     start_ns: npt.NDArray[np.float64]
     end_ns: npt.NDArray[np.float64]
     op: npt.NDArray[np.int64]  # index of the op each issued; -1 for none
+    device: npt.NDArray[np.int64]  # the GPU each acts on (that of the op it issued); -1 for every GPU
 
     def __len__(self) -> int:
         return len(self.name)
@@ -111,10 +117,14 @@ class GpuModel:
         host_before: Sequence[tuple[str, float]] = (),
         host_after: Sequence[tuple[str, float]] = (),
         graph_op_ns: float | None = None,
+        *,
+        peer_access: bool = True,
     ) -> None:
         """Prepare to run `ops`; `host_before`/`host_after` are (name, ns) host calls around them.
 
         `graph_op_ns`, when given, issues every op in one cudaGraphLaunch at that host cost per op.
+        `peer_access` says whether peer copies go straight to the other GPU (else the driver
+        stages them through the host: one span that crosses no link in the model).
         """
         self.profile = profile
         self.ops = ops
@@ -132,8 +142,13 @@ class GpuModel:
             if op.after >= 0:
                 self._dependents.setdefault(op.after, []).append(i)
         self._device = [op.device for op in ops]
-        self._peer = [op.kind is OpKind.PEER for op in ops]
         self._several_gpus = any(self._device)
+        peer = profile.peer
+        self._paths = (  # the PCIe link directions each copy crosses (two GPUs only)
+            link_paths(ops, shared_host_link=peer is not None and peer.shared_host_link,
+                       peer_over_pcie=peer_access and peer is not None and not peer.nvlink)
+            if self._several_gpus else []
+        )  # fmt: skip
         self.start = [-1.0] * n
         self.end = [-1.0] * n
         # The host's calls, one list per column (see `_host_calls`).
@@ -142,6 +157,7 @@ class GpuModel:
         self._call_start: list[float] = []
         self._call_end: list[float] = []
         self._call_op: list[int] = []
+        self._call_device: list[int] = []
         self._events: list[tuple[float, int, int, int, int]] = []  # (time, seq, kind, op, version)
         self._seq = 0
         self._version = [0] * n
@@ -164,6 +180,17 @@ class GpuModel:
         self._graph = graph_op_ns is not None
         if graph_op_ns is not None:  # one call issues them all: no caller's code between ops
             self._call_ns, self._gap_ns = [graph_op_ns] * n, 0.0
+        # Host calls of two GPUs that issue no op, before and after each op's own call; the
+        # host's step for an op (it reaching its queue) comes `_lead_ns` after the first of them.
+        self._calls_before: list[Calls] = []
+        self._calls_after: list[Calls] = []
+        self._lead_ns = self._call_ns
+        if self._several_gpus and peer is not None and graph_op_ns is None:
+            self._calls_before, self._calls_after = device_calls(ops, peer)
+            self._lead_ns = [
+                sum(call.ns + self._gap_ns for call in calls) + ns
+                for calls, ns in zip(self._calls_before, self._call_ns, strict=True)
+            ]
         self._graph_begin = 0.0
         self._host_next = 0
         self._host_time = 0.0
@@ -176,6 +203,16 @@ class GpuModel:
         """The host spends `ns` in a call that issues no device op."""
         self._add_call(self._call_name_index(name), self._host_time, self._host_time + ns, -1)
         self._host_time += ns
+
+    def _device_calls(self, calls: Calls) -> None:
+        """The host makes calls of two GPUs that issue no op, the caller's code after each."""
+        for call in calls:
+            self._device_call(call)
+
+    def _device_call(self, call: DeviceCall) -> None:
+        begin = self._host_time
+        self._add_call(self._call_name_index(call.name), begin, begin + call.ns, -1, call.device)
+        self._host_time = begin + call.ns + self._gap_ns
 
     def _calls_of(self, ops: list[Op], profile: DeviceProfile) -> tuple[list[float], list[int]]:
         """Host time and name of the call that issues each op (a host copy: the copy itself)."""
@@ -208,11 +245,13 @@ class GpuModel:
     def _call_name_index(self, name: str) -> int:
         return self._call_names.setdefault(name, len(self._call_names))
 
-    def _add_call(self, name: int, start_ns: float, end_ns: float, op: int) -> None:
+    def _add_call(self, name: int, start_ns: float, end_ns: float, op: int, device: int = -1) -> None:
+        """Record a host call; one that issued an op acts on that op's GPU."""
         self._call_name_of.append(name)
         self._call_start.append(start_ns)
         self._call_end.append(end_ns)
         self._call_op.append(op)
+        self._call_device.append(self._device[op] if op >= 0 else device)
 
     def run(self, should_stop: Callable[[], bool] | None = None) -> Timeline:
         """Simulate until every op has finished (`InterruptedError` when `should_stop` says so on the way)."""
@@ -224,7 +263,7 @@ class GpuModel:
             self._let_go()
 
     def _simulate(self, should_stop: Callable[[], bool] | None) -> None:
-        events, version, pop, call_ns = self._events, self._version, heapq.heappop, self._call_ns
+        events, version, pop, call_ns = self._events, self._version, heapq.heappop, self._lead_ns
         n_ops = len(self.ops)
         steps = 0
         while True:
@@ -262,7 +301,7 @@ class GpuModel:
     def _host_calls(self) -> HostCalls:
         return HostCalls(
             tuple(self._call_names), _array(self._call_name_of, np.int64), _floats(self._call_start),
-            _floats(self._call_end), _array(self._call_op, np.int64),
+            _floats(self._call_end), _array(self._call_op, np.int64), _array(self._call_device, np.int64),
         )  # fmt: skip
 
     def _let_go(self) -> None:
@@ -283,6 +322,8 @@ class GpuModel:
             self._host_copy(i)
             return
         self._host_next += 1
+        if self._calls_before:
+            self._device_calls(self._calls_before[i])
         begin = self._host_time
         returns = begin + self._call_ns[i]
         self.enqueue[i] = begin
@@ -296,6 +337,8 @@ class GpuModel:
             self._host_waiting_for = i  # the call returns when the copy is done (see _complete)
         else:
             self._host_time = returns + self._gap_ns
+            if self._calls_after:
+                self._device_calls(self._calls_after[i])
         self.submitted[i] = True
         self.ready[i] = returns
         self._advance_queue(self._queue_of[i], returns)
@@ -414,6 +457,8 @@ class GpuModel:
             self._host_waiting_for = -1
             self._call_end[-1] = time  # the blocking call returns now
             self._host_time = time + self.profile.issue_gap_us * 1e3
+            if self._calls_after:
+                self._device_calls(self._calls_after[i])
         self._signal_successor(i, time)
         for dependent in self._dependents.get(i, ()):
             self._push(time + self.profile.signal_latency_us * 1e3, _EVENT, dependent, 0)
@@ -447,7 +492,7 @@ class GpuModel:
     # --- copies sharing the link -----------------------------------------------------------
 
     def _rebalance_copies(self, time: float, started: int = -1) -> None:
-        """Give every running copy its rate: slower while both directions copy at once.
+        """Give every running copy its rate: slower while both directions copy at once, or (two GPUs) links are shared.
 
         Called whenever a copy starts or ends. A copy's work is kept as nanoseconds at the
         full rate; its end is rescheduled whenever its rate changes.
@@ -456,9 +501,7 @@ class GpuModel:
         if started >= 0:
             copies[started] = (0.0, self.ops[started].work_ns, time)
         if self._several_gpus:
-            both_ways = self._links_both_ways()
-            factor = self.profile.bidirectional_factor
-            rates = {i: factor if self._device[i] in both_ways and not self._peer[i] else 1.0 for i in copies}
+            rates = copy_shares(copies, self._paths, self.profile.bidirectional_factor)
         else:
             kinds = [self.ops[i].kind for i in copies]
             rate = self.profile.bidirectional_factor if len(kinds) > 1 and any(k != kinds[0] for k in kinds) else 1.0
@@ -470,17 +513,6 @@ class GpuModel:
             left -= (time - since) * old_rate
             copies[i] = (rate, left, time)  # replacing a value keeps the dict's size: safe mid-loop
             self._schedule_complete(i, time + max(left, 0.0) / rate)
-
-    def _links_both_ways(self) -> set[int]:
-        """The GPUs whose host link carries copies both ways at once now.
-
-        Each GPU has its own link to the host; a peer copy crosses the NVLink, not it.
-        """
-        by_gpu: dict[int, set[OpKind]] = {}
-        for i in self._copy_rate:
-            if not self._peer[i]:
-                by_gpu.setdefault(self._device[i], set()).add(self.ops[i].kind)
-        return {gpu for gpu, kinds_of_gpu in by_gpu.items() if len(kinds_of_gpu) > 1}
 
     def _schedule_complete(self, i: int, time: float) -> None:
         self._version[i] += 1

@@ -178,7 +178,8 @@ def copy_ns(kind: OpKind, memory: HostMemory, nbytes: int, profile: DeviceProfil
 def peer_copy_ns(peer_access: bool, nbytes: int, profile: DeviceProfile) -> float:
     """Nanoseconds a peer copy of `nbytes` from GPU 0 to GPU 1 takes alone.
 
-    With peer access on it crosses the NVLink (`PeerLink`); off, the driver stages it through
+    With peer access on it goes straight across: over the NVLink, or over PCIe (P2P) where the
+    profile has no NVLink (`PeerLink.direct_gbps`); off, the driver stages it through
     a pinned host buffer: a D2H from GPU 0, then an H2D to GPU 1, one after the other, each at
     the pinned rate of its GPU's link with its fixed cost.
 
@@ -190,7 +191,7 @@ def peer_copy_ns(peer_access: bool, nbytes: int, profile: DeviceProfile) -> floa
     if profile.peer is None:
         raise ValueError(missing_peer_message(profile.key))
     if peer_access:
-        return profile.peer.peer_latency_us * 1e3 + nbytes / profile.peer.nvlink_gbps
+        return profile.peer.peer_latency_us * 1e3 + nbytes / profile.peer.direct_gbps
     staged = copy_ns(OpKind.D2H, HostMemory.PINNED, nbytes, profile)
     return staged + copy_ns(OpKind.H2D, HostMemory.PINNED, nbytes, profile)
 

@@ -81,7 +81,7 @@ class DeviceProfile:
     malloc_us: float  # malloc of a large buffer: reserves addresses, no pages yet
     # Write-combined, mapped, managed and staged memory, CUDA Graphs: only where measured
     host_kinds: HostKinds | None = None
-    # Two of these GPUs joined by NVLink: only where the profile has a [peer] section
+    # Two of these GPUs, joined by NVLink or by PCIe: only where the profile has a [peer] section
     peer: PeerLink | None = None
 
     @property
@@ -107,7 +107,7 @@ class DeviceProfile:
             "link": self.link,
             "link_peak_gbps": self.link_peak_gbps,
             "host_ram_gib": self.host_ram_gib,
-        } | ({} if self.peer is None else {"nvlink_gbps": self.peer.nvlink_gbps})
+        } | ({} if self.peer is None else self.peer.facts())
 
     @property
     def pageable_spread(self) -> PageableSpread | None:
