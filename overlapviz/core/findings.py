@@ -84,13 +84,16 @@ _ENGINE = {
 }
 
 
-def find_findings(trace: Trace, metrics: Metrics | None = None) -> list[Finding]:
-    """Every finding that applies to `trace`, in a fixed rule order."""
+Rule = Callable[[Trace, Metrics], list[Finding]]
+
+
+def find_findings(trace: Trace, metrics: Metrics | None = None, rules: tuple[Rule, ...] | None = None) -> list[Finding]:
+    """Every finding of `rules` (default: all, `RULES`) that applies to `trace`, in a fixed rule order."""
     metrics = compute_metrics(trace) if metrics is None else metrics
     if metrics.makespan_ns <= 0:
         return []
     found: list[Finding] = []
-    for rule in RULES:
+    for rule in RULES if rules is None else rules:
         found.extend(rule(trace, metrics))
     return found
 
@@ -296,7 +299,7 @@ def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | Non
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
 
 
-RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
+RULES: tuple[Rule, ...] = (
     host_blocked_pageable,
     sync_after_copy,
     single_stream,
@@ -312,6 +315,12 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     alloc_per_run,
     memory_findings,
 )
+# The rules about the program as a whole: its host thread, its allocations, data moving from
+# one GPU to another. With several GPUs they read the whole trace, the others each GPU's part.
+PROGRAM_RULES: tuple[Rule, ...] = (
+    host_blocked_pageable, sync_after_copy, small_copies, staged_peer_copy, alloc_per_run,
+)  # fmt: skip
+GPU_RULES: tuple[Rule, ...] = tuple(rule for rule in RULES if rule not in PROGRAM_RULES)
 
 
 def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:
