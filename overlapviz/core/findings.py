@@ -29,6 +29,7 @@ from overlapviz.core.metrics import (
     pageable_copy_calls,
 )
 from overlapviz.core.number_text import count_text, fixed, plural
+from overlapviz.core.peer_findings import peer_bound, peers_lead
 from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.trace import OpKind, Trace, Unit
 from overlapviz.core.trace_facts import (
@@ -186,6 +187,8 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []  # the host, not a stage, sets the pace: too_many_chunks says so
     if not trace.mask(OpKind.H2D, OpKind.D2H).any():
         return []  # no copies to weigh the kernels against (mapped or managed memory)
+    if peers_lead(trace, metrics):
+        return []  # the copies between GPUs set the pace: peer_bound says so
     kernel = metrics.busy_ns["kernel"]
     h2d, d2h = metrics.busy_ns["h2d"], metrics.busy_ns["d2h"]
     shared_engine = trace.copy_engines < 2
@@ -308,6 +311,7 @@ RULES: tuple[Rule, ...] = (
     small_copies,
     staged_peer_copy,
     false_dependency,
+    peer_bound,
     stage_bound,
     too_few_chunks,
     too_many_chunks,
