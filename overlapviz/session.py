@@ -16,8 +16,9 @@ from typing import Any
 from overlapviz.backends import registry
 from overlapviz.backends.base import SWEEP_SIZES, Backend, BackendError, CancelToken, DeviceInfo
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.findings import Finding, find_findings
+from overlapviz.core.findings import Finding
 from overlapviz.core.metrics import Metrics, compute_metrics
+from overlapviz.core.per_device import trace_findings
 from overlapviz.core.trace import Trace
 from overlapviz.importers.read import read_trace_file
 
@@ -60,7 +61,7 @@ def analyse(trace: Trace, wall_s: float = 0.0) -> RunResult:
         The trace with its metrics and findings.
     """
     metrics = compute_metrics(trace)
-    return RunResult(trace, metrics, find_findings(trace, metrics), wall_s)
+    return RunResult(trace, metrics, trace_findings(trace, metrics), wall_s)
 
 
 def find_backend(name: str = "auto", device: str | None = None) -> Backend:

@@ -128,7 +128,7 @@ def test_findings_one_per_line(backends, capsys, monkeypatch):
     from overlapviz.core.findings import Finding
 
     monkeypatch.setattr(
-        "overlapviz.session.find_findings",
+        "overlapviz.session.trace_findings",
         lambda trace, metrics: [Finding("a", "First finding.", (0,)), Finding("b", "Second\nfinding.", (1,))],
     )
     _, out, _ = run_cli(capsys, "run")
@@ -138,7 +138,7 @@ def test_findings_one_per_line(backends, capsys, monkeypatch):
 
 
 def test_no_findings_and_nothing_to_overlap(backends, capsys, monkeypatch):
-    monkeypatch.setattr("overlapviz.session.find_findings", lambda trace, metrics: [])
+    monkeypatch.setattr("overlapviz.session.trace_findings", lambda trace, metrics: [])
     _, out, _ = run_cli(capsys, "run", "--chunks", "1")
     lines = out.splitlines()
     assert lines[3].startswith("overlap    copy time hidden 0 %   engines together 0 %")

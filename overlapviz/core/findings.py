@@ -29,6 +29,7 @@ from overlapviz.core.metrics import (
     pageable_copy_calls,
 )
 from overlapviz.core.number_text import count_text, fixed, plural
+from overlapviz.core.peer_findings import peer_bound, peers_lead
 from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.trace import OpKind, Trace, Unit
 from overlapviz.core.trace_facts import (
@@ -84,13 +85,16 @@ _ENGINE = {
 }
 
 
-def find_findings(trace: Trace, metrics: Metrics | None = None) -> list[Finding]:
-    """Every finding that applies to `trace`, in a fixed rule order."""
+Rule = Callable[[Trace, Metrics], list[Finding]]
+
+
+def find_findings(trace: Trace, metrics: Metrics | None = None, rules: tuple[Rule, ...] | None = None) -> list[Finding]:
+    """Every finding of `rules` (default: all, `RULES`) that applies to `trace`, in a fixed rule order."""
     metrics = compute_metrics(trace) if metrics is None else metrics
     if metrics.makespan_ns <= 0:
         return []
     found: list[Finding] = []
-    for rule in RULES:
+    for rule in RULES if rules is None else rules:
         found.extend(rule(trace, metrics))
     return found
 
@@ -183,6 +187,8 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []  # the host, not a stage, sets the pace: too_many_chunks says so
     if not trace.mask(OpKind.H2D, OpKind.D2H).any():
         return []  # no copies to weigh the kernels against (mapped or managed memory)
+    if peers_lead(trace, metrics):
+        return []  # the copies between GPUs set the pace: peer_bound says so
     kernel = metrics.busy_ns["kernel"]
     h2d, d2h = metrics.busy_ns["h2d"], metrics.busy_ns["d2h"]
     shared_engine = trace.copy_engines < 2
@@ -296,7 +302,7 @@ def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | Non
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
 
 
-RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
+RULES: tuple[Rule, ...] = (
     host_blocked_pageable,
     sync_after_copy,
     single_stream,
@@ -305,6 +311,7 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     small_copies,
     staged_peer_copy,
     false_dependency,
+    peer_bound,
     stage_bound,
     too_few_chunks,
     too_many_chunks,
@@ -312,6 +319,12 @@ RULES: tuple[Callable[[Trace, Metrics], list[Finding]], ...] = (
     alloc_per_run,
     memory_findings,
 )
+# The rules about the program as a whole: its host thread, its allocations, data moving from
+# one GPU to another. With several GPUs they read the whole trace, the others each GPU's part.
+PROGRAM_RULES: tuple[Rule, ...] = (
+    host_blocked_pageable, sync_after_copy, small_copies, staged_peer_copy, alloc_per_run,
+)  # fmt: skip
+GPU_RULES: tuple[Rule, ...] = tuple(rule for rule in RULES if rule not in PROGRAM_RULES)
 
 
 def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:

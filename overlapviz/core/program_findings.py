@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, rows_of
+from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
+from overlapviz.core.host_findings import SYNC_CALLS
 from overlapviz.core.intervals import covered_ns, union_intervals
 from overlapviz.core.lanes import is_legacy_stream
 from overlapviz.core.metrics import Metrics
@@ -133,8 +134,9 @@ def staged_peer_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
     total_bytes = int(sum(int(trace["bytes"][d2h]) for d2h, _ in pairs))
     routes = sorted({(int(trace["device"][d2h]), int(trace["device"][h2d])) for d2h, h2d in pairs})
     route_text = ", ".join(f"GPU {a} to GPU {b}" for a, b in routes)
+    times = "once" if len(pairs) == 1 else f"{len(pairs)} times"
     message = (
-        f"{len(pairs)} times data went from one GPU to another through host memory ({route_text}): a D2H copy,"
+        f"Data went from one GPU to another through host memory {times} ({route_text}): a D2H copy,"
         f" then an H2D copy of the same bytes ({total_bytes / 1e6:,.1f} MB in all; {ms_text(copying)} of copying,"
         f" {pct_text(copying, metrics.makespan_ns)} of the run). The bytes crossed the host link twice and waited"
         " in between. A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess; in PyTorch,"
@@ -148,14 +150,16 @@ def _staged_pairs(trace: Trace) -> list[tuple[int, int]]:
 
     Each H2D copy is paired with the latest such D2H copy not yet paired. An H2D copy whose host
     call was made before the D2H copy ended sends other bytes: a pipeline that feeds one GPU
-    while another drains copies chunks of one size both ways, and none of them is staging.
+    while another drains copies chunks of one size both ways, and none of them is staging. Nor
+    does one issued later, when the host never waited for the D2H copy (see `_waited_for`).
     """
     d2h = np.flatnonzero(trace.mask(OpKind.D2H) & (trace["bytes"] > 0))
     h2d = np.flatnonzero(trace.mask(OpKind.H2D) & (trace["bytes"] > 0))
     if d2h.size == 0 or h2d.size == 0 or np.unique(trace["device"][np.concatenate([d2h, h2d])]).size < 2:
         return []
     waiting: dict[int, list[int]] = {}
-    ends = [(int(trace["end_ns"][r]), 0, int(r)) for r in d2h]
+    waited = _waited_for(trace, d2h)
+    ends = [(int(trace["end_ns"][r]), 0, int(r)) for r, held in zip(d2h, waited, strict=True) if held]
     # a D2H copy that ends as an H2D copy starts sorts first
     events = sorted(ends + [(int(trace["start_ns"][r]), 1, int(r)) for r in h2d])
     issued = _issue_times(trace)
@@ -171,6 +175,33 @@ def _staged_pairs(trace: Trace) -> list[tuple[int, int]]:
             candidates.remove(other)
             pairs.append((other, row))
     return pairs
+
+
+def _waited_for(trace: Trace, d2h: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+    """Per D2H row: whether the host was waiting for it as it ended, so that it could send its bytes on.
+
+    Waiting is being inside a synchronize, or inside the copy's own call (a blocking cudaMemcpy),
+    when the copy ends. A trace without host calls cannot say: every copy counts as waited for.
+    """
+    calls = np.flatnonzero(trace["kind"] == OpKind.API)
+    if calls.size == 0:
+        return np.ones(d2h.size, dtype=bool)
+    ends = trace["end_ns"][d2h]
+    own_call = np.full(len(trace), -1, dtype=np.int64)
+    linked = calls[trace["op"][calls] >= 0]
+    own_call[trace["op"][linked]] = linked
+    mine = own_call[d2h]
+    in_own_call = (mine >= 0) & (trace["end_ns"][np.maximum(mine, 0)] >= ends)
+    is_sync = np.array([plain_api_name(name) in SYNC_CALLS for name in trace.names], dtype=bool)
+    syncs = calls[is_sync[trace["name"][calls]]] if is_sync.size else calls[:0]
+    if syncs.size == 0:
+        return in_own_call
+    syncs = syncs[np.argsort(trace["start_ns"][syncs], kind="stable")]
+    latest_end = np.maximum.accumulate(trace["end_ns"][syncs])  # of the synchronizes begun by then
+    begun = np.searchsorted(trace["start_ns"][syncs], ends, side="right") - 1
+    in_sync = (begun >= 0) & (latest_end[np.maximum(begun, 0)] >= ends)
+    waited: npt.NDArray[np.bool_] = in_own_call | in_sync
+    return waited
 
 
 def _can_carry(trace: Trace, issued: npt.NDArray[np.int64], d2h: int, h2d: int) -> bool:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from tracefactory import MS, on_gpus, pipeline_trace
 
-from overlapviz.core.findings import find_findings
+from overlapviz.core.findings import PROGRAM_RULES, find_findings
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.per_device import (
     findings_per_device,
@@ -12,6 +12,7 @@ from overlapviz.core.per_device import (
     gpu_part,
     gpu_title,
     metrics_per_device,
+    trace_findings,
 )
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
 from overlapviz.core.trace_facts import START_LATENCY_NS, copy_engine_waits, idle_unit_waits
@@ -160,3 +161,41 @@ def test_preparing_a_trace_of_two_gpus_works_out_each_gpus_figures_on_the_run_th
     monkeypatch.setattr(per_device, "compute_metrics", not_again)
     monkeypatch.setattr(per_device, "find_findings", not_again)
     assert set(metrics_per_device(both)) == {0, 1} and set(findings_per_device(both)) == {0, 1}
+
+
+# --- the findings of a whole trace of two GPUs --------------------------------------------
+
+
+def two_gpu_run(**settings):
+    from overlapviz.core.config import PipelineConfig
+    from overlapviz.session import run_pipeline
+
+    return run_pipeline(PipelineConfig(gpus=2, **settings), "sim", "h200x2-nvlink")
+
+
+def test_a_trace_of_one_gpu_has_the_findings_of_every_rule_on_it():
+    trace = pipeline_trace(4, 1, h2d_ns=3 * MS, kernel_ns=1 * MS, d2h_ns=1 * MS)
+    metrics = compute_metrics(trace)
+    assert trace_findings(trace, metrics) == find_findings(trace, metrics)
+    assert find_findings(trace, metrics)  # one stream: a finding to compare
+
+
+def test_with_two_gpus_a_gpus_findings_are_its_parts_and_say_which_gpu():
+    result = two_gpu_run(iters=100)  # copy-bound: the H2D engine of GPU 0 sets the pace
+    per_device = findings_per_device(result.trace)
+    gpu_findings = [f for f in result.findings if f.code not in {"alloc-per-run", "staged-peer-copy"}]
+    assert gpu_findings
+    for finding in gpu_findings:
+        device, _, message = finding.message.partition(": ")
+        assert device in {"GPU 0", "GPU 1"}
+        assert message in [found.message for found in per_device[int(device[-1])]]
+    bound = next(f for f in result.findings if f.code == "copy-bound")
+    assert bound.message.startswith("GPU 0: H2D copies limit this run") and "GPUs" not in bound.message
+    assert set(result.trace["device"][bound.rows].tolist()) == {0}  # rows of the whole trace, on GPU 0
+
+
+def test_with_two_gpus_a_finding_about_the_whole_program_is_given_once():
+    result = two_gpu_run(host_alloc="per-run")
+    allocs = [f for f in result.findings if f.code == "alloc-per-run"]
+    assert len(allocs) == 1 and not allocs[0].message.startswith("GPU")
+    assert allocs[0].message == find_findings(result.trace, result.metrics, PROGRAM_RULES)[0].message

@@ -134,7 +134,7 @@ def test_small_copies_that_take_a_sliver_of_the_run_are_no_finding():
 # --- a peer copy staged through the host ------------------------------------------------
 
 
-def staged(devices=(0, 1), sizes=(16 << 20, 16 << 20), h2d_called_us=None):
+def staged(devices=(0, 1), sizes=(16 << 20, 16 << 20), h2d_called_us=None, synchronized=True):
     b = TraceBuilder()
     b.add(OpKind.KERNEL, Unit.COMPUTE, 0, 1000 * US, name="k", stream=0, device=devices[0])
     b.add(OpKind.D2H, Unit.D2H_ENGINE, 1000 * US, 2300 * US, name="d2h", stream=0, device=devices[0], nbytes=sizes[0],
@@ -143,6 +143,8 @@ def staged(devices=(0, 1), sizes=(16 << 20, 16 << 20), h2d_called_us=None):
           memory=MemoryKind.PINNED)  # fmt: skip
     b.add(OpKind.KERNEL, Unit.COMPUTE, 3700 * US, 4000 * US, name="k", stream=1, device=devices[1])
     if h2d_called_us is not None:
+        if synchronized:  # the host waits for the D2H copy's bytes
+            b.add(OpKind.API, Unit.HOST, 1500 * US, 2305 * US, name="cudaStreamSynchronize_v3020")
         b.add(OpKind.API, Unit.HOST, h2d_called_us * US, (h2d_called_us + 5) * US, name="cudaMemcpyAsync", op=2)
     return b.build(TraceMeta(), origin_ns=0)
 
@@ -151,7 +153,7 @@ def test_a_copy_from_gpu_to_gpu_through_host_memory_is_found():
     trace = staged()
     [finding] = staged_peer_copy(trace, compute_metrics(trace))
     assert finding.message.startswith(
-        "1 times data went from one GPU to another through host memory (GPU 0 to GPU 1): a D2H copy, then an H2D"
+        "Data went from one GPU to another through host memory once (GPU 0 to GPU 1): a D2H copy, then an H2D"
         " copy of the same bytes (16.8 MB in all; 2.60 ms of copying, 65% of the run)."
     )
     assert "cudaMemcpyPeerAsync" in finding.message and finding.rows.tolist() == [1, 2]
@@ -170,14 +172,20 @@ def test_an_h2d_copy_issued_once_the_d2h_copy_ended_can_be_staging():
     assert finding.rows.tolist() == [1, 2]
 
 
+def test_an_h2d_copy_issued_later_by_a_host_that_never_waited_for_the_d2h_copy_is_no_staging():
+    trace = staged(h2d_called_us=2350, synchronized=False)  # the host issued on, never holding the bytes
+    assert staged_peer_copy(trace, compute_metrics(trace)) == []
+
+
 def test_an_h2d_copy_issued_before_the_d2h_copy_ended_sends_other_bytes():
     trace = staged(h2d_called_us=500)  # the host had not got the D2H copy's bytes yet
     assert staged_peer_copy(trace, compute_metrics(trace)) == []
 
 
+@pytest.mark.parametrize("iters", [1860, 100])  # with 100 the first chunks are out before the last are issued
 @pytest.mark.parametrize("peer_access", [True, False])
-def test_the_two_gpu_pipeline_is_no_staging_though_it_copies_one_size_both_ways(peer_access):
-    config = PipelineConfig(gpus=2, peer_access=peer_access)
+def test_the_two_gpu_pipeline_is_no_staging_though_it_copies_one_size_both_ways(peer_access, iters):
+    config = PipelineConfig(gpus=2, peer_access=peer_access, iters=iters)
     trace = run_pipeline(config, "sim", "h200x2-nvlink").trace
     assert staged_peer_copy(trace, compute_metrics(trace)) == []
 

@@ -1,0 +1,78 @@
+"""The finding about copies from one GPU to another: peer copies that set the pace of the run.
+
+A peer copy (``memcpy PtoP``) runs on the GPU it copies from. Over NVLink it runs many times
+faster than a copy to or from the host; staged through host memory, as the driver does with
+peer access off, it crosses the host's links twice and runs at about half a host copy's rate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
+from overlapviz.core.metrics import Metrics, covered_total_ns
+from overlapviz.core.number_text import fixed
+from overlapviz.core.trace import OpKind, Trace
+
+# Peer copies limit a run when their time clearly exceeds every other stage's, as
+# `findings.BOUND_RATIO` asks of the copies and kernels.
+PEER_BOUND_RATIO = 1.2
+# A peer copy at under three quarters of the rate of the same GPU's host copies is no faster
+# than a path through the host: staged, it runs at about half.
+THROUGH_HOST_RATE = 0.75
+
+
+def peer_busy_ns(trace: Trace) -> int:
+    """Time during which at least one peer copy ran."""
+    return covered_total_ns(trace, OpKind.PEER)
+
+
+def peers_lead(trace: Trace, metrics: Metrics) -> bool:
+    """Whether the peer copies, not the copies to and from the host or the kernels, set the pace."""
+    others = max(metrics.busy_ns["h2d"], metrics.busy_ns["d2h"], metrics.busy_ns["kernel"])
+    return peer_busy_ns(trace) >= PEER_BOUND_RATIO * others
+
+
+def peer_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find peer copies busy longer than any other stage: the link between the GPUs sets the pace."""
+    rows = np.flatnonzero(trace.mask(OpKind.PEER) & (trace["bytes"] > 0))
+    if rows.size == 0 or not peers_lead(trace, metrics):
+        return []
+    busy, makespan = peer_busy_ns(trace), metrics.makespan_ns
+    rate = _gbps(trace, rows)
+    routes = sorted({int(device) for device in trace["device"][rows]})
+    source = " and ".join(f"GPU {device}" for device in routes)
+    copies = max(metrics.busy_ns["h2d"], metrics.busy_ns["d2h"])
+    message = (
+        f"Peer copies limit this run: the copies from {source} to another GPU ran {pct_text(busy, makespan)} of it"
+        f" ({ms_text(busy)} of {ms_text(makespan)}) at {fixed(rate, 1)} GB/s, against {ms_text(copies)} for the"
+        f" busiest host copy direction and {ms_text(metrics.busy_ns['kernel'])} for the kernels."
+    )
+    host = _host_copy_gbps(trace)
+    if host > 0 and rate < THROUGH_HOST_RATE * host:
+        message += (
+            f" That is slower than this GPU's own copies to and from the host ({fixed(host, 1)} GB/s): a peer copy"
+            " staged through host memory, as the driver does when peer access is off, crosses the host's links"
+            " twice. cudaDeviceCanAccessPeer says whether the GPUs can reach each other directly;"
+            " cudaDeviceEnablePeerAccess turns it on."
+        )
+    else:
+        message += " Faster kernels or host copies would not shorten it; fewer bytes between the GPUs would."
+    return [Finding("peer-bound", message, rows_of(rows))]
+
+
+def _gbps(trace: Trace, rows: npt.NDArray[np.intp]) -> float:
+    """GB/s (1e9 bytes/s) of `rows`' bytes over their summed durations."""
+    duration = int(trace.duration_ns[rows].sum())
+    return float(trace["bytes"][rows].sum()) / duration if duration > 0 else 0.0
+
+
+def _host_copy_gbps(trace: Trace) -> float:
+    """The faster direction's rate of the trace's copies to and from the host; 0 without any."""
+    rates = [
+        _gbps(trace, rows)
+        for rows in (np.flatnonzero(trace.mask(kind) & (trace["bytes"] > 0)) for kind in (OpKind.H2D, OpKind.D2H))
+        if rows.size
+    ]
+    return max(rates, default=0.0)
