@@ -147,8 +147,8 @@ class PipelineConfig:
     host_alloc: HostAlloc = HostAlloc.REUSE
     ring_slots: int = DEFAULT_RING_SLOTS  # pinned slots of the staging ring (used only with staged memory)
     graph: bool = False  # issue the pipeline as one captured CUDA Graph per run
-    gpus: int = 1  # 2: each chunk goes H2D to GPU 0, its kernel, a peer copy to GPU 1, its kernel, D2H from GPU 1
-    peer_access: bool = True  # with 2 GPUs, cudaDeviceEnablePeerAccess; off: peer copies staged through the host
+    gpus: int = 1  # 2: two GPUs of one host, sharing the work as `gpu_layout` says
+    peer_access: bool = True  # with 2 GPUs in a chain, cudaDeviceEnablePeerAccess; off: peer copies staged by the host
     gpu_layout: GpuLayout = GpuLayout.CHAIN  # with 2 GPUs: each chunk through both (chain), or shared out (split)
 
     def __post_init__(self) -> None:
