@@ -35,6 +35,7 @@ from overlapviz.core.config import (
     DEFAULT_SIZE_BYTES,
     DEFAULT_STREAMS,
     ConfigError,
+    GpuLayout,
     HostAlloc,
     HostMemory,
     IssueOrder,
@@ -231,12 +232,19 @@ def add_run(commands: Any) -> None:
     )
     pipeline.add_argument(
         "--gpus", type=_count, metavar="N",
-        help="1, or 2: each chunk H2D to GPU 0, its kernel, a peer copy to GPU 1, its kernel, D2H from GPU 1"
+        help="1, or 2 GPUs of one host, shared as --gpu-layout says"
         " (default 1; two GPUs need a profile with NVLink, such as h200x2-nvlink)",
     )  # fmt: skip
     pipeline.add_argument(
+        "--gpu-layout", choices=[layout.value for layout in GpuLayout],
+        help="with --gpus 2: chain sends each chunk H2D to GPU 0, its kernel, a peer copy to GPU 1, its kernel,"
+        " D2H from GPU 1; split runs chunk c H2D, kernel, D2H on GPU c %% 2, both GPUs on one portable pinned"
+        " buffer (default chain)",
+    )  # fmt: skip
+    pipeline.add_argument(
         "--peer-access", action=argparse.BooleanOptionalAction,
-        help="with --gpus 2: peer copies over NVLink (on), or staged by the driver through the host (off); default on",
+        help="with --gpus 2 in a chain: peer copies over NVLink (on), or staged by the driver through the host (off);"
+        " default on",
     )  # fmt: skip
     output = run.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
@@ -287,6 +295,7 @@ _FLAG_FIELDS = {
     "ring_slots": "ring_slots",
     "graph": "graph",
     "gpus": "gpus",
+    "gpu_layout": "gpu_layout",
     "peer_access": "peer_access",
 }
 

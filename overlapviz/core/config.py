@@ -5,9 +5,12 @@ of ``size_bytes`` split into ``chunks`` chunks; chunk ``c`` runs on stream ``c %
 per chunk an H2D copy, the FMA-chain kernel on the chunk and a D2H copy into a second host
 buffer.
 
-With ``gpus = 2`` each chunk goes H2D to GPU 0, through the kernel there, by a peer copy to
-GPU 1, through the kernel there and D2H from GPU 1 back to the host; each GPU has ``streams``
-streams of its own (see `PipelineConfig.stream_of`).
+With ``gpus = 2`` the ``gpu_layout`` says how the two GPUs share the work. In a chain each
+chunk goes H2D to GPU 0, through the kernel there, by a peer copy to GPU 1, through the kernel
+there and D2H from GPU 1 back to the host. Split, the chunks take turns: chunk ``c`` runs H2D,
+kernel and D2H on GPU ``c % 2``, both GPUs reading the one input buffer and writing the one
+output buffer. Either way each GPU has ``streams`` streams of its own (see
+`PipelineConfig.stream_of`).
 
 Any chunk count from 1 to the number of elements is allowed. Every chunk holds
 ``elements // chunks`` elements, chunk ``c`` starting at element ``c * (elements // chunks)``,
@@ -79,9 +82,6 @@ GRAPH_MEMORIES = frozenset({
 # straight (or, pageable, through the driver's staging). The kinds a kernel reaches in place,
 # prefetched managed memory and the host's staging ring have no peer stage in the model.
 MULTI_GPU_MEMORIES = COPY_MEMORIES
-# Settings that exist only with several GPUs: left out of `to_dict` at their one-GPU values, so
-# that the files and traces of one-GPU runs read as they always have.
-MULTI_GPU_DEFAULTS: dict[str, object] = {"gpus": 1, "peer_access": True}
 
 
 class IssueOrder(StrEnum):
@@ -105,12 +105,24 @@ class HostAlloc(StrEnum):
     PER_RUN = "per-run"  # each run allocates both buffers before issuing and frees them after
 
 
+class GpuLayout(StrEnum):
+    """How two GPUs share the pipeline's chunks."""
+
+    CHAIN = "chain"  # every chunk through both: H2D to GPU 0, kernel, peer copy, kernel on GPU 1, D2H from GPU 1
+    SPLIT = "split"  # chunk c on GPU c % 2 alone: H2D, kernel, D2H, both GPUs on one portable pinned buffer
+
+
 class KernelKind(StrEnum):
     """Which kernel runs on each chunk."""
 
     FMA = "fma"  # v = v * 0.999f + 0.001f repeated `iters` times per element
     SINCOS = "sincos"  # a[i] += sqrt(sin(i)^2 + cos(i)^2), the kernel of Harris (2012)
 
+
+# Settings that exist only with several GPUs: left out of `to_dict` at their one-GPU values, so
+# that the files and traces of one-GPU runs read as they always have (and the layout at the
+# chain, the only layout two-GPU files had before there was a choice).
+MULTI_GPU_DEFAULTS: dict[str, object] = {"gpus": 1, "peer_access": True, "gpu_layout": GpuLayout.CHAIN}
 
 DEFAULT_SIZE_BYTES = 256 * MIB
 DEFAULT_CHUNKS = 16
@@ -135,8 +147,9 @@ class PipelineConfig:
     host_alloc: HostAlloc = HostAlloc.REUSE
     ring_slots: int = DEFAULT_RING_SLOTS  # pinned slots of the staging ring (used only with staged memory)
     graph: bool = False  # issue the pipeline as one captured CUDA Graph per run
-    gpus: int = 1  # 2: each chunk goes H2D to GPU 0, its kernel, a peer copy to GPU 1, its kernel, D2H from GPU 1
-    peer_access: bool = True  # with 2 GPUs, cudaDeviceEnablePeerAccess; off: peer copies staged through the host
+    gpus: int = 1  # 2: two GPUs of one host, sharing the work as `gpu_layout` says
+    peer_access: bool = True  # with 2 GPUs in a chain, cudaDeviceEnablePeerAccess; off: peer copies staged by the host
+    gpu_layout: GpuLayout = GpuLayout.CHAIN  # with 2 GPUs: each chunk through both (chain), or shared out (split)
 
     def __post_init__(self) -> None:
         for name, enum in _ENUM_FIELDS.items():
@@ -186,9 +199,13 @@ class PipelineConfig:
     def _check_gpus(self) -> None:
         """Refuse what the two-GPU pipeline cannot do, each with the reason."""
         if self.gpus == 1:
-            if not self.peer_access:
-                raise ConfigError("peer_access", "peer access is between GPUs: it needs gpus = 2")
+            self._check_one_gpu()
             return
+        if self.gpu_layout is GpuLayout.SPLIT and not self.peer_access:
+            # no chunk leaves its GPU: "off" would change nothing while seeming to
+            raise ConfigError(
+                "peer_access", "the split layout makes no peer copies: peer access off needs the chain layout"
+            )
         if self.memory not in MULTI_GPU_MEMORIES:
             allowed = ", ".join(sorted(m.value for m in MULTI_GPU_MEMORIES))
             raise ConfigError(
@@ -197,6 +214,13 @@ class PipelineConfig:
         if self.graph:
             # the measured launch costs are of a graph on one GPU
             raise ConfigError("gpus", "a CUDA Graph over two GPUs is not modelled: run two GPUs without --graph")
+
+    def _check_one_gpu(self) -> None:
+        """Refuse the settings that only two GPUs have, set away from their one-GPU values."""
+        if not self.peer_access:
+            raise ConfigError("peer_access", "peer access is between GPUs: it needs gpus = 2")
+        if self.gpu_layout is not GpuLayout.CHAIN:
+            raise ConfigError("gpu_layout", "the split layout shares the chunks between GPUs: it needs gpus = 2")
 
     @property
     def uses_ring(self) -> bool:
@@ -246,15 +270,27 @@ class PipelineConfig:
         if not 0 <= chunk < self.chunks:
             raise IndexError(f"chunk {chunk} is not one of the pipeline's {self.chunks} chunks")
 
+    @property
+    def is_split(self) -> bool:
+        """Whether the chunks are shared out between two GPUs (see `gpu_of`) instead of chained through both."""
+        return self.gpus > 1 and self.gpu_layout is GpuLayout.SPLIT
+
+    def gpu_of(self, chunk: int) -> int:
+        """The GPU that copies `chunk` in: its own GPU when split, GPU 0 (the chain's start) otherwise."""
+        return chunk % self.gpus if self.is_split else 0
+
     def stream_of(self, chunk: int, gpu: int = 0) -> int:
         """The stream (0-based) that carries `chunk` on `gpu`.
 
         Each GPU has streams of its own, numbered on from the last GPU's: with 4 streams, GPU 1
-        has streams 4 to 7 (its legacy default stream is stream 1).
+        has streams 4 to 7 (its legacy default stream is stream 1). Split, a GPU's chunks take
+        its streams in turn (its ``k``-th chunk, ``c // 2``, on its stream ``k % streams``), so
+        that every stream of each GPU carries work, as with one GPU.
         """
         if self.stream_kind is StreamKind.LEGACY:
             return gpu
-        return gpu * self.streams + chunk % self.streams
+        turn = chunk // self.gpus if self.is_split else chunk
+        return gpu * self.streams + turn % self.streams
 
     def replace(self, **changes: Any) -> PipelineConfig:
         """A copy with some fields changed, validated again."""
@@ -294,8 +330,10 @@ class PipelineConfig:
         extras += ", host buffers allocated per run" * (self.host_alloc is HostAlloc.PER_RUN)
         extras += f", ring of {count_text(self.ring_slots, 'slot')}" * self.uses_ring
         extras += ", one CUDA Graph" * self.graph
-        if self.gpus > 1:
-            extras += f", {self.gpus} GPUs, peer access {'on' if self.peer_access else 'off'}"
+        if self.is_split:
+            extras += f", {self.gpus} GPUs, split layout"
+        elif self.gpus > 1:
+            extras += f", {self.gpus} GPUs, chain layout, peer access {'on' if self.peer_access else 'off'}"
         return (
             f"{format_size(self.size_bytes)}, {streams} x {count_text(self.chunks, 'chunk')}, {self.memory.value},"
             f" {self.order.value}, {work}{extras}"
@@ -308,6 +346,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "stream_kind": StreamKind,
     "kernel": KernelKind,
     "host_alloc": HostAlloc,
+    "gpu_layout": GpuLayout,
 }
 
 

@@ -107,9 +107,9 @@ PLAN_COLUMNS: dict[str, type] = {
     "device": np.int16,  # the GPU that runs the op (a peer copy: the GPU it copies from); 0 for host copies
     "after": np.int32,  # the row in another stream this op waits for (cudaStreamWaitEvent); -1 for none
 }
-# With two GPUs, a chunk's steps and the GPU of each: in on GPU 0, computed there, sent across,
-# computed on GPU 1, out from GPU 1.
-TWO_GPU_STEPS: tuple[tuple[Stage, int], ...] = ((COPY_IN, 0), (KERNEL, 0), (PEER_COPY, 0), (KERNEL, 1), (COPY_OUT, 1))
+# With two GPUs in a chain, a chunk's steps and the GPU of each: in on GPU 0, computed there,
+# sent across, computed on GPU 1, out from GPU 1. Split, a chunk has one GPU's steps, on its own GPU.
+CHAIN_STEPS: tuple[tuple[Stage, int], ...] = ((COPY_IN, 0), (KERNEL, 0), (PEER_COPY, 0), (KERNEL, 1), (COPY_OUT, 1))
 
 
 def memory_kind(memory: HostMemory) -> MemoryKind:
@@ -286,23 +286,22 @@ class PipelinePlan:
 
 def pipeline_plan(config: PipelineConfig, *, copy_engines: int, sm_count: int) -> PipelinePlan:
     """The ops of `config` in issue order on devices with `copy_engines` and `sm_count` SMs each."""
-    if config.gpus > 1:
-        steps = tuple(step for step in TWO_GPU_STEPS if config.has_kernel_work or step[0] is not KERNEL)
-    else:
-        steps = tuple((s, 0) for s in chunk_stages(config.memory, kernel_work=config.has_kernel_work))
+    steps = _chunk_steps(config)
     if config.uses_ring:
         stage, chunk, slot, waits_for = _ring_order(config, tuple(s for s, _ in steps))
         device = np.zeros_like(chunk)
     else:
         stage, chunk, device = _chunk_order(config, steps)
         slot = waits_for = np.full(len(chunk), -1, dtype=np.int64)
+    if config.is_split:  # every step of a chunk on the chunk's own GPU (`PipelineConfig.gpu_of`)
+        device = chunk % config.gpus
     stage_kind = np.array([s.kind for s in STAGES], dtype=np.int8)[stage]
     kernel, host, peer = stage_kind == OpKind.KERNEL, stage_kind == OpKind.HOST_COPY, stage_kind == OpKind.PEER
     last = config.chunks - 1
     chunk_bytes = _per_chunk(config.chunks, config.chunk_bytes, config.chunk_bytes_of(last))
     kernel_bytes = _per_chunk(config.chunks, kernel_link_bytes(config), kernel_link_bytes(config, last))
     grid = _per_chunk(config.chunks, kernel_blocks(config, sm_count), kernel_blocks(config, sm_count, last))
-    stream = device if config.stream_kind is StreamKind.LEGACY else device * config.streams + chunk % config.streams
+    stream = _stream_column(config, chunk, device)
     memory = memory_kind(config.memory)
     kernel_memory = memory if config.memory in IN_PLACE_MEMORIES else MemoryKind.NONE
     columns: dict[str, npt.NDArray[Any]] = {
@@ -325,6 +324,21 @@ def pipeline_plan(config: PipelineConfig, *, copy_engines: int, sm_count: int) -
 
 
 Rows = npt.NDArray[np.int64]
+
+
+def _stream_column(config: PipelineConfig, chunk: Rows, device: Rows) -> Rows:
+    """`PipelineConfig.stream_of` of every row at once."""
+    if config.stream_kind is StreamKind.LEGACY:
+        return device
+    turn = chunk // config.gpus if config.is_split else chunk  # split: the chunk's place among its GPU's chunks
+    return device * config.streams + turn % config.streams
+
+
+def _chunk_steps(config: PipelineConfig) -> tuple[tuple[Stage, int], ...]:
+    """The steps of a chunk, each with its GPU; split, GPU 0 stands for the chunk's own GPU."""
+    if config.gpus > 1 and not config.is_split:
+        return tuple(step for step in CHAIN_STEPS if config.has_kernel_work or step[0] is not KERNEL)
+    return tuple((s, 0) for s in chunk_stages(config.memory, kernel_work=config.has_kernel_work))
 
 
 def _chunk_order(config: PipelineConfig, steps: tuple[tuple[Stage, int], ...]) -> tuple[Rows, Rows, Rows]:

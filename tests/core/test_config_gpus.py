@@ -47,7 +47,7 @@ def test_two_gpus_copy_every_copy_kind(memory: str) -> None:
 
 def test_describe_says_the_gpus_only_when_two() -> None:
     assert "GPU" not in PipelineConfig().describe()
-    assert TWO.describe().endswith(", 2 GPUs, peer access on")
+    assert TWO.describe().endswith(", 2 GPUs, chain layout, peer access on")
     assert TWO.replace(peer_access=False).describe().endswith("peer access off")
 
 

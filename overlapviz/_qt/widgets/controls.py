@@ -16,6 +16,7 @@ from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.config import (
     MAX_GPUS,
     ConfigError,
+    GpuLayout,
     HostMemory,
     IssueOrder,
     PipelineConfig,
@@ -70,6 +71,8 @@ class ControlsPanel(QWidget):
         kinds = {k: child(form, QPushButton, f"stream_kind_{k.value}") for k in StreamKind}
         self.stream_kind = ChoiceGroup(kinds, self)
         self.gpus = ChoiceGroup({n: child(form, QPushButton, f"gpus_{n}") for n in range(1, MAX_GPUS + 1)}, self)
+        layouts = {layout: child(form, QPushButton, f"gpu_layout_{layout.value}") for layout in GpuLayout}
+        self.gpu_layout = ChoiceGroup(layouts, self)
         self._config = PipelineConfig()  # the last valid config shown or asked for
         self._wanted_chunks = self._config.chunks
         self._kernel_hint = KernelTimeHint()
@@ -111,6 +114,7 @@ class ControlsPanel(QWidget):
         self.peer_access_switch.setChecked(config.peer_access)
         self.peer_access_switch.blockSignals(False)
         self.gpus.set_value(config.gpus)
+        self.gpu_layout.set_value(config.gpu_layout)
         self.memory.set_value(config.memory)
         self.order.set_value(config.order)
         self.stream_kind.set_value(config.stream_kind)
@@ -163,7 +167,7 @@ class ControlsPanel(QWidget):
         for slider in self._sliders():
             slider.value_changed.connect(self._on_slider_moved)
             slider.value_committed.connect(self._on_slider_committed)
-        for group in (self.memory, self.order, self.stream_kind, self.gpus):
+        for group in (self.memory, self.order, self.stream_kind, self.gpus, self.gpu_layout):
             group.chosen.connect(lambda _value: self._commit())
         for switch in (self.graph_switch, self.peer_access_switch):
             switch.toggled.connect(lambda _on: self._commit())
@@ -207,14 +211,18 @@ class ControlsPanel(QWidget):
     def _current_or_notice(self) -> PipelineConfig | None:
         """The config the controls describe now (built once per change), or None with the reason shown."""
         gpus = self.gpus.value()
-        self.peer_access_switch.setEnabled(gpus > 1)  # kept for when two GPUs are chosen again
+        # with one GPU the layout is the chain's and the peer access on: the buttons keep the
+        # user's choice for when two GPUs are chosen again
+        layout = self.gpu_layout.value() if gpus > 1 else GpuLayout.CHAIN
+        self._enable_gpu_controls(gpus, layout)
+        peer_access = self.peer_access_switch.isChecked() or not _has_peer_copies(gpus, layout)
         try:
             config = self._config.replace(
                 streams=self.streams_slider.value(), chunks=self.chunks_slider.value(),
                 size_bytes=self.size_slider.value(), iters=self.iters_slider.value(), memory=self.memory.value(),
                 order=self.order.value(), stream_kind=self.stream_kind.value(),
                 ring_slots=self.ring_slots_slider.value(), graph=self.graph_switch.isChecked(), gpus=gpus,
-                peer_access=self.peer_access_switch.isChecked() or gpus == 1,  # peer access is between GPUs
+                gpu_layout=layout, peer_access=peer_access,
             )  # fmt: skip
         except ConfigError as error:
             self.notice.setText(f"Not a valid pipeline: {error}")
@@ -227,7 +235,7 @@ class ControlsPanel(QWidget):
 
     def _show_adjustments(self) -> None:
         self.ring_slots_slider.setEnabled(self._config.uses_ring)  # the slots are kept for when staged is chosen
-        self.peer_access_switch.setEnabled(self._config.gpus > 1)
+        self._enable_gpu_controls(self._config.gpus, self._config.gpu_layout)
         chunks = self.chunks_slider.value()
         text = ""
         if self._wanted_chunks != chunks:
@@ -238,6 +246,12 @@ class ControlsPanel(QWidget):
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 
+    def _enable_gpu_controls(self, gpus: int, layout: GpuLayout) -> None:
+        """The layout matters with two GPUs, peer access only where chunks cross between them."""
+        for button in (self.gpu_layout.button(choice) for choice in GpuLayout):
+            button.setEnabled(gpus > 1)
+        self.peer_access_switch.setEnabled(_has_peer_copies(gpus, layout))
+
     def _show_kernel_time(self, config: PipelineConfig | None = None) -> None:
         shown = self._config if config is None else config
         self.iters_slider.set_detail(self._kernel_hint.text(shown, self.target()))
@@ -246,6 +260,11 @@ class ControlsPanel(QWidget):
 def _with(values: tuple[int, ...], extra: int) -> tuple[int, ...]:
     """`values` with `extra` added in order (a loaded config may hold a value off the ladder)."""
     return values if extra in values else tuple(sorted((*values, extra)))
+
+
+def _has_peer_copies(gpus: int, layout: GpuLayout) -> bool:
+    """Whether chunks go from GPU to GPU, the only copies peer access changes."""
+    return gpus > 1 and layout is GpuLayout.CHAIN
 
 
 def _iters_text(iters: int) -> str:
