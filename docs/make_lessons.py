@@ -34,9 +34,9 @@ from overlapviz.backends.base import BackendError, BandwidthPoint
 from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.atomic import atomic_write_text
-from overlapviz.core.config import GIB, HostMemory, IssueOrder, PipelineConfig, StreamKind, format_size
+from overlapviz.core.config import GIB, GpuLayout, HostMemory, IssueOrder, PipelineConfig, StreamKind, format_size
 from overlapviz.core.findings import Finding
-from overlapviz.core.metrics import Metrics, allocation_calls
+from overlapviz.core.metrics import Metrics, allocation_calls, covered_total_ns
 from overlapviz.core.pinning import DEFAULT_PINNED_SHARE, PINNED_SHARE_ENV, gib
 from overlapviz.core.pipeline_plan import HOST_READ_NAME
 from overlapviz.core.trace import OpKind, Trace
@@ -359,14 +359,16 @@ def intro(model: Model) -> str:
           "the default pipeline is pinned memory, depth order, non-blocking streams")
     on_model_only = [lesson.name for lesson in model.lessons
                      if lesson.preset.backend is not None or any(lesson.preset.devices)]
-    claim(on_model_only == ["copy-engines-both-ways", "order-c1060", "order-c2050", "order-k20c", "pin-too-much"],
-          "(all)", "the Tesla, copy-engine and RAM-guard lessons, and only they, name their device")
+    claim(on_model_only == ["copy-engines-both-ways", "order-c1060", "order-c2050", "order-k20c", "pin-too-much",
+                            "peer-access-on-vs-off", "nvlink-vs-through-the-host", "two-gpus-one-host-buffer"],
+          "(all)", "the Tesla, copy-engine, RAM-guard and two-GPU lessons, and only they, name their device")
     return "\n\n".join([
         INTRO.strip("\n"),
         para(f"""Each lesson is one claim that a user can watch happen. Lessons about the H200 name no
         device, so they run on the real GPU where there is one and on the `h200` model where there is
-        none; the Tesla lessons, the copy-engine lesson (it needs a what-if machine) and the RAM-guard
-        lesson (it depends on the host's RAM) name their simulated device. Every number below is from
+        none; the Tesla lessons, the copy-engine lesson (it needs a what-if machine), the RAM-guard
+        lesson (it depends on the host's RAM) and the two-GPU lessons (the real backend runs one GPU)
+        name their simulated device. Every number below is from
         the model: `{COMMAND}` runs each lesson on the simulated backend (`overlapviz run --preset NAME
         --backend sim --json` gives the same numbers) and writes this page, `tests/test_lessons_doc.py`
         fails while the page differs from what the model gives, and `tests/test_presets.py` checks the
@@ -993,6 +995,100 @@ def _graph(lesson: Lesson, model: Model) -> list[str]:
         para("""On the H200, with the benchmark's own issue loop (4.0 µs an op), both took about 12.2 ms: the
         device was the bottleneck at 1024 chunks there; the model's calls cost what overlapviz's own
         issue loop costs (CUPTI host records), and there the graph helps."""),
+    ]
+
+
+def _peer_rate(side: Side) -> str:
+    """GB/s of the side's peer copies."""
+    return _rate(side, side.trace.mask(OpKind.PEER))
+
+
+def _peer_busy(side: Side) -> str:
+    """How long the side's peer copies ran, overlapping ones counted once."""
+    return ms(covered_total_ns(side.trace, OpKind.PEER))
+
+
+def _one_gpu(config: PipelineConfig) -> RunResult:
+    """`config` on the h200 model, with one GPU."""
+    return run_pipeline(dataclasses.replace(config, gpus=1, gpu_layout=GpuLayout.CHAIN, peer_access=True),
+                        BACKEND, H200)
+
+
+TWO_GPU_CAVEAT = """The numbers are the model's, for two GPUs it is not calibrated on: each GPU is the h200
+model, measured on one H200; the link between them is NVIDIA's peak figure or a stand-in, as
+the profile's comments say (docs/model.md, "Two GPUs")."""
+
+
+@section("peer-access-on-vs-off")
+def _peer_access(lesson: Lesson, model: Model) -> list[str]:
+    on, off = _both(lesson)
+    claim(off.metrics.makespan_ns > 1.5 * on.metrics.makespan_ns, lesson.name,
+          "with peer access off the run takes far longer")
+    claim("peer-bound" in off.codes and "peer-bound" not in on.codes, lesson.name,
+          "with peer access off the peer copies set the pace")
+    return [
+        para("""**Claim.** With peer access on, a copy from one GPU to another crosses the PCIe links once, GPU
+        to GPU; with it off the driver stages it through host memory, and it costs a copy out of the
+        first GPU and a copy into the second, one after the other."""),
+        side_table(lesson, {
+            "makespan": lambda s: ms(s.metrics.makespan_ns),
+            "peer copies": lambda s: f"{_peer_busy(s)} at {_peer_rate(s)} GB/s",
+            "findings": findings,
+        }),
+        para(TWO_GPU_CAVEAT),
+        "The `peer-bound` finding with peer access off:",
+        quote(off.finding("peer-bound")),
+    ]
+
+
+@section("nvlink-vs-through-the-host")
+def _nvlink(lesson: Lesson, model: Model) -> list[str]:
+    nvlink, host = _both(lesson)
+    peers = nvlink.trace.mask(OpKind.PEER)
+    claim(float(nvlink.trace["bytes"][peers].sum() / nvlink.trace.duration_ns[peers].sum()) > 5 * 55.3, lesson.name,
+          "over NVLink a peer copy runs many times a host copy's rate")
+    claim(host.metrics.makespan_ns > 1.5 * nvlink.metrics.makespan_ns and "peer-bound" in host.codes, lesson.name,
+          "through the host the peer copies set the pace")
+    return [
+        para("""**Claim.** Over NVLink a copy between GPUs runs many times faster than any copy to or from the
+        host, so it hardly shows on the timeline; through the host it is the slowest step of the run."""),
+        side_table(lesson, {
+            "makespan": lambda s: ms(s.metrics.makespan_ns),
+            "peer copies": lambda s: f"{_peer_busy(s)} at {_peer_rate(s)} GB/s",
+            "bandwidth H2D / D2H": rate_pair,
+            "findings": findings,
+        }),
+        para("""The NVLink rate is the profile's 18 links of 25 GB/s each way, NVIDIA's peak for NVLink 4, less
+        the fixed cost of each copy; on H100 SXM NVIDIA's own test reaches about 380 of those 450 GB/s."""),
+        para(TWO_GPU_CAVEAT),
+    ]
+
+
+@section("two-gpus-one-host-buffer")
+def _one_host_buffer(lesson: Lesson, model: Model) -> list[str]:
+    own, shared = _both(lesson)
+    alone = _one_gpu(own.config)
+    claim(own.metrics.makespan_ns < 0.6 * alone.metrics.makespan_ns, lesson.name,
+          "with a link each, two GPUs take about half one GPU's time")
+    claim(shared.metrics.makespan_ns >= 0.95 * alone.metrics.makespan_ns, lesson.name,
+          "under one switch two GPUs are no faster than one")
+    claim((shared.metrics.bandwidth_gbps["h2d"] or 0.0) < 0.6 * (own.metrics.bandwidth_gbps["h2d"] or 0.0),
+          lesson.name, "under one switch each copy runs at about half the rate")
+    return [
+        para(f"""**Claim.** Two GPUs copying from one pinned host buffer at once each get their own link's rate
+        where each has a link of its own to the CPU, and share one link's rate under one PCIe switch.
+        The same pipeline on one H200 takes {ms(alone.metrics.makespan_ns)}."""),
+        side_table(lesson, {
+            "makespan": lambda s: ms(s.metrics.makespan_ns),
+            "bandwidth H2D / D2H": rate_pair,
+            "findings": findings,
+        }),
+        para("""The buffers are allocated once for both GPUs, as `cudaHostAllocPortable` allocates them; in a
+        program with unified addressing (every 64-bit CUDA program) any pinned buffer is portable. On
+        one H200 a portable buffer copied as fast as a plain pinned one (55.2 / 55.1 GB/s against
+        55.2 / 55.2, `benchmarks/results/h200_device_calls.json`). The switch's upstream link is taken
+        to carry what one H200's own link carries."""),
+        para(TWO_GPU_CAVEAT),
     ]
 
 

@@ -273,7 +273,8 @@ LESSONS = [
     "chunks-too-many", "legacy-default-stream", "copy-vs-kernel-bound", "copy-engines-both-ways", "order-h200",
     "order-c1060", "order-c2050", "order-k20c", "fresh-output-page-faults", "alloc-cudamallochost-vs-malloc",
     "alloc-once-and-reuse", "pin-too-much", "write-combined-vs-pinned", "mapped-zero-copy", "managed-page-faults",
-    "managed-prefetch", "staging-ring", "cuda-graph-many-chunks",
+    "managed-prefetch", "staging-ring", "cuda-graph-many-chunks", "peer-access-on-vs-off", "nvlink-vs-through-the-host",
+    "two-gpus-one-host-buffer",
 ]  # fmt: skip
 
 
@@ -304,7 +305,8 @@ def test_the_lessons_in_order():
 
 def test_lessons_on_the_h200_run_where_a_gpu_is_present():
     # No device and no backend: the real GPU when there is one, else the h200 model.
-    on_model_only = {"copy-engines-both-ways", "order-c1060", "order-c2050", "order-k20c", "pin-too-much"}
+    on_model_only = {"copy-engines-both-ways", "order-c1060", "order-c2050", "order-k20c", "pin-too-much",
+                     "peer-access-on-vs-off", "nvlink-vs-through-the-host", "two-gpus-one-host-buffer"}  # fmt: skip
     for preset in lessons():
         named = preset.backend is not None or any(preset.devices)
         assert named == (preset.name in on_model_only), preset.name
@@ -518,3 +520,34 @@ def test_lesson_cuda_graph_cuts_the_hosts_cost_per_op():
     assert round(per_op_us[0]) == 10 and round(per_op_us[1], 1) == 1.3
     assert "too-many-chunks" in codes(calls) and "too-many-chunks" not in codes(graph)
     assert graph.metrics.makespan_ns < 0.5 * calls.metrics.makespan_ns and "graph-launch" in codes(graph)
+
+
+def peer_rate(result):
+    """GB/s of the run's peer copies."""
+    peers = result.trace.mask(OpKind.PEER)
+    return float(result.trace["bytes"][peers].sum() / result.trace.duration_ns[peers].sum())
+
+
+def test_lesson_peer_access_off_stages_each_peer_copy_through_the_host():
+    on, off = run_on_model("peer-access-on-vs-off")
+    assert {int(d) for d in on.trace["device"][on.trace.device_mask]} == {0, 1}
+    assert round(peer_rate(on)) == 50 and round(peer_rate(off)) == 27  # about half: out of GPU 0, then into GPU 1
+    assert off.metrics.makespan_ns > 1.5 * on.metrics.makespan_ns
+    assert "peer-bound" in codes(off) and "peer-bound" not in codes(on)
+
+
+def test_lesson_nvlink_makes_the_peer_copies_a_sliver_of_the_run():
+    nvlink, host = run_on_model("nvlink-vs-through-the-host")
+    assert peer_rate(nvlink) > 7 * peer_rate(host)
+    peers = nvlink.trace.mask(OpKind.PEER)
+    assert nvlink.trace.duration_ns[peers].sum() < 0.2 * nvlink.metrics.busy_ns["h2d"]
+    assert "peer-bound" in codes(host) and "peer-bound" not in codes(nvlink)
+
+
+def test_lesson_two_gpus_under_one_switch_share_its_link():
+    own, shared = run_on_model("two-gpus-one-host-buffer")
+    one_gpu = run_pipeline(PipelineConfig(), "sim", "h200")
+    assert not own.trace.mask(OpKind.PEER).any()  # split: each chunk stays on its GPU
+    assert own.metrics.makespan_ns < 0.6 * one_gpu.metrics.makespan_ns
+    assert shared.metrics.makespan_ns >= 0.95 * one_gpu.metrics.makespan_ns
+    assert round(shared.metrics.bandwidth_gbps["h2d"]) == round(own.metrics.bandwidth_gbps["h2d"] / 2)
