@@ -29,6 +29,7 @@ from overlapviz.view.lane_rows import LaneRows
 
 MERGE_SHARE = 0.02  # brackets closer than this share of the run read as one
 MAX_GENERIC_CHARS = 60
+_GPU_PREFIX = re.compile(r"^GPU \d+: ")  # how a trace of several GPUs leads each GPU's finding
 _API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMemcpyAsync_v3020
 _DIRECTIONS = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 
@@ -206,9 +207,19 @@ def _write_combined_read(c: _Context, finding: Finding, rows: Rows) -> list[Call
     return [_callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
 
+def _peer_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    covered = covered_total_ns(c.trace, OpKind.PEER)
+    rate = float(c.trace["bytes"][rows].sum()) / max(int(c.trace.duration_ns[rows].sum()), 1)
+    share = _share(covered, c.metrics.makespan_ns)
+    text = f"peer-bound: copies between the GPUs ran {share} of the run, at {rate:.1f} GB/s"
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
 def _generic(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
-    # a clause ends at punctuation before a space or the end: "95.0 ms" is one number, not two clauses
-    first_clause = re.split(r"[:;.](?=\s|$)", finding.message, maxsplit=1)[0].strip()
+    # a clause ends at punctuation before a space or the end: "95.0 ms" is one number, not two clauses;
+    # the lane already says which GPU, so a finding's leading "GPU 1: " is no clause of its own
+    message = _GPU_PREFIX.sub("", finding.message, count=1)
+    first_clause = re.split(r"[:;.](?=\s|$)", message, maxsplit=1)[0].strip()
     text = first_clause if len(first_clause) <= MAX_GENERIC_CHARS else first_clause[: MAX_GENERIC_CHARS - 1] + "\u2026"
     lane_key = _busiest_lane(c, rows, None)
     return [_callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
@@ -221,6 +232,7 @@ _BUILDERS: dict[str, Callable[[_Context, Finding, Rows], list[Callout]]] = {
     "false-dependency": _false_dependency,
     "kernel-bound": _kernel_bound,
     "copy-bound": _copy_bound,
+    "peer-bound": _peer_bound,
     "too-few-chunks": _too_few_chunks,
     "too-many-chunks": _too_many_chunks,
     "alloc-per-run": _alloc_per_run,
@@ -274,7 +286,11 @@ def _busiest_lane(c: _Context, rows: npt.NDArray[np.intp], group: LaneGroup | No
 
 def _lane_title(c: _Context, lane_key: str) -> str:
     title = next((lane.lane.title for lane in c.lanes if lane.key == lane_key), "engine")
-    return title if title.startswith(("H2D", "D2H")) else title.lower()
+    gpu, colon, unit = title.partition(": ")  # "GPU 0: H2D engine" on a trace of several GPUs
+    if not colon:
+        gpu, unit = "", title
+    unit = unit if unit.startswith(("H2D", "D2H")) else unit.lower()
+    return f"{gpu} {unit}" if gpu else unit
 
 
 def _of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:

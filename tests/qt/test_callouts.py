@@ -27,7 +27,8 @@ def _callouts_of(result, findings):
 
 
 def _model(**changes):
-    return run_pipeline(PipelineConfig(**changes), "sim", changes.pop("device", "h200"))
+    device = changes.pop("device", "h200")
+    return run_pipeline(PipelineConfig(**changes), "sim", device)
 
 
 @pytest.fixture
@@ -83,6 +84,10 @@ def test_too_few_chunks_brackets_the_fill_and_the_drain_where_they_happen():
         ({"memory": "staged"}, "staging-host-bound", "host", "the host copies through the ring: 95.0 ms"),
         ({"memory": "write-combined"}, "write-combined-read", "host", "write-combined output back uncached"),
         ({"chunks": 256, "graph": True}, "graph-launch", "host", "in cudaGraphLaunch for 768 ops"),
+        ({"gpus": 2, "peer_access": False, "device": "h200x2-nvlink"}, "peer-bound", "gpu0-unit-device-copy",
+         "copies between the GPUs ran 89% of the run, at 27.2 GB/s"),
+        ({"gpus": 2, "peer_access": False, "device": "h200x2-nvlink"}, "copy-queue", "gpu0-unit-h2d-engine",
+         "the GPU 0 H2D engine runs one copy at a time"),
     ],
 )
 def test_each_finding_code_has_its_own_words_and_lane(changes, code, lane, words):
@@ -99,6 +104,13 @@ def test_an_unknown_finding_gets_its_first_clause_over_the_lane_with_its_spans()
     [callout] = _callouts_of(result, [odd])
     assert callout.text == "Kernels waited for a reason nobody has named yet"
     assert callout.lane_key in {"unit-compute", "stream-0", "stream-1"}
+
+
+def test_a_first_clause_is_not_the_gpu_that_leads_a_finding_of_several_gpus():
+    result = analyse(two_chunk_trace())
+    odd = Finding("something-new", "GPU 1: Kernels waited for a reason nobody has named yet: more.", (1, 4))
+    [callout] = _callouts_of(result, [odd])
+    assert callout.text == "Kernels waited for a reason nobody has named yet"
 
 
 def test_a_first_clause_keeps_its_decimal_numbers_whole():
