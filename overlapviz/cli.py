@@ -233,7 +233,7 @@ def add_run(commands: Any) -> None:
     pipeline.add_argument(
         "--gpus", type=_count, metavar="N",
         help="1, or 2 GPUs of one host, shared as --gpu-layout says"
-        " (default 1; two GPUs need a profile with NVLink, such as h200x2-nvlink)",
+        " (default 1; two GPUs need a profile with a peer link: h200x2-nvlink, h200x2-pcie, h200x2-pcie-switch)",
     )  # fmt: skip
     pipeline.add_argument(
         "--gpu-layout", choices=[layout.value for layout in GpuLayout],
@@ -243,7 +243,8 @@ def add_run(commands: Any) -> None:
     )  # fmt: skip
     pipeline.add_argument(
         "--peer-access", action=argparse.BooleanOptionalAction,
-        help="with --gpus 2 in a chain: peer copies over NVLink (on), or staged by the driver through the host (off);"
+        help="with --gpus 2 in a chain: peer copies GPU to GPU over NVLink or PCIe (on), or staged by the driver"
+        " through the host (off);"
         " default on",
     )  # fmt: skip
     output = run.add_argument_group("output")
