@@ -367,7 +367,7 @@ def test_presets_lessons_in_their_order(capsys):
     ordered = presets.lessons()
     lines = out.splitlines()
     assert [line.split()[:2] for line in lines] == [[str(p.lesson), p.name] for p in ordered]
-    assert lines[0].split()[:2] == ["1", "copy-pinned-vs-pageable"] and len(lines) == len(ordered) == 22
+    assert lines[0].split()[:2] == ["1", "copy-pinned-vs-pageable"] and len(lines) == len(ordered) == 25
     assert all(line.endswith(p.title) for line, p in zip(lines, ordered, strict=True))
 
 
