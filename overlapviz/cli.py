@@ -615,7 +615,10 @@ def _timing_lines(info: DeviceInfo) -> list[str]:
 
 def _device_line(info: DeviceInfo) -> str:
     engines = info.facts.get("copy_engines")
-    return info.name if engines is None else f"{info.name}, {count_text(engines, 'copy engine')}"
+    if engines is None:
+        return info.name
+    each = " per GPU" if "nvlink_links" in info.facts else ""  # a profile of two GPUs: its [peer] link's facts
+    return f"{info.name}, {count_text(engines, 'copy engine')}{each}"
 
 
 # --- presets ---------------------------------------------------------------------------

@@ -47,3 +47,10 @@ def test_devices_says_the_nvlink_profile_is_not_calibrated(capsys):
     code, out, _ = run_cli(capsys, "devices")
     line = next(line for line in out.splitlines() if "h200x2-nvlink" in line)
     assert code == 0 and "not calibrated on two real GPUs" in line
+
+
+def test_devices_counts_the_copy_engines_of_each_gpu_of_a_two_gpu_profile(capsys):
+    code, out, _ = run_cli(capsys, "devices")
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
+    assert code == 0 and lines["h200x2-pcie"].endswith("3 copy engines per GPU")
+    assert lines["h200"].endswith("3 copy engines")  # one GPU: no "per GPU"
