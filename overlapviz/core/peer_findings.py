@@ -8,10 +8,9 @@ peer access off, it crosses the host's links twice and runs at about half a host
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
-from overlapviz.core.metrics import Metrics, covered_total_ns
+from overlapviz.core.metrics import Metrics, covered_total_ns, direction_bandwidth_gbps
 from overlapviz.core.number_text import fixed
 from overlapviz.core.trace import OpKind, Trace
 
@@ -40,7 +39,7 @@ def peer_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
     if rows.size == 0 or not peers_lead(trace, metrics):
         return []
     busy, makespan = peer_busy_ns(trace), metrics.makespan_ns
-    rate = _gbps(trace, rows)
+    rate = direction_bandwidth_gbps(trace, OpKind.PEER) or 0.0
     routes = sorted({int(device) for device in trace["device"][rows]})
     source = " and ".join(f"GPU {device}" for device in routes)
     copies = max(metrics.busy_ns["h2d"], metrics.busy_ns["d2h"])
@@ -49,7 +48,7 @@ def peer_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         f" ({ms_text(busy)} of {ms_text(makespan)}) at {fixed(rate, 1)} GB/s, against {ms_text(copies)} for the"
         f" busiest host copy direction and {ms_text(metrics.busy_ns['kernel'])} for the kernels."
     )
-    host = _host_copy_gbps(trace)
+    host = max((gbps for gbps in (metrics.bandwidth_gbps["h2d"], metrics.bandwidth_gbps["d2h"]) if gbps), default=0.0)
     if host > 0 and rate < THROUGH_HOST_RATE * host:
         message += (
             f" That is slower than this GPU's own copies to and from the host ({fixed(host, 1)} GB/s): a peer copy"
@@ -60,19 +59,3 @@ def peer_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
     else:
         message += " Faster kernels or host copies would not shorten it; fewer bytes between the GPUs would."
     return [Finding("peer-bound", message, rows_of(rows))]
-
-
-def _gbps(trace: Trace, rows: npt.NDArray[np.intp]) -> float:
-    """GB/s (1e9 bytes/s) of `rows`' bytes over their summed durations."""
-    duration = int(trace.duration_ns[rows].sum())
-    return float(trace["bytes"][rows].sum()) / duration if duration > 0 else 0.0
-
-
-def _host_copy_gbps(trace: Trace) -> float:
-    """The faster direction's rate of the trace's copies to and from the host; 0 without any."""
-    rates = [
-        _gbps(trace, rows)
-        for rows in (np.flatnonzero(trace.mask(kind) & (trace["bytes"] > 0)) for kind in (OpKind.H2D, OpKind.D2H))
-        if rows.size
-    ]
-    return max(rates, default=0.0)

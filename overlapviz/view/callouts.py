@@ -20,7 +20,7 @@ from overlapviz.core.finding import pct_text
 from overlapviz.core.findings import Finding
 from overlapviz.core.intervals import union_intervals
 from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.metrics import Metrics, covered_total_ns, host_issue_ns
+from overlapviz.core.metrics import Metrics, covered_total_ns, direction_bandwidth_gbps, host_issue_ns
 from overlapviz.core.number_text import count_text
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.core.trace_facts import bottleneck_stage, chunk_count, copy_engine_waits, idle_unit_waits
@@ -209,7 +209,7 @@ def _write_combined_read(c: _Context, finding: Finding, rows: Rows) -> list[Call
 
 def _peer_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     covered = covered_total_ns(c.trace, OpKind.PEER)
-    rate = float(c.trace["bytes"][rows].sum()) / max(int(c.trace.duration_ns[rows].sum()), 1)
+    rate = direction_bandwidth_gbps(c.trace, OpKind.PEER) or 0.0
     share = _share(covered, c.metrics.makespan_ns)
     text = f"peer-bound: copies between the GPUs ran {share} of the run, at {rate:.1f} GB/s"
     return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
