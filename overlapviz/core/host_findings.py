@@ -8,6 +8,7 @@ purpose, as in `overlapviz.core.findings`.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
 from overlapviz.core.metrics import (
@@ -41,6 +42,13 @@ ALLOC_SHARE = 0.25
 _PINNING_CALLS = frozenset({"cudaMallocHost", "cudaHostAlloc", "cuMemAllocHost", "cuMemHostAlloc"})
 
 
+def synchronizes(trace: Trace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+    """Per row of `rows`: whether it is a call that waits for the device (`SYNC_CALLS`)."""
+    names = np.array([plain_api_name(name) in SYNC_CALLS for name in trace.names], dtype=bool)
+    found: npt.NDArray[np.bool_] = names[trace["name"][rows]] if names.size else np.zeros(rows.size, dtype=bool)
+    return found
+
+
 def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find the host thread blocked inside copy calls on pageable memory."""
     blocked = host_blocked_per_row(trace)
@@ -63,8 +71,7 @@ def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find a synchronize right after most copies: each copy had to finish before the host went on."""
     calls = np.flatnonzero(trace["kind"] == OpKind.API)
     calls = calls[np.argsort(trace["start_ns"][calls], kind="stable")]
-    names = np.array([plain_api_name(name) in SYNC_CALLS for name in trace.names], dtype=bool)
-    is_sync = names[trace["name"][calls]] if names.size else np.zeros(calls.size, dtype=bool)
+    is_sync = synchronizes(trace, calls)
     issuing = issuing_calls(trace)[calls]
     copy_call = issuing & np.isin(trace["kind"][np.where(issuing, trace["op"][calls], 0)], [OpKind.H2D, OpKind.D2H])
     followed = np.flatnonzero(copy_call[:-1] & is_sync[1:])

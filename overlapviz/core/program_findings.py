@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
-from overlapviz.core.host_findings import SYNC_CALLS
+from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, rows_of
+from overlapviz.core.host_findings import synchronizes
 from overlapviz.core.intervals import covered_ns, union_intervals
 from overlapviz.core.lanes import is_legacy_stream
 from overlapviz.core.metrics import Metrics
@@ -192,8 +192,7 @@ def _waited_for(trace: Trace, d2h: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_
     own_call[trace["op"][linked]] = linked
     mine = own_call[d2h]
     in_own_call = (mine >= 0) & (trace["end_ns"][np.maximum(mine, 0)] >= ends)
-    is_sync = np.array([plain_api_name(name) in SYNC_CALLS for name in trace.names], dtype=bool)
-    syncs = calls[is_sync[trace["name"][calls]]] if is_sync.size else calls[:0]
+    syncs = calls[synchronizes(trace, calls)]
     if syncs.size == 0:
         return in_own_call
     syncs = syncs[np.argsort(trace["start_ns"][syncs], kind="stable")]
