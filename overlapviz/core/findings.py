@@ -90,13 +90,18 @@ Rule = Callable[[Trace, Metrics], list[Finding]]
 
 def find_findings(trace: Trace, metrics: Metrics | None = None, rules: tuple[Rule, ...] | None = None) -> list[Finding]:
     """Every finding of `rules` (default: all, `RULES`) that applies to `trace`, in a fixed rule order."""
+    return [found for by_rule in findings_by_rule(trace, metrics, rules) for found in by_rule]
+
+
+def findings_by_rule(
+    trace: Trace, metrics: Metrics | None = None, rules: tuple[Rule, ...] | None = None
+) -> tuple[tuple[Finding, ...], ...]:
+    """The findings of each rule of `rules` (default: all, `RULES`) on `trace`, one tuple per rule, in order."""
     metrics = compute_metrics(trace) if metrics is None else metrics
+    rules = RULES if rules is None else rules
     if metrics.makespan_ns <= 0:
-        return []
-    found: list[Finding] = []
-    for rule in RULES if rules is None else rules:
-        found.extend(rule(trace, metrics))
-    return found
+        return tuple(() for _ in rules)
+    return tuple(tuple(rule(trace, metrics)) for rule in rules)
 
 
 def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -324,7 +329,6 @@ RULES: tuple[Rule, ...] = (
 PROGRAM_RULES: tuple[Rule, ...] = (
     host_blocked_pageable, sync_after_copy, small_copies, staged_peer_copy, alloc_per_run,
 )  # fmt: skip
-GPU_RULES: tuple[Rule, ...] = tuple(rule for rule in RULES if rule not in PROGRAM_RULES)
 
 
 def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.finding import Finding
-from overlapviz.core.findings import GPU_RULES, PROGRAM_RULES, find_findings
+from overlapviz.core.findings import PROGRAM_RULES, RULES, find_findings, findings_by_rule
 from overlapviz.core.lanes import gpus_of
 from overlapviz.core.metrics import (
     Metrics,
@@ -126,15 +126,28 @@ def metrics_per_device(trace: Trace) -> Mapping[int, Metrics]:
 
 
 @kept_per_trace
-def findings_per_device(trace: Trace) -> Mapping[int, tuple[Finding, ...]]:
-    """The findings of each GPU's part of `trace`, pointing at the whole trace's rows."""
+def _part_findings_by_rule(trace: Trace) -> Mapping[int, tuple[tuple[Finding, ...], ...]]:
+    """Per GPU, the findings of each rule of `RULES` on its part, pointing at the whole trace's rows.
+
+    Worked out once per trace: `findings_per_device` lists them all, `trace_findings` those of
+    the rules that read a GPU's part.
+    """
     metrics = metrics_per_device(trace)
     return MappingProxyType({
         device: tuple(
-            Finding(found.code, found.message, part.rows[found.rows])
-            for found in find_findings(part.trace, metrics[device])
+            tuple(Finding(found.code, found.message, part.rows[found.rows]) for found in by_rule)
+            for by_rule in findings_by_rule(part.trace, metrics[device])
         )
         for device, part in gpu_parts(trace).items()
+    })
+
+
+@kept_per_trace
+def findings_per_device(trace: Trace) -> Mapping[int, tuple[Finding, ...]]:
+    """The findings of each GPU's part of `trace`, pointing at the whole trace's rows."""
+    return MappingProxyType({
+        device: tuple(found for by_rule in rules for found in by_rule)
+        for device, rules in _part_findings_by_rule(trace).items()
     })
 
 
@@ -145,15 +158,15 @@ def trace_findings(trace: Trace, metrics: Metrics) -> list[Finding]:
     as a whole (`PROGRAM_RULES`), run on the whole trace, then each GPU's findings of the other
     rules, run on its part, in GPU order and each led by its GPU (``GPU 1: ...``).
     """
-    gpus = gpus_of(trace)
-    if len(gpus) < 2:
+    if len(gpus_of(trace)) < 2:
         return find_findings(trace, metrics)
     found = find_findings(trace, metrics, PROGRAM_RULES)
-    per_device = metrics_per_device(trace)
-    for device, part in gpu_parts(trace).items():
+    for device, rules in _part_findings_by_rule(trace).items():
         found.extend(
-            Finding(finding.code, f"GPU {device}: {finding.message}", part.rows[finding.rows])
-            for finding in find_findings(part.trace, per_device[device], GPU_RULES)
+            Finding(finding.code, f"GPU {device}: {finding.message}", finding.rows)
+            for rule, by_rule in zip(RULES, rules, strict=True)
+            if rule not in PROGRAM_RULES
+            for finding in by_rule
         )
     return found
 

@@ -160,6 +160,7 @@ def test_preparing_a_trace_of_two_gpus_works_out_each_gpus_figures_on_the_run_th
 
     monkeypatch.setattr(per_device, "compute_metrics", not_again)
     monkeypatch.setattr(per_device, "find_findings", not_again)
+    monkeypatch.setattr(per_device, "findings_by_rule", not_again)
     assert set(metrics_per_device(both)) == {0, 1} and set(findings_per_device(both)) == {0, 1}
 
 
