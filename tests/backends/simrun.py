@@ -22,6 +22,14 @@ def makespan_ms(trace: Trace) -> float:
     return float(trace["end_ns"][device].max() - trace["start_ns"][device].min()) / 1e6
 
 
+def kind_rows(trace: Trace, kind: OpKind, device: int | None = None) -> np.ndarray:
+    """The rows of one kind, on one GPU where `device` is given, in trace order."""
+    mask = trace.mask(kind)
+    if device is not None:
+        mask &= trace["device"] == device
+    return np.flatnonzero(mask)
+
+
 def spans(trace: Trace, kind: OpKind) -> np.ndarray:
     """(start, end) rows of one kind, sorted by start."""
     rows = trace.mask(kind)

@@ -15,6 +15,7 @@ from overlapviz.core.lanes import gpus_of, lanes_of
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.per_device import metrics_per_device
 from overlapviz.core.trace import OpKind, Trace
+from tests.backends.simrun import kind_rows as rows
 
 SIM = SimBackend()
 DEVICE = "h200x2-nvlink"
@@ -33,10 +34,6 @@ VARIANTS = [
 
 def run(config: PipelineConfig) -> Trace:
     return SIM.run(config, DEVICE)
-
-
-def rows(trace: Trace, kind: OpKind, device: int) -> np.ndarray:
-    return np.flatnonzero(trace.mask(kind) & (trace["device"] == device))
 
 
 @pytest.mark.parametrize("config", VARIANTS, ids=lambda c: c.describe())

@@ -16,6 +16,7 @@ from overlapviz.core.lanes import gpus_of, lanes_of
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.per_device import metrics_per_device
 from overlapviz.core.trace import OpKind, Trace, Unit
+from tests.backends.simrun import kind_rows as rows
 
 SIM = SimBackend()
 DEVICE_CALLS = (SET_DEVICE, EVENT_RECORD, STREAM_WAIT_EVENT)
@@ -35,13 +36,6 @@ VARIANTS = [
 
 def run(config: PipelineConfig) -> Trace:
     return SIM.run(config, DEVICE)
-
-
-def rows(trace: Trace, kind: OpKind, device: int | None = None) -> np.ndarray:
-    mask = trace.mask(kind)
-    if device is not None:
-        mask &= trace["device"] == device
-    return np.flatnonzero(mask)
 
 
 def by_chunk(trace: Trace, kind: OpKind, device: int) -> np.ndarray:

@@ -15,6 +15,9 @@ import pytest
 import shiboken6
 from PySide6.QtCore import QEvent, QSettings, QThread, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
+from pytestqt.qtbot import QtBot
+
+from overlapviz._qt.main_window import MainWindow
 
 _started_threads: weakref.WeakSet[QThread] = weakref.WeakSet()
 _started_timers: weakref.WeakSet[QTimer] = weakref.WeakSet()
@@ -56,6 +59,16 @@ def _settings_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
 def settings(tmp_path: Path) -> QSettings:
     """A settings store of this test's own."""
     return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot: QtBot, settings: QSettings) -> MainWindow:
+    """The app's window on this test's settings, shown, with its first picture drawn (a file may define its own)."""
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.shown() is not None, timeout=10_000)
+    return window
 
 
 @pytest.fixture(autouse=True)

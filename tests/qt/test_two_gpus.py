@@ -1,19 +1,8 @@
 """The two-GPU controls in the window: a device that cannot run them says so, one that can draws both GPUs."""
 
-import pytest
 
-from overlapviz._qt.main_window import MainWindow
 from overlapviz.backends.sim.peer_link import missing_peer_message
 from overlapviz.core.config import PipelineConfig
-
-
-@pytest.fixture
-def window(qtbot, settings):
-    window = MainWindow(settings)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.shown() is not None, timeout=10_000)
-    return window
 
 
 def _choose_device(window, device):

@@ -4,7 +4,6 @@ import shutil
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-import pytest
 from file_waits import open_and_wait, write_and_wait
 from qt_traces import two_chunk_trace
 
@@ -13,15 +12,6 @@ from overlapviz._qt.files.path_dialogs import OPEN_FILTER
 from overlapviz._qt.main_window import MainWindow
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace_io import export_chrome
-
-
-@pytest.fixture
-def window(qtbot, settings):
-    window = MainWindow(settings)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.shown() is not None, timeout=10_000)
-    return window
 
 
 def test_save_and_reopen_a_session(window, qtbot, tmp_path):
