@@ -64,6 +64,9 @@ ACTIVITY_COLUMNS: dict[str, type] = {
     "device": np.int16,  # GPU index; -1 for host records
     "stream": np.int64,  # the tool's stream id (not an index); -1 for host records
     "thread": np.int64,  # the host thread id of API calls and host annotations; -1 otherwise
+    # The OS process of a record: of the calling thread, and of the program that issued a device op.
+    # Stream and correlation ids are numbered per process, so they are read with it; -1 if unknown.
+    "process": np.int64,
     "correlation": np.int64,  # links an API call to the device op it issued; -1 if none
     "bytes": np.int64,  # copies and memsets
     "copy_kind": np.int8,  # CopyKind, for copies

@@ -251,6 +251,7 @@ class _Table:
             flows = flow_ids()
             rows = np.fromiter(self.unlinked, dtype=np.int64, count=len(self.unlinked))
             columns["correlation"][rows] = [flows.get(place, UNKNOWN) for place in self.unlinked.values()]
+        columns["process"] = _owning_processes(columns)
         return columns
 
 
@@ -268,7 +269,7 @@ class _Rows:
         """The activity columns of these rows but the copies' (`_copies`), times shifted by `base_ns`."""
         columns: dict[str, npt.NDArray[Any]] = {"kind": self.kind, "name": self.name}
         columns["start_ns"], columns["end_ns"] = self._times(base_ns)
-        columns["device"], columns["stream"], columns["thread"] = self._placement()
+        columns["device"], columns["stream"], columns["thread"], columns["process"] = self._placement()
         columns["correlation"] = np.maximum(self._ints("args.correlation"), UNKNOWN)
         columns["bytes"] = self._bytes()
         columns["on_device"] = self.device_row & (self.kind == ActivityKind.ANNOTATION)
@@ -299,8 +300,11 @@ class _Rows:
             why = f"it has no {field}" if not text else f"its {field} {shown} is {error}"
             raise self._event_error(error.index, why) from None
 
-    def _placement(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Device, stream and host thread: the args where they say, else the event's pid and tid."""
+    def _placement(self) -> tuple[npt.NDArray[np.int64], ...]:
+        """Device, stream, host thread and process: the args where they say, else the event's pid and tid.
+
+        A device record's pid is its GPU, not a process: its process is its call's (`_owning_processes`).
+        """
         pid, tid = self._ids("pid"), self._ids("tid")
         args_device, args_stream = self._ints("args.device"), self._ints("args.stream")
         too_high = self.device_row & (args_device > _MAX_DEVICE)
@@ -314,6 +318,7 @@ class _Rows:
             np.where(self.device_row, device, UNKNOWN),
             np.where(self.device_row, stream, UNKNOWN),
             np.where(self.device_row, UNKNOWN, tid),
+            np.where(self.device_row, UNKNOWN, pid),
         )
 
     def unlinked(self, correlation: npt.NDArray[np.int64]) -> list[tuple[int, _Place]]:
@@ -358,6 +363,33 @@ def _flow_ids(events: list[msgspec.Raw], raw: bytes, source: str) -> dict[_Place
         for e in batch
         if e.cat == _FLOW_CATEGORY and isinstance(e.id, int) and e.id >= 0
     }
+
+
+def _owning_processes(columns: dict[str, npt.NDArray[Any]]) -> npt.NDArray[np.int64]:
+    """The process of every row: a device record's is that of the call with its correlation id.
+
+    Where calls of several processes share the id (traces of several ranks put together), the
+    one that began last before the record did is taken.
+    """
+    process = columns["process"].copy()
+    kind, correlation, start = columns["kind"], columns["correlation"], columns["start_ns"]
+    calls = np.flatnonzero(np.isin(kind, [ActivityKind.RUNTIME, ActivityKind.DRIVER]) & (correlation >= 0))
+    ops = np.flatnonzero(np.isin(kind, [ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL])
+                         & (correlation >= 0))  # fmt: skip
+    if calls.size == 0 or ops.size == 0:
+        return process
+    calls = calls[np.lexsort((start[calls], correlation[calls]))]  # by id, then by start
+    ids, starts = correlation[calls], start[calls]
+    at = np.maximum(np.searchsorted(ids, correlation[ops], side="right") - 1, 0)  # the latest call of the id
+    # step back over calls of the same id that began after the op: one step per other process at most
+    later = (at > 0) & (starts[at] > start[ops]) & (ids[at - 1] == correlation[ops])
+    while later.any():
+        at[later] -= 1
+        later = (at > 0) & (starts[at] > start[ops]) & (ids[at - 1] == correlation[ops])
+    at[ids[at] != correlation[ops]] = UNKNOWN
+    found = at >= 0
+    process[ops[found]] = process[calls[at[found]]]
+    return process
 
 
 def _copies(kind: _Int8, name: npt.NDArray[np.int32], names: tuple[str, ...]) -> tuple[_Int8, _Int8, _Int8]:

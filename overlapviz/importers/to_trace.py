@@ -2,14 +2,15 @@
 
 What is shown, and how:
 - Copies, memsets and kernels become device ops. Their streams are numbered 0, 1, ... in
-  the order they first appear. H2D and D2H copies go to the H2D or D2H engine; copies within
+  the order they first appear; a stream is one process's on one GPU (the same id in two
+  processes, or on two GPUs, is two streams). H2D and D2H copies go to the H2D or D2H engine; copies within
   a GPU (D2D) and between GPUs (peer) are kinds of their own, on the peer / D2D lane; memsets
   have their own kind and lane; unified-memory migrations too, on no stream (the driver moved
   the pages: the program issued no copy). A copy's host memory is the one its tool named
   (pinned, pageable). The streams a file names as the legacy default stream are listed in
   ``meta["legacy_streams"]``.
-- Host API calls become host spans; a call that issued a device op (the same correlation id)
-  points at it, so the time the host sat blocked in it is measured as for overlapviz's own
+- Host API calls become host spans; a call that issued a device op (the same correlation id,
+  in the same process) points at it, so the time the host sat blocked in it is measured as for overlapviz's own
   runs. A synchronisation call points at nothing.
 - Each span keeps its GPU (``device``: the tool's device index; a device op of a file that
   names none ran on GPU 0) and its host thread (``thread``: the tool's thread id). A device op
@@ -75,7 +76,7 @@ def activities_to_trace(activities: Activities) -> Trace:
     # A migration is on no stream: the driver moved the pages, whatever the program had queued.
     on_stream = op_kind != OpKind.MIGRATION
     streams = np.full(order.size, UNKNOWN, dtype=np.int64)
-    streams[on_stream] = _stream_indices(a["stream"][order][on_stream])
+    streams[on_stream] = _stream_indices(a, order[on_stream])
     issued_by = _issuing_calls(a, order, api_rows)
     enqueue = np.where(issued_by >= 0, a["start_ns"][np.maximum(issued_by, 0)], UNKNOWN)
     handed_over = np.where(issued_by >= 0, np.minimum(a["end_ns"][np.maximum(issued_by, 0)], a["start_ns"][order]),
@@ -132,28 +133,55 @@ def _units(kinds: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     return units
 
 
-def _stream_indices(stream_ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The tool's stream ids as 0, 1, ... in the order they first appear."""
-    _, first, inverse = np.unique(stream_ids, return_index=True, return_inverse=True)
+def _stream_indices(a: Activities, ops: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """The streams of `ops` as 0, 1, ... in the order they first appear.
+
+    A stream is its process's, its GPU's and its id together: two processes, or two GPUs,
+    each have a stream 7 of their own.
+    """
+    groups, first = _groups(a["process"][ops], a["device"][ops], a["stream"][ops])
     rank = np.empty(first.size, dtype=np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    indices: npt.NDArray[np.int64] = rank[inverse]
+    indices: npt.NDArray[np.int64] = rank[groups]
     return indices
 
 
+def _groups(*columns: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+    """Rows with equal values in every column numbered alike (0, 1, ...), and each number's first row."""
+    order = np.lexsort(columns[::-1])  # stable: each group's first row in `order` is its first in the file
+    changes = np.zeros(order.size, dtype=bool)
+    for column in columns:
+        changes[1:] |= column[order][1:] != column[order][:-1]
+    changes[:1] = True
+    groups = np.empty(order.size, dtype=np.int64)
+    groups[order] = np.cumsum(changes) - 1
+    return groups, order[changes]
+
+
+def correlation_keys(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """One number per row for its (process, correlation id): each process numbers its calls apart.
+
+    -1 where the row has no correlation id; equal numbers for equal pairs, within one call.
+    """
+    keys = np.full(rows.size, UNKNOWN, dtype=np.int64)
+    known = rows[a["correlation"][rows] >= 0]
+    keys[a["correlation"][rows] >= 0] = _groups(a["process"][known], a["correlation"][known])[0]
+    return keys
+
+
 def _issuing_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-    """For each op, the row (in `a`) of the API call with its correlation id; -1 for none."""
+    """For each op, the row (in `a`) of the API call of its process with its correlation id; -1 for none."""
     issued = np.full(ops.size, UNKNOWN, dtype=np.int64)
-    call_ids = a["correlation"][calls]
+    keys = correlation_keys(a, np.concatenate([ops, calls]))
+    op_ids, call_ids = keys[: ops.size], keys[ops.size :]
     known = call_ids >= 0
     if not known.any():
         return issued
-    by_id = calls[known][np.argsort(call_ids[known], kind="stable")]
-    sorted_ids = a["correlation"][by_id]
-    op_ids = a["correlation"][ops]
+    by_id = np.argsort(call_ids[known], kind="stable")
+    sorted_ids, sorted_calls = call_ids[known][by_id], calls[known][by_id]
     at = np.clip(np.searchsorted(sorted_ids, op_ids), 0, sorted_ids.size - 1)
     found = (op_ids >= 0) & (sorted_ids[at] == op_ids)
-    issued[found] = by_id[at[found]]
+    issued[found] = sorted_calls[at[found]]
     return issued
 
 

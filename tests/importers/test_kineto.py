@@ -1,6 +1,7 @@
 """Reading the real PyTorch profiler traces recorded on the H200 (tests/data/torch)."""
 
 import collections
+import json
 import re
 from decimal import Decimal
 
@@ -254,3 +255,27 @@ def test_flows_link_rows_in_other_batches(monkeypatch):
     monkeypatch.setattr(kineto, "BATCH_EVENTS", 5)
     activities = read_kineto(encoded(document), "flows-first.json")
     assert (activities["correlation"] == activities_of("torch-pinned.json.gz")["correlation"]).all()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_row_has_its_process_a_gpu_record_that_of_its_call(name):
+    a = activities_of(name)
+    calls = a.mask(ActivityKind.RUNTIME, ActivityKind.DRIVER)
+    assert set(a["process"][calls].tolist()) == {676}  # the pid Kineto gave the host events
+    linked = a.mask(ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL) & (a["correlation"] >= 0)
+    assert linked.any() and set(a["process"][linked].tolist()) == {676}  # not the GPU's pid, 0
+
+
+def test_a_gpu_record_belongs_to_the_process_whose_call_came_last_before_it():
+    document = document_of("torch-pinned.json.gz")
+    later = json.loads(json.dumps(document["traceEvents"]))
+    for event in later:  # the same run again as a second process, a second later, as merged rank traces hold
+        if event.get("cat") in ("cuda_runtime", "cpu_op", "user_annotation"):
+            event["pid"] = 677
+        if "ts" in event:
+            event["ts"] = float(event["ts"]) + 1e6
+    document["traceEvents"] += later
+    a = read_kineto(encoded(document), "two-ranks.json")
+    ops = a.mask(ActivityKind.MEMCPY, ActivityKind.KERNEL)
+    first = a["start_ns"] < a["start_ns"][ops].min() + 500_000_000  # the first run took well under 0.5 s
+    assert set(a["process"][ops & first].tolist()) == {676} and set(a["process"][ops & ~first].tolist()) == {677}

@@ -274,3 +274,13 @@ def test_an_old_export_names_its_null_stream_in_a_table_of_its_own():
 def test_the_trace_lists_the_legacy_stream_only_where_work_ran_on_it():
     assert activities_to_trace(activities_of(OLD)).meta.legacy_streams == (0,)  # all its work: stream 7
     assert activities_to_trace(activities_of(STREAMS)).meta.legacy_streams == ()  # four streams it created
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_record_keeps_the_os_process_its_global_ids_hold(name):
+    a = activities_of(name)
+    expected = {pid for (pid,) in sql(name, "SELECT DISTINCT globalTid / 16777216 % 16777216 FROM"
+                                            " CUPTI_ACTIVITY_KIND_RUNTIME")}  # fmt: skip
+    assert set(a["process"][a.mask(ActivityKind.RUNTIME, ActivityKind.DRIVER)].tolist()) == expected
+    ops = a.mask(ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL)
+    assert set(a["process"][ops].tolist()) == expected  # one program in each file, its ops and calls alike
