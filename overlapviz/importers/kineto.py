@@ -14,6 +14,11 @@ rows:
   (the same ranges as the GPU ran them: ``on_device`` 1) and ``ProfilerStep#N`` ranges (a
   ``cpu_op`` in older PyTorch): annotations.
 
+PyTorch 1.8 and 1.9 spelled the categories ``Memcpy``, ``Memset``, ``Kernel``, ``Runtime`` and
+``Operator`` (a GPU record's ``tid`` the text ``"stream 7"``): they read as their current
+names. A ROCm (HIP) build writes ``args.stream`` of host calls as a text (``"0x0"``), read as
+the number it spells, and may give a copy no ``args.bytes``: its size is then 0, unknown.
+
 Everything else (``cpu_op``, ``python_function``, ``overhead``, flows, metadata) is not a
 row. ``args.correlation`` links an API call to the device op it issued; where a record lacks
 it, the ``ac2g`` flow event at the same place and time gives it (Kineto numbers flows by
@@ -55,7 +60,7 @@ from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns, prof
 TOOL = "PyTorch profiler"
 SNIFF_BYTES = 64 * 1024  # enough of a file's start for `looks_like_kineto`
 _BOM = b"\xef\xbb\xbf"
-_ROW_KINDS = {
+_CURRENT_ROW_KINDS = {
     "gpu_memcpy": ActivityKind.MEMCPY,
     "gpu_memset": ActivityKind.MEMSET,
     "kernel": ActivityKind.KERNEL,
@@ -64,9 +69,13 @@ _ROW_KINDS = {
     "user_annotation": ActivityKind.ANNOTATION,
     "gpu_user_annotation": ActivityKind.ANNOTATION,
 }
-_STEP_CATEGORY, _STEP_PREFIX = "cpu_op", "ProfilerStep#"
-_DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation"})
-_SIZED_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset"})
+# PyTorch 1.8 and 1.9 (Kineto before it renamed its categories) spelled them so; ``Operator`` was ``cpu_op``.
+_OLD_NAMES = {"Memcpy": "gpu_memcpy", "Memset": "gpu_memset", "Kernel": "kernel", "Runtime": "cuda_runtime"}
+_ROW_KINDS = {**_CURRENT_ROW_KINDS, **{old: _CURRENT_ROW_KINDS[new] for old, new in _OLD_NAMES.items()}}
+_STEP_PREFIX = "ProfilerStep#"
+_STEP_CATEGORIES = frozenset({"cpu_op", "Operator"})
+_DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation", *_OLD_NAMES} - {"Runtime"})
+_SIZED_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "Memcpy", "Memset"})
 # A number per row category (the last for ProfilerStep ranges), and what each number means.
 _CATEGORY_NUMBERS = {category: number for number, category in enumerate(_ROW_KINDS)}
 _STEP_NUMBER = len(_ROW_KINDS)
@@ -75,7 +84,7 @@ _ON_DEVICE_OF = np.array([category in _DEVICE_CATEGORIES for category in _ROW_KI
 _SIZED_OF = np.array([category in _SIZED_CATEGORIES for category in _ROW_KINDS] + [False])
 _FLOW_CATEGORY = "ac2g"
 # Categories only Kineto writes (``kernel`` alone is not one: other tools use it too).
-_KINETO_CATEGORIES = frozenset(_ROW_KINDS) - {"kernel"} | {"cpu_op", "python_function", _FLOW_CATEGORY}
+_KINETO_CATEGORIES = (frozenset(_ROW_KINDS) - {"kernel", "Kernel"}) | _STEP_CATEGORIES | {"python_function", "ac2g"}
 _TOP_MARKERS = (b'"schemaVersion"', b'"deviceProperties"', b'"baseTimeNanoseconds"')
 _EVENT_MARKERS = tuple(b'"%s"' % category.encode() for category in sorted(_KINETO_CATEGORIES))
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
@@ -197,7 +206,7 @@ def _row_events(events: list[Event], *, may_have_steps: bool) -> list[Event]:
     return [
         event
         for event in events
-        if (event.cat in _ROW_KINDS or (event.cat == _STEP_CATEGORY and event.name.startswith(_STEP_PREFIX)))
+        if (event.cat in _ROW_KINDS or (event.cat in _STEP_CATEGORIES and event.name.startswith(_STEP_PREFIX)))
         and event.ph == "X"
     ]
 
@@ -306,7 +315,7 @@ class _Rows:
         A device record's pid is its GPU, not a process: its process is its call's (`_owning_processes`).
         """
         pid, tid = self._ids("pid"), self._ids("tid")
-        args_device, args_stream = self._ints("args.device"), self._ints("args.stream")
+        args_device, args_stream = self._ints("args.device"), self._streams()
         too_high = self.device_row & (args_device > _MAX_DEVICE)
         if too_high.any():
             row = int(np.argmax(too_high))
@@ -342,6 +351,13 @@ class _Rows:
         """One integer field (``args.stream``, say) of every row, read in C rather than per row in Python."""
         return np.fromiter(map(attrgetter(name), self.rows), dtype=np.int64, count=len(self.rows))
 
+    def _streams(self) -> npt.NDArray[np.int64]:
+        """The ``args.stream`` of every row; a text is the number it spells (``"0x0"``), else unknown."""
+        values = list(map(attrgetter("args.stream"), self.rows))
+        if str not in set(map(type, values)):  # the usual case, several times faster
+            return np.fromiter(values, dtype=np.int64, count=len(values))
+        return np.array([_stream_number(v) if isinstance(v, str) else v for v in values], dtype=np.int64)
+
     def _ids(self, name: str) -> npt.NDArray[np.int64]:
         """The pid or tid of every row; a text (a tid such as ``"Spans"``) counts as unknown."""
         values = list(map(attrgetter(name), self.rows))
@@ -353,6 +369,15 @@ class _Rows:
         event = self.rows[row]
         number = self.first + next(i for i, candidate in enumerate(self.events) if candidate is event)
         return _error(self.source, f"event {number} ({event.cat} {short_repr(event.name)}): {why}")
+
+
+def _stream_number(text: str) -> int:
+    """The stream a text names (``"0x0"``, ``"7"``); -1 where it names no whole number from 0 to int64's last."""
+    try:
+        number = int(text.strip()[:40], 0)
+    except ValueError:
+        return UNKNOWN
+    return number if 0 <= number <= INT64_MAX else UNKNOWN
 
 
 def _flow_ids(events: list[msgspec.Raw], raw: bytes, source: str) -> dict[_Place, int]:

@@ -36,7 +36,7 @@ class EventArgs(msgspec.Struct, frozen=True, gc=False):
     """
 
     device: Int64 = UNKNOWN
-    stream: Int64 = UNKNOWN
+    stream: Int64 | str = UNKNOWN  # a text ("0x0") on the host calls of ROCm builds
     correlation: Int64 = UNKNOWN
     bytes: Int64 = UNKNOWN
 

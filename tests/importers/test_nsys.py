@@ -284,3 +284,12 @@ def test_every_record_keeps_the_os_process_its_global_ids_hold(name):
     assert set(a["process"][a.mask(ActivityKind.RUNTIME, ActivityKind.DRIVER)].tolist()) == expected
     ops = a.mask(ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL)
     assert set(a["process"][ops].tolist()) == expected  # one program in each file, its ops and calls alike
+
+
+def test_under_wsl_the_gpu_with_sms_and_a_bus_location_names_the_device_not_the_virtual_adapter():
+    # WSL lists Windows' virtual adapter beside the real GPU, under the same cuDevice
+    for order in ("id + 10", "id - 10"):  # whichever row comes first
+        wsl = changed(STREAMS, "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, smCount, cuDevice)"
+                               f" SELECT vmId, {order}, 'Microsoft Basic Render Driver', '', 0, cuDevice"
+                               " FROM TARGET_INFO_GPU")  # fmt: skip
+        assert read_nsys(wsl, STREAMS).meta["devices"] == {0: "NVIDIA GeForce RTX 4060 Ti"}
