@@ -359,16 +359,25 @@ class _Rows:
         return np.array([_stream_number(v) if isinstance(v, str) else v for v in values], dtype=np.int64)
 
     def _ids(self, name: str) -> npt.NDArray[np.int64]:
-        """The pid or tid of every row; a text (a tid such as ``"Spans"``) counts as unknown."""
+        """The pid or tid of every row; a text is the number it spells (PyTorch 1.9's ``"25738"``), else unknown.
+
+        A text such as ``"stream 7"`` (PyTorch 1.9's GPU rows) or ``"Spans"`` names no thread.
+        """
         values = list(map(attrgetter(name), self.rows))
         if str not in set(map(type, values)):  # the usual case, several times faster
             return np.fromiter(values, dtype=np.int64, count=len(values))
-        return np.array([v if isinstance(v, int) else UNKNOWN for v in values], dtype=np.int64)
+        return np.array([_decimal(v) if isinstance(v, str) else v for v in values], dtype=np.int64)
 
     def _event_error(self, row: int, why: str) -> KinetoFormatError:
         event = self.rows[row]
         number = self.first + next(i for i, candidate in enumerate(self.events) if candidate is event)
         return _error(self.source, f"event {number} ({event.cat} {short_repr(event.name)}): {why}")
+
+
+def _decimal(text: str) -> int:
+    """The whole number a text of decimal digits spells; -1 for any other text."""
+    digits = text.strip()
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) < 19 else UNKNOWN
 
 
 def _stream_number(text: str) -> int:

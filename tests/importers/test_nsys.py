@@ -9,7 +9,7 @@ from nsys_files import NAMES, NVTX, OLD, STREAMS, UVM, WITH_ENUMS, activities_of
 from overlapviz.importers.activity import ActivityKind, CopyKind, HostMemory
 from overlapviz.importers.kineto import looks_like_kineto
 from overlapviz.importers.nsys import looks_like_nsys, read_nsys
-from overlapviz.importers.to_trace import activities_to_trace
+from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
 
 # The ENUM_* names of the kinds these files hold, and what each is here.
 COPY_KIND_OF_NAME = {
@@ -293,3 +293,11 @@ def test_under_wsl_the_gpu_with_sms_and_a_bus_location_names_the_device_not_the_
                                f" SELECT vmId, {order}, 'Microsoft Basic Render Driver', '', 0, cuDevice"
                                " FROM TARGET_INFO_GPU")  # fmt: skip
         assert read_nsys(wsl, STREAMS).meta["devices"] == {0: "NVIDIA GeForce RTX 4060 Ti"}
+
+
+def test_a_real_wsl_export_names_its_gpu_and_without_gpu_work_is_refused_in_words():
+    name = "ripgrep-2025.3-wsl2-no-gpu-activity.sqlite.gz"
+    a = read_nsys(raw_of(name), name)
+    assert a.meta["devices"] == {0: "NVIDIA GeForce RTX 4060 Laptop GPU"}
+    with pytest.raises(EmptyTraceError, match="no copy, memset or kernel to show"):
+        activities_to_trace(a)
