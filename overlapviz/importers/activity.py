@@ -73,6 +73,10 @@ ACTIVITY_COLUMNS: dict[str, type] = {
     "src_memory": np.int8,  # HostMemory of the source, for copies
     "dst_memory": np.int8,  # HostMemory of the destination, for copies
     "name": np.int32,  # index into names
+    # For a wait of one stream on another (cudaStreamWaitEvent) where the tool says them: the
+    # stream waited on, and the correlation id of the event record the wait is for; -1 otherwise.
+    "wait_stream": np.int64,
+    "wait_record": np.int64,
     "on_device": np.int8,  # for annotations: 1 when the tool placed the range on the GPU's timeline
 }
 

@@ -10,6 +10,10 @@ rows:
   ``args.bytes``; the event's ``pid`` and ``tid``, which Kineto sets to the device and the
   stream, where the args lack them);
 - ``cuda_runtime`` and ``cuda_driver``: API calls, on the host thread ``tid``;
+- ``cuda_sync`` (``enable_cuda_sync_events``): synchronisations, named by their kind; a
+  ``Stream Wait Event`` has the waiting stream in ``args.stream`` and, where Kineto resolved
+  them, the stream waited on (``args.wait_on_stream``) and the correlation id of the event
+  record (``args.wait_on_cuda_event_record_corr_id``);
 - ``user_annotation`` (``record_function`` ranges on the host), ``gpu_user_annotation``
   (the same ranges as the GPU ran them: ``on_device`` 1) and ``ProfilerStep#N`` ranges (a
   ``cpu_op`` in older PyTorch): annotations.
@@ -68,13 +72,15 @@ _CURRENT_ROW_KINDS = {
     "cuda_driver": ActivityKind.DRIVER,
     "user_annotation": ActivityKind.ANNOTATION,
     "gpu_user_annotation": ActivityKind.ANNOTATION,
+    "cuda_sync": ActivityKind.SYNC,
 }
 # PyTorch 1.8 and 1.9 (Kineto before it renamed its categories) spelled them so; ``Operator`` was ``cpu_op``.
 _OLD_NAMES = {"Memcpy": "gpu_memcpy", "Memset": "gpu_memset", "Kernel": "kernel", "Runtime": "cuda_runtime"}
 _ROW_KINDS = {**_CURRENT_ROW_KINDS, **{old: _CURRENT_ROW_KINDS[new] for old, new in _OLD_NAMES.items()}}
 _STEP_PREFIX = "ProfilerStep#"
 _STEP_CATEGORIES = frozenset({"cpu_op", "Operator"})
-_DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation", *_OLD_NAMES} - {"Runtime"})
+_DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation", "cuda_sync", *_OLD_NAMES}
+                               - {"Runtime"})  # fmt: skip
 _SIZED_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "Memcpy", "Memset"})
 # A number per row category (the last for ProfilerStep ranges), and what each number means.
 _CATEGORY_NUMBERS = {category: number for number, category in enumerate(_ROW_KINDS)}
@@ -280,6 +286,8 @@ class _Rows:
         columns["start_ns"], columns["end_ns"] = self._times(base_ns)
         columns["device"], columns["stream"], columns["thread"], columns["process"] = self._placement()
         columns["correlation"] = np.maximum(self._ints("args.correlation"), UNKNOWN)
+        columns["wait_stream"] = np.maximum(self._ints("args.wait_on_stream"), UNKNOWN)
+        columns["wait_record"] = np.maximum(self._ints("args.wait_on_cuda_event_record_corr_id"), UNKNOWN)
         columns["bytes"] = self._bytes()
         columns["on_device"] = self.device_row & (self.kind == ActivityKind.ANNOTATION)
         return {name: values.astype(ACTIVITY_COLUMNS[name], copy=False) for name, values in columns.items()}
@@ -408,8 +416,8 @@ def _owning_processes(columns: dict[str, npt.NDArray[Any]]) -> npt.NDArray[np.in
     process = columns["process"].copy()
     kind, correlation, start = columns["kind"], columns["correlation"], columns["start_ns"]
     calls = np.flatnonzero(np.isin(kind, [ActivityKind.RUNTIME, ActivityKind.DRIVER]) & (correlation >= 0))
-    ops = np.flatnonzero(np.isin(kind, [ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL])
-                         & (correlation >= 0))  # fmt: skip
+    ops = np.flatnonzero(np.isin(kind, [ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL,
+                                        ActivityKind.SYNC]) & (correlation >= 0))  # fmt: skip
     if calls.size == 0 or ops.size == 0:
         return process
     calls = calls[np.lexsort((start[calls], correlation[calls]))]  # by id, then by start

@@ -16,9 +16,12 @@ What is shown, and how:
   names none ran on GPU 0) and its host thread (``thread``: the tool's thread id). A device op
   has the thread of the call that issued it, a call the device of the op it issued; -1 where
   there is none.
-- An op is *enqueued* when its issuing call starts, and *ready* at the later of two moments:
+- An op is *enqueued* when its issuing call starts, and *ready* at the latest of three moments:
   when the call handed it over (the call's end, or the op's own start for a call that returns
-  only after its op ran, such as a pageable copy) and the end of the previous op on its stream.
+  only after its op ran, such as a pageable copy), the end of the previous op on its stream,
+  and the end of the work of another stream that a recorded wait held it for
+  (`overlapviz.importers.waits`; a wait the file does not resolve makes it ready only when it
+  started).
 - Annotation ranges on a host thread (NVTX, ``record_function``, ``ProfilerStep#N``) become
   spans of their own kind, on their thread. Host-to-host copies, copies of an unknown kind and
   Kineto's second copy of each range (as the GPU ran it) are not shown: `TraceMeta.not_shown`
@@ -38,6 +41,8 @@ import numpy.typing as npt
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.activity import NULL_STREAMS_META, Activities, ActivityKind, CopyKind, HostMemory
+from overlapviz.importers.keys import correlation_keys, groups
+from overlapviz.importers.waits import awaited_ns
 
 _COPY_OPS = {
     int(CopyKind.H2D): OpKind.H2D, int(CopyKind.D2H): OpKind.D2H, int(CopyKind.D2D): OpKind.D2D,
@@ -92,7 +97,8 @@ def activities_to_trace(activities: Activities) -> Trace:
         "stream": np.concatenate([streams, np.full(n_host, UNKNOWN)]),
         "chunk": np.full(n_dev + n_host, UNKNOWN),
         "enqueue_ns": np.concatenate([enqueue, np.full(n_host, UNKNOWN)]),
-        "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over),
+        "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over,
+                                           awaited_ns(a, order, streams, enqueue)),
                                     np.full(n_host, UNKNOWN)]),
         "start_ns": np.concatenate([a["start_ns"][order], a["start_ns"][host]]),
         "end_ns": np.concatenate([a["end_ns"][order], a["end_ns"][host]]),
@@ -139,34 +145,11 @@ def _stream_indices(a: Activities, ops: npt.NDArray[np.intp]) -> npt.NDArray[np.
     A stream is its process's, its GPU's and its id together: two processes, or two GPUs,
     each have a stream 7 of their own.
     """
-    groups, first = _groups(a["process"][ops], a["device"][ops], a["stream"][ops])
+    numbers, first = groups(a["process"][ops], a["device"][ops], a["stream"][ops])
     rank = np.empty(first.size, dtype=np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    indices: npt.NDArray[np.int64] = rank[groups]
+    indices: npt.NDArray[np.int64] = rank[numbers]
     return indices
-
-
-def _groups(*columns: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
-    """Rows with equal values in every column numbered alike (0, 1, ...), and each number's first row."""
-    order = np.lexsort(columns[::-1])  # stable: each group's first row in `order` is its first in the file
-    changes = np.zeros(order.size, dtype=bool)
-    for column in columns:
-        changes[1:] |= column[order][1:] != column[order][:-1]
-    changes[:1] = True
-    groups = np.empty(order.size, dtype=np.int64)
-    groups[order] = np.cumsum(changes) - 1
-    return groups, order[changes]
-
-
-def correlation_keys(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-    """One number per row for its (process, correlation id): each process numbers its calls apart.
-
-    -1 where the row has no correlation id; equal numbers for equal pairs, within one call.
-    """
-    keys = np.full(rows.size, UNKNOWN, dtype=np.int64)
-    known = rows[a["correlation"][rows] >= 0]
-    keys[a["correlation"][rows] >= 0] = _groups(a["process"][known], a["correlation"][known])[0]
-    return keys
 
 
 def _issuing_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
@@ -197,14 +180,18 @@ def _ops_of_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[n
 
 
 def _ready(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], streams: npt.NDArray[np.int64],
-           enqueue: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The later of each op's hand-over and the end of the op before it on its stream (ops sorted by start)."""
+           enqueue: npt.NDArray[np.int64], awaited: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """When each op was ready (ops sorted by start): never after its start.
+
+    The latest of its hand-over, the end of the op before it on its stream and the end of the
+    work a recorded wait held it for (`waits.awaited_ns`).
+    """
     previous_end = np.full(start.size, UNKNOWN, dtype=np.int64)
     for stream in np.unique(streams[streams >= 0]):
         rows = np.flatnonzero(streams == stream)
         previous_end[rows[1:]] = np.maximum.accumulate(end[rows])[:-1]
-    ready = np.maximum(enqueue, previous_end)
-    ready[(enqueue == UNKNOWN) & (previous_end == UNKNOWN)] = UNKNOWN
+    ready = np.maximum(np.maximum(enqueue, previous_end), awaited)
+    ready[(enqueue == UNKNOWN) & (previous_end == UNKNOWN) & (awaited == UNKNOWN)] = UNKNOWN
     return np.minimum(ready, start, where=ready != UNKNOWN, out=ready)
 
 

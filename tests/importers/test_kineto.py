@@ -35,6 +35,7 @@ ROW_CATEGORIES = {
     "cuda_driver": ActivityKind.DRIVER,
     "user_annotation": ActivityKind.ANNOTATION,
     "gpu_user_annotation": ActivityKind.ANNOTATION,
+    "cuda_sync": ActivityKind.SYNC,
 }
 
 

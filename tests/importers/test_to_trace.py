@@ -6,8 +6,9 @@ import pytest
 from overlapviz.core.metrics import compute_metrics, host_blocked_per_row
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory, empty_columns
+from overlapviz.importers.keys import correlation_keys
 from overlapviz.importers.kineto import read_kineto
-from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace, correlation_keys
+from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
 from tests.importers.kineto_files import RANKS, others_activities_of, others_document_of
 from tests.importers.kineto_files import activities_of as kineto_activities_of
 from tests.importers.nsys_files import UVM
