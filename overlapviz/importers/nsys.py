@@ -9,7 +9,9 @@ The export is one SQLite database. These tables become rows, in this order:
 - ``CUPTI_ACTIVITY_KIND_KERNEL``: kernels, named by ``demangledName`` (else ``shortName``);
 - ``CUPTI_ACTIVITY_KIND_RUNTIME``: CUDA API calls, runtime or driver by ``eventClass``, named
   by ``nameId`` as the file spells them (``cudaMemcpyAsync_v3020``);
-- ``CUPTI_ACTIVITY_KIND_SYNCHRONIZATION``: synchronisations, named by ``syncType``;
+- ``CUPTI_ACTIVITY_KIND_SYNCHRONIZATION``: synchronisations, named by ``syncType``; one of a
+  stream whose ``eventSyncId`` is that of an event record in ``CUPTI_ACTIVITY_KIND_CUDA_EVENT``
+  has that record's stream and call as what it waited for (``wait_stream``, ``wait_record``);
 - ``NVTX_EVENTS``: NVTX ranges (push/pop and start/end, with inline ``text`` or a
   ``textId``), not marks, nor ranges the program never closed.
 
@@ -45,11 +47,13 @@ KERNEL = "CUPTI_ACTIVITY_KIND_KERNEL"
 RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME"
 SYNC = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
 NVTX = "NVTX_EVENTS"
+CUDA_EVENT = "CUPTI_ACTIVITY_KIND_CUDA_EVENT"  # event records: which stream, which call
 CUDA_TABLES = (MEMCPY, MEMSET, KERNEL, RUNTIME, SYNC)
 STRINGS = "StringIds"
 _ENUMS = (enums.MEMCPY_OPER, enums.MEM_KIND, enums.EVENT_CLASS, enums.SYNC_TYPE, enums.EVENT_TYPE, enums.STREAM_TYPE)
 _THREAD_BITS = 0xFFFFFF  # the OS thread id's part of a globalTid (or globalPid); the process id is the next 24 bits
 _PROCESS_SHIFT = 24
+_NO_ID = 0xFFFFFFFF  # how an export writes "none" in an id column (streamId, eventSyncId)
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
 
 _Part = dict[str, npt.NDArray[Any]]
@@ -127,7 +131,7 @@ class _Export:
                 f" {', '.join(CUDA_TABLES)}"
             )
         self.db = database
-        read = (*CUDA_TABLES, NVTX, STRINGS, *FACT_TABLES, *(enum.table for enum in _ENUMS))
+        read = (*CUDA_TABLES, NVTX, CUDA_EVENT, STRINGS, *FACT_TABLES, *(enum.table for enum in _ENUMS))
         records = sum(database.count(table) for table in read if table in database.tables)
         if records > limit:
             raise DatabaseProblem(
@@ -220,17 +224,37 @@ class _Export:
         }
 
     def _syncs(self) -> _Part:
-        start, end, device, stream, correlation, process, sync_type = self._read(
+        start, end, device, stream, correlation, process, sync_type, event_sync = self._read(
             SYNC,
             [_int("start"), _int("end"), _optional("deviceId"), _optional("streamId"), _optional("correlationId"),
-             _optional("globalPid"), _optional("syncType")],
+             _optional("globalPid"), _optional("syncType"), _optional("eventSyncId")],
         )  # fmt: skip
         type_of, words = enums.translate(sync_type, self._meanings[enums.SYNC_TYPE.table], enums.sync_words)
+        waits_on = np.where((stream >= 0) & (stream != _NO_ID), event_sync, UNKNOWN)  # a stream's wait, not a host's
         return {
             **_device_times(SYNC, ActivityKind.SYNC, start, end, device, stream, correlation),
+            **self._awaited_records(waits_on),
             "process": _os_process(process),
             "name": self.names.each(words)[type_of],
         }
+
+    def _awaited_records(self, event_sync: npt.NDArray[np.int64]) -> _Part:
+        """The stream and the record call (correlation id) of the event each synchronisation waited for.
+
+        The export links the two by ``eventSyncId`` (Nsight Systems 2025 writes it); -1 where it does not.
+        """
+        stream, record = np.full(event_sync.size, UNKNOWN), np.full(event_sync.size, UNKNOWN)
+        if CUDA_EVENT not in self.db.tables:
+            return {"wait_stream": stream, "wait_record": record}
+        ids, streams, calls = self._read(CUDA_EVENT, [_optional("eventSyncId"), _int("streamId"),
+                                                      _optional("correlationId")])  # fmt: skip
+        usable = np.flatnonzero((ids >= 0) & (ids != _NO_ID))
+        usable = usable[np.argsort(ids[usable], kind="stable")]
+        if usable.size:
+            at = usable[np.clip(np.searchsorted(ids[usable], event_sync), 0, usable.size - 1)]
+            found = (event_sync >= 0) & (event_sync != _NO_ID) & (ids[at] == event_sync)
+            stream[found], record[found] = streams[at[found]], _correlation(calls[at[found]])
+        return {"wait_stream": stream, "wait_record": record}
 
     def _ranges(self) -> _Part:
         types = self._meanings[enums.EVENT_TYPE.table]

@@ -301,3 +301,19 @@ def test_a_real_wsl_export_names_its_gpu_and_without_gpu_work_is_refused_in_word
     assert a.meta["devices"] == {0: "NVIDIA GeForce RTX 4060 Laptop GPU"}
     with pytest.raises(EmptyTraceError, match="no copy, memset or kernel to show"):
         activities_to_trace(a)
+
+
+def test_a_stream_wait_names_the_stream_and_record_call_of_its_event_by_event_sync_id():
+    name = "ripgrep-2025.3-wsl2-no-gpu-activity.sqlite.gz"
+    # the export's two event records (cudaEventRecord, correlation ids 626 and 677) on stream 7
+    assert sql(name, "SELECT eventSyncId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT") == [
+        (1, 7, 626), (2, 7, 677)]  # fmt: skip
+    a = read_nsys(raw_of(name), name)
+    syncs = a.mask(ActivityKind.SYNC)
+    # its one event synchronisation (eventSyncId 2) waits on the host, not on a stream: nothing to name
+    assert set(a["wait_stream"][syncs].tolist()) == set(a["wait_record"][syncs].tolist()) == {-1}
+    # a synchronisation of stream 7 linked to the first record, as a cudaStreamWaitEvent's is
+    linked = changed(name, "UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET eventSyncId = 1 WHERE correlationId = 681")
+    a = read_nsys(linked, name)
+    waits = np.flatnonzero(a.mask(ActivityKind.SYNC) & (a["correlation"] == 681))
+    assert a["wait_stream"][waits].tolist() == [7] and a["wait_record"][waits].tolist() == [626]
