@@ -115,8 +115,8 @@ class MainWindow(QMainWindow):
         self.set_theme(str(settings.value(THEME_KEY, DEFAULT_THEME)))
         self._restore_text_scale()
         self._refresh_recent()
-        if self.model.live:
-            self.controller.run()
+        if live is not False:  # a caller that switches Live off (a file to open, a test) puts its own on show
+            self.controller.start()
 
     # --- layout ------------------------------------------------------------------------
 
