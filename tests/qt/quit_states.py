@@ -57,12 +57,17 @@ def when(what: str, ready: Callable[[], object], then: Callable[[], None]) -> No
         if ready():
             then()
         elif time.monotonic() > deadline:
-            print(f"quit_states: timed out waiting for {what}", file=sys.stderr)
-            QCoreApplication.exit(EXIT_STUCK)
+            stuck(what)
         else:
             QTimer.singleShot(POLL_MS, poll)
 
     poll()
+
+
+def stuck(what: str) -> None:
+    """Give up waiting for `what`: say so and leave the app's event loop with `EXIT_STUCK`."""
+    print(f"quit_states: timed out waiting for {what}", file=sys.stderr)
+    QCoreApplication.exit(EXIT_STUCK)
 
 
 def quit_app(window: MainWindow) -> None:
@@ -116,6 +121,8 @@ def fail_at_start() -> None:
     """The lessons cannot be read as the window is built (a preset that breaks the loader)."""
     import overlapviz._qt.main_window as main_window
 
+    assert callable(main_window.lessons), "the window no longer reads the lessons through `lessons`"
+
     def broken() -> list[object]:
         raise RecursionError("maximum recursion depth exceeded while reading a preset")
 
@@ -156,6 +163,7 @@ def run(state: str) -> int:
         fail_at_start()
     else:
         QTimer.singleShot(0, lambda: STATES[state](main_window()))
+    QTimer.singleShot(int(WAIT_S * 1000), lambda: stuck("the app to quit"))
     try:
         code = main()
     finally:
