@@ -71,6 +71,7 @@ ACTIVITY_COLUMNS: dict[str, type] = {
     "dst_memory": np.int8,  # HostMemory of the destination, for copies
     "name": np.int32,  # index into names
     "on_device": np.int8,  # for annotations: 1 when the tool placed the range on the GPU's timeline
+    "collective": np.int32,  # for kernels: the collective the tool says it ran (an index into names); -1 if none
 }
 
 

@@ -39,6 +39,7 @@ class EventArgs(msgspec.Struct, frozen=True, gc=False):
     stream: Int64 = UNKNOWN
     correlation: Int64 = UNKNOWN
     bytes: Int64 = UNKNOWN
+    collective: str = msgspec.field(default="", name="Collective name")  # on an NCCL kernel: copied from its record_param_comms op
 
 
 NO_ARGS = EventArgs()
