@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
+from overlapviz.core.comm_findings import exposed_communication
 from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of, unit_text
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
@@ -317,6 +318,7 @@ RULES: tuple[Rule, ...] = (
     staged_peer_copy,
     false_dependency,
     peer_bound,
+    exposed_communication,
     stage_bound,
     too_few_chunks,
     too_many_chunks,

@@ -207,22 +207,29 @@ def copy_hidden_pct(trace: Trace) -> float | None:
     total = int(trace.duration_ns[copies].sum())
     if total <= 0:
         return None
-    kernels = trace.mask(OpKind.KERNEL)
-    union_s, union_e = union_intervals(trace["start_ns"][kernels], trace["end_ns"][kernels])
+    union_s, union_e = compute_union(trace)
     hidden = int(covered_ns(union_s, union_e, trace["start_ns"][copies], trace["end_ns"][copies]).sum())
     return 100 * hidden / total
 
 
 def comm_hidden_pct(trace: Trace) -> float | None:
     """Percent of the time communication ran (its spans' union) during which a compute kernel ran; None without."""
+    total, hidden = comm_time_ns(trace)
+    return 100 * hidden / total if total > 0 else None
+
+
+def comm_time_ns(trace: Trace) -> tuple[int, int]:
+    """The time communication ran (its spans' union), and how much of it some compute kernel ran under."""
     comm = trace.mask(OpKind.COMMUNICATION)
     comm_s, comm_e = union_intervals(trace["start_ns"][comm], trace["end_ns"][comm])
-    total = int((comm_e - comm_s).sum())
-    if total <= 0:
-        return None
+    union_s, union_e = compute_union(trace)
+    return int((comm_e - comm_s).sum()), int(covered_ns(union_s, union_e, comm_s, comm_e).sum())
+
+
+def compute_union(trace: Trace) -> tuple[IntArray, IntArray]:
+    """The times at least one compute kernel ran, as disjoint sorted intervals (communication is no compute)."""
     kernels = trace.mask(OpKind.KERNEL)
-    union_s, union_e = union_intervals(trace["start_ns"][kernels], trace["end_ns"][kernels])
-    return 100 * int(covered_ns(union_s, union_e, comm_s, comm_e).sum()) / total
+    return union_intervals(trace["start_ns"][kernels], trace["end_ns"][kernels])
 
 
 def engine_rows(trace: Trace) -> list[npt.NDArray[np.bool_]]:

@@ -29,7 +29,8 @@ def communication_rows(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray
     library_names = np.fromiter((bool(_LIBRARY_KERNEL.match(n)) for n in a.names), dtype=bool, count=len(a.names))
     kernels = a["kind"][rows] == ActivityKind.KERNEL
     named = library_names[a["name"][rows]] if a.names else np.zeros(rows.size, dtype=bool)
-    return kernels & (named | (a["collective"][rows] != UNKNOWN))
+    communication: npt.NDArray[np.bool_] = kernels & (named | (a["collective"][rows] != UNKNOWN))
+    return communication
 
 
 def named_collectives(a: Activities) -> Activities:

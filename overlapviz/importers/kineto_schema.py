@@ -39,7 +39,8 @@ class EventArgs(msgspec.Struct, frozen=True, gc=False):
     stream: Int64 = UNKNOWN
     correlation: Int64 = UNKNOWN
     bytes: Int64 = UNKNOWN
-    collective: str = msgspec.field(default="", name="Collective name")  # on an NCCL kernel: copied from its record_param_comms op
+    # on an NCCL kernel: Kineto copies it from the kernel's record_param_comms op
+    collective: str = msgspec.field(default="", name="Collective name")
 
 
 NO_ARGS = EventArgs()

@@ -5,10 +5,11 @@ What is shown, and how:
   the order they first appear. H2D and D2H copies go to the H2D or D2H engine; copies within
   a GPU (D2D) and between GPUs (peer) are kinds of their own, on the peer / D2D lane; memsets
   have their own kind and lane; unified-memory migrations too, on no stream (the driver moved
-  the pages: the program issued no copy). NCCL and RCCL kernels are communication, a kind
-  and lane of their own (`overlapviz.importers.communication` says which). A copy's host memory is the one its tool named
+  the pages: the program issued no copy). A copy's host memory is the one its tool named
   (pinned, pageable). The streams a file names as the legacy default stream are listed in
   ``meta["legacy_streams"]``.
+- NCCL and RCCL kernels are communication, a kind and lane of their own
+  (`overlapviz.importers.communication` says which).
 - Host API calls become host spans; a call that issued a device op (the same correlation id)
   points at it, so the time the host sat blocked in it is measured as for overlapviz's own
   runs. A synchronisation call points at nothing.
