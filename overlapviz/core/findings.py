@@ -77,7 +77,7 @@ _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _KIND_NOUNS = {
     OpKind.H2D: "H2D copy", OpKind.KERNEL: "kernel", OpKind.D2H: "D2H copy", OpKind.MEMSET: "memset",
     OpKind.D2D: "D2D copy", OpKind.PEER: "peer copy", OpKind.MIGRATION: "unified-memory migration",
-    OpKind.PREFETCH: "prefetch",
+    OpKind.PREFETCH: "prefetch", OpKind.COMMUNICATION: "communication kernel",
 }  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
