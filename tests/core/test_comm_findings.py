@@ -7,6 +7,7 @@ import pytest
 
 from overlapviz.core.comm_findings import EXPOSED_COMM_SHARE, exposed_comm_ns, exposed_communication
 from overlapviz.core.metrics import comm_hidden_pct, compute_metrics, copy_hidden_pct
+from overlapviz.core.per_device import metrics_per_device
 from overlapviz.core.trace import OpKind, TraceBuilder, Unit
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file
@@ -96,3 +97,17 @@ def test_exposed_communication_stays_quiet_where_it_is_short_or_absent(relative)
     share = exposed_comm_ns(result.trace) / result.metrics.makespan_ns
     assert share < EXPOSED_COMM_SHARE
     assert np.isfinite(share)
+
+
+def test_each_gpu_has_its_own_communication_hidden():
+    # GPU 0 communicates 0-4 ms with nothing computing; GPU 1 computes then, and communicates 4-6 ms under its kernel
+    builder = TraceBuilder()
+    spans = [(0, OpKind.COMMUNICATION, 0, 4), (1, OpKind.KERNEL, 0, 6), (1, OpKind.COMMUNICATION, 4, 6)]
+    for device, kind, start, end in spans:
+        unit = Unit.COMMUNICATION if kind is OpKind.COMMUNICATION else Unit.COMPUTE
+        builder.add(kind, unit, start * MS, end * MS, name=kind.label, stream=0, device=device)
+    trace = builder.build(TraceMeta(device="cuda:0,cuda:1"))
+    per_gpu = metrics_per_device(trace)
+    assert (per_gpu[0].comm_hidden_pct, per_gpu[1].comm_hidden_pct) == (0.0, 100.0)
+    # over both GPUs at once, GPU 1's kernel seems to hide GPU 0's collective too: why each GPU has its own
+    assert compute_metrics(trace).comm_hidden_pct == 100.0
