@@ -82,7 +82,7 @@ _API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMalloc
 
 # One line per headline figure: the tooltips, `overlapviz run --help` and docs/metrics.md say these.
 METRIC_DEFINITIONS: dict[str, str] = {
-    "copy_hidden": "share of all copy time during which some kernel ran too: copy time that cost nothing",
+    "copy_hidden": "share of all copy time during which some compute kernel ran too: copy time that cost nothing",
     "comm_hidden": "share of the time communication (NCCL) ran during which some compute kernel ran too",
     "engines_together": "share of the makespan with two or more of the H2D engine, compute and D2H engine busy",
     "efficiency": "lower bound / makespan: how close the run came to what any chunking and issue order could reach",

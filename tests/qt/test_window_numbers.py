@@ -17,13 +17,14 @@ from overlapviz.session import run_pipeline
 from overlapviz.view.prepared import prepare_trace, prepare_view
 
 ROWS = [
-    "makespan", "serial", "time_saved", "copy_hidden", "engines_together", "efficiency", "wall", "blocked",
-    "h2d_bandwidth", "d2h_bandwidth", "utilisation",
+    "makespan", "serial", "time_saved", "copy_hidden", "comm_hidden", "engines_together", "efficiency", "wall",
+    "blocked", "h2d_bandwidth", "d2h_bandwidth", "utilisation",
 ]  # fmt: skip
 # The rows whose figure METRIC_DEFINITIONS defines, and the definition each row's tooltip opens with.
 DEFINED = {
     "time_saved": "time_saved",
     "copy_hidden": "copy_hidden",
+    "comm_hidden": "comm_hidden",
     "engines_together": "engines_together",
     "efficiency": "efficiency",
     "wall": "wall",
