@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
+from overlapviz.core.comm_findings import exposed_communication
 from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of, unit_text
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
@@ -77,7 +78,7 @@ _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _KIND_NOUNS = {
     OpKind.H2D: "H2D copy", OpKind.KERNEL: "kernel", OpKind.D2H: "D2H copy", OpKind.MEMSET: "memset",
     OpKind.D2D: "D2D copy", OpKind.PEER: "peer copy", OpKind.MIGRATION: "unified-memory migration",
-    OpKind.PREFETCH: "prefetch",
+    OpKind.PREFETCH: "prefetch", OpKind.COMMUNICATION: "communication kernel",
 }  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
@@ -320,6 +321,7 @@ RULES: tuple[Rule, ...] = (
     staged_peer_copy,
     false_dependency,
     peer_bound,
+    exposed_communication,
     stage_bound,
     too_few_chunks,
     too_many_chunks,
