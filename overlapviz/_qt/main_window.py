@@ -48,6 +48,7 @@ from overlapviz.app.model import AppModel, CompareAxis, Pinned, Shown
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target
 from overlapviz.app.session_file import SessionData
 from overlapviz.app.time_window import window_status
+from overlapviz.app.window_title import APP_TITLE, window_title
 from overlapviz.core.trace import Trace
 from overlapviz.presets import Preset, PresetError, lessons
 from overlapviz.session import run_pipeline
@@ -77,7 +78,7 @@ class MainWindow(QMainWindow):
         live: bool | None = None,
     ) -> None:
         super().__init__()
-        self.setWindowTitle("overlapviz")
+        self.setWindowTitle(APP_TITLE)
         self._settings = settings
         self._app = QApplication.instance()
         self._theme = DEFAULT_THEME
@@ -149,6 +150,9 @@ class MainWindow(QMainWindow):
         m.live_changed.connect(self._show_live)
         m.shown_changed.connect(self._show_run)
         m.pinned_changed.connect(lambda _pinned: self._show_status())
+        for changed in (m.shown_changed, m.pinned_changed):
+            changed.connect(lambda _value: self.setWindowTitle(window_title(m.shown, m.pinned)))
+        m.controls_set_aside_changed.connect(self.controls.set_aside)
         m.explanations_changed.connect(self._show_explanations)
         self.controller.runs.history.changed.connect(lambda _none: self._show_history())
         self.controller.defaults_restored.connect(lambda _none: self._restore_looks())
