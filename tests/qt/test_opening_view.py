@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QGroupBox
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
+from overlapviz._qt.help import shortcut_rows
 from overlapviz._qt.widgets.controls import SET_ASIDE_NOTE
 from overlapviz.view.opening import opening_ms, pair_opening_ms
 
@@ -45,6 +46,8 @@ def test_another_tools_trace_opens_on_its_gpu_work_and_home_shows_it_all(make_wi
     assert _whole(timeline)
     window.window_actions.zoom_to_device_work.trigger()
     assert timeline.view_range_ms() == pytest.approx(opening)
+    rows = dict((what, keys) for keys, what in shortcut_rows(window))
+    assert rows["Zoom to GPU work"] == "G" and rows["Reset timeline view"] == "Home"  # F1 lists both
 
 
 def test_a_run_of_the_pipeline_opens_whole_and_g_zooms_to_its_gpu_work(make_window, qtbot):
