@@ -393,9 +393,9 @@ PICTURE_FORMATS_HELP = "The name must end in .png (PNG) or .svg (SVG); any other
 
 _RENDER_HELP = f"""\
 Draw a trace file as the app exports it: caption, colour key, timeline and the findings as
-callouts. No display needed. The file is any the app opens: one overlapviz wrote (run --trace,
-the app's Export Chrome trace, a session), a PyTorch profiler trace or an Nsight Systems
-SQLite export, gzipped or not.
+callouts. No display needed. The trace is one overlapviz wrote (run --trace, the app's Export
+Chrome trace, profile --out), a PyTorch profiler trace or an Nsight Systems SQLite export,
+gzipped or not.
 
 The picture shows the time the app's window opens on: a trace recorded by another tool
 (PyTorch, Nsight Systems) its GPU work, from the first copy or kernel to the last, with a
