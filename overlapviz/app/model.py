@@ -2,7 +2,8 @@
 
 The pipeline's config, the run target, live on or off, the run on show, the run pinned as A,
 the lesson on show, the comparison's axis, presentation mode, the callouts, the visible time
-span and the time window the figures are of (a fact of the run on show). Each fact has one
+span, the time window the figures are of (a fact of the run on show) and whether the
+controls describe the run on show. Each fact has one
 setter and one `Event`; a setter that changes nothing says nothing, so that a view which
 sets a fact and also listens to it is not called back with its own value.
 The views subscribe to what they show; the controller (`controller`) decides what changes.

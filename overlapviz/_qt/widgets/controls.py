@@ -61,11 +61,7 @@ class ControlsPanel(QWidget):
         form = load_form("controls.ui", self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.set_aside_note = QLabel(SET_ASIDE_NOTE, self)
-        self.set_aside_note.setObjectName("set_aside_note")
-        self.set_aside_note.setWordWrap(True)
-        self.set_aside_note.setContentsMargins(8, 6, 8, 6)
-        self.set_aside_note.hide()
+        self.set_aside_note = _set_aside_note(self)
         layout.addWidget(self.set_aside_note)
         layout.addWidget(form)
         self.streams_slider = child(form, StepSlider, "streams_slider")
@@ -280,6 +276,16 @@ class ControlsPanel(QWidget):
     def _show_kernel_time(self, config: PipelineConfig | None = None) -> None:
         shown = self._config if config is None else config
         self.iters_slider.set_detail(self._kernel_hint.text(shown, self.target()))
+
+
+def _set_aside_note(parent: QWidget) -> QLabel:
+    """The note above the settings while they are set aside (hidden until then)."""
+    note = QLabel(SET_ASIDE_NOTE, parent)
+    note.setObjectName("set_aside_note")
+    note.setWordWrap(True)
+    note.setContentsMargins(8, 6, 8, 6)
+    note.hide()
+    return note
 
 
 def _fade(widget: QWidget) -> QGraphicsOpacityEffect:
