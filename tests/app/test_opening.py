@@ -27,6 +27,8 @@ NSYS = DATA / "nsys" / "test-cuda-2026.1-pinned-streams.sqlite.gz"
 NSYS_UVM = DATA / "nsys" / "balinski-gomory-2025.5-pageable-uvm.sqlite.gz"
 TRAIN_STEP = DATA / "torch" / "torch-train-step.json.gz"
 DATALOADER = DATA / "torch" / "torch-dataloader.json.gz"
+ALEXNET = DATA / "torch-real" / "hta-alexnet-stream-wait.json.gz"  # 30 s of host before 13 s of GPU work
+RESNET_2021 = DATA / "torch-real" / "kineto-2021.6-resnet50-capitalised.json.gz"
 
 
 def _trace(path):
@@ -37,7 +39,7 @@ def _end_ms(trace):
     return float(trace["end_ns"].max()) / 1e6
 
 
-@pytest.mark.parametrize("path", [NSYS, NSYS_UVM, TRAIN_STEP, DATALOADER])
+@pytest.mark.parametrize("path", [NSYS, NSYS_UVM, TRAIN_STEP, DATALOADER, ALEXNET, RESNET_2021])
 def test_another_tools_trace_opens_on_its_gpu_work_with_a_small_margin(path):
     trace = _trace(path)
     device = trace.device_mask
