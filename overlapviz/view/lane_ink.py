@@ -19,6 +19,10 @@ import numpy.typing as npt
 from overlapviz.view.palette import SpanStyle
 
 FloatArray = npt.NDArray[np.float64]
+INK_MEANING = (
+    "Where spans are narrower than a pixel, the height of the colour shows the share of the time busy:"
+    " a column a third full was busy a third of its time."
+)
 PAINTED_OVER = {SpanStyle.BLOCKED: SpanStyle.API}  # a style whose time is part of another's, drawn over it
 
 

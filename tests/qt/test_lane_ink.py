@@ -3,18 +3,19 @@
 Runs of the model of 16, 1024 and 16,384 chunks (ops from about a hundred pixels wide down to
 a fraction of one) and real traces (Nsight exports with 735 and 67 unified-memory migrations,
 a PyTorch profile), drawn by the timeline widget (the window's, and presentation mode's in the
-projector theme) and exported as PNG: each lane's ink, read from the pixels, is its busy
+projector theme) and exported as PNG and SVG: each lane's ink, read from the pixels, is its busy
 share over the window shown, within a few points.
 """
 
 from pathlib import Path
 
 import pytest
-from export_probes import _device
+from export_probes import _device, rasterise_svg
 from lane_ink import lane_inks
+from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
 from overlapviz._qt.export.export_view import ExportOptions
-from overlapviz._qt.export.image_export import picture_view, render_image
+from overlapviz._qt.export.image_export import picture_view, render_image, svg_bytes
 from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.config import PipelineConfig
@@ -63,6 +64,20 @@ def test_the_timeline_inks_each_lane_as_busy_as_it_was(qtbot, name, theme):
     )
 
 
+def test_presentation_mode_inks_each_lane_as_busy_as_it_was(make_window, qtbot):
+    window = make_window()
+    run_and_wait(qtbot, window, PipelineConfig(chunks=1024))
+    window.teaching.presentation.enter()
+    assert window.theme_name() == "projector"
+    qtbot.wait(50)
+    timeline = window.timeline
+    image = timeline.grab().toImage()
+    _assert_true_to_the_numbers(
+        lane_inks(image, timeline.scene_items, timeline.view_range_ms(), timeline.map_to_widget)
+    )
+    window.teaching.presentation.leave()
+
+
 def test_a_zoomed_window_inks_each_lane_as_busy_as_it_was_there(qtbot):
     timeline = TimelineWidget()
     qtbot.addWidget(timeline)
@@ -80,7 +95,18 @@ def test_a_zoomed_window_inks_each_lane_as_busy_as_it_was_there(qtbot):
 @pytest.mark.parametrize("name", [*RUNS, *TRACES])
 def test_the_png_export_inks_each_lane_as_busy_as_it_was(qapp, name, options):
     view = _view(name)
-    image = render_image(view, options)
+    _assert_true_to_the_numbers(_export_inks(view, options, render_image(view, options)))
+
+
+@pytest.mark.parametrize("name", ["1024 chunks", "nsys migrations"])
+def test_the_svg_export_inks_each_lane_as_busy_as_it_was(qapp, name):
+    view, options = _view(name), ExportOptions()
+    png = render_image(view, options)
+    _assert_true_to_the_numbers(_export_inks(view, options, rasterise_svg(svg_bytes(view, options), png.size())))
+
+
+def _export_inks(view, options, image):
+    """The inks of `image`, an export of `view` with `options`, its lanes where the export lays them out."""
     with picture_view(view, options) as picture:
         picture.fill()
         picture.lay_out()
@@ -91,4 +117,4 @@ def test_the_png_export_inks_each_lane_as_busy_as_it_was(qapp, name, options):
             timeline.view_range_ms(),
             lambda t, y: _device(picture, timeline, t, y, options.scale),
         )
-    _assert_true_to_the_numbers(inks)
+    return inks
