@@ -89,9 +89,12 @@ def column_ink(busy: BusyTime, drawn: BusyTime, edges: FloatArray, cursor: float
     idle. Returns one value from 0 to 1 per column (a column of no width: 0).
     """
     upto = edges if cursor is None else np.minimum(edges, cursor)
+    widths = np.diff(edges)
+    ends = upto[[0, -1]]
+    if busy.within(ends)[0] <= drawn.within(ends)[0]:  # (two look-ups) nothing left to ink: zoomed in on wide spans
+        return np.zeros_like(widths)
     left = busy.within(upto)
     if drawn.total:
         left -= drawn.within(upto)
-    widths = np.diff(edges)
     share = np.divide(left, widths, out=np.zeros_like(widths), where=widths > 0)
     return np.clip(share, 0.0, 1.0)

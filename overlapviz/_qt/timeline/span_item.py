@@ -157,6 +157,8 @@ class SpanBatchItem(QGraphicsObject):
         base: FloatArray,
     ) -> None:
         """The layer's ink bars, antialiased: a bar's top is where its share ends, to a fraction of a pixel."""
+        if not shown.ink.any():
+            return
         rects = ink_rects(_ms(shown.edges), shown.ink, base, rows_y, transform)
         if len(rects):
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
