@@ -149,7 +149,7 @@ class TimelineScene:
         self.highlight_item.set_rows(self.trace, self.layout, rows)
 
     def shown_rect_count(self) -> int:
-        """Rectangles drawn for the spans at the current window."""
+        """Spans drawn as they are at the current window (those narrower than a pixel are drawn as ink)."""
         return sum(item.shown_count() for item in self.batches.values())
 
     def describe_at(self, t_ms: float, y: float, tolerance_ms: float = 0.0) -> str | None:

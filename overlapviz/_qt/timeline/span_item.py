@@ -41,6 +41,7 @@ from overlapviz.view.span_sets import SpanSet
 
 NS_PER_MS = 1e6
 GAP_MIN_WIDTH_PX = 12.0  # a span this wide spares a pixel to part it from the next (at most 1/12 of its ink)
+IntpArray = npt.NDArray[np.intp]
 _NO_INK: FloatArray = np.zeros(0)
 _NOTHING_SHOWN = ShownSpans(_NO_INK, _NO_INK, _NO_INK, _NO_INK)
 
@@ -182,15 +183,20 @@ def ink_rects(
     bottom, height = float(lane_y.max()), float(abs(lane_y[1] - lane_y[0]))
     low, high = np.minimum(base, 1.0), np.minimum(base + ink, 1.0)
     left, right = np.minimum(x[:-1], x[1:]), np.maximum(x[:-1], x[1:])
-    drawn = np.flatnonzero((high > low) & (right > left))
-    opens = np.ones(len(drawn), dtype=bool)  # a bar that does not continue the one before it
-    opens[1:] = (
-        (drawn[1:] != drawn[:-1] + 1) | (low[drawn[1:]] != low[drawn[:-1]]) | (high[drawn[1:]] != high[drawn[:-1]])
-    )
-    first = drawn[opens]
-    last = drawn[np.append(np.flatnonzero(opens)[1:] - 1, len(drawn) - 1)] if len(drawn) else first
+    first, last = _runs_alike(np.flatnonzero((high > low) & (right > left)), low, high)
     top = bottom - high[first] * height
     return np.column_stack((left[first], top, right[last] - left[first], (high - low)[first] * height))
+
+
+def _runs_alike(columns: npt.NDArray[np.intp], low: FloatArray, high: FloatArray) -> tuple[IntpArray, IntpArray]:
+    """The first and last of each run of neighbouring `columns` whose bars go from the same `low` to the same `high`."""
+    if not len(columns):
+        return columns, columns
+    after, before = columns[1:], columns[:-1]
+    opens = np.ones(len(columns), dtype=bool)  # a bar that does not continue the one before it
+    opens[1:] = (after != before + 1) | (low[after] != low[before]) | (high[after] != high[before])
+    starts = np.flatnonzero(opens)
+    return columns[starts], columns[np.append(starts[1:] - 1, len(columns) - 1)]
 
 
 def _ms(ns: npt.NDArray[np.generic]) -> FloatArray:
