@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.view.formatting import format_percent
 from overlapviz.view.palette import SpanStyle
 
 FloatArray = npt.NDArray[np.float64]
@@ -23,6 +24,7 @@ INK_MEANING = (
     "Where spans are narrower than a pixel, the height of the colour shows the share of the time busy:"
     " a column a third full was busy a third of its time."
 )
+NOT_BUSY = {SpanStyle.WAITING}  # ink that is not the lane's own work: an op waiting for its hardware
 PAINTED_OVER = {SpanStyle.BLOCKED: SpanStyle.API}  # a style whose time is part of another's, drawn over it
 
 
@@ -43,3 +45,8 @@ def ink_bases(layers: Sequence[tuple[str, SpanStyle, FloatArray]]) -> list[Float
             tops[lane_key] = top + ink
         bases.append(base)
     return bases
+
+
+def column_text(share: float) -> str:
+    """What a pixel column of ink means, for a tooltip: `share` (0 to 1) of its time busy."""
+    return f"This pixel column: {format_percent(100 * share)} busy with ops narrower than a pixel (zoom in to see them)"

@@ -7,6 +7,7 @@ projector theme) and exported as PNG and SVG: each lane's ink, read from the pix
 share over the window shown, within a few points.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,20 @@ def _export_inks(view, options, image):
             lambda t, y: _device(picture, timeline, t, y, options.scale),
         )
     return inks
+
+
+def test_a_spans_tooltip_over_a_column_of_ink_says_how_busy_the_column_is(qtbot):
+    timeline = TimelineWidget()
+    qtbot.addWidget(timeline)
+    timeline.resize(1600, 900)
+    timeline.show()
+    timeline.set_view(_view("1024 chunks"))
+    engine = next(lane for lane in timeline.scene_items.layout.lanes if lane.lane.key == "unit-h2d-engine")
+    pixel_ms = 31.0 / 1500
+    text = timeline.scene_items.describe_at(15.0, engine.centre, 3 * pixel_ms)
+    assert "H2D" in text and re.search(r"This pixel column: \d+ % busy with ops narrower than a pixel", text)
+    copies = next(item for item in timeline.scene_items.batches.values() if item.layers[0].lane_key == engine.lane.key)
+    start_ms, end_ms = copies.layers[0].starts[513] / 1e6, copies.layers[0].ends[513] / 1e6
+    timeline.set_view_range_ms(start_ms - 0.05, end_ms + 0.05)  # the copy hundreds of pixels wide: no ink
+    text = timeline.scene_items.describe_at((start_ms + end_ms) / 2, engine.centre, 0.0)
+    assert "H2D" in text and "pixel column" not in text

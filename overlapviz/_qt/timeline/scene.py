@@ -23,7 +23,7 @@ from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.view.callouts import rows_per_lane
-from overlapviz.view.lane_ink import ink_bases
+from overlapviz.view.lane_ink import column_text, ink_bases
 from overlapviz.view.layout import CALLOUT_HEIGHT, TimelineLayout, callout_row_height, layout_lanes
 from overlapviz.view.prepared import PreparedView
 from overlapviz.view.span_sets import BatchKey
@@ -153,14 +153,19 @@ class TimelineScene:
         return sum(item.shown_count() for item in self.batches.values())
 
     def describe_at(self, t_ms: float, y: float, tolerance_ms: float = 0.0) -> str | None:
-        """The tooltip at (t, y): a callout's whole text, or the span's description, if any."""
+        """The tooltip at (t, y): a callout's whole text, or the span's description, if any.
+
+        Over a column of ink (spans narrower than a pixel), a last line says how busy it is.
+        """
         callout = self.callout_item.text_at(t_ms, y)
         if callout is not None:
             return callout
         view, placed = self.view, self.layout.lane_at(y)
         hit = None if placed is None else view.hover.at(placed.lane.key, t_ms * NS_PER_MS, tolerance_ms * NS_PER_MS)
-        if hit is None:
+        if hit is None or placed is None:
             return None
-        return describe_span(
+        text = describe_span(
             view.trace, hit.row, waiting=hit.waiting, bandwidth_gbps=view.bandwidth_gbps, blocked_ns=view.blocked_ns
         )
+        share = sum(item.ink_at(placed.lane.key, t_ms) for item in self.batches.values())
+        return f"{text}\n{column_text(min(share, 1.0))}" if share > 0 else text

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
+from overlapviz.view.lane_ink import NOT_BUSY
 from overlapviz.view.layout import PlacedLane
 from overlapviz.view.palette import SpanStyle
 from overlapviz.view.span_levels import ShownSpans
@@ -84,6 +85,18 @@ class SpanBatchItem(QGraphicsObject):
     def shown_count(self) -> int:
         """Spans drawn as they are at the current window (the rest are drawn as ink)."""
         return sum(len(shown.starts) for shown in self._shown)
+
+    def ink_at(self, lane_key: str, t_ms: float) -> float:
+        """The share of the pixel column at `t_ms` that this batch's ink shows busy in `lane_key` (waiting left out)."""
+        t_ns = t_ms * NS_PER_MS
+        share = 0.0
+        for layer, shown in zip(self._layers, self._shown, strict=True):
+            if layer.lane_key != lane_key or layer.style in NOT_BUSY or not len(shown.ink):
+                continue
+            column = int(np.searchsorted(shown.edges, t_ns, side="right")) - 1
+            if 0 <= column < len(shown.ink):
+                share += float(shown.ink[column])
+        return share
 
     def set_ink_bases(self, bases: Sequence[FloatArray]) -> None:
         """Start each layer's ink bars at `bases` (shares of the lane's height, one per column): what lies below."""
