@@ -85,8 +85,9 @@ def column_ink(busy: BusyTime, drawn: BusyTime, edges: FloatArray, cursor: float
     """The share of each column's time that `busy` covers and the spans drawn as they are (`drawn`) do not.
 
     `drawn` is the union of the spans drawn as they are, those at least a pixel wide (what
-    of them lies outside the columns does not matter); it must lie within `busy`. With `cursor` (a replay), time after it counts as
-    idle. Returns one value from 0 to 1 per column (a column of no width: 0).
+    of them lies outside the columns does not matter); it must lie within `busy`. With
+    `cursor` (a replay), time after it counts as idle. Returns one value from 0 to 1 per
+    column (a column of no width: 0).
     """
     upto = edges if cursor is None else np.minimum(edges, cursor)
     widths = np.diff(edges)
