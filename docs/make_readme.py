@@ -3,7 +3,7 @@
 A block in README.md that starts with a line ``$ overlapviz ...`` shows that command's output.
 This script runs each such command (in-process, through `overlapviz.cli.main`) and rewrites
 the block; ``--check`` only says whether any block is stale. The run time that `run` prints
-changes from run to run, so it is compared as ``run took ... s``.
+changes from run to run, so it is compared as ``run took ... ms``.
 
     python -m docs.make_readme [--check]
 """
@@ -23,7 +23,7 @@ from overlapviz.core.atomic import atomic_write_text
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCK = re.compile(r"```\n\$ (overlapviz [^\n]*)\n(.*?)```", re.DOTALL)
-RUN_TIME = re.compile(r"run took [0-9.]+ s")
+RUN_TIME = re.compile(r"run took [0-9.]+ (?:ms|\u00b5s|ns)")
 
 
 def command_output(command: str) -> str:
@@ -43,7 +43,7 @@ def refreshed(text: str) -> str:
 
 def comparable(text: str) -> str:
     """The text with the run times, which change from run to run, masked."""
-    return RUN_TIME.sub("run took ... s", text)
+    return RUN_TIME.sub("run took ... ms", text)
 
 
 def main() -> int:

@@ -48,7 +48,7 @@ from overlapviz.core.config import (
     parse_size,
 )
 from overlapviz.core.destination import DestinationError, check_destination
-from overlapviz.core.number_text import count_text, fixed
+from overlapviz.core.number_text import count_text, rate_text, significant
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
 from overlapviz.core.window import WindowError
@@ -566,7 +566,7 @@ def bandwidth_lines(report: dict[str, Any]) -> list[str]:
     peak = report.get("link_peak_gbps")
     if peak:
         link = report.get("link") or "the link"
-        lines.append(f"link    {link}: theoretical limit {fixed(peak, 1)} GB/s per direction")
+        lines.append(f"link    {link}: theoretical limit {rate_text(peak)} per direction")
     points = report["points"]
     columns = list(dict.fromkeys((p["memory"], p["direction"]) for p in points))
     sizes = sorted({int(p["size"]) for p in points})
@@ -581,7 +581,7 @@ def bandwidth_lines(report: dict[str, Any]) -> list[str]:
 
 
 def _gbps_cell(value: float | None) -> str:
-    return "-" if value is None or not math.isfinite(value) else fixed(value, 1)
+    return "-" if value is None or not math.isfinite(value) else significant(value)
 
 
 # --- devices ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 from overlapviz.core.config import PipelineConfig, format_size
 from overlapviz.core.finding import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
-from overlapviz.core.number_text import counted, fixed
+from overlapviz.core.number_text import counted, duration_text, fixed, rate_text
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.session import RunResult
 
@@ -47,7 +47,7 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     source = recorded_by(meta)
     where = (
         f"device     {device}, {meta.backend or '?'} backend, {truth} (timing: {meta.timing or '?'})"
-        + (f", run took {result.wall_s:.3f} s" if result.wall_s > 0 else "")
+        + (f", run took {duration_text(result.wall_s * 1e9)}" if result.wall_s > 0 else "")
         if source is None
         else f"recorded   by {source}"
     )
@@ -189,8 +189,8 @@ def _pinned_text(m: Metrics) -> str:
 
 
 def _ms(ns: int) -> str:
-    return f"{fixed(ns / 1e6, 3)} ms"
+    return duration_text(ns)
 
 
 def _gbps(value: float | None) -> str:
-    return "-" if value is None or not math.isfinite(value) else f"{fixed(value, 1)} GB/s"
+    return "-" if value is None or not math.isfinite(value) else rate_text(value)

@@ -100,11 +100,11 @@ def test_text_summary(backends, capsys):
     lines = out.splitlines()
     assert lines[0] == f"pipeline   {PipelineConfig(chunks=4).describe()}"
     assert lines[1].startswith("device     Fake fake-gpu, sim backend, simulated (timing: model), run took ")
-    assert lines[2] == "makespan   0.006 ms   serial 0.012 ms   saved 0.006 ms (2.00x)"
+    assert lines[2] == "makespan   6.00 µs   serial 0.0120 ms   saved 6.00 µs (2.00x)"
     assert lines[3].startswith("overlap    copy time hidden ") and "efficiency " in lines[3]
-    assert lines[4].startswith("host       blocked 0.000 ms   wall ")
+    assert lines[4].startswith("host       blocked 120 ns   wall ")
     assert "allocating" not in lines[4]  # nothing was allocated inside the run
-    assert lines[5] == "busy       h2d 0.004 ms (67 %)   kernel 0.004 ms (67 %)   d2h 0.004 ms (67 %)"
+    assert lines[5] == "busy       h2d 4.00 µs (67 %)   kernel 4.00 µs (67 %)   d2h 4.00 µs (67 %)"
     assert lines[6].startswith("bandwidth  h2d ") and "GB/s" in lines[6]
     assert lines[7].startswith("findings")
 
@@ -478,7 +478,7 @@ def test_bandwidth_table_from_the_model(capsys, monkeypatch):
     rows = [line.split() for line in lines[3:]]
     assert [" ".join(row[:2]) for row in rows] == ["64 KiB", "256 KiB", "1 MiB", "4 MiB", "16 MiB", "64 MiB",
                                                    "256 MiB", "1 GiB"]
-    assert rows[-1][2:] == ["55.3", "55.3", "7.0", "11.2", "55.2", "55.1"]  # the profile's measured rates at 1 GiB
+    assert rows[-1][2:] == ["55.3", "55.3", "7.03", "11.2", "55.2", "55.1"]  # the profile's measured rates at 1 GiB
 
 
 def test_bandwidth_json_for_a_tesla_model(capsys, monkeypatch):

@@ -27,6 +27,7 @@ import numpy as np
 
 from overlapviz.core.config import GIB, format_size
 from overlapviz.core.metrics import pageable_copy_calls
+from overlapviz.core.number_text import rate_text
 from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK  # resident blocks per SM follow from it
 from overlapviz.core.trace import OpKind, Trace
 
@@ -190,8 +191,8 @@ def link_values(m: Measurements) -> dict[str, Sourced]:
     alone = sum(1 / fit.slope / 1e9 for fit in fits.values())
     values["bidirectional_factor"] = Sourced(
         _round(min(1.0, together / alone), 3),
-        f"{format_size(m.both_ways_bytes)} H2D and D2H at once: {together:.1f} GB/s together"
-        f" / {alone:.1f} GB/s of the two alone",
+        f"{format_size(m.both_ways_bytes)} H2D and D2H at once: {rate_text(together)} together"
+        f" / {rate_text(alone)} of the two alone",
     )
     return values
 
@@ -229,7 +230,7 @@ def pageable_rate(m: Measurements, direction: str, fixed_s: float) -> Sourced:
         f"pageable {direction.upper()} of {format_size(m.pageable_chunks_bytes)} in {chunks} copies of"
         f" {format_size(m.pageable_chunk_bytes)} in the default pipeline, from each copy's start until its"
         " call returned, less their fixed cost"
-        f" (single copies by size, {_span(_copies(m, 'pageable', direction))}, fit {single:.1f} GB/s)",
+        f" (single copies by size, {_span(_copies(m, 'pageable', direction))}, fit {rate_text(single)})",
     )
 
 

@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
 from overlapviz.core.lanes import gpus_of
-from overlapviz.core.number_text import fixed, plural
+from overlapviz.core.number_text import duration_text, fixed, plural
 from overlapviz.core.trace import Trace
 
 Rows = npt.NDArray[np.int64]
@@ -63,9 +63,8 @@ def rows_of(*groups: npt.ArrayLike) -> Rows:
 
 
 def ms_text(ns: float) -> str:
-    """Milliseconds with two decimals, one from 10 ms up."""
-    value = ns / 1_000_000
-    return f"{fixed(value, 1 if abs(value) >= 10 else 2)} ms"
+    """A time to the figures' rule (`number_text.duration_text`): ``6.09 ms``, ``5.70 µs``."""
+    return duration_text(ns)
 
 
 def pct_text(part: float, whole: float) -> str:

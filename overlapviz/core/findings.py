@@ -29,7 +29,7 @@ from overlapviz.core.metrics import (
     issuing_calls,
     pageable_copy_calls,
 )
-from overlapviz.core.number_text import count_text, fixed, plural
+from overlapviz.core.number_text import count_text, plural
 from overlapviz.core.peer_findings import peer_bound, peers_lead
 from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.trace import OpKind, Trace, Unit
@@ -278,7 +278,7 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     issue = host_issue_ns(trace, calls)
     idle = idle_while_issuing_ns(trace, calls)
     starved = f"; the device sat idle {ms_text(idle)} ({pct_text(idle, makespan)}) between ops" if idle > 0 else ""
-    each = f"about {fixed(issue / calls.size / 1000, 1)} µs each with the code between them"
+    each = f"about {ms_text(issue / calls.size)} each with the code between them"
     if not is_pipeline(trace):
         if idle < IDLE_WHILE_ISSUING_SHARE * makespan:
             return []  # with no chunking to compare against, only a starved GPU shows the launches cost

@@ -14,6 +14,7 @@ import numpy.typing as npt
 from overlapviz.core.config import HostMemory, PipelineConfig, format_size
 from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.metrics import Metrics, covered_rows_ns
+from overlapviz.core.number_text import rate_text
 from overlapviz.core.pipeline_plan import HOST_READ_NAME, PREFETCH_IN, PREFETCH_OUT
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.core.trace_facts import pipeline_settings
@@ -145,7 +146,7 @@ def graph_launch(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list
     took = _busy(trace, launches)
     message = (
         f"The pipeline went out as one CUDA Graph: the host spent {ms_text(took)} in cudaGraphLaunch for its"
-        f" {ops} ops, {took / ops / 1e3:.1f} µs each, instead of a call per op. Capturing and instantiating the"
+        f" {ops} ops, {ms_text(took / ops)} each, instead of a call per op. Capturing and instantiating the"
         " graph is paid once, before the first launch; the graph pays where the host's calls, not the GPU,"
         " set the pace (many small chunks)."
     )
@@ -172,4 +173,4 @@ def _busy(trace: Trace, rows: npt.NDArray[np.intp]) -> int:
 
 
 def _gbps(nbytes: int, ns: int) -> str:
-    return f"{nbytes / ns:.1f} GB/s" if ns > 0 else "at no measurable rate"
+    return rate_text(nbytes / ns) if ns > 0 else "at no measurable rate"

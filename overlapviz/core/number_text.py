@@ -1,12 +1,21 @@
-"""Numbers as text: counts with their noun in the right number, decimals without a negative zero.
+"""Numbers as text: counts with their noun in the right number, figures to one rule.
 
-Every printed count and fixed-point number goes through here, so that no label, caption,
-summary or finding says "1 chunks" or "-0.0 %".
+Every printed count, time and rate goes through here, so that no label, caption, summary or
+finding says "1 chunks", "-0.0 %", "0.000570 ms" in one place and "0.00 ms" in another. The
+rule for figures (docs/metrics.md, "How figures are written"): at least three significant
+digits, one decimal from 10 up (``7955.6``), two from 1 to 10 (``6.09``), three significant
+digits below 1 (``0.0742``); a time under 0.01 ms in µs by the same rule (``5.70 µs``), one
+under 1 µs in whole ns (``570 ns``).
 """
 
 from __future__ import annotations
 
+import math
+
 IRREGULAR_PLURALS = {"copy": "copies", "prefetch": "prefetches"}
+NS_PER_MS = 1_000_000
+NS_PER_US = 1_000
+SMALLEST_MS = 0.01  # a shorter time is written in µs: "0.00570 ms" reads worse than "5.70 µs"
 
 
 def plural(noun: str, count: int) -> str:
@@ -42,3 +51,33 @@ def fixed(value: float, decimals: int) -> str:
     if text.startswith("-") and not text.strip("-0."):
         return text[1:]
     return text
+
+
+def significant(value: float) -> str:
+    """``7955.6``, ``35.8``, ``6.09``, ``0.0742``: `value` to the figures' rule, ``0`` for zero."""
+    if abs(value) < 10:
+        value = float(f"{value:.3g}")  # 9.999 is 10.0, not 10.00
+    magnitude = abs(value)
+    if magnitude >= 10:
+        return fixed(value, 1)
+    if magnitude >= 1:
+        return fixed(value, 2)
+    if magnitude == 0 or not math.isfinite(magnitude):
+        return fixed(value, 0)
+    return fixed(value, 2 - math.floor(math.log10(magnitude)))
+
+
+def duration_text(ns: float) -> str:
+    """``7955.6 ms``, ``6.09 ms``, ``0.0742 ms``, ``5.70 µs``, ``570 ns``: in ms, a very short time in µs or ns."""
+    whole_ns = round(ns)  # a trace's times are whole ns
+    ms = whole_ns / NS_PER_MS
+    if abs(ms) >= SMALLEST_MS or whole_ns == 0:
+        return f"{significant(ms)} ms"
+    if abs(whole_ns) >= NS_PER_US:
+        return f"{significant(whole_ns / NS_PER_US)} \u00b5s"
+    return f"{whole_ns} ns"
+
+
+def rate_text(gbps: float) -> str:
+    """``55.4 GB/s``: a copy rate in 10^9 bytes per second."""
+    return f"{significant(gbps)} GB/s"

@@ -11,7 +11,7 @@ import numpy as np
 
 from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.metrics import Metrics, covered_total_ns, direction_bandwidth_gbps
-from overlapviz.core.number_text import fixed
+from overlapviz.core.number_text import rate_text
 from overlapviz.core.trace import OpKind, Trace
 
 # Peer copies limit a run when their time clearly exceeds every other stage's, as
@@ -45,13 +45,13 @@ def peer_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
     copies = max(metrics.busy_ns["h2d"], metrics.busy_ns["d2h"])
     message = (
         f"Peer copies limit this run: the copies from {source} to another GPU ran {pct_text(busy, makespan)} of it"
-        f" ({ms_text(busy)} of {ms_text(makespan)}) at {fixed(rate, 1)} GB/s, against {ms_text(copies)} for the"
+        f" ({ms_text(busy)} of {ms_text(makespan)}) at {rate_text(rate)}, against {ms_text(copies)} for the"
         f" busiest host copy direction and {ms_text(metrics.busy_ns['kernel'])} for the kernels."
     )
     host = max((gbps for gbps in (metrics.bandwidth_gbps["h2d"], metrics.bandwidth_gbps["d2h"]) if gbps), default=0.0)
     if host > 0 and rate < THROUGH_HOST_RATE * host:
         message += (
-            f" That is slower than this GPU's own copies to and from the host ({fixed(host, 1)} GB/s): a peer copy"
+            f" That is slower than this GPU's own copies to and from the host ({rate_text(host)}): a peer copy"
             " staged through host memory, as the driver does when peer access is off, crosses the host's links"
             " twice. cudaDeviceCanAccessPeer says whether the GPUs can reach each other directly;"
             " cudaDeviceEnablePeerAccess turns it on."

@@ -112,7 +112,7 @@ def _small_copies_finding(
     message = (
         f"{n} {label} copies of less than 64 KiB each ({_kib(total_bytes)} in all, {_kib(total_bytes / n)} on"
         f" average) took {ms_text(taken)}{in_calls} ({pct_text(taken, wall)} of what the program waited for):"
-        f" each paid a fixed cost of at least {fixed / 1000:.1f} µs whatever its size, more than its bytes took."
+        f" each paid a fixed cost of at least {ms_text(fixed)} whatever its size, more than its bytes took."
         f" Packed into one buffer and copied at once, they would pay it once: about {ms_text(saved)} less."
     )
     return Finding("small-copies", message, rows_of(copies, calls))

@@ -25,7 +25,7 @@ from overlapviz.core.metrics import Metrics, covered_total_ns, direction_bandwid
 from overlapviz.core.number_text import count_text
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.core.trace_facts import bottleneck_stage, chunk_count, copy_engine_waits, idle_unit_waits
-from overlapviz.view.formatting import format_duration
+from overlapviz.view.formatting import format_bandwidth, format_duration
 from overlapviz.view.lane_rows import LaneRows
 
 MERGE_SHARE = 0.02  # brackets closer than this share of the run read as one
@@ -212,7 +212,7 @@ def _peer_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     covered = covered_total_ns(c.trace, OpKind.PEER)
     rate = direction_bandwidth_gbps(c.trace, OpKind.PEER) or 0.0
     share = _share(covered, c.metrics.makespan_ns)
-    text = f"peer-bound: copies between the GPUs ran {share} of the run, at {rate:.1f} GB/s"
+    text = f"peer-bound: copies between the GPUs ran {share} of the run, at {format_bandwidth(rate)}"
     return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 

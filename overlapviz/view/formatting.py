@@ -9,30 +9,24 @@ from __future__ import annotations
 import math
 
 from overlapviz.core.config import format_size
-from overlapviz.core.number_text import fixed
+from overlapviz.core.number_text import NS_PER_MS, duration_text, fixed, rate_text
 
-NS_PER_MS = 1_000_000
-NS_DECIMALS = 6  # decimals of a ms that reach one ns
+__all__ = ["NS_PER_MS", "format_bandwidth", "format_bytes", "format_duration", "format_percent", "format_time_saved"]
+
 NO_COPIES = "no copies"  # the copy time hidden of a run without copies
 NO_COMMUNICATION = "no communication"  # the communication hidden of a run without any
 
 
 def format_duration(ns: float) -> str:
-    """``7955.6 ms``, ``6.09 ms``, ``0.0742 ms``: in ms, as the findings write it, three digits below 1 ms."""
-    ms = ns / NS_PER_MS
-    magnitude = abs(ms)
-    if magnitude >= 10:
-        return f"{fixed(ms, 1)} ms"
-    if magnitude >= 1 or magnitude == 0:
-        return f"{fixed(ms, 2)} ms"
-    return f"{fixed(ms, min(NS_DECIMALS, 2 - math.floor(math.log10(magnitude))))} ms"
+    """``7955.6 ms``, ``6.09 ms``, ``0.0742 ms``, ``5.70 µs``: as the findings write it (`core.number_text`)."""
+    return duration_text(ns)
 
 
 def format_bandwidth(gbps: float | None) -> str:
     """``55.4 GB/s``; a dash when there is nothing to measure."""
     if gbps is None or (isinstance(gbps, float) and math.isnan(gbps)):
         return "\u2014"
-    return f"{_three_digits(gbps)} GB/s"
+    return rate_text(gbps)
 
 
 def format_percent(value: float | None, missing: str = "\u2014") -> str:
@@ -58,8 +52,3 @@ def format_time_saved(saved_ns: int, speedup: float, *, short: bool = False) -> 
 def format_bytes(n_bytes: int) -> str:
     """``4 MiB``, as the config shows sizes."""
     return format_size(int(n_bytes))
-
-
-def _three_digits(value: float) -> str:
-    magnitude = abs(value)
-    return fixed(value, 0 if magnitude >= 100 else 1 if magnitude >= 10 else 2)

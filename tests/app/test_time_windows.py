@@ -192,4 +192,4 @@ def test_the_status_and_the_band_say_which_times():
     assert window_status(None, None, comparing=True) == ""
     assert window_status(None, step, comparing=True) == "Window: A step 1, 6.654 to 9.546 ms; B whole run"
     assert span_label(9.546, 6.654) == "6.654 to 9.546 ms (2.89 ms)"
-    assert span_label(1.0, 1.0002) == "1.000 to 1.000 ms (0.000200 ms)"
+    assert span_label(1.0, 1.0002) == "1.000 to 1.000 ms (200 ns)"

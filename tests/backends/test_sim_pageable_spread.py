@@ -134,7 +134,7 @@ def test_the_measured_pipeline_gets_the_measured_makespans(host_alloc: str) -> N
     note = pageable_spread_note(model_run(memory="pageable", host_alloc=host_alloc), SIM.profile("h200"))
     assert note == (
         "Real pageable times vary with the host's memory system:"
-        " this pipeline measured 48-85 ms on H200 hosts (2026-11-30 and 2026-12-01)."
+        " this pipeline measured 48.0-84.9 ms on H200 hosts (2026-11-30 and 2026-12-01)."
     )
 
 
@@ -142,8 +142,8 @@ def test_another_pageable_pipeline_gets_the_measured_rates_beside_the_models() -
     note = pageable_spread_note(model_run(memory="pageable", chunks=8, streams=2), SIM.profile("h200"))
     assert note == (
         "Real pageable copies vary with the host's memory system: single copies of 16 MiB measured"
-        " 9.0-13.3 GB/s H2D and 10.2-14.6 GB/s D2H on H200 hosts (2026-11-30 and 2026-12-01);"
-        " the model copies at 7.0 and 11.2 GB/s."
+        " 9.00-13.3 GB/s H2D and 10.2-14.6 GB/s D2H on H200 hosts (2026-11-30 and 2026-12-01);"
+        " the model copies at 7.03 and 11.2 GB/s."
     )
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from overlapviz.core.config import KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.number_text import count_text, counted, fixed, plural
+from overlapviz.core.number_text import count_text, counted, duration_text, fixed, plural, rate_text, significant
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,23 @@ def test_no_kernel_work_reads_copies_only_not_a_kernel_of_no_iterations():
 )  # fmt: skip
 def test_a_count_before_a_plural_phrase_makes_it_singular_for_one(count, phrase, text):
     assert counted(count, phrase) == text
+
+
+def test_figures_keep_three_significant_digits_at_every_size():
+    assert [significant(v) for v in (7955.64, 35.84, 6.094, 0.07421, 0.000570)] == [
+        "7955.6", "35.8", "6.09", "0.0742", "0.000570",
+    ]  # fmt: skip
+    assert significant(9.999) == "10.0" and significant(0.099999) == "0.100"  # rounding up keeps the rule
+    assert significant(0) == "0" and significant(-0.0) == "0"
+
+
+def test_a_time_reads_in_ms_and_a_very_short_one_in_us_or_ns():
+    assert duration_text(7_955_600_000) == "7955.6 ms" and duration_text(74_200) == "0.0742 ms"
+    assert duration_text(10_000) == "0.0100 ms"  # 0.01 ms and up stay in ms, the timeline's unit
+    assert duration_text(5_700) == "5.70 \u00b5s" and duration_text(9_999) == "10.0 \u00b5s"
+    assert duration_text(570) == "570 ns" and duration_text(0) == "0 ms" and duration_text(-0.4) == "0 ms"
+    assert duration_text(-74_200) == "-0.0742 ms"
+
+
+def test_a_rate_has_the_same_digits():
+    assert rate_text(55.44) == "55.4 GB/s" and rate_text(7.031) == "7.03 GB/s" and rate_text(126.3) == "126.3 GB/s"

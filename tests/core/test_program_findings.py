@@ -82,10 +82,10 @@ def test_the_real_hash_join_copies_many_small_pieces():
     trace = read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz")
     [finding] = small_copies(trace, compute_metrics(trace))
     assert finding.message.startswith(
-        "45 H2D copies of less than 64 KiB each (123.2 KiB in all, 2.7 KiB on average) took 0.77 ms in cudaMemcpy"
-        " and the copies (4% of what the program waited for): each paid a fixed cost of at least 8.7 µs"
+        "45 H2D copies of less than 64 KiB each (123.2 KiB in all, 2.7 KiB on average) took 0.773 ms in cudaMemcpy"
+        " and the copies (4% of what the program waited for): each paid a fixed cost of at least 8.67 µs"
     )
-    assert finding.message.endswith("they would pay it once: about 0.38 ms less.")
+    assert finding.message.endswith("they would pay it once: about 0.382 ms less.")
     assert len(finding.rows) == 90  # the copies and the calls that issued them
 
 
@@ -113,10 +113,10 @@ def test_small_copies_say_their_time_and_what_one_batch_would_save():
     trace = small_copy_loop(20, 4096)
     [finding] = small_copies(trace, compute_metrics(trace))
     assert finding.message == (
-        "20 H2D copies of less than 64 KiB each (80.0 KiB in all, 4.0 KiB on average) took 0.20 ms in"
+        "20 H2D copies of less than 64 KiB each (80.0 KiB in all, 4.0 KiB on average) took 0.200 ms in"
         " cudaMemcpyAsync and the copies (17% of what the program waited for): each paid a fixed cost of at least"
-        " 10.0 µs whatever its size, more than its bytes took. Packed into one buffer and copied at once, they"
-        " would pay it once: about 0.19 ms less."
+        " 0.0100 ms whatever its size, more than its bytes took. Packed into one buffer and copied at once, they"
+        " would pay it once: about 0.190 ms less."
     )
 
 

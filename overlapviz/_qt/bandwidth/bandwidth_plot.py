@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QVBoxLayout, QWidget
 
 from overlapviz._qt.themes import Theme
 from overlapviz.core.config import format_size
+from overlapviz.core.number_text import rate_text
 from overlapviz.session import BandwidthSweep
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 
@@ -166,7 +167,7 @@ class BandwidthPlot(QWidget):
         line = pg.InfiniteLine(
             pos=sweep.link_peak_gbps, angle=0, movable=False,
             pen=pg.mkPen(self._theme.foreground, width=2, style=Qt.PenStyle.DashLine),
-            label=f"{link}: theoretical limit {sweep.link_peak_gbps:.1f} GB/s per direction",
+            label=f"{link}: theoretical limit {rate_text(sweep.link_peak_gbps)} per direction",
             labelOpts={"position": 0.02, "color": self._theme.foreground, "anchors": [(0, 1), (0, 1)]},
         )  # fmt: skip
         self.plot.addItem(line)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from overlapviz.backends.sim.pageable_spread import PageableSpread
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import HostMemory, PipelineConfig, format_size
+from overlapviz.core.number_text import rate_text, significant
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
 
@@ -32,13 +33,13 @@ def pageable_spread_note(trace: Trace, profile: DeviceProfile) -> str | None:
         fastest, slowest = spread.pipeline_ms
         return (
             "Real pageable times vary with the host's memory system:"
-            f" this pipeline measured {fastest:.0f}-{slowest:.0f} ms {where}."
+            f" this pipeline measured {significant(fastest)}-{significant(slowest)} ms {where}."
         )
     return (
         "Real pageable copies vary with the host's memory system: single copies of"
         f" {format_size(spread.copy_bytes)} measured {_gbps(spread.h2d_gbps)} H2D and"
         f" {_gbps(spread.d2h_gbps)} D2H {where}; the model copies at"
-        f" {profile.pageable_h2d_gbps:.1f} and {profile.pageable_d2h_gbps:.1f} GB/s."
+        f" {significant(profile.pageable_h2d_gbps)} and {rate_text(profile.pageable_d2h_gbps)}."
     )
 
 
@@ -57,4 +58,4 @@ def _is_measured_pipeline(config: PipelineConfig, spread: PageableSpread) -> boo
 
 def _gbps(low_high: tuple[float, float]) -> str:
     low, high = low_high
-    return f"{low:.1f}-{high:.1f} GB/s"
+    return f"{significant(low)}-{rate_text(high)}"
