@@ -37,6 +37,7 @@ from overlapviz._qt.thread_owner import stop_threads_under, stops_threads_on_fai
 from overlapviz._qt.time_window_menu import TimeWindowMenu
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.controls import ControlsPanel
+from overlapviz._qt.widgets.elided_label import ElidedLabel
 from overlapviz._qt.widgets.error_banner import ErrorBanner
 from overlapviz._qt.widgets.font_scale import FontScale
 from overlapviz._qt.widgets.legend import LegendBar
@@ -93,7 +94,7 @@ class MainWindow(QMainWindow):
         self.lesson_panel = LessonPanel()
         self.presentation_caption = caption_label()
         self.metrics = MetricsPanel()
-        self.status_label = QLabel("Starting\u2026")
+        self.status_label = ElidedLabel("Starting\u2026")
         self.busy_label = QLabel("")
         self._build_layout()
         self.runner = RunController(self)

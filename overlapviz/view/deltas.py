@@ -15,10 +15,13 @@ from overlapviz.view.formatting import (
     format_percent,
     format_time_saved,
 )
+from overlapviz.view.unit_text import elide_middle, unbreakable
 
 MINUS = "\u2212"
 SAME = "same"
 DASH = "\u2014"  # a figure one side lacks, and its change
+CHANGE_TITLE = "B vs A"
+NAME_LIMIT = 32  # characters of a side's name in the table: a long file name would widen every row
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,20 +64,32 @@ def delta_line(rows: list[DeltaRow]) -> str:
 
 
 def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B")) -> str:
-    """The rows as a small table: a column per metric; rows A, B and the change."""
+    """The rows as a small table: a column per metric; rows A, B and the change.
+
+    The headers and the row titles stay on one line, a long file name cut in its middle
+    (`delta_names_tooltip` gives it whole); the values break only after a comma or colon.
+    """
     cell = "<td style='padding: 1px 12px 1px 0'>{}</td>"
-    head = "<tr><td></td>" + "".join(cell.format(f"<b>{html.escape(r.name)}</b>") for r in rows) + "</tr>"
+    title_cell = "<td style='padding: 1px 12px 1px 0; white-space: nowrap'><b>{}</b></td>"
+    head = "<tr><td></td>" + "".join(title_cell.format(html.escape(r.name)) for r in rows) + "</tr>"
     lines = [head]
     for title, values in ((labels[0], [r.a for r in rows]), (labels[1], [r.b for r in rows]),
-                          ("B vs A", [r.change for r in rows])):  # fmt: skip
+                          (CHANGE_TITLE, [r.change for r in rows])):  # fmt: skip
         body = "".join(cell.format(_keep_together(value)) for value in values)
-        lines.append(f"<tr>{cell.format(f'<b>{html.escape(title)}</b>')}{body}</tr>")
+        lines.append(f"<tr>{title_cell.format(html.escape(elide_middle(title, NAME_LIMIT)))}{body}</tr>")
     return "<table cellspacing='0'>" + "".join(lines) + "</table>"
 
 
+def delta_names_tooltip(labels: tuple[str, str]) -> str:
+    """The sides' names whole, one a line, where the table cut either; else nothing."""
+    if all(len(label) <= NAME_LIMIT for label in labels):
+        return ""
+    return "\n".join(labels)
+
+
 def _keep_together(value: str) -> str:
-    """`value` as HTML that a narrow table breaks only after a comma or colon, never inside ``61.6 ms``."""
-    words = html.escape(value).replace(" ", "&nbsp;")
+    """`value` as HTML that a narrow table breaks only after a comma or colon, never inside ``61.6 GB/s``."""
+    words = html.escape(unbreakable(value)).replace(" ", "&nbsp;")
     return words.replace(",&nbsp;", ", ").replace(":&nbsp;", ": ")
 
 

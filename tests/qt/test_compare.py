@@ -102,7 +102,7 @@ def test_deltas_as_a_line_and_a_table(pageable_and_pinned):
     assert delta_line(rows).startswith("Makespan ") and " \u2192 " in delta_line(rows)
     table = delta_html(rows, ("A \u00b7 pageable", "B \u00b7 <pinned>"))
     assert table.count("<tr>") == 4 and "B \u00b7 &lt;pinned&gt;" in table
-    assert "67.6&nbsp;ms" in table  # a number stays with its unit when a narrow table wraps its cells
+    assert "67.6\u00a0ms" in table  # a number stays with its unit when a narrow table wraps its cells
 
 
 # --- the comparison in the window ---------------------------------------------------------------

@@ -29,6 +29,7 @@ from overlapviz.core.findings import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import count_text
 from overlapviz.core.trace import Trace
+from overlapviz.run_report import caveat_of
 from overlapviz.view.formatting import (
     NO_COMMUNICATION,
     NO_COPIES,
@@ -37,12 +38,14 @@ from overlapviz.view.formatting import (
     format_percent,
     format_time_saved,
 )
+from overlapviz.view.unit_text import as_read, unbreakable
 
 ROWS_ROLE = Qt.ItemDataRole.UserRole
 WRAP = Qt.TextFlag.TextWordWrap
 BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H", "communication": "communication"}
 NO_FINDINGS = "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
 NO_VALUE = "\u2014"
+NOTE_PREFIX = "Note: "  # the run's caveat, below its findings
 ONLY_WITH_COMMUNICATION = ("comm_hidden",)  # rows shown only for a run that communicates between GPUs
 GPU_TOOLTIP = (
     "The figures and findings of one GPU alone: its own ops and the calls that issued them."
@@ -102,6 +105,7 @@ class MetricsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self._choice = GpuChoice()
+        self._note: str | None = None  # the run's caveat, shown below its findings
         self._gpus = QComboBox()
         self._gpus.setObjectName("gpu_choice")
         self._gpus.setToolTip(GPU_TOOLTIP)
@@ -138,6 +142,7 @@ class MetricsPanel(QWidget):
         else:
             self._choice.show(trace, metrics, findings)
         self._offer_gpus()
+        self._note = None if trace is None else caveat_of(trace.meta)
         figures = self._choice.figures() or Figures(metrics, findings)
         self._show_figures(figures.metrics, figures.findings)
 
@@ -173,12 +178,12 @@ class MetricsPanel(QWidget):
 
     def _show_figures(self, metrics: Metrics, findings: Sequence[Finding]) -> None:
         for name, text in metric_texts(metrics).items():
-            self._values[name].setText(text)
+            self._values[name].setText(unbreakable(text))
         self._show_communication_rows(metrics.comm_hidden_pct is not None)
         self.findings.blockSignals(True)
         self.findings.clear()
         for finding in findings:
-            item = QListWidgetItem(finding.message)
+            item = QListWidgetItem(unbreakable(finding.message))
             item.setData(ROWS_ROLE, finding.rows)
             item.setToolTip(f"{finding.code}: click to outline its {count_text(len(finding.rows), 'span')}")
             self.findings.addItem(item)
@@ -186,8 +191,17 @@ class MetricsPanel(QWidget):
             quiet = QListWidgetItem(NO_FINDINGS)
             quiet.setFlags(Qt.ItemFlag.NoItemFlags)
             self.findings.addItem(quiet)
+        if self._note is not None:
+            self.findings.addItem(self._note_item(self._note))
         self.findings.blockSignals(False)
         self._fit_rows()
+
+    @staticmethod
+    def _note_item(note: str) -> QListWidgetItem:
+        """The run's caveat, whole: the status bar may have room for its start only."""
+        item = QListWidgetItem(unbreakable(f"{NOTE_PREFIX}{note}"))
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)  # read, not clicked: it points at no spans
+        return item
 
     def _show_communication_rows(self, shown: bool) -> None:
         for name in ONLY_WITH_COMMUNICATION:
@@ -235,12 +249,12 @@ class MetricsPanel(QWidget):
         self.findings.clear()
 
     def value_text(self, name: str) -> str:
-        """The text of one metric row (a name of `ROW_NAMES`: ``makespan``, ``copy_hidden``, ...)."""
-        return self._values[name].text()
+        """The text of one metric row (a name of `ROW_NAMES`: ``makespan``, ``copy_hidden``, ...), as read."""
+        return as_read(self._values[name].text())
 
     def finding_texts(self) -> list[str]:
-        """The findings as shown."""
-        return [self.findings.item(i).text() for i in range(self.findings.count())]
+        """The findings as shown, as read."""
+        return [as_read(self.findings.item(i).text()) for i in range(self.findings.count())]
 
     def select_finding(self, index: int) -> None:
         """Select the finding at `index`, as a click does."""
