@@ -2,11 +2,11 @@
 
 A session file is ``{"overlapviz_session": 1, "config": ..., "backend": ..., "device": ...,
 "trace": <Chrome trace JSON>}``: the trace part is exactly what `core.trace_io` exports, so a
-session also holds a trace that opens in Perfetto once extracted. `open_file` reads a session
-or a plain Chrome trace written by overlapviz (either of them gzip-compressed or not),
-telling them apart by their content; it reads regular files only, up to the input size limit
-(`core.safe_read`). Writes are atomic: a failed save leaves the old file as it was (see
-`core.atomic`).
+session also holds a trace that opens in Perfetto once extracted. `open_file` reads a session,
+a plain Chrome trace written by overlapviz or another tool's trace (a PyTorch profiler trace,
+an Nsight Systems export), each gzip-compressed or not, telling them apart by their content;
+it reads regular files only, up to the input size limit (`core.safe_read`). Writes are
+atomic: a failed save leaves the old file as it was (see `core.atomic`).
 """
 
 from __future__ import annotations

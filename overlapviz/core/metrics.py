@@ -92,6 +92,18 @@ METRIC_DEFINITIONS: dict[str, str] = {
     "best_for_chunking": "the fill and drain bound of these very ops: the best this chunking allows",
     "pinned": "host RAM the run kept page-locked: both buffers when pinned, only the slots of a staging ring",
 }
+# Each defined figure's name, as docs/metrics.md, the panel's rows and the glossary write it.
+FIGURE_NAMES: dict[str, str] = {
+    "copy_hidden": "copy time hidden",
+    "comm_hidden": "communication hidden",
+    "engines_together": "engines busy together",
+    "efficiency": "efficiency",
+    "lower_bound": "lower bound",
+    "time_saved": "time saved",
+    "wall": "wall",
+    "best_for_chunking": "best for this chunking",
+    "pinned": "RAM pinned",
+}
 
 
 @dataclass(frozen=True, slots=True)

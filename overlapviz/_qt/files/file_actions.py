@@ -82,7 +82,7 @@ class FileActions(QObject):
         self._drawing: set[Stepwise] = set()  # pictures being drawn, a step at a time
 
     def open(self, path: Path | None = None) -> bool:
-        """Open a session or a Chrome trace written by overlapviz (read off the GUI thread)."""
+        """Open a session, a trace overlapviz wrote or another tool's trace (read off the GUI thread)."""
         path = path or self.dialogs.open_path("Open a session or trace", OPEN_FILTER)
         if path is None:
             return False

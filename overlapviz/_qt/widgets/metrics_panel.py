@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz.app.gpu_choice import Figures, GpuChoice
 from overlapviz.core.findings import Finding
-from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
+from overlapviz.core.metrics import FIGURE_NAMES, METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import count_text
 from overlapviz.core.trace import Trace
 from overlapviz.run_report import caveat_of
@@ -285,7 +285,8 @@ def _wall(metrics: Metrics) -> str:
 
 
 def _figure_name(key: str) -> str:
-    return key.replace("_", " ").capitalize()
+    name = FIGURE_NAMES[key]
+    return name[:1].upper() + name[1:]
 
 
 def finding_text_rect(findings: QListWidget, item_rect: QRect) -> QRect:
