@@ -100,7 +100,7 @@ def test_text_summary(backends, capsys):
     lines = out.splitlines()
     assert lines[0] == f"pipeline   {PipelineConfig(chunks=4).describe()}"
     assert lines[1].startswith("device     Fake fake-gpu, sim backend, simulated (timing: model), run took ")
-    assert lines[2] == "makespan   6.00 µs   serial 0.0120 ms   saved 6.00 µs (2.00x)"
+    assert lines[2] == "makespan   6.00 µs   serial 12.0 µs   saved 6.00 µs (2.00x)"
     assert lines[3].startswith("overlap    copy time hidden ") and "efficiency " in lines[3]
     assert lines[4].startswith("host       blocked 120 ns   wall ")
     assert "allocating" not in lines[4]  # nothing was allocated inside the run

@@ -4,7 +4,7 @@ Every printed count, time and rate goes through here, so that no label, caption,
 finding says "1 chunks", "-0.0 %", "0.000570 ms" in one place and "0.00 ms" in another. The
 rule for figures (docs/metrics.md, "How figures are written"): at least three significant
 digits, one decimal from 10 up (``7955.6``), two from 1 to 10 (``6.09``), three significant
-digits below 1 (``0.0742``); a time under 0.01 ms in µs by the same rule (``5.70 µs``), one
+digits below 1 (``0.742``); a time under 0.1 ms in µs by the same rule (``74.2 µs``), one
 under 1 µs in whole ns (``570 ns``).
 """
 
@@ -15,7 +15,7 @@ import math
 IRREGULAR_PLURALS = {"copy": "copies", "prefetch": "prefetches"}
 NS_PER_MS = 1_000_000
 NS_PER_US = 1_000
-SMALLEST_MS = 0.01  # a shorter time is written in µs: "0.00570 ms" reads worse than "5.70 µs"
+SMALLEST_MS = 0.1  # a shorter time is written in µs: "0.0102 ms" reads worse than "10.2 µs"
 
 
 def plural(noun: str, count: int) -> str:
@@ -68,10 +68,10 @@ def significant(value: float) -> str:
 
 
 def duration_text(ns: float) -> str:
-    """``7955.6 ms``, ``6.09 ms``, ``0.0742 ms``, ``5.70 µs``, ``570 ns``: in ms, a very short time in µs or ns."""
+    """``7955.6 ms``, ``6.09 ms``, ``0.742 ms``, ``74.2 µs``, ``570 ns``: in ms, a very short time in µs or ns."""
     whole_ns = round(ns)  # a trace's times are whole ns
     ms = whole_ns / NS_PER_MS
-    if abs(ms) >= SMALLEST_MS or whole_ns == 0:
+    if abs(float(f"{ms:.3g}")) >= SMALLEST_MS or whole_ns == 0:  # 99.996 µs reads as 0.100 ms
         return f"{significant(ms)} ms"
     if abs(whole_ns) >= NS_PER_US:
         return f"{significant(whole_ns / NS_PER_US)} \u00b5s"

@@ -21,7 +21,7 @@ MINUS = "\u2212"
 SAME = "same"
 DASH = "\u2014"  # a figure one side lacks, and its change
 CHANGE_TITLE = "B vs A"
-NAME_LIMIT = 32  # characters of a side's name in the table: a long file name would widen every row
+NAME_LIMIT = 40  # characters of a side's name in the window's table: a long file name would widen every row
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +63,12 @@ def delta_line(rows: list[DeltaRow]) -> str:
     return "  \u00b7  ".join(f"{row.name} {row.a} \u2192 {row.b} ({row.change})" for row in rows)
 
 
-def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B")) -> str:
+def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B"), name_limit: int | None = None) -> str:
     """The rows as a small table: a column per metric; rows A, B and the change.
 
-    The headers and the row titles stay on one line, a long file name cut in its middle
-    (`delta_names_tooltip` gives it whole); the values break only after a comma or colon.
+    The headers and the row titles stay on one line; with a `name_limit` a longer side name
+    is cut in its middle (for the window, whose `delta_names_tooltip` gives it whole). The
+    values break only after a comma or colon.
     """
     cell = "<td style='padding: 1px 12px 1px 0'>{}</td>"
     title_cell = "<td style='padding: 1px 12px 1px 0; white-space: nowrap'><b>{}</b></td>"
@@ -76,7 +77,8 @@ def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B")) -> st
     for title, values in ((labels[0], [r.a for r in rows]), (labels[1], [r.b for r in rows]),
                           (CHANGE_TITLE, [r.change for r in rows])):  # fmt: skip
         body = "".join(cell.format(_keep_together(value)) for value in values)
-        lines.append(f"<tr>{title_cell.format(html.escape(elide_middle(title, NAME_LIMIT)))}{body}</tr>")
+        name = title if name_limit is None else elide_middle(title, name_limit)
+        lines.append(f"<tr>{title_cell.format(html.escape(name))}{body}</tr>")
     return "<table cellspacing='0'>" + "".join(lines) + "</table>"
 
 

@@ -18,7 +18,7 @@ NO_COMMUNICATION = "no communication"  # the communication hidden of a run witho
 
 
 def format_duration(ns: float) -> str:
-    """``7955.6 ms``, ``6.09 ms``, ``0.0742 ms``, ``5.70 µs``: as the findings write it (`core.number_text`)."""
+    """``7955.6 ms``, ``6.09 ms``, ``0.742 ms``, ``74.2 µs``: as the findings write it (`core.number_text`)."""
     return duration_text(ns)
 
 

@@ -282,7 +282,7 @@ def tiny_chunks(chunks, call_ns=10 * US, op_ns=2 * US, **kwargs):
 def test_per_call_cost_of_many_tiny_chunks_fires_too_many_chunks():
     trace = tiny_chunks(1024)
     finding = the("too-many-chunks", trace)
-    assert "issuing 3,072 API calls for 1024 chunks, about 0.0100 ms each" in finding.message
+    assert "issuing 3,072 API calls for 1024 chunks, about 10.0 µs each" in finding.message
     assert "the device sat idle" in finding.message
     assert "Fewer, larger chunks" in finding.message
     calls = {r for r in range(len(trace)) if trace["kind"][r] == OpKind.API and trace["op"][r] >= 0}
@@ -369,7 +369,7 @@ def test_pinned_allocation_inside_the_run_fires_and_names_the_calls():
 def test_pageable_allocation_inside_the_run_fires_with_its_own_reason():
     trace = alloc_trace(before=(("malloc", 60 * US), ("first touch", 40 * MS)), after=(("free", 1 * MS),))
     finding = the("alloc-per-run", trace)
-    assert "(malloc 0.0600 ms, first touch 40.0 ms, free 1.00 ms)" in finding.message
+    assert "(malloc 60.0 µs, first touch 40.0 ms, free 1.00 ms)" in finding.message
     assert "hands fresh pages over only when the program first touches them" in finding.message
     assert "pins every page" not in finding.message
     assert "cudaMallocHost" in finding.message and "cudaFreeHost" in finding.message  # the advice still names them

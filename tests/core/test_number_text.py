@@ -60,11 +60,12 @@ def test_figures_keep_three_significant_digits_at_every_size():
 
 
 def test_a_time_reads_in_ms_and_a_very_short_one_in_us_or_ns():
-    assert duration_text(7_955_600_000) == "7955.6 ms" and duration_text(74_200) == "0.0742 ms"
-    assert duration_text(10_000) == "0.0100 ms"  # 0.01 ms and up stay in ms, the timeline's unit
-    assert duration_text(5_700) == "5.70 \u00b5s" and duration_text(9_999) == "10.0 \u00b5s"
+    assert duration_text(7_955_600_000) == "7955.6 ms" and duration_text(742_000) == "0.742 ms"
+    assert duration_text(100_000) == "0.100 ms"  # 0.1 ms and up stay in ms, the timeline's unit
+    assert duration_text(99_996) == "0.100 ms"  # rounds up to 0.1 ms: the rule of ms
+    assert duration_text(74_200) == "74.2 \u00b5s" and duration_text(9_999) == "10.0 \u00b5s"
     assert duration_text(570) == "570 ns" and duration_text(0) == "0 ms" and duration_text(-0.4) == "0 ms"
-    assert duration_text(-74_200) == "-0.0742 ms"
+    assert duration_text(-742_000) == "-0.742 ms" and duration_text(5_700) == "5.70 \u00b5s"
 
 
 def test_a_rate_has_the_same_digits():

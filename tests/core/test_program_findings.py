@@ -115,7 +115,7 @@ def test_small_copies_say_their_time_and_what_one_batch_would_save():
     assert finding.message == (
         "20 H2D copies of less than 64 KiB each (80.0 KiB in all, 4.0 KiB on average) took 0.200 ms in"
         " cudaMemcpyAsync and the copies (17% of what the program waited for): each paid a fixed cost of at least"
-        " 0.0100 ms whatever its size, more than its bytes took. Packed into one buffer and copied at once, they"
+        " 10.0 µs whatever its size, more than its bytes took. Packed into one buffer and copied at once, they"
         " would pay it once: about 0.190 ms less."
     )
 

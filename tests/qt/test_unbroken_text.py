@@ -7,7 +7,7 @@ from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (th
 from overlapviz._qt.widgets.elided_label import ElidedLabel
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.session import run_pipeline
-from overlapviz.view.deltas import CHANGE_TITLE, delta_html, delta_names_tooltip, delta_rows
+from overlapviz.view.deltas import CHANGE_TITLE, NAME_LIMIT, delta_html, delta_names_tooltip, delta_rows
 from overlapviz.view.unit_text import unbreakable
 
 LONG_NAME = "A \u00b7 test-cuda-2026.1-pageable-legacy-default-stream.sqlite.gz"
@@ -48,7 +48,7 @@ def test_a_rate_never_breaks_from_its_number_nor_inside_its_unit(qapp, width):
 def test_the_compare_table_keeps_titles_and_names_on_one_line(qapp):
     a, b = (run_pipeline(PipelineConfig(memory=m), "sim", "h200") for m in (HostMemory.PAGEABLE, HostMemory.PINNED))
     names = (LONG_NAME, "B \u00b7 pinned")
-    html = delta_html(delta_rows(a.metrics, b.metrics), names)
+    html = delta_html(delta_rows(a.metrics, b.metrics), names, NAME_LIMIT)
     lines = cell_lines(html, 300)  # far narrower than the table: every cell that may wrap does
     titles = [CHANGE_TITLE, "Copy time hidden", "Engines busy together", "H2D bandwidth", "B \u00b7 pinned"]
     assert {title: lines[title] for title in titles} == dict.fromkeys(titles, 1)

@@ -23,7 +23,7 @@ from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.app.model import AppModel, CompareAxis, Pinned
 from overlapviz.app.pair_run import Side
-from overlapviz.view.deltas import delta_html, delta_names_tooltip, delta_rows
+from overlapviz.view.deltas import NAME_LIMIT, delta_html, delta_names_tooltip, delta_rows
 
 OWN_AXIS_NOTE = (
     "\u26a0 Each side on its own time axis: A and B are drawn to different scales, so the same x is not the"
@@ -157,7 +157,7 @@ class ComparePanel(QWidget):
             caption = side_caption(1, shown.label, shown.result.trace, shown.result.metrics, shown.shift_ns)
             self.caption_b.setText(caption)
             names = (side_name(0, a.label), side_name(1, shown.label))
-            self.deltas.setText(delta_html(delta_rows(drawn.metrics, shown.result.metrics), names))
+            self.deltas.setText(delta_html(delta_rows(drawn.metrics, shown.result.metrics), names, NAME_LIMIT))
             self.deltas.setToolTip(delta_names_tooltip(names))
         self._apply_axis()
 
