@@ -551,3 +551,20 @@ def test_lesson_two_gpus_under_one_switch_share_its_link():
     assert own.metrics.makespan_ns < 0.6 * one_gpu.metrics.makespan_ns
     assert shared.metrics.makespan_ns >= 0.95 * one_gpu.metrics.makespan_ns
     assert round(shared.metrics.bandwidth_gbps["h2d"]) == round(own.metrics.bandwidth_gbps["h2d"] / 2)
+
+
+ENGINE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+COPY_ENGINE_UNITS = (Unit.H2D_ENGINE, Unit.D2H_ENGINE, Unit.COPY_ENGINE)
+
+
+def test_a_lesson_names_only_the_copy_engines_its_timeline_draws():
+    for preset in lessons():
+        for config, device, label in zip(preset.configs, preset.devices, preset.labels, strict=True):
+            words = f"{preset.title} {preset.text} {label}".lower()
+            counts = {ENGINE_COUNT_WORDS[word] for word in re.findall(r"\b(\w+) copy engines?\b", words)
+                      if word in ENGINE_COUNT_WORDS}  # fmt: skip
+            if not counts:
+                continue
+            trace = run_pipeline(config, "sim", device).trace
+            drawn = {int(unit) for unit in trace["unit"] if unit in COPY_ENGINE_UNITS}
+            assert len(drawn) in counts, (preset.name, label, counts, len(drawn))
