@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import json
 import math
 import os
@@ -95,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 on success, 1 when a run failed, 2 for bad arguments.
     """
+    never_fail_to_print()
     try:
         args = build_parser().parse_args(argv)
         command: Command = args.command
@@ -110,6 +112,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`overlapviz run | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
+
+
+def never_fail_to_print() -> None:
+    r"""Write what the terminal's encoding cannot hold escaped (``\ud800``), never stopping on it.
+
+    Text from a file (a device, kernel or file name) may hold a lone surrogate, which no
+    encoding writes, and any name may hold letters that an ASCII terminal (``LANG=C``) lacks.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _fail(message: str, code: int) -> int:
