@@ -26,16 +26,13 @@ import stat
 import zlib
 from typing import BinaryIO, Protocol
 
+from overlapviz.core import posix
 from overlapviz.core.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of
 
 MAX_INPUT_ENV = "OVERLAPVIZ_MAX_INPUT_BYTES"
 DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1024**2  # read in pieces: never more than this held beyond the input itself
-_OPEN_FLAGS = (
-    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-)  # fmt: skip
 
 
 class _Readable(Protocol):
@@ -136,6 +133,13 @@ def max_input_bytes(max_bytes: int | None = None) -> int:
     return value
 
 
+def read_flags() -> int:
+    """Flags to open a file for reading: never blocking on the open, nor making it the terminal (POSIX)."""
+    if not posix.available():
+        return os.O_RDONLY | getattr(os, "O_BINARY", 0)
+    return os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+
+
 def _limit(path: str | os.PathLike[str], what: str, max_bytes: int | None) -> int:
     try:
         return max_input_bytes(max_bytes)
@@ -147,7 +151,7 @@ def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, int]:
     """Open `path` for reading if it is a regular file; return the descriptor and the size."""
     try:
         _check_regular(path, what, os.stat(path).st_mode)
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = os.open(path, read_flags())
     except InputFileError:
         raise
     except OSError as error:
@@ -157,7 +161,8 @@ def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, int]:
     try:
         info = os.fstat(fd)
         _check_regular(path, what, info.st_mode)  # what was opened, should the path have changed
-        os.set_blocking(fd, True)
+        if posix.available():
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
