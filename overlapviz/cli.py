@@ -67,6 +67,7 @@ from overlapviz.session import (
 PROG = "overlapviz"
 EXIT_FAILED = 1  # the input was fine, the run was not
 EXIT_USAGE = 2  # the input was wrong
+OPENED_SUFFIXES = (".json", ".gz", ".sqlite", ".db")  # the files the app's File > Open offers
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -98,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     never_fail_to_print()
     try:
-        args = build_parser().parse_args(argv)
+        args = _parse(argv)
         command: Command = args.command
         return command(args)
     except SystemExit as done:  # --help and --version
@@ -134,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the parser with every subcommand."""
     parser = _Parser(
         prog=PROG,
-        description="See where asynchronous GPU copies and kernels overlap. With no command, start the app.",
+        description="See where asynchronous GPU copies and kernels overlap. With no command, start the app;"
+        " with a file (overlapviz FILE), start it on that file.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.set_defaults(command=app_command)
@@ -149,12 +151,32 @@ def build_parser() -> argparse.ArgumentParser:
 # --- the app ---------------------------------------------------------------------------
 
 
-def _open_in_app(path: Path) -> int:
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; ``overlapviz FILE``, as a desktop launcher gives it, is the app opening FILE."""
+    try:
+        return build_parser().parse_args(argv)
+    except UsageError:
+        path = file_to_open(sys.argv[1:] if argv is None else argv)
+        if path is None:
+            raise
+        return argparse.Namespace(command=lambda _args: _open_in_app(path, f"{path} cannot be opened"))
+
+
+def file_to_open(argv: Sequence[str]) -> Path | None:
+    """The file of ``overlapviz FILE``: one argument, no command's name, an existing file or a trace's name."""
+    if len(argv) != 1 or argv[0].startswith("-"):
+        return None
+    path = Path(argv[0])
+    return path if os.path.isfile(path) or path.name.lower().endswith(OPENED_SUFFIXES) else None
+
+
+def _open_in_app(path: Path, otherwise: str | None = None) -> int:
     """The app on `path` until its window closes (``profile --open``); 2 where no window can be shown."""
     try:
         from overlapviz._qt.app import main as app_main
     except ImportError as error:
-        return _fail(f"--open: the desktop app is not available in this build ({error}); {path} is written", EXIT_USAGE)
+        why = f"the desktop app is not available in this build ({error})"
+        return _fail(f"{why}; {otherwise}" if otherwise else f"--open: {why}; {path} is written", EXIT_USAGE)
     return int(app_main(path) or 0)
 
 
