@@ -51,6 +51,7 @@ from overlapviz.core.destination import DestinationError, check_destination
 from overlapviz.core.number_text import count_text, fixed
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
+from overlapviz.desktop_entry import install_desktop_entry
 from overlapviz.importers.read import read_trace_file
 from overlapviz.presets import Preset, PresetError, get_preset, lessons, load_presets
 from overlapviz.profile_command import add_profile
@@ -131,6 +132,18 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
+class _InstallDesktop(argparse.Action):
+    """``--install-desktop``: write the desktop entry (`desktop_entry`), say where, and stop, as --version does."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        try:
+            path = install_desktop_entry()
+        except OSError as error:
+            raise UsageError(f"--install-desktop: {error}") from None
+        print(f"wrote      {path}")
+        raise SystemExit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the parser with every subcommand."""
     parser = _Parser(
@@ -139,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
         " with a file (overlapviz FILE), start it on that file.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--install-desktop", action=_InstallDesktop, nargs=0,
+                        help="add the app to the desktop's menu and to its 'Open with' for traces, then exit")
     parser.set_defaults(command=app_command)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     add_profile_drawing = functools.partial(add_profile, pictures=_render_module, open_app=_open_in_app)
