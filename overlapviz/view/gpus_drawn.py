@@ -2,9 +2,10 @@
 
 A picture has room for the lanes of a few GPUs; a trace of a thousand would be a picture of
 tens of thousands of lanes, none of them readable, that takes a minute to draw. The first
-GPUs (by index) are drawn; the rest are named in one header line below them. Their figures
-and findings are still worked out, and the metrics panel shows each GPU's when it is chosen
-there. Pure: no Qt here.
+GPUs (by index) are drawn; the rest are named in one header line below them, as short as a
+lane's title, since the titles' column is as wide as its longest. Their figures and findings
+are still worked out, and the metrics panel shows each GPU's when it is chosen in its GPU
+list. Pure: no Qt here.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def lanes_drawn(trace: Trace) -> list[Lane]:
 
 
 def not_drawn_title(hidden: Sequence[int]) -> str:
-    """The one line that stands for the GPUs not drawn: how many, and which."""
-    more = "1 more GPU" if len(hidden) == 1 else f"{len(hidden)} more GPUs"
-    which = f"GPU {hidden[0]}" if len(hidden) == 1 else f"GPU {hidden[0]} to {hidden[-1]}"
-    return f"and {more} ({which}), not drawn: choose one in the figures"
+    """The one line that stands for the GPUs not drawn: how many, and which, in few words."""
+    if len(hidden) == 1:
+        return f"1 more GPU ({hidden[0]}), not drawn"
+    return f"{len(hidden)} more GPUs ({hidden[0]} to {hidden[-1]}), not drawn"
