@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
+from overlapviz.core.comm_findings import exposed_communication
 from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of, unit_text
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
@@ -40,6 +41,7 @@ from overlapviz.core.trace_facts import (
     idle_unit_waits,
     idle_while_issuing_ns,
     is_pipeline,
+    on_gpus_of_several_streams,
     streams_available,
 )
 
@@ -76,7 +78,7 @@ _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _KIND_NOUNS = {
     OpKind.H2D: "H2D copy", OpKind.KERNEL: "kernel", OpKind.D2H: "D2H copy", OpKind.MEMSET: "memset",
     OpKind.D2D: "D2D copy", OpKind.PEER: "peer copy", OpKind.MIGRATION: "unified-memory migration",
-    OpKind.PREFETCH: "prefetch",
+    OpKind.PREFETCH: "prefetch", OpKind.COMMUNICATION: "communication kernel",
 }  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
@@ -158,12 +160,14 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
 def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find ops that were ready but waited while the hardware they needed stood idle.
 
-    Nothing in the op's own stream held it back and its engine was free, so only the GPU's
-    scheduling did: a hardware queue that hands ops over in issue order (an op of another
-    stream, not ready yet, in front of it) or, on Fermi, a completion signal held back.
+    Nothing in the op's own stream held it back, nor a wait the program recorded (its
+    ``ready_ns`` says so), and its engine was free, so only the GPU's scheduling did: a hardware
+    queue that hands ops over in issue order (an op of another stream, not ready yet, in front
+    of it) or, on Fermi, a completion signal held back. A GPU of one stream has no other stream
+    to put in front: its ops are left out.
     """
     waits = idle_unit_waits(trace)
-    rows = np.flatnonzero(waits > 0)
+    rows = np.flatnonzero((waits > 0) & on_gpus_of_several_streams(trace))
     total = int(waits[rows].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
@@ -317,6 +321,7 @@ RULES: tuple[Rule, ...] = (
     staged_peer_copy,
     false_dependency,
     peer_bound,
+    exposed_communication,
     stage_bound,
     too_few_chunks,
     too_many_chunks,

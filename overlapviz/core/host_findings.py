@@ -98,7 +98,7 @@ def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
     device = trace.device_mask
     if is_pipeline(trace) or int(device.sum()) < 2:
         return []  # overlapviz's pipeline issues nothing but its ops: too-many-chunks speaks for it
-    busy = covered_total_ns(trace, OpKind.H2D, OpKind.KERNEL, OpKind.D2H)
+    busy = covered_total_ns(trace, OpKind.H2D, OpKind.KERNEL, OpKind.D2H, OpKind.COMMUNICATION)  # talking is no idling
     makespan = metrics.makespan_ns
     if busy >= GPU_BUSY_SHARE * makespan:
         return []

@@ -14,6 +14,7 @@ from overlapviz.core.number_text import fixed
 NS_PER_MS = 1_000_000
 NS_DECIMALS = 6  # decimals of a ms that reach one ns
 NO_COPIES = "no copies"  # the copy time hidden of a run without copies
+NO_COMMUNICATION = "no communication"  # the communication hidden of a run without any
 
 
 def format_duration(ns: float) -> str:

@@ -50,6 +50,8 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     parts.append(f"efficiency {format_percent(metrics.efficiency_pct)}")
     hidden = metrics.copy_hidden_pct
     parts.append(NO_COPIES if hidden is None else f"copy time hidden {format_percent(hidden)}")
+    if metrics.comm_hidden_pct is not None:
+        parts.append(f"communication hidden {format_percent(metrics.comm_hidden_pct)}")
     if meta.simulated:
         parts.append("simulated")
     return join_values(parts)
