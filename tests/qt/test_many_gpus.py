@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from overlapviz.cli import main
+from overlapviz.core import trace_facts
 from overlapviz.importers.read import read_trace_file
 from overlapviz.view.gpus_drawn import DRAWN_GPUS
 from overlapviz.view.layout import layout_lanes
@@ -65,3 +66,14 @@ def test_a_trace_of_as_many_gpus_as_are_drawn_draws_each_and_no_summary_line(tmp
     assert view.gpus_not_drawn == ()
     bands = layout_lanes(view.lanes, gpus_not_drawn=view.gpus_not_drawn).devices
     assert [band.title for band in bands] == [f"GPU {gpu}" for gpu in range(DRAWN_GPUS)]
+
+
+def test_the_waits_of_every_gpu_are_swept_once_however_many_callouts_ask(thousand_gpus, monkeypatch):
+    sweeps = []
+    real = trace_facts.covered_ns
+    monkeypatch.setattr(trace_facts, "covered_ns", lambda *args: sweeps.append(1) or real(*args))
+    trace = read_trace_file(thousand_gpus)
+    prepare_trace(trace)
+    assert len(sweeps) < 10 * GPUS  # a few per GPU's unit; asked again per finding, it was GPUs squared
+    assert trace_facts.copy_engine_waits(trace) is trace_facts.copy_engine_waits(trace)
+    assert trace_facts.idle_unit_waits(trace) is trace_facts.idle_unit_waits(trace)
