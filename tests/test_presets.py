@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from overlapviz.backends.base import BackendError
+from overlapviz.cli import main
 from overlapviz.core.config import (
     GIB,
     HostMemory,
@@ -16,6 +17,7 @@ from overlapviz.core.config import (
 from overlapviz.core.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
 from overlapviz.core.trace import OpKind, Unit
 from overlapviz.presets import (
+    MAX_PRESET_BYTES,
     Preset,
     PresetError,
     UnknownPresetError,
@@ -568,3 +570,32 @@ def test_a_lesson_names_only_the_copy_engines_its_timeline_draws():
             trace = run_pipeline(config, "sim", device).trace
             drawn = {int(unit) for unit in trace["unit"] if unit in COPY_ENGINE_UNITS}
             assert len(drawn) in counts, (preset.name, label, counts, len(drawn))
+
+
+# --- files that nest too deeply --------------------------------------------------------
+
+DEEP_ARRAYS = 'title = "t"\ntext = "x"\nx = ' + "[" * 5000 + "]" * 5000 + "\n"
+DEEP_TABLES = 'title = "t"\ntext = "x"\nx = ' + "{a = " * 5000 + "1" + "}" * 5000 + "\n"
+
+
+@pytest.mark.parametrize("content", [DEEP_ARRAYS, DEEP_TABLES], ids=["arrays", "inline-tables"])
+def test_a_preset_nested_too_deeply_is_refused_in_one_line(tmp_path, content):
+    path = tmp_path / "deep.toml"
+    path.write_text(content)
+    with pytest.raises(PresetError, match=r"deep\.toml: not valid TOML \(it nests arrays or tables too deeply\)"):
+        load_preset(path)
+
+
+def test_presets_in_a_folder_with_a_deep_one_is_bad_input(tmp_path, monkeypatch, capsys):
+    (tmp_path / "deep.toml").write_text(DEEP_ARRAYS)
+    monkeypatch.setattr("overlapviz.presets.presets_folder", lambda: tmp_path)
+    assert main(["presets"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("overlapviz: error: ") and "too deeply" in err and err.count("\n") == 1
+
+
+def test_a_preset_is_read_only_up_to_its_size_limit(tmp_path):
+    path = tmp_path / "huge.toml"
+    path.write_bytes(b'title = "t"\ntext = "x"\n' + b"#" * MAX_PRESET_BYTES)
+    with pytest.raises(PresetError, match=r"huge\.toml: cannot be read \(it is larger than the limit"):
+        load_preset(path)
