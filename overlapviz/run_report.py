@@ -16,6 +16,7 @@ from overlapviz.core.finding import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import counted, duration_text, fixed, rate_text
 from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.window import Window
 from overlapviz.session import RunResult
 
 # The order and the words in which `overlapviz run --help` defines the headline figures.
@@ -55,8 +56,7 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     figures = _figure_lines(m, f"   wall {_ms(m.wall_ns)}" + _alloc_text(m) + _pinned_text(m))
     lines = [*([f"pipeline   {config.describe()}"] if config is not None else []), where, *figures]
     if window is not None:
-        span = f"{fixed(window[0] / 1e6, 3)} to {fixed(window[1] / 1e6, 3)} ms"
-        lines.insert(lines.index(where) + 1, f"window     {span} of the trace")
+        lines.insert(lines.index(where) + 1, f"window     {Window(*window).describe()} of the trace")
     not_shown = meta.not_shown
     if not_shown:
         counts = ", ".join(counted(count, what) for what, count in not_shown.items())

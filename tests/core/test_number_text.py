@@ -1,5 +1,8 @@
 """Counts with their noun in the right number; decimals that never read as a negative zero."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from overlapviz.core.config import KernelKind, PipelineConfig, StreamKind
@@ -70,3 +73,20 @@ def test_a_time_reads_in_ms_and_a_very_short_one_in_us_or_ns():
 
 def test_a_rate_has_the_same_digits():
     assert rate_text(55.44) == "55.4 GB/s" and rate_text(7.031) == "7.03 GB/s" and rate_text(126.3) == "126.3 GB/s"
+
+
+PACKAGE = Path(__file__).resolve().parents[2] / "overlapviz"
+# A format of its own right before a unit: "{x:.1f} GB/s", "{fixed(x, 3)} ms".
+OWN_FORMAT = re.compile(r"(:\.\d+[fg]\}|fixed\([^()]*(\([^()]*\))?[^()]*\)\})\s*(ms|\u00b5s|ns|GB/s)\b")
+POSITIONS = {"core/window.py"}  # a time window's ends, places on the axis: `Window.describe`
+
+
+def test_every_time_and_rate_goes_through_the_one_rule():
+    own = [
+        f"{path.relative_to(PACKAGE)}:{number}"
+        for path in PACKAGE.rglob("*.py")
+        if str(path.relative_to(PACKAGE)) not in POSITIONS
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if OWN_FORMAT.search(line)
+    ]
+    assert own == []
