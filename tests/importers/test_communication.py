@@ -189,7 +189,7 @@ def test_analyze_prints_and_writes_communication_hidden_only_where_there_is_comm
     text = capsys.readouterr().out
     hidden = round(result_of(NCCL_SAMPLED[0]).metrics.comm_hidden_pct)
     assert f"copy time hidden 2 %   communication hidden {hidden} %" in text
-    assert "communication 396.199 ms (32 %)" in text
+    assert "communication 396.2 ms (32 %)" in text
     assert cli.main(["analyze", str(path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["comm_hidden_pct"] == pytest.approx(expected_shares(NCCL_SAMPLED[0])[1], abs=1e-3)

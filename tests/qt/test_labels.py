@@ -19,7 +19,7 @@ from overlapviz.view.status_text import SIMULATED, status_line, status_parts
 
 
 def test_durations_read_in_ms_the_unit_of_the_time_axis():
-    assert format_duration(512) == "512 ns" and format_duration(5_120) == "5.12 \u00b5s"  # under 0.01 ms
+    assert format_duration(512) == "512 ns" and format_duration(5_120) == "5.12 \u00b5s"  # under 0.1 ms
     assert format_duration(742_000) == "0.742 ms" and format_duration(74_200) == "74.2 \u00b5s"
     assert format_duration(6_090_000) == "6.09 ms"
     assert format_duration(7_955_600_000) == "7955.6 ms"  # as the findings write it (ms_text), not "7.96 s"
