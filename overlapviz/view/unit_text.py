@@ -12,7 +12,7 @@ import re
 
 NO_BREAK_SPACE = "\u00a0"
 WORD_JOINER = "\u2060"  # invisible, and no line break on either side of it
-UNITS = ("GB/s", "ms", "\u00b5s", "ns", "s", "KiB", "MiB", "GiB", "B", "%", "\u00d7", "x")
+UNITS = ("GB/s", "ms", "\u00b5s", "ns", "s", "KiB", "MiB", "GiB", "B", "%", "\u00d7")
 _NUMBER_THEN_UNIT = re.compile(r"(?<=\d) (?=(?:" + "|".join(re.escape(u) for u in UNITS) + r")(?![\w/]))")
 
 
