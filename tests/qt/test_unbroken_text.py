@@ -8,7 +8,7 @@ from overlapviz._qt.widgets.elided_label import ElidedLabel
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.session import run_pipeline
 from overlapviz.view.deltas import CHANGE_TITLE, NAME_LIMIT, delta_html, delta_names_tooltip, delta_rows
-from overlapviz.view.unit_text import unbreakable
+from overlapviz.view.unit_text import as_read, elide_middle, unbreakable
 
 LONG_NAME = "A \u00b7 test-cuda-2026.1-pageable-legacy-default-stream.sqlite.gz"
 
@@ -36,6 +36,20 @@ def cell_lines(html: str, width: float) -> dict[str, int]:
         lines[block.text().replace("\u00a0", " ")] = block.layout().lineCount()
         block = block.next()
     return lines
+
+
+def test_units_join_their_numbers_and_read_back_as_written():
+    text = "+35.8 GB/s, 87 % of 5.93 ms in 4 streams, 4 MiB, 512 ns"
+    joined = unbreakable(text)
+    assert "35.8\u00a0GB/\u2060s" in joined and "87\u00a0%" in joined and "5.93\u00a0ms" in joined
+    assert "4 streams" in joined and "4\u00a0MiB" in joined and "512\u00a0ns" in joined  # "streams" is no unit
+    assert as_read(joined) == text
+
+
+def test_a_long_name_is_cut_in_its_middle_to_its_limit():
+    name = "test-cuda-2026.1-pinned-streams.sqlite.gz"
+    assert elide_middle(name, 24) == "test-cuda-20\u2026s.sqlite.gz" and len(elide_middle(name, 24)) == 24
+    assert elide_middle(name, len(name)) == name
 
 
 @pytest.mark.parametrize("width", [40, 50, 60, 70, 80])
