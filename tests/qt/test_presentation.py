@@ -1,6 +1,6 @@
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
@@ -11,12 +11,70 @@ from overlapviz.core.config import PipelineConfig
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.presets import lessons
 from overlapviz.session import run_pipeline
+from overlapviz.view.layout import HEADER_HEIGHT
 
 
 def _plot(window):
     plot = window.timeline._plot
     plot.setFocus()
     return plot
+
+
+def _present_comparison_on_a_full_hd_screen(make_window, qtbot, monkeypatch):
+    """A comparison in presentation mode on a 1920 x 1080 screen whose window manager answers late, as X's do."""
+    window = make_window()
+    window.teaching.compare.pageable_vs_pinned()
+    qtbot.waitUntil(window.compare.is_comparing, timeout=10_000)
+    monkeypatch.setattr(window, "showFullScreen", lambda: QTimer.singleShot(100, lambda: window.resize(1920, 1080)))
+    return window
+
+
+def _title_rects(timeline):
+    """The lane axis's titles as pyqtgraph draws them: text -> rect, in the axis's coordinates."""
+    image = QImage(8, 8, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    _axis, _ticks, texts = timeline._lane_axis.generateDrawSpecs(painter)
+    painter.end()
+    return {text: rect for rect, _flags, text in texts}
+
+
+def _drawn_font(axis):
+    return axis.style["tickFont"] or QFont()
+
+
+def _rows(timeline):
+    """Each title's row (a header or a lane): text -> rect, in the lane axis's coordinates."""
+    axis, box, layout = timeline._lane_axis, timeline._view_box, timeline.scene_items.layout
+
+    def y(value):
+        return axis.mapFromScene(box.mapViewToScene(QPointF(0, value))).y()
+
+    rows = [(band.title, band.top, band.top + HEADER_HEIGHT) for band in (*layout.groups, *layout.devices)]
+    rows += [(placed.lane.title, placed.top, placed.bottom) for placed in layout.lanes]
+    return {title: QRectF(0, y(top), axis.width(), y(bottom) - y(top)) for title, top, bottom in rows}
+
+
+def test_in_a_presented_comparison_every_title_fits_its_row(make_window, qtbot, monkeypatch):
+    window = _present_comparison_on_a_full_hd_screen(make_window, qtbot, monkeypatch)
+    window.teaching.actions.presentation.trigger()
+    qtbot.waitUntil(lambda: window.size().toTuple() == (1920, 1080), timeout=5000)
+    qtbot.wait(300)
+    for timeline in window.compare.timelines():
+        titles, rows = _title_rects(timeline), _rows(timeline)
+        assert set(titles) == set(rows) and {"HOST", "Host thread", "STREAMS", "Stream 0"} <= set(titles)
+        for title, rect in titles.items():  # no title outside its row: none over another
+            assert rows[title].top() <= rect.top() and rect.bottom() <= rows[title].bottom(), title
+        assert _drawn_font(timeline._lane_axis).pixelSize() >= 10  # smaller, not gone
+
+
+def test_a_title_gets_its_full_size_where_its_row_has_room(make_window, qtbot):
+    window = make_window()
+    run_and_wait(qtbot, window)
+    axis = window.timeline._lane_axis
+    assert _drawn_font(axis) == QApplication.font()  # a single run in a window of 1000 px: nothing shrinks
+    window.timeline.resize(window.timeline.width(), 120)
+    qtbot.waitUntil(lambda: _drawn_font(axis).pixelSize() > 0)
+    assert axis.natural_width() == window.timeline.lane_axis_width()  # the width is still the full font's
 
 
 def test_f5_presents_full_screen_in_the_projector_theme_with_large_type(make_window, qtbot, settings):
