@@ -1,5 +1,5 @@
 import pytest
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
@@ -75,6 +75,40 @@ def test_a_title_gets_its_full_size_where_its_row_has_room(make_window, qtbot):
     window.timeline.resize(window.timeline.width(), 120)
     qtbot.waitUntil(lambda: _drawn_font(axis).pixelSize() > 0)
     assert axis.natural_width() == window.timeline.lane_axis_width()  # the width is still the full font's
+
+
+class _PaintLog(QObject):
+    """What the timelines' titles and lanes looked like at each paint of the window or a timeline."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window, self.states = window, []
+        for watched in (window, *(timeline._plot.viewport() for timeline in window.compare.timelines())):
+            watched.installEventFilter(self)
+
+    def state(self):
+        def of(timeline):
+            axis = timeline._lane_axis
+            return (_drawn_font(axis).toString(), axis.geometry(), timeline._time_axis.geometry(),
+                    timeline.scene_items.layout.height, timeline._view_box.viewRange()[1])  # fmt: skip
+
+        return self.window.size(), tuple(of(timeline) for timeline in self.window.compare.timelines())
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Paint:
+            self.states.append(self.state())
+        return False
+
+
+def test_f5_paints_the_presentation_once_it_is_laid_out(make_window, qtbot, monkeypatch):
+    window = _present_comparison_on_a_full_hd_screen(make_window, qtbot, monkeypatch)
+    qtbot.wait(100)
+    log = _PaintLog(window)
+    window.teaching.actions.presentation.trigger()
+    qtbot.wait(800)
+    final = log.state()
+    assert final[0].toTuple() == (1920, 1080) and log.states
+    assert all(state == final for state in log.states)  # nothing half drawn, no title moved after the first paint
 
 
 def test_f5_presents_full_screen_in_the_projector_theme_with_large_type(make_window, qtbot, settings):
