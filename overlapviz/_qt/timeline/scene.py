@@ -63,7 +63,8 @@ class TimelineScene:
 
     def _place(self, callout_height: float) -> TimelineLayout:
         return layout_lanes(
-            self.view.lanes, callout_rows=self._rows, span_margin=self._span_margin, callout_height=callout_height
+            self.view.lanes, callout_rows=self._rows, span_margin=self._span_margin, callout_height=callout_height,
+            gpus_not_drawn=self.view.gpus_not_drawn,
         )
 
     @property
