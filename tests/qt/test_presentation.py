@@ -56,9 +56,9 @@ def _rows(timeline):
 
 def test_in_a_presented_comparison_every_title_fits_its_row(make_window, qtbot, monkeypatch):
     window = _present_comparison_on_a_full_hd_screen(make_window, qtbot, monkeypatch)
-    window.teaching.actions.presentation.trigger()
-    qtbot.waitUntil(lambda: window.size().toTuple() == (1920, 1080), timeout=5000)
-    qtbot.wait(300)
+    with qtbot.waitSignal(window.teaching.presentation.settled, timeout=10_000):
+        window.teaching.actions.presentation.trigger()
+    assert window.size().toTuple() == (1920, 1080)
     for timeline in window.compare.timelines():
         titles, rows = _title_rects(timeline), _rows(timeline)
         assert set(titles) == set(rows) and {"HOST", "Host thread", "STREAMS", "Stream 0"} <= set(titles)
@@ -104,11 +104,25 @@ def test_f5_paints_the_presentation_once_it_is_laid_out(make_window, qtbot, monk
     window = _present_comparison_on_a_full_hd_screen(make_window, qtbot, monkeypatch)
     qtbot.wait(100)
     log = _PaintLog(window)
-    window.teaching.actions.presentation.trigger()
-    qtbot.wait(800)
+    with qtbot.waitSignal(window.teaching.presentation.settled, timeout=10_000):
+        window.teaching.actions.presentation.trigger()
+    qtbot.waitUntil(lambda: bool(log.states), timeout=5000)
+    qtbot.wait(300)  # any later pass of the layout would paint again
     final = log.state()
     assert final[0].toTuple() == (1920, 1080) and log.states
     assert all(state == final for state in log.states)  # nothing half drawn, no title moved after the first paint
+
+
+def test_a_window_manager_that_never_answers_still_gets_the_window_painted(make_window, qtbot, monkeypatch):
+    window = make_window()
+    run_and_wait(qtbot, window)
+    monkeypatch.setattr(window, "showFullScreen", lambda: None)
+    with qtbot.waitSignal(window.teaching.presentation.settled, timeout=5000):
+        window.teaching.actions.presentation.trigger()
+    assert window.updatesEnabled() and window.teaching.presentation.active
+    with qtbot.waitSignal(window.teaching.presentation.settled, timeout=5000):
+        window.teaching.presentation.leave()
+    assert window.updatesEnabled()
 
 
 def test_f5_presents_full_screen_in_the_projector_theme_with_large_type(make_window, qtbot, settings):
@@ -116,7 +130,8 @@ def test_f5_presents_full_screen_in_the_projector_theme_with_large_type(make_win
     run_and_wait(qtbot, window)
     normal_span = window.timeline.scene_items.layout.lanes[0]
     base_size = QApplication.font().pointSizeF()
-    window.teaching.actions.presentation.trigger()
+    with qtbot.waitSignal(window.teaching.presentation.settled, timeout=10_000):  # painted from then on
+        window.teaching.actions.presentation.trigger()
     presenting = window.teaching.presentation
     assert presenting.active and window.isFullScreen() and window.teaching.actions.presentation.isChecked()
     assert window.theme_name() == "projector" and settings.value("theme") != "projector"

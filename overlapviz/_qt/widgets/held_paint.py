@@ -82,7 +82,7 @@ class HeldPaint(QObject):
         self._longest.stop()
         QApplication.sendPostedEvents()  # the last layout requests, so that the one paint is of the final layout
         self._window.setUpdatesEnabled(True)
-        self._window.update()
+        self._window.repaint()  # now, in one pass: an update() asked for here was at times never painted
         self.released.emit()
 
 
