@@ -8,9 +8,10 @@ It starts the app as `overlapviz` does (the xcb platform, a window manager when 
 installed), three times over, each a process of its own on the same settings, as a user
 starts it again (`SESSIONS`):
 
-- the tour: picks a simulated device, moves a slider, opens a lesson, enters presentation
-  mode with F5, rests the pointer on a span and checks that its tooltip shows and stays,
-  leaves presentation mode, exports a PNG through the export and file dialogs, and quits
+- the tour: picks a simulated device, moves a slider, opens a lesson (a comparison), enters
+  presentation mode with F5 on it (shot at once and after a rest), rests the pointer on a
+  span and checks that its tooltip shows and stays, leaves presentation mode, exports a PNG
+  through the export and file dialogs (a full HD slide: exactly 1920 x 1080), and quits
   with Ctrl+Q;
 - a file: opens a saved trace through Ctrl+O and the file dialog (live mode goes off, and is
   remembered), and quits;
@@ -334,12 +335,23 @@ def open_lesson(window: QMainWindow, shots: Shots) -> Script:
 
 
 def present(window: QMainWindow, shots: Shots) -> Script:
-    """F5 enters presentation mode; a span's tooltip shows there and stays; F5 leaves."""
+    """F5 on the comparison enters presentation mode; a span's tooltip shows there and stays; F5 leaves.
+
+    Shot twice: as soon as the window is full screen, and once it has rested; the first shows
+    the final layout already (nothing half drawn over the old window), both timelines with
+    their lane titles clear of each other.
+    """
+    assert len(visible_timelines(window)) == 2, "presentation mode is to be shown on a comparison (A and B)"
     action_with_shortcut(window, "F5")  # fails clearly should F5 lose its action
     press(window, Qt.Key.Key_F5)
     yield Until("presentation mode goes full screen", window.isFullScreen)
+    screen = window.screen().geometry()
+    yield Until("the window has the screen's size", lambda: window.geometry().size() == screen.size())
+    yield Until("A and B both show", lambda: len(visible_timelines(window)) == 2)
+    assert all(view.height() > 0 for view in visible_timelines(window)), "a timeline has no height"
+    shots.take("presentation-at-once")
     yield pause(1.5)
-    shots.take("presentation")
+    shots.take("presentation-comparison")
     yield from hover_span(window, shots)
     press(window, Qt.Key.Key_F5)
     yield Until("F5 leaves presentation mode", lambda: not window.isFullScreen())
@@ -379,7 +391,8 @@ def export_png(window: QMainWindow, shots: Shots, path: Path) -> Script:
     yield from type_path(files, path, shots, "file-dialog")
     image = yield Until(f"{path.name} is written", lambda: readable_png(path))
     assert isinstance(image, QImage)
-    assert image.width() >= 1920, f"the export is {image.width()} px wide"
+    size = (image.width(), image.height())
+    assert size == (1920, 1080), f"the export, a full HD slide by default, is {size[0]} x {size[1]} px"
     yield pause(0.5)
     shots.take("exported")
 

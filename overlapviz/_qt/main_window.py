@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QWidg
 
 from overlapviz._qt.buffer_release import BufferRelease
 from overlapviz._qt.export.comparison_view import ComparisonPicture
+from overlapviz._qt.files.export_folder import ExportFolder
 from overlapviz._qt.files.file_actions import FileActions
 from overlapviz._qt.files.file_loading import OpenedFile
 from overlapviz._qt.files.path_dialogs import OPEN_FILTER, PathDialogs
@@ -112,7 +113,7 @@ class MainWindow(QMainWindow):
             self.window_actions, self.model, self.controller.windows, [self.timeline, self.compare.timeline_a], self
         )
         self.help = HelpDialogs(self, self.window_actions.help_shortcuts, self.window_actions.help_glossary)
-        self.files = FileActions(self, RecentFiles(settings), PathDialogs(self), self)
+        self.files = FileActions(self, RecentFiles(settings), PathDialogs(self), ExportFolder(settings), self)
         self.teaching = TeachingTools(self, self, self.controller, self.compare, self.lesson_panel, self.fonts)
         self.buffers = BufferRelease(self.show_notice, self)
         self._subscribe()

@@ -11,16 +11,16 @@ probe reads the lane's background instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
-from PySide6.QtCore import QByteArray, QPoint, QRectF, QSize, Qt
+from PySide6.QtCore import QByteArray, QPoint, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QWidget
 
 from overlapviz._qt.export.export_view import ExportOptions
-from overlapviz._qt.export.image_export import Subject, picture_view
+from overlapviz._qt.export.image_export import Subject, canvas, picture_view
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.view.palette import SpanStyle
 from overlapviz.view.span_sets import SpanSet
@@ -73,6 +73,19 @@ def picture_layout(subject: Subject, options: ExportOptions, times_ms: tuple[flo
                 columns[side, t_ms] = _device(view, timeline, t_ms, 0.0, options.scale).x()
         size = QSize(round(view.width() * options.scale), round(view.height() * options.scale))
         return PictureLayout(size, tuple(probes), rows, columns)
+
+
+def on_slide(layout: PictureLayout, options: ExportOptions) -> PictureLayout:
+    """`layout`'s probes where a slide of `options` puts the picture: scaled to fit, centred."""
+    scale = options.scale
+    where = canvas(QSize(round(layout.size.width() / scale), round(layout.size.height() / scale)), options)
+
+    def placed(probe: Probe) -> Probe:
+        point = where.placement.map(QPointF(probe.x + 0.5, probe.y + 0.5) / scale) * scale
+        return replace(probe, x=int(point.x()), y=int(point.y()))
+
+    size = QSize(round(where.size.width() * scale), round(where.size.height() * scale))
+    return replace(layout, size=size, probes=tuple(placed(probe) for probe in layout.probes), lane_rows={}, time_x={})
 
 
 def wrong_pixels(image: QImage, layout: PictureLayout) -> list[str]:

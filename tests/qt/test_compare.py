@@ -166,7 +166,7 @@ def test_the_comparison_exports_as_one_picture(make_window, qtbot, tmp_path):
     qtbot.waitUntil(window.compare.is_comparing, timeout=10_000)
     assert isinstance(window.current_picture(), ComparisonPicture)
     assert write_and_wait(qtbot, window, lambda: window.files.export_png(tmp_path / "ab.png", ExportOptions()))
-    assert write_and_wait(qtbot, window, lambda: window.files.export_svg(tmp_path / "ab.svg"))
+    assert write_and_wait(qtbot, window, lambda: window.files.export_svg(tmp_path / "ab.svg", ExportOptions()))
     single = tmp_path / "b.png"
     render_trace_png(window.current_trace(), single)
     exported = QImage(str(tmp_path / "ab.png")).convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)

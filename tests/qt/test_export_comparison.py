@@ -1,12 +1,14 @@
 """The comparison picture: A above B on one time axis, each span where the shared axis puts it."""
 
 import pytest
-from export_probes import first_column, last_column, picture_layout, rasterise_svg, wrong_pixels
+from export_probes import first_column, last_column, on_slide, picture_layout, rasterise_svg, wrong_pixels
+from PySide6.QtGui import QColor
 from qt_traces import two_chunk_trace
 
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image, svg_bytes
+from overlapviz._qt.themes import THEMES
 from overlapviz.core.config import PipelineConfig
 from overlapviz.session import run_pipeline
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
@@ -61,3 +63,30 @@ def test_the_comparison_svg_draws_both_sides_where_the_layout_puts_them(qapp, op
     layout = picture_layout(picture, options)
     assert {probe.side for probe in layout.probes} == {0, 1} and layout.colours() >= {H2D, D2H}
     assert wrong_pixels(rasterise_svg(svg_bytes(picture, options), layout.size), layout) == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (3840, 2160)])
+def test_a_comparison_fills_a_slide_exactly_scaled_to_fit_with_nothing_cut(qapp, width, height):
+    runs = [run_pipeline(PipelineConfig(memory=memory), "sim", "h200") for memory in ("pageable", "pinned")]
+    picture = ComparisonPicture(tuple(prepare_view(run) for run in runs), ("pageable", "pinned"), "Pageable vs pinned")
+    tall = render_image(picture, ExportOptions(width=width))
+    assert tall.height() > height  # as tall as it needs: more than a slide
+    options = ExportOptions(width=width, height=height)
+    image = render_image(picture, options)
+    assert (image.width(), image.height()) == (width, height)
+    layout = on_slide(picture_layout(picture, options), options)
+    assert {probe.side for probe in layout.probes} == {0, 1} and wrong_pixels(image, layout) == []
+    background = QColor(THEMES["light"].background).rgb()
+    bands = (0, 2, width - 3, width - 1)  # the picture is narrower than the slide: centred between two bands
+    assert all(image.pixel(x, y) == background for x in bands for y in range(0, height, 7))
+
+
+def test_a_comparison_svg_slide_is_the_slide_s_size(qapp):
+    picture = _legacy_and_plain()
+    options = ExportOptions(width=1920, height=1080, theme="dark")
+    data = svg_bytes(picture, options)
+    assert b'viewBox="0 0 1920 1080"' in data
+    layout = on_slide(picture_layout(picture, options), options)
+    image = rasterise_svg(data, layout.size)
+    assert wrong_pixels(image, layout) == []
+    assert image.pixelColor(1, 1).name().upper() == QColor(THEMES["dark"].background).name().upper()

@@ -4,10 +4,13 @@ import shutil
 from fnmatch import fnmatchcase
 from pathlib import Path
 
+import pytest
 from file_waits import open_and_wait, write_and_wait
+from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
 
 from overlapviz._qt.export.export_view import ExportOptions
+from overlapviz._qt.files.export_folder import EXPORT_FOLDER_KEY, ExportFolder
 from overlapviz._qt.files.path_dialogs import OPEN_FILTER
 from overlapviz._qt.main_window import MainWindow
 from overlapviz.core.config import PipelineConfig
@@ -68,7 +71,7 @@ def test_exports_from_the_window(window, qtbot, tmp_path):
     png, svg, chrome, csv = (tmp_path / n for n in ("t.png", "t.svg", "t.json", "t.csv"))
     assert write_and_wait(qtbot, window, lambda: window.files.export_png(png, ExportOptions(width=1920)))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert write_and_wait(qtbot, window, lambda: window.files.export_svg(svg))
+    assert write_and_wait(qtbot, window, lambda: window.files.export_svg(svg, ExportOptions()))
     assert "<svg" in svg.read_text()
     assert write_and_wait(qtbot, window, lambda: window.files.export_trace(chrome))
     assert json.loads(chrome.read_text())["otherData"]["overlapviz"] >= 1
@@ -84,6 +87,37 @@ def test_export_png_asks_for_options_and_a_path(window, qtbot, tmp_path, monkeyp
     with qtbot.waitSignal(window.files.write_finished, timeout=10_000):
         window.window_actions.export_png.trigger()
     assert target.is_file()
+
+
+def test_svg_asks_as_png_does_and_both_offer_the_last_export_folder(window, qtbot, tmp_path, monkeypatch, settings):
+    pictures, talks = tmp_path / "Pictures", tmp_path / "talks"
+    pictures.mkdir()
+    talks.mkdir()
+    monkeypatch.chdir(tmp_path)  # a source checkout, say: never offered
+    window.files.export_folder = ExportFolder(settings, lambda: [pictures, tmp_path / "home"])
+    asked, offered = [], []
+    window.files.ask_export_options = lambda: asked.append("asked") or ExportOptions(width=1920, height=1080)
+
+    def save_path(title, filters, suggested):
+        offered.append(Path(suggested))
+        return talks / f"slide.{filters.split('*.')[1][:3]}"
+
+    monkeypatch.setattr(window.files.dialogs, "save_path", save_path)
+    with qtbot.waitSignal(window.files.write_finished, timeout=10_000):
+        window.window_actions.export_svg.trigger()
+    assert asked == ["asked"] and offered == [pictures / "overlapviz-timeline.svg"]
+    assert 'viewBox="0 0 1920 1080"' in (talks / "slide.svg").read_text()
+    with qtbot.waitSignal(window.files.write_finished, timeout=10_000):
+        window.window_actions.export_png.trigger()
+    assert offered[1] == talks / "overlapviz-timeline.png"  # where the last picture went
+    assert QImage(str(talks / "slide.png")).size().toTuple() == (1920, 1080)
+    assert settings.value(EXPORT_FOLDER_KEY) == str(talks.resolve())
+
+
+def test_cancelled_options_ask_for_no_path(window, monkeypatch):
+    window.files.ask_export_options = lambda: None
+    monkeypatch.setattr(window.files.dialogs, "save_path", lambda *_args: pytest.fail("asked for a path"))
+    assert not window.files.export_svg() and not window.files.export_png()
 
 
 def test_a_failed_write_is_explained_naming_the_file_once(window, qtbot, tmp_path):

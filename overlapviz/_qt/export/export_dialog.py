@@ -1,6 +1,12 @@
-"""Asks how to export a picture: width, theme, background, time range, caption (ui/export.ui)."""
+"""Asks how to export a picture: size, theme, background, time range, caption (ui/export.ui).
+
+A slide's size is exactly its width and height (the picture is fitted into it); a size for a
+paper or a web page fixes the width only, the picture as tall as its lanes need.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QWidget
 
@@ -8,7 +14,22 @@ from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.themes import THEMES
 from overlapviz._qt.widgets.forms import child, load_form
 
-WIDTHS = (1920, 3840)
+
+@dataclass(frozen=True, slots=True)
+class PictureSize:
+    """One choice of the size list: its name, its width and, for a slide, its height (device pixels)."""
+
+    name: str
+    width: int
+    height: int | None = None
+
+
+SIZES = (
+    PictureSize("Slide, full HD: 1920 \u00d7 1080 px", 1920, 1080),
+    PictureSize("Slide, 4K: 3840 \u00d7 2160 px", 3840, 2160),
+    PictureSize("1920 px wide, as tall as the lanes need (papers, web pages)", 1920),
+    PictureSize("3840 px wide, as tall as the lanes need (papers, web pages)", 3840),
+)
 
 
 class ExportDialog:
@@ -20,11 +41,13 @@ class ExportDialog:
             raise TypeError("ui/export.ui must hold a QDialog")
         self.dialog = form
         self._window_ms = window_ms
-        self.width = child(form, QComboBox, "width_combo")
+        self.size = child(form, QComboBox, "size_combo")
         self.theme = child(form, QComboBox, "theme_combo")
         self.background = child(form, QComboBox, "background_combo")
         self.window = child(form, QComboBox, "window_combo")
         self.caption = child(form, QCheckBox, "caption_check")
+        for size in SIZES:
+            self.size.addItem(size.name)
         for name, spec in THEMES.items():
             self.theme.addItem(spec.title, name)
         self.theme.setCurrentIndex(list(THEMES).index(theme))
@@ -35,8 +58,10 @@ class ExportDialog:
     def options(self) -> ExportOptions:
         """The choices made."""
         whole_run = self.window.currentIndex() == 1 or self._window_ms is None
+        size = SIZES[self.size.currentIndex()]
         return ExportOptions(
-            width=WIDTHS[self.width.currentIndex()],
+            width=size.width,
+            height=size.height,
             theme=str(self.theme.currentData()),
             transparent=self.background.currentIndex() == 1,
             caption=self.caption.isChecked(),

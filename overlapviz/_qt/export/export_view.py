@@ -3,7 +3,9 @@
 It is a real widget laid out offscreen (never shown on screen), so the exported image is the
 same drawing code as the window, at a size chosen for the export rather than the window's.
 Layout happens at a logical width of at most 1920 px; wider images scale it up (3840 px is
-1920 at a device pixel ratio of 2), so text stays readable on a slide at any width.
+1920 at a device pixel ratio of 2), so text stays readable on a slide at any width. A slide
+(`ExportOptions.height`) is exactly width x height: the picture, laid out as for its width,
+is scaled to fit and centred, the rest filled with the background (`image_export.canvas`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class ExportOptions:
     """How a picture is made."""
 
     width: int = 1920  # device pixels of the PNG
+    height: int | None = None  # a slide's: the picture fitted into width x height; None: as tall as it needs
     theme: str = "light"
     transparent: bool = False
     caption: bool = True
@@ -45,6 +48,8 @@ class ExportOptions:
     def __post_init__(self) -> None:
         if not MIN_WIDTH <= self.width <= MAX_WIDTH:
             raise ValueError(f"width {self.width} px is out of range; allowed {MIN_WIDTH} to {MAX_WIDTH}")
+        if self.height is not None and not MIN_WIDTH <= self.height <= MAX_WIDTH:
+            raise ValueError(f"height {self.height} px is out of range; allowed {MIN_WIDTH} to {MAX_WIDTH}")
         get_theme(self.theme)
 
     @property
@@ -56,6 +61,11 @@ class ExportOptions:
     def logical_width(self) -> int:
         """The width the widgets are laid out at."""
         return round(self.width / self.scale)
+
+    @property
+    def logical_height(self) -> int | None:
+        """A slide's height in logical pixels (None: no slide)."""
+        return None if self.height is None else round(self.height / self.scale)
 
 
 def style_export_widget(widget: QWidget, options: ExportOptions) -> Theme:

@@ -4,7 +4,8 @@ The picture is a widget, so it is drawn on the GUI thread; `image_in_pieces` and
 `svg_in_pieces` draw it in short steps (build, lay out, then a band of rows at a time) that
 the window runs one per turn of its event loop (`stepwise`), so that an export never holds up
 the window. Encoding the image and writing the file need no widget and happen off the GUI
-thread; `render_image`, `write_png` and the rest do it all at once, for scripts.
+thread; `render_image`, `write_png` and the rest do it all at once, for scripts. A slide's
+picture is scaled into the slide's size, centred, on the background (`canvas`).
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 import os
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TypeVar, cast
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QRegion
+from PySide6.QtGui import QColor, QImage, QPainter, QRegion, QTransform
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
@@ -33,6 +35,26 @@ BAND_PX = 360  # logical rows painted in one step (about 20 ms at 3840 px for 10
 
 class ExportError(RuntimeError):
     """A picture could not be made (not a file problem: those are `OSError`)."""
+
+
+@dataclass(frozen=True)
+class Canvas:
+    """Where a laid-out picture is painted: the size (logical pixels) and how the picture sits in it."""
+
+    size: QSize
+    placement: QTransform  # identity, or a slide's scale to fit and centring
+
+
+def canvas(picture: QSize, options: ExportOptions) -> Canvas:
+    """The picture's own size; on a slide, the slide's size with the picture scaled to fit and centred."""
+    slide_height = options.logical_height
+    if slide_height is None:
+        return Canvas(picture, QTransform())
+    width, height = options.logical_width, slide_height
+    factor = min(width / max(picture.width(), 1), height / max(picture.height(), 1))
+    left = (width - picture.width() * factor) / 2
+    top = (height - picture.height() * factor) / 2
+    return Canvas(QSize(width, height), QTransform(factor, 0, 0, factor, left, top))
 
 
 @contextmanager
@@ -63,13 +85,14 @@ def image_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[QImage]:
         yield
         view.lay_out()
         yield
-        size = view.size() * options.scale
+        where = canvas(view.size(), options)
+        size = where.size * options.scale
         image = QImage(QSize(round(size.width()), round(size.height())), QImage.Format.Format_ARGB32_Premultiplied)
         if image.isNull():
             raise ExportError(f"no memory for a picture of {size.width():.0f} x {size.height():.0f} pixels")
         image.setDevicePixelRatio(options.scale)
         image.fill(Qt.GlobalColor.transparent if options.transparent else QColor(get_theme(options.theme).background))
-        yield from _paint(view, image, BAND_PX)
+        yield from _paint(view, image, BAND_PX, where.placement)
     return image
 
 
@@ -110,13 +133,15 @@ def svg_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[bytes]:
         yield
         view.lay_out()
         yield
+        where = canvas(view.size(), options)
         generator = QSvgGenerator()
         generator.setOutputDevice(buffer)
-        generator.setSize(view.size())
-        generator.setViewBox(QRect(QPoint(0, 0), view.size()))
+        generator.setSize(where.size)
+        generator.setViewBox(QRect(QPoint(0, 0), where.size))
         generator.setTitle("overlapviz timeline")
         generator.setDescription(view.description())
-        yield from _paint(view, generator, view.height())
+        bands = None if where.placement.isIdentity() or options.transparent else get_theme(options.theme).background
+        yield from _paint(view, generator, view.height(), where.placement, bands)
     buffer.close()
     return bytes(data.data())
 
@@ -140,10 +165,19 @@ def run_to_end(pieces: Pieces[T]) -> T:
             return cast(T, finished.value)
 
 
-def _paint(view: QWidget, device: QImage | QSvgGenerator, band_px: int) -> Pieces[None]:
-    """Paint `view` onto `device`, `band_px` rows (logical pixels) at a time, a step after each band."""
+def _paint(
+    view: QWidget, device: QImage | QSvgGenerator, band_px: int, placement: QTransform, fill: str | None = None
+) -> Pieces[None]:
+    """Paint `view` onto `device` where `placement` puts it, `band_px` rows (logical pixels) at a time.
+
+    A step after each band. `fill` colours the whole device first (an SVG slide's background,
+    beside or above the picture: an image is filled when made).
+    """
     painter = QPainter(device)
     try:
+        if fill is not None:
+            painter.fillRect(painter.window(), QColor(fill))
+        painter.setTransform(placement)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         flags = QWidget.RenderFlag.DrawChildren | QWidget.RenderFlag.DrawWindowBackground
         for top in range(0, max(view.height(), 1), max(band_px, 1)):

@@ -6,7 +6,8 @@ checks and prepares the whole file before the window changes anything (`file_loa
 newer open replaces one still reading. A picture (PNG, SVG, the clipboard) shows what the
 window shows: the comparison when one is on show, with or without the callouts as the
 timeline draws them; it is drawn on the GUI thread in short steps (`stepwise`), then encoded
-and written off it.
+and written off it. PNG and SVG both ask how (`ExportDialog`), and offer to save in the last
+export's folder (`ExportFolder`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import ExportError, Pieces, Subject, image_in_pieces, png_bytes, svg_in_pieces
 from overlapviz._qt.files.background import BackgroundTasks, Task, TaskOutcome, Work
 from overlapviz._qt.files.child_process import write_file
+from overlapviz._qt.files.export_folder import ExportFolder
 from overlapviz._qt.files.file_loading import OpenedFile, load_file
 from overlapviz._qt.files.path_dialogs import CSV_FILTER, JSON_FILTER, OPEN_FILTER, PNG_FILTER, SVG_FILTER, PathDialogs
 from overlapviz._qt.files.recent_files import RecentFiles
@@ -67,13 +69,15 @@ class FileActions(QObject):
     copy_finished = Signal(bool)
 
     def __init__(
-        self, host: FileHost, recent: RecentFiles, dialogs: PathDialogs, window: QWidget | None = None
-    ) -> None:
+        self, host: FileHost, recent: RecentFiles, dialogs: PathDialogs, export_folder: ExportFolder,
+        window: QWidget | None = None,
+    ) -> None:  # fmt: skip
         super().__init__(window)
         self._window = window
         self._host = host
         self._recent = recent
         self.dialogs = dialogs
+        self.export_folder = export_folder
         self.ask_export_options: Callable[[], ExportOptions | None] = self._ask_export_options
         self.tasks = BackgroundTasks("overlapviz-files", self)
         self.tasks.done.connect(self._on_done)
@@ -100,31 +104,12 @@ class FileActions(QObject):
         return self._write(path, partial(write_file, "session", path, session), remember=True)
 
     def export_png(self, path: Path | None = None, options: ExportOptions | None = None) -> bool:
-        """Export the timeline as PNG (asks for width, theme and background when not given)."""
-        picture = self._picture_or_say()
-        options = options or (self.ask_export_options() if picture is not None else None)
-        if picture is None or options is None:
-            return False
-        options = self._as_shown(options)
-        path = path or self.dialogs.save_path("Export PNG", PNG_FILTER, "overlapviz-timeline.png")
-        if path is None:
-            return False
-        self._draw(image_in_pieces(picture, options), partial(self._write_png, path), partial(self._not_drawn, path))
-        return True
+        """Export the timeline as PNG (asks for size, theme and background when not given)."""
+        return self._export("PNG", path, options)
 
     def export_svg(self, path: Path | None = None, options: ExportOptions | None = None) -> bool:
-        """Export the timeline as SVG in the current theme."""
-        picture = self._picture_or_say()
-        if picture is None:
-            return False
-        options = self._as_shown(
-            options or ExportOptions(theme=self._host.theme_name(), window_ms=self._host.view_window_ms())
-        )
-        path = path or self.dialogs.save_path("Export SVG", SVG_FILTER, "overlapviz-timeline.svg")
-        if path is None:
-            return False
-        self._draw(svg_in_pieces(picture, options), partial(self._write_svg, path), partial(self._not_drawn, path))
-        return True
+        """Export the timeline as SVG (asks for size, theme and background when not given)."""
+        return self._export("SVG", path, options)
 
     def copy_image(self) -> bool:
         """Put a 1920-px picture of the timeline on the clipboard."""
@@ -160,6 +145,28 @@ class FileActions(QObject):
         self._then.clear()
 
     # --- internals -----------------------------------------------------------------------
+
+    def _export(self, kind: str, path: Path | None, options: ExportOptions | None) -> bool:
+        picture = self._picture_or_say()
+        options = options or (self.ask_export_options() if picture is not None else None)
+        if picture is None or options is None:
+            return False
+        options = self._as_shown(options)
+        path = path or self._export_path(kind)
+        if path is None:
+            return False
+        self.export_folder.remember(path)
+        failed = partial(self._not_drawn, path)
+        if kind == "PNG":
+            self._draw(image_in_pieces(picture, options), partial(self._write_png, path), failed)
+        else:
+            self._draw(svg_in_pieces(picture, options), partial(self._write_svg, path), failed)
+        return True
+
+    def _export_path(self, kind: str) -> Path | None:
+        filters = PNG_FILTER if kind == "PNG" else SVG_FILTER
+        suggested = self.export_folder.suggested(f"overlapviz-timeline.{kind.lower()}")
+        return self.dialogs.save_path(f"Export {kind}", filters, str(suggested))
 
     def _ask_export_options(self) -> ExportOptions | None:
         return ExportDialog(self._window, self._host.theme_name(), self._host.view_window_ms()).ask()

@@ -8,6 +8,8 @@ pauses the replay, Esc leaves. Those keys are taken before any widget sees them,
 focused timeline does not pan instead. Leaving restores the theme, text size, window state
 and panels as they were. Whether the window presents is the application model's
 (`presenting`); this view follows it, and its caption follows the lesson and the run on show.
+Entering and leaving change the window in one step: nothing of it is painted until its new
+size has arrived and its layouts have settled (`HeldPaint`); `settled` says when it has.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from overlapviz._qt.export.caption import join_values
 from overlapviz._qt.widgets.font_scale import FontScale
+from overlapviz._qt.widgets.held_paint import HeldPaint
 from overlapviz._qt.widgets.metrics_panel import metric_texts
 from overlapviz.app.lessons import Lessons
 from overlapviz.app.model import AppModel, LessonOnShow
@@ -45,6 +48,7 @@ class PresentationHost(Protocol):
     def windowState(self) -> Qt.WindowState: ...  # noqa: N802 (Qt's name)
     def setWindowState(self, state: Qt.WindowState) -> None: ...  # noqa: N802 (Qt's name)
     def showFullScreen(self) -> None: ...  # noqa: N802 (Qt's name)
+    def window(self) -> QWidget: ...  # the top-level window (Qt's)
 
 
 @dataclass
@@ -58,9 +62,13 @@ class _Before:
 
 
 class PresentationMode(QObject):
-    """Presents the window while the model says so; `changed` says when it entered or left."""
+    """Presents the window while the model says so; `changed` says when it entered or left.
+
+    `settled` follows once the window is painted again, in its final layout.
+    """
 
     changed = Signal(bool)
+    settled = Signal()
 
     def __init__(
         self, host: PresentationHost, model: AppModel, lessons: Lessons, fonts: FontScale | None,
@@ -72,6 +80,8 @@ class PresentationMode(QObject):
         self._lessons = lessons
         self._fonts = fonts
         self._before: _Before | None = None
+        self._held = HeldPaint(host.window(), self)
+        self._held.released.connect(self.settled)
         self._keys: dict[Qt.Key, Callable[[], object]] = {
             Qt.Key.Key_Right: lessons.next, Qt.Key.Key_PageDown: lessons.next,
             Qt.Key.Key_Left: lessons.previous, Qt.Key.Key_PageUp: lessons.previous,
@@ -109,6 +119,7 @@ class PresentationMode(QObject):
         if self.active:
             return
         w, fonts = self._host, self._fonts
+        self._held.hold()
         shown = [panel for panel in w.panels() if not panel.isHidden()]
         self._before = _Before(w.theme_name(), fonts.scale if fonts else 1.0, w.windowState(), shown)
         for panel in shown:
@@ -118,7 +129,7 @@ class PresentationMode(QObject):
             fonts.set_scale(TEXT_SCALE)
         self._update_caption()
         w.presentation_caption.show()
-        w.showFullScreen()
+        self._resize(w.showFullScreen)
         _application().installEventFilter(self)
         self.changed.emit(True)
 
@@ -127,15 +138,29 @@ class PresentationMode(QObject):
         if before is None:
             return
         w = self._host
+        self._held.hold()
         _application().removeEventFilter(self)
         w.presentation_caption.hide()
-        w.setWindowState(before.state)
         w.set_theme(before.theme, remember=False)
         if self._fonts is not None:
             self._fonts.set_scale(before.scale)
         for panel in before.hidden:
             panel.show()
+        self._resize(lambda: w.setWindowState(before.state))
         self.changed.emit(False)
+
+    def _resize(self, change_state: Callable[[], None]) -> None:
+        """Change the window's state, then paint it once its new size has arrived.
+
+        Without a window manager (offscreen) the size changes at once; on X it arrives later,
+        unless the window already has the screen's size.
+        """
+        window = self._host.window()
+        size = window.size()
+        change_state()
+        screen = window.screen()
+        at_screen_size = screen is not None and window.size() == screen.geometry().size()
+        self._held.release_when_resized(window.size() == size and not (at_screen_size and window.isFullScreen()))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         """Take the lesson keys before any widget or shortcut does."""
