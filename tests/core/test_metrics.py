@@ -284,6 +284,7 @@ def test_to_dict_is_json_ready_and_in_milliseconds():
         "makespan_ms", "serial_ms", "lower_bound_ms", "best_for_chunking_ms", "copy_hidden_pct",
         "engines_together_pct", "efficiency_pct", "time_saved_ms", "speedup", "host_blocked_ms",
         "busy_ms", "utilisation", "bandwidth_gbps", "host_issue_ms", "wall_ms", "host_alloc_ms", "pinned_bytes",
+        "migrations",
     }
 
 
