@@ -3,7 +3,7 @@
 Run on a machine with an NVIDIA GPU and PyTorch (not part of the package, which does not
 depend on PyTorch):
 
-    python tools/record_torch_traces.py OUT_DIR
+    python tools/record_torch_traces.py OUT_DIR [SCENARIO ...]
 
 Each scenario is a small loop a user might write, profiled with
 ``torch.profiler.profile(activities=[CPU, CUDA])`` and written with ``export_chrome_trace``,
@@ -18,6 +18,11 @@ importer's findings should name, each beside its fix:
 - ``dataloader``: a ``DataLoader(pin_memory=True)`` feeding a small model.
 - ``train-step``: a few steps of a small MLP (forward, backward, optimizer) with host batches
   copied in each step.
+- ``wait-stream``: the pinned loop on two streams that wait for each other
+  (``Stream.wait_stream``: a ``cudaEventRecord`` and a ``cudaStreamWaitEvent`` each time): copies
+  on one stream, kernels on another, the program's own waits between them.
+- ``wait-stream-sync``: the same loop, profiled with Kineto's CUDA synchronisation events on
+  (``enable_cuda_sync_events``), which record each wait as the GPU saw it.
 """
 
 from __future__ import annotations
@@ -29,11 +34,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import torch
+from torch._C._profiler import _ExperimentalConfig
 from torch.profiler import ProfilerActivity, profile, record_function
 
 CHUNKS = 8
 CHUNK_ELEMENTS = 4 * 1024 * 1024  # 16 MiB of float32 per chunk
 STREAMS = 4
+SYNC_EVENT_SCENARIOS = frozenset({"wait-stream-sync"})  # profiled with Kineto's cuda_sync events
 
 
 def _work(x: torch.Tensor) -> torch.Tensor:
@@ -105,6 +112,26 @@ def train_step_loop() -> Callable[[], None]:
     return run
 
 
+def wait_stream_loop() -> Callable[[], None]:
+    """H2D on a copy stream, the kernel on a compute stream that waits for it, D2H back on the copy stream."""
+    host, outs = _host_chunks(True), _outputs(True)
+    copies, compute = torch.cuda.Stream(), torch.cuda.Stream()
+
+    def run() -> None:
+        for c in range(CHUNKS):
+            with torch.cuda.stream(copies), record_function(f"chunk {c}"):
+                device = host[c].to("cuda", non_blocking=True)
+            compute.wait_stream(copies)
+            with torch.cuda.stream(compute):
+                result = _work(device)
+            copies.wait_stream(compute)
+            with torch.cuda.stream(copies):
+                outs[c].copy_(result, non_blocking=True)
+        torch.cuda.synchronize()
+
+    return run
+
+
 SCENARIOS: dict[str, Callable[[], Callable[[], None]]] = {
     "pageable": lambda: copy_loop(pinned=False, non_blocking=True, streams=STREAMS),
     "pinned": lambda: copy_loop(pinned=True, non_blocking=True, streams=STREAMS),
@@ -112,6 +139,8 @@ SCENARIOS: dict[str, Callable[[], Callable[[], None]]] = {
     "one-stream": lambda: copy_loop(pinned=True, non_blocking=True, streams=0),
     "dataloader": dataloader_loop,
     "train-step": train_step_loop,
+    "wait-stream": wait_stream_loop,
+    "wait-stream-sync": wait_stream_loop,
 }
 
 
@@ -119,7 +148,8 @@ def record(name: str, out: Path) -> str:
     """Warm the scenario up, profile one run of it, write the gzipped trace; a summary line."""
     run = SCENARIOS[name]()
     run()  # warm-up: CUDA context, kernels' first launch, allocator
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+    sync_events = _ExperimentalConfig(enable_cuda_sync_events=True) if name in SYNC_EVENT_SCENARIOS else None
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], experimental_config=sync_events) as prof:
         run()
     plain = out / f"torch-{name}.json"
     prof.export_chrome_trace(str(plain))
@@ -132,12 +162,13 @@ def record(name: str, out: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Record every scenario into the folder named by argv[1]."""
+    """Record the scenarios named after argv[1] (default: every one) into the folder argv[1]."""
     out = Path(argv[1])
+    chosen = argv[2:] or list(SCENARIOS)
     out.mkdir(parents=True, exist_ok=True)
     lines = [
         f"torch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}",
-        *(record(name, out) for name in SCENARIOS),
+        *(record(name, out) for name in chosen),
     ]
     (out / "torch-traces.txt").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
