@@ -20,7 +20,7 @@ from overlapviz.core.metrics import (
     pageable_copy_calls,
 )
 from overlapviz.core.number_text import count_text, fixed
-from overlapviz.core.program_kind import Advice
+from overlapviz.core.program_kind import Advice, Program
 from overlapviz.core.trace import MemoryKind, OpKind, Trace
 from overlapviz.core.trace_facts import is_pipeline
 
@@ -85,7 +85,13 @@ def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
 
 
 def _rate(trace: Trace, copies: npt.NDArray[np.intp]) -> str:
-    """`` The copies ran at 3.9 GB/s.``; nothing where the trace records no bytes."""
+    """`` The copies ran at 3.9 GB/s.``; nothing where the trace records no bytes, nor for overlapviz's own runs.
+
+    overlapviz's own summary prints the bandwidths beside the finding; another program's reader
+    learns here how far below the link's rate its copies ran.
+    """
+    if Program.of(trace.meta) is Program.OVERLAPVIZ:
+        return ""
     moved, busy = int(trace["bytes"][copies].sum()), int(trace.duration_ns[copies].sum())
     return f" The copies ran at {fixed(moved / busy, 1)} GB/s." if moved > 0 and busy > 0 else ""
 

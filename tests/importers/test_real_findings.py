@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from overlapviz.core.host_findings import PAGEABLE_COST_SHARE, pageable_cost_ns
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import analyse
 
@@ -29,6 +30,13 @@ def codes(relative: str) -> set[str]:
         ("alloc-per-run", "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz", "nsys/mordred-2021-no-enums.sqlite.gz"),
         # copies of one direction queued on one engine although issued on four streams
         ("copy-queue", "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz", "torch/torch-pinned.json.gz"),
+        # pageable cudaMemcpy on the legacy default stream blocked 2% of the run; 0.2% is left alone
+        ("host-blocked-pageable", "nsys/mordred-2021-no-enums.sqlite.gz",
+         "nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz"),
+        # one stream with copies to hide (37% of the run) vs a hash join whose copies ran 0.6% of it
+        ("single-stream", "torch/torch-one-stream.json.gz", "nsys/mordred-2021-no-enums.sqlite.gz"),
+        # nvFuser's kernels on the legacy stream beside one copy of 0.002 ms: nothing to overlap
+        ("single-stream", "torch/torch-train-step.json.gz", "nsys/nvfuser-2024.6-nvtx.sqlite.gz"),
     ],
 )
 def test_a_finding_fires_where_the_mistake_is_and_not_elsewhere(code, fires_on, quiet_on):
@@ -41,3 +49,19 @@ def test_no_chunk_rule_speaks_of_another_programs_trace():
         found = analyse(read_trace_file(path)).findings
         assert not {"too-few-chunks", "too-many-chunks"} & {f.code for f in found}, path.name
         assert all(" chunks" not in f.message for f in found), path.name
+
+
+def test_pageable_copies_between_a_thousandth_and_a_hundredth_of_the_run_are_left_alone():
+    # balinski-gomory's pageable cudaMemcpy calls blocked the host 0.03 ms of a 13.3 ms run
+    trace = read_trace_file(DATA / "nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz")
+    cost = pageable_cost_ns(trace)
+    makespan = analyse(trace).metrics.makespan_ns
+    assert 0.001 * makespan < cost < PAGEABLE_COST_SHARE * makespan
+    assert "host-blocked-pageable" not in codes("nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz")
+
+
+def test_pageable_copies_on_the_legacy_default_stream_are_found_with_their_rate():
+    found = analyse(read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz")).findings
+    message = next(f.message for f in found if f.code == "host-blocked-pageable")
+    assert "blocked 0.25 ms (2% of the run) inside cudaMemcpy:" in message
+    assert "The copies ran at 7.2 GB/s." in message
