@@ -52,16 +52,23 @@ def synchronizes(trace: Trace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.boo
     return found
 
 
-def pageable_cost_ns(trace: Trace) -> int:
-    """What the program paid for its pageable copies: the host's time blocked in their calls.
+def pageable_copies(trace: Trace) -> npt.NDArray[np.intp]:
+    """The H2D and D2H copies from or to pageable memory."""
+    return np.flatnonzero(trace.mask(OpKind.H2D, OpKind.D2H) & (trace["memory"] == MemoryKind.PAGEABLE))
 
-    A pageable copy that no recorded call issued (a trace without host calls) costs its own time.
+
+def pageable_cost_ns(trace: Trace) -> int:
+    """What the program paid for its pageable copies: for each, the host's time blocked in its call, or its own time.
+
+    A pageable copy's call returns only once the data has moved, so the program waits at least
+    as long as the copy ran: where the trace's host and device clocks disagree (an export made
+    under WSL) or no call is recorded, the copy's own time is what it cost.
     """
-    blocked = host_blocked_per_row(trace)
-    calls = pageable_copy_calls(trace)
-    copies = trace.mask(OpKind.H2D, OpKind.D2H) & (trace["memory"] == MemoryKind.PAGEABLE)
-    copies[trace["op"][calls]] = False
-    return int(blocked[calls].sum()) + int(trace.duration_ns[copies].sum())
+    calls = np.flatnonzero(pageable_copy_calls(trace))
+    blocked = np.zeros(len(trace), dtype=np.int64)
+    blocked[trace["op"][calls]] = host_blocked_per_row(trace)[calls]
+    copies = pageable_copies(trace)
+    return int(np.maximum(blocked[copies], trace.duration_ns[copies]).sum())
 
 
 def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -69,8 +76,8 @@ def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
     cost = pageable_cost_ns(trace)
     if cost <= 0 or cost < PAGEABLE_COST_SHARE * metrics.makespan_ns:
         return []
-    calls = np.flatnonzero(pageable_copy_calls(trace) & (host_blocked_per_row(trace) > 0))
-    copies = np.flatnonzero(trace.mask(OpKind.H2D, OpKind.D2H) & (trace["memory"] == MemoryKind.PAGEABLE))
+    calls = np.flatnonzero(pageable_copy_calls(trace))
+    copies = pageable_copies(trace)
     share = pct_text(cost, metrics.makespan_ns)
     if calls.size:
         names = " and ".join(sorted({api_name(trace, int(r)) for r in calls}))

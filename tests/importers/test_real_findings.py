@@ -63,5 +63,5 @@ def test_pageable_copies_between_a_thousandth_and_a_hundredth_of_the_run_are_lef
 def test_pageable_copies_on_the_legacy_default_stream_are_found_with_their_rate():
     found = analyse(read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz")).findings
     message = next(f.message for f in found if f.code == "host-blocked-pageable")
-    assert "blocked 0.25 ms (2% of the run) inside cudaMemcpy:" in message
+    assert "blocked 0.30 ms (2% of the run) inside cudaMemcpy:" in message
     assert "The copies ran at 7.2 GB/s." in message
