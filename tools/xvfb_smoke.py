@@ -5,13 +5,24 @@ Run under Xvfb (CI does, after `make test`)::
     xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python tools/xvfb_smoke.py --shots build/xvfb-smoke
 
 It starts the app as `overlapviz` does (the xcb platform, a window manager when one is
-installed), picks a simulated device, moves a slider, opens a lesson, enters presentation
-mode with F5, rests the pointer on a span and checks that its tooltip shows and stays,
-leaves presentation mode, exports a PNG through the export and file dialogs, and quits with
-Ctrl+Q. Widgets are found as a user finds them: by object name, by shortcut, by menu.
-The pointer is moved through the X server, so Qt sees real pointer events.
+installed), three times over, each a process of its own on the same settings, as a user
+starts it again (`SESSIONS`):
 
-Exits 0 when every step worked, 1 otherwise (the failure is printed and shot too).
+- the tour: picks a simulated device, moves a slider, opens a lesson, enters presentation
+  mode with F5, rests the pointer on a span and checks that its tooltip shows and stays,
+  leaves presentation mode, exports a PNG through the export and file dialogs, and quits
+  with Ctrl+Q;
+- a file: opens a saved trace through Ctrl+O and the file dialog (live mode goes off, and is
+  remembered), and quits;
+- the start after that: the remembered pipeline is drawn although live mode is off; the
+  bandwidth window (Ctrl+B) sweeps, Esc hides it, and Ctrl+Q quits.
+
+Each app must exit 0 and never abort on a thread left running. Widgets are found as a user
+finds them: by object name, by shortcut, by menu. The pointer is moved through the X
+server, so Qt sees real pointer events.
+
+Exits 0 when every step of every session worked, 1 otherwise (the failure is printed and
+shot too).
 """
 
 from __future__ import annotations
@@ -52,6 +63,12 @@ TOOLTIP_REST_S = 1.5  # longer than Qt's tooltip wake-up (700 ms) and hide (300 
 DIALOG_PAINT_S = 0.7  # a dialog is modal a moment before the X server shows it painted
 LESSON = "2."  # the first comparison lesson: two timelines on show
 MODEL_MARK = "(model)"  # how the device picker names a simulated device
+ROOT = Path(__file__).resolve().parents[1]
+SAVED_TRACE = ROOT / "tests" / "data" / "overlapviz" / "sim-pageable-0.2.0.json.gz"
+STARTING = "Starting\u2026"  # the status bar before the first picture
+SWEPT = "the dashed line"  # the bandwidth window's words once its sweep is drawn
+ABORT = "QThread: Destroyed"  # what Qt says as it aborts on a thread left running
+SESSION_TIMEOUT_S = 600
 
 
 @dataclass(frozen=True)
@@ -82,11 +99,12 @@ class Shots:
     """Numbered screenshots of the whole screen (tooltips and dialogs included)."""
 
     folder: Path
+    session: str
     taken: list[Path] = field(default_factory=list)
 
     def take(self, name: str) -> Path:
-        """Save the screen as the next numbered PNG called `name`."""
-        path = self.folder / f"{len(self.taken) + 1:02d}-{name}.png"
+        """Save the screen as the session's next numbered PNG called `name`."""
+        path = self.folder / f"{self.session}-{len(self.taken) + 1:02d}-{name}.png"
         screen = QGuiApplication.primaryScreen()
         if screen is None or not screen.grabWindow(0).save(str(path)):
             raise RuntimeError(f"could not save the screenshot {path}")
@@ -209,13 +227,9 @@ def point_on_span(view: QGraphicsView, kind: str) -> tuple[QPoint, str] | None:
 # --- the script ------------------------------------------------------------------------
 
 
-def smoke(shots: Shots, export_path: Path) -> Script:
-    """Every step, with its check."""
-    found = yield Until("the window is on screen", main_window)
-    assert isinstance(found, QMainWindow)
-    window = found
-    window.activateWindow()
-    yield Until("the window is active", window.isActiveWindow)
+def tour(shots: Shots) -> Script:
+    """The first start: every step of the tour, with its check."""
+    window = yield from on_screen()
     yield Until("the first timeline is drawn", lambda: visible_timelines(window))
     yield pause(1.0)
     shots.take("started")
@@ -223,8 +237,51 @@ def smoke(shots: Shots, export_path: Path) -> Script:
     yield from move_slider(window, shots)
     yield from open_lesson(window, shots)
     yield from present(window, shots)
-    yield from export_png(window, shots, export_path)
-    window.activateWindow()  # back from the dialogs (no window manager gives the focus back)
+    yield from export_png(window, shots, shots.folder / "export.png")
+    yield from quit_with_ctrl_q(window)
+
+
+def open_file(shots: Shots) -> Script:
+    """Ctrl+O and the file dialog open a saved trace; it goes on show and live mode goes off."""
+    window = yield from on_screen()
+    yield Until("the first timeline is drawn", lambda: STARTING not in visible_text(window.statusBar()))
+    later(lambda: press(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier))
+    files = yield Until("Ctrl+O opens the file dialog", lambda: modal_dialog(QFileDialog))
+    assert isinstance(files, QFileDialog)
+    yield from type_path(files, SAVED_TRACE, shots, "open-dialog")
+    opened = f"Opened {SAVED_TRACE.name}"
+    yield Until(f"the status bar says {opened!r}", lambda: opened in visible_text(window.statusBar()))
+    assert not action_with_shortcut(window, "Ctrl+L").isChecked(), "opening a file left live mode on"
+    yield pause(0.5)
+    shots.take("file-opened")
+    yield from quit_with_ctrl_q(window)
+
+
+def restart(shots: Shots) -> Script:
+    """The start after a file was opened: live mode is off as it was left, yet the pipeline is drawn."""
+    window = yield from on_screen()
+    bar = window.statusBar()
+    yield Until("the remembered pipeline is drawn", lambda: "simulated" in visible_text(bar))
+    assert not action_with_shortcut(window, "Ctrl+L").isChecked(), "live mode is not off as the last session left it"
+    assert point_on_span(visible_timelines(window)[0], "Kernel") is not None, "the first timeline shows no kernel"
+    yield pause(1.0)
+    shots.take("restarted")
+    yield from bandwidth_hidden(window, shots)
+    yield from quit_with_ctrl_q(window)
+
+
+def on_screen() -> Generator[Until, object, QMainWindow]:
+    """The app's window, on screen and active."""
+    found = yield Until("the window is on screen", main_window)
+    assert isinstance(found, QMainWindow)
+    found.activateWindow()
+    yield Until("the window is active", found.isActiveWindow)
+    return found
+
+
+def quit_with_ctrl_q(window: QMainWindow) -> Script:
+    """Ctrl+Q, from the window made active again (no window manager gives the focus back from a dialog)."""
+    window.activateWindow()
     yield Until("the window is active again", window.isActiveWindow)
     later(lambda: press(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier))
     yield Until("Ctrl+Q closes the window", lambda: not window.isVisible())
@@ -319,19 +376,46 @@ def export_png(window: QMainWindow, shots: Shots, path: Path) -> Script:
     later(buttons.button(QDialogButtonBox.StandardButton.Ok).click)
     files = yield Until("the file dialog asks where", lambda: modal_dialog(QFileDialog))
     assert isinstance(files, QFileDialog)
+    yield from type_path(files, path, shots, "file-dialog")
+    image = yield Until(f"{path.name} is written", lambda: readable_png(path))
+    assert isinstance(image, QImage)
+    assert image.width() >= 1920, f"the export is {image.width()} px wide"
+    yield pause(0.5)
+    shots.take("exported")
+
+
+def type_path(files: QFileDialog, path: Path, shots: Shots, shot: str) -> Script:
+    """Type `path` into the file dialog's name, as its focus is when it opens, and press Return."""
     yield pause(DIALOG_PAINT_S)
     name_edit = files.focusWidget()  # the file name, selected, as the dialog opens
     assert isinstance(name_edit, QLineEdit), f"the file dialog's focus is on a {type(name_edit).__name__}"
     name_edit.selectAll()
     QTest.keyClicks(name_edit, str(path))
     yield pause(0.3)
-    shots.take("file-dialog")
+    shots.take(shot)
     later(lambda: press(name_edit, Qt.Key.Key_Return))
-    image = yield Until(f"{path.name} is written", lambda: readable_png(path))
-    assert isinstance(image, QImage)
-    assert image.width() >= 1920, f"the export is {image.width()} px wide"
+
+
+def bandwidth_hidden(window: QMainWindow, shots: Shots) -> Script:
+    """Ctrl+B opens the bandwidth window and sweeps; Esc hides it (with no close event: see quitting)."""
+    press(window, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    found = yield Until("Ctrl+B opens the bandwidth window", lambda: shown_top_level("bandwidth_dialog"))
+    assert isinstance(found, QDialog)
+    dialog = found
+    yield Until("the sweep is drawn", lambda: SWEPT in visible_text(dialog))
+    yield pause(1.0)
+    shots.take("bandwidth")
+    dialog.activateWindow()
+    yield Until("the bandwidth window is active", dialog.isActiveWindow)
+    press(dialog, Qt.Key.Key_Escape)
+    yield Until("Esc hides the bandwidth window", lambda: not dialog.isVisible())
     yield pause(0.5)
-    shots.take("exported")
+    shots.take("bandwidth-hidden")
+
+
+def shown_top_level(name: str) -> QWidget | None:
+    """The top-level window called `name`, once it is on screen."""
+    return next((w for w in QApplication.topLevelWidgets() if w.objectName() == name and w.isVisible()), None)
 
 
 def readable_png(path: Path) -> QImage | None:
@@ -364,8 +448,11 @@ def start_window_manager(command: str | None) -> subprocess.Popen[bytes] | None:
     return manager
 
 
+SESSIONS: dict[str, Callable[[Shots], Script]] = {"tour": tour, "file": open_file, "restart": restart}
+
+
 def run(shots_dir: Path, wm: str | None) -> int:
-    """Start the app with the script driving it; 0 when every step passed."""
+    """Run every session, each in an app process of its own on the same settings; 0 when all passed."""
     if not os.environ.get("DISPLAY"):
         print("xvfb_smoke: no DISPLAY: run it under xvfb-run", file=sys.stderr)
         return 2
@@ -373,27 +460,52 @@ def run(shots_dir: Path, wm: str | None) -> int:
     for old in shots_dir.glob("*.png"):
         old.unlink()
     with tempfile.TemporaryDirectory(prefix="overlapviz-smoke-") as config:
-        os.environ |= {"QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": config}  # the user's settings stay untouched
-        QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs)  # Qt's dialogs, not a desktop's
         manager = start_window_manager(wm)
         try:
-            app = QApplication(["overlapviz"])
-            shots = Shots(shots_dir)
-            driver = Driver(smoke(shots, shots_dir / "export.png"), shots)
-            QTimer.singleShot(0, driver.start)
-            from overlapviz.cli import main as overlapviz_main
-
-            code = overlapviz_main([])
-            del app
+            failed = [name for name in SESSIONS if not run_session(name, shots_dir, Path(config))]
         finally:
             if manager is not None:
                 manager.terminate()
                 manager.wait(10)
+    shot = len(list(shots_dir.glob("*.png")))
+    print(f"{'FAILED: ' + ', '.join(failed) if failed else 'passed'}: {shot} screenshots in {shots_dir}", flush=True)
+    return 1 if failed else 0
+
+
+def run_session(name: str, shots_dir: Path, config: Path) -> bool:
+    """Start the app for session `name` in a new process; True when every step passed and it quit with 0."""
+    print(f"session {name}", flush=True)
+    env = os.environ | {"QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": str(config)}  # the user's settings stay untouched
+    paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env["PYTHONPATH"] = os.pathsep.join(paths)  # the app of this checkout, whatever the environment installed
+    command = [sys.executable, __file__, "--session", name, "--shots", str(shots_dir)]
+    try:
+        done = subprocess.run(command, env=env, stderr=subprocess.PIPE, text=True, timeout=SESSION_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        print(f"FAILED: session {name} ran past {SESSION_TIMEOUT_S} s", file=sys.stderr, flush=True)
+        return False
+    sys.stderr.write(done.stderr)
+    if ABORT in done.stderr:
+        print(f"FAILED: session {name}: the app aborted on a thread left running", file=sys.stderr, flush=True)
+    elif done.returncode != 0:
+        print(f"FAILED: session {name} exited with {done.returncode}", file=sys.stderr, flush=True)
+    return done.returncode == 0 and ABORT not in done.stderr
+
+
+def run_one(name: str, shots_dir: Path) -> int:
+    """Start the app with session `name`'s script driving it; 0 when every step passed and the app quit with 0."""
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs)  # Qt's dialogs, not a desktop's
+    app = QApplication(["overlapviz"])
+    shots = Shots(shots_dir, name)
+    driver = Driver(SESSIONS[name](shots), shots)
+    QTimer.singleShot(0, driver.start)
+    from overlapviz.cli import main as overlapviz_main
+
+    code = overlapviz_main([])
+    del app
     if driver.failure is None and code != 0:
         print(f"FAILED: the app exited with {code}", file=sys.stderr)
-    ok = driver.failure is None and code == 0
-    print(f"{'passed' if ok else 'FAILED'}: {len(shots.taken)} screenshots in {shots_dir}", flush=True)
-    return 0 if ok else 1
+    return 0 if driver.failure is None and code == 0 else 1
 
 
 def main() -> int:
@@ -401,8 +513,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shots", type=Path, default=Path("build/xvfb-smoke"), help="folder for the screenshots")
     parser.add_argument("--wm", default="openbox", help="window manager to start ('' for none)")
+    parser.add_argument("--session", choices=SESSIONS, help="run this one session here (what `run` starts)")
     args = parser.parse_args()
-    return run(args.shots, args.wm or None)
+    return run_one(args.session, args.shots) if args.session else run(args.shots, args.wm or None)
 
 
 if __name__ == "__main__":

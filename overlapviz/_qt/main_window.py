@@ -32,6 +32,7 @@ from overlapviz._qt.teaching.lesson_panel import LessonPanel
 from overlapviz._qt.teaching.presentation import caption_label
 from overlapviz._qt.teaching.tools import TeachingTools
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, apply_stylesheet, get_theme
+from overlapviz._qt.thread_owner import stop_threads_under, stops_threads_on_failure
 from overlapviz._qt.time_window_menu import TimeWindowMenu
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.controls import ControlsPanel
@@ -66,6 +67,7 @@ class MainWindow(QMainWindow):
 
     timeline_drawn = Signal()
 
+    @stops_threads_on_failure
     def __init__(
         self,
         settings: QSettings,
@@ -115,8 +117,8 @@ class MainWindow(QMainWindow):
         self.set_theme(str(settings.value(THEME_KEY, DEFAULT_THEME)))
         self._restore_text_scale()
         self._refresh_recent()
-        if self.model.live:
-            self.controller.run()
+        if live is not False:  # a caller that switches Live off (a file to open, a test) puts its own on show
+            self.controller.start()
 
     # --- layout ------------------------------------------------------------------------
 
@@ -437,13 +439,12 @@ class MainWindow(QMainWindow):
         menu.setEnabled(bool(paths))
 
     def shutdown(self) -> None:
-        """Stop timers and the run threads (blocks until they have stopped)."""
+        """Stop timers, drawings, and every thread under the window, a dialog's too (blocks until they have stopped)."""
         self.controller.shutdown()
         self.help.close()
         self.teaching.shutdown()
         self.files.shutdown()
-        self.buffers.shutdown()
-        self.runner.shutdown()
+        stop_threads_under(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         """Stop the run thread before the window goes."""

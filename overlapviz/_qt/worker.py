@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from overlapviz._qt.thread_owner import ThreadOwner
 from overlapviz._qt.worker_thread import start_worker_thread
 from overlapviz.app.executor import Job, Outcome, outcome_of
 from overlapviz.app.heap import collections_paused
@@ -53,7 +54,7 @@ class _RunWorker(QObject):
         self.done.emit(_Finished(request, outcome))
 
 
-class RunController(QObject):
+class RunController(ThreadOwner):
     """Accepts jobs from the GUI thread and reports the newest one's outcome to its callback."""
 
     busy_changed = Signal(bool)

@@ -64,9 +64,21 @@ class AppController:
         if model.target is None:
             model.set_target(default)
         if settings is not None:
-            remembered.restore(model, settings, self.targets)
+            dropped = remembered.restore(model, settings, self.targets)
+            if dropped is not None:
+                messages.show_notice(dropped)
             remembered.remember(model, settings)
         self.runs.note_committed()
+
+    def start(self) -> bool:
+        """The window's first picture: the pipeline runs once, whatever live mode was remembered.
+
+        Live off is remembered (opening a file switches it off), so a start that waited for
+        Live would show an empty timeline until the user thought of Run. Reopening the last
+        file instead would put back a file that may have moved or grown, and a slow read
+        before the first picture; running the controls' own pipeline shows what they hold.
+        """
+        return self.run()
 
     # --- running -----------------------------------------------------------------------
 

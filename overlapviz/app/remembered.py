@@ -3,13 +3,15 @@
 The pipeline's config, the run target, live mode, the callouts and the comparison's axis are
 written as the user changes them and read when the app starts. A value that can no longer be
 used (a config from an older version that fails validation, a device that is not here any
-more) is dropped, and the default is used instead: a stale settings file never stops the app
-from starting.
+more) is dropped from the store, the default is used instead and `restore` says what it
+dropped: a stale settings file never stops the app from starting, nor does so in silence.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from overlapviz.app.model import AppModel, CompareAxis
 from overlapviz.app.ports import SettingsStore
@@ -23,6 +25,13 @@ EXPLANATIONS_KEY = "view/explanations"
 AXIS_KEY = "compare/axis"
 KEYS = (CONFIG_KEY, TARGET_KEY, LIVE_KEY, EXPLANATIONS_KEY, AXIS_KEY)
 TRUE, FALSE = "true", "false"
+WHAT = {  # each key's fact, as a note of what was dropped names it
+    CONFIG_KEY: "the pipeline's settings",
+    TARGET_KEY: "the device",
+    LIVE_KEY: "live mode",
+    EXPLANATIONS_KEY: "the callouts switch",
+    AXIS_KEY: "the comparison's axis",
+}
 
 
 def remembered_config(store: SettingsStore) -> PipelineConfig | None:
@@ -56,21 +65,35 @@ def remembered_axis(store: SettingsStore) -> CompareAxis | None:
         return None
 
 
-def restore(model: AppModel, store: SettingsStore, targets: list[RunTarget]) -> None:
-    """Put what `store` remembers into `model` (what it lacks stays as it is)."""
-    config = remembered_config(store)
-    if config is not None:
-        model.set_config(config)
-    target = remembered_target(store, targets)
-    if target is not None:
-        model.set_target(target)
-    for key, setter in ((LIVE_KEY, model.set_live), (EXPLANATIONS_KEY, model.set_explanations)):
-        flag = remembered_flag(store, key)
-        if flag is not None:
-            setter(flag)
-    axis = remembered_axis(store)
-    if axis is not None:
-        model.set_axis(axis)
+def restore(model: AppModel, store: SettingsStore, targets: list[RunTarget]) -> str | None:
+    """Put what `store` remembers into `model` (what it lacks stays as it is).
+
+    A value kept that can no longer be used is removed from `store`; the note returned says
+    which (None: every value kept was used).
+    """
+    readers: list[tuple[str, Callable[[], Any], Callable[[Any], None]]] = [
+        (CONFIG_KEY, lambda: remembered_config(store), model.set_config),
+        (TARGET_KEY, lambda: remembered_target(store, targets), model.set_target),
+        (LIVE_KEY, lambda: remembered_flag(store, LIVE_KEY), model.set_live),
+        (EXPLANATIONS_KEY, lambda: remembered_flag(store, EXPLANATIONS_KEY), model.set_explanations),
+        (AXIS_KEY, lambda: remembered_axis(store), model.set_axis),
+    ]
+    dropped = []
+    for key, read, put in readers:
+        value, kept = read(), store.get(key)
+        if value is not None:
+            put(value)
+        elif kept:
+            dropped.append(f"{WHAT[key]} ({kept})" if key == TARGET_KEY else WHAT[key])
+            store.remove(key)
+    return dropped_note(dropped)
+
+
+def dropped_note(dropped: list[str]) -> str | None:
+    """What the window says of the remembered settings that could not be used (None: none)."""
+    if not dropped:
+        return None
+    return f"Remembered from last time but no longer usable, so the defaults are used: {', '.join(dropped)}."
 
 
 def remember(model: AppModel, store: SettingsStore) -> None:

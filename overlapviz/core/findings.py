@@ -48,6 +48,7 @@ from overlapviz.core.trace_facts import (
     idle_unit_waits,
     idle_while_issuing_ns,
     is_pipeline,
+    on_gpus_of_several_streams,
     streams_available,
 )
 
@@ -172,12 +173,14 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
 def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find ops that were ready but waited while the hardware they needed stood idle.
 
-    Nothing in the op's own stream held it back and its engine was free, so only the GPU's
-    scheduling did: a hardware queue that hands ops over in issue order (an op of another
-    stream, not ready yet, in front of it) or, on Fermi, a completion signal held back.
+    Nothing in the op's own stream held it back, nor a wait the program recorded (its
+    ``ready_ns`` says so), and its engine was free, so only the GPU's scheduling did: a hardware
+    queue that hands ops over in issue order (an op of another stream, not ready yet, in front
+    of it) or, on Fermi, a completion signal held back. A GPU of one stream has no other stream
+    to put in front: its ops are left out.
     """
     waits = idle_unit_waits(trace)
-    rows = np.flatnonzero(waits > 0)
+    rows = np.flatnonzero((waits > 0) & on_gpus_of_several_streams(trace))
     total = int(waits[rows].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []

@@ -57,6 +57,14 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     return waits
 
 
+def on_gpus_of_several_streams(trace: Trace) -> npt.NDArray[np.bool_]:
+    """Per row: a device op of a GPU whose ops ran on two or more streams (one stream has nothing to mix up)."""
+    device = trace.device_mask & (trace["stream"] >= 0)
+    several = [gpu for gpu in distinct(trace["device"][device])
+               if distinct(trace["stream"][device & (trace["device"] == gpu)]).size > 1]  # fmt: skip
+    return trace.device_mask & np.isin(trace["device"], several)
+
+
 def chunk_count(trace: Trace) -> int:
     """Distinct chunks among the device ops (or the most ops of one kind when unlabelled)."""
     device = trace.device_mask

@@ -64,12 +64,19 @@ ACTIVITY_COLUMNS: dict[str, type] = {
     "device": np.int16,  # GPU index; -1 for host records
     "stream": np.int64,  # the tool's stream id (not an index); -1 for host records
     "thread": np.int64,  # the host thread id of API calls and host annotations; -1 otherwise
+    # The OS process of a record: of the calling thread, and of the program that issued a device op.
+    # Stream and correlation ids are numbered per process, so they are read with it; -1 if unknown.
+    "process": np.int64,
     "correlation": np.int64,  # links an API call to the device op it issued; -1 if none
     "bytes": np.int64,  # copies and memsets
     "copy_kind": np.int8,  # CopyKind, for copies
     "src_memory": np.int8,  # HostMemory of the source, for copies
     "dst_memory": np.int8,  # HostMemory of the destination, for copies
     "name": np.int32,  # index into names
+    # For a wait of one stream on another (cudaStreamWaitEvent) where the tool says them: the
+    # stream waited on, and the correlation id of the event record the wait is for; -1 otherwise.
+    "wait_stream": np.int64,
+    "wait_record": np.int64,
     "on_device": np.int8,  # for annotations: 1 when the tool placed the range on the GPU's timeline
 }
 

@@ -3,7 +3,9 @@
 Kineto names each copy from CUPTI's record as ``Memcpy KIND (SOURCE -> DESTINATION)``:
 ``Memcpy HtoD (Pinned -> Device)``, ``Memcpy DtoH (Device -> Pageable)``, ``Memcpy PtoP
 (Device -> Device)``. The kinds and memory words are CUPTI's; ``A`` is a CUDA array, device
-memory laid out for textures. A name of another form, or a word not listed here, reads as
+memory laid out for textures. ROCm builds write ``Host`` for the host's memory, which does not
+say pinned or pageable, or roctracer's names (``CopyHostToDevice``), which say the direction
+alone. A name of another form, or a word not listed here, reads as
 unknown rather than failing: the copy is still a copy.
 """
 
@@ -15,6 +17,10 @@ from typing import NamedTuple
 from overlapviz.importers.activity import CopyKind, HostMemory
 
 _COPY_NAME = re.compile(r"Memcpy (?P<kind>\w+) \((?P<src>[\w ]+?) -> (?P<dst>[\w ]+?)\)")
+# ROCm's names of HIP's copy operations (roctracer's), which say the direction alone.
+_HIP_COPY_NAME = re.compile(r"Copy(?P<src>Host|Device)To(?P<dst>Host|Device)(2D)?")
+_HIP_KINDS = {("Host", "Device"): CopyKind.H2D, ("Device", "Host"): CopyKind.D2H,
+              ("Device", "Device"): CopyKind.D2D, ("Host", "Host"): CopyKind.H2H}  # fmt: skip
 _KINDS = {
     "HtoD": CopyKind.H2D,
     "HtoA": CopyKind.H2D,
@@ -64,9 +70,20 @@ def parse_copy_name(name: str) -> CopyName:
     """
     match = _COPY_NAME.fullmatch(name.strip())
     if match is None:
-        return UNKNOWN_COPY
+        return _hip_copy(name.strip())
     return CopyName(
         _KINDS.get(match["kind"], CopyKind.UNKNOWN),
         _MEMORY.get(match["src"], HostMemory.UNKNOWN),
         _MEMORY.get(match["dst"], HostMemory.UNKNOWN),
     )
+
+
+def _hip_copy(name: str) -> CopyName:
+    """The direction a ROCm copy name (``CopyHostToDevice``) gives; the memory it does not say."""
+    match = _HIP_COPY_NAME.fullmatch(name)
+    if match is None:
+        return UNKNOWN_COPY
+    device = HostMemory.DEVICE
+    src = device if match["src"] == "Device" else HostMemory.UNKNOWN
+    dst = device if match["dst"] == "Device" else HostMemory.UNKNOWN
+    return CopyName(_HIP_KINDS[match["src"], match["dst"]], src, dst)

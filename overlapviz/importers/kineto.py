@@ -10,9 +10,18 @@ rows:
   ``args.bytes``; the event's ``pid`` and ``tid``, which Kineto sets to the device and the
   stream, where the args lack them);
 - ``cuda_runtime`` and ``cuda_driver``: API calls, on the host thread ``tid``;
+- ``cuda_sync`` (``enable_cuda_sync_events``): synchronisations, named by their kind; a
+  ``Stream Wait Event`` has the waiting stream in ``args.stream`` and, where Kineto resolved
+  them, the stream waited on (``args.wait_on_stream``) and the correlation id of the event
+  record (``args.wait_on_cuda_event_record_corr_id``);
 - ``user_annotation`` (``record_function`` ranges on the host), ``gpu_user_annotation``
   (the same ranges as the GPU ran them: ``on_device`` 1) and ``ProfilerStep#N`` ranges (a
   ``cpu_op`` in older PyTorch): annotations.
+
+PyTorch 1.8 and 1.9 spelled the categories ``Memcpy``, ``Memset``, ``Kernel``, ``Runtime`` and
+``Operator`` (a GPU record's ``tid`` the text ``"stream 7"``): they read as their current
+names. A ROCm (HIP) build writes ``args.stream`` of host calls as a text (``"0x0"``), read as
+the number it spells, and may give a copy no ``args.bytes``: its size is then 0, unknown.
 
 Everything else (``cpu_op``, ``python_function``, ``overhead``, flows, metadata) is not a
 row. ``args.correlation`` links an API call to the device op it issued; where a record lacks
@@ -55,7 +64,7 @@ from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns, prof
 TOOL = "PyTorch profiler"
 SNIFF_BYTES = 64 * 1024  # enough of a file's start for `looks_like_kineto`
 _BOM = b"\xef\xbb\xbf"
-_ROW_KINDS = {
+_CURRENT_ROW_KINDS = {
     "gpu_memcpy": ActivityKind.MEMCPY,
     "gpu_memset": ActivityKind.MEMSET,
     "kernel": ActivityKind.KERNEL,
@@ -63,10 +72,16 @@ _ROW_KINDS = {
     "cuda_driver": ActivityKind.DRIVER,
     "user_annotation": ActivityKind.ANNOTATION,
     "gpu_user_annotation": ActivityKind.ANNOTATION,
+    "cuda_sync": ActivityKind.SYNC,
 }
-_STEP_CATEGORY, _STEP_PREFIX = "cpu_op", "ProfilerStep#"
-_DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation"})
-_SIZED_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset"})
+# PyTorch 1.8 and 1.9 (Kineto before it renamed its categories) spelled them so; ``Operator`` was ``cpu_op``.
+_OLD_NAMES = {"Memcpy": "gpu_memcpy", "Memset": "gpu_memset", "Kernel": "kernel", "Runtime": "cuda_runtime"}
+_ROW_KINDS = {**_CURRENT_ROW_KINDS, **{old: _CURRENT_ROW_KINDS[new] for old, new in _OLD_NAMES.items()}}
+_STEP_PREFIX = "ProfilerStep#"
+_STEP_CATEGORIES = frozenset({"cpu_op", "Operator"})
+_DEVICE_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "kernel", "gpu_user_annotation", "cuda_sync", *_OLD_NAMES}
+                               - {"Runtime"})  # fmt: skip
+_SIZED_CATEGORIES = frozenset({"gpu_memcpy", "gpu_memset", "Memcpy", "Memset"})
 # A number per row category (the last for ProfilerStep ranges), and what each number means.
 _CATEGORY_NUMBERS = {category: number for number, category in enumerate(_ROW_KINDS)}
 _STEP_NUMBER = len(_ROW_KINDS)
@@ -75,7 +90,7 @@ _ON_DEVICE_OF = np.array([category in _DEVICE_CATEGORIES for category in _ROW_KI
 _SIZED_OF = np.array([category in _SIZED_CATEGORIES for category in _ROW_KINDS] + [False])
 _FLOW_CATEGORY = "ac2g"
 # Categories only Kineto writes (``kernel`` alone is not one: other tools use it too).
-_KINETO_CATEGORIES = frozenset(_ROW_KINDS) - {"kernel"} | {"cpu_op", "python_function", _FLOW_CATEGORY}
+_KINETO_CATEGORIES = (frozenset(_ROW_KINDS) - {"kernel", "Kernel"}) | _STEP_CATEGORIES | {"python_function", "ac2g"}
 _TOP_MARKERS = (b'"schemaVersion"', b'"deviceProperties"', b'"baseTimeNanoseconds"')
 _EVENT_MARKERS = tuple(b'"%s"' % category.encode() for category in sorted(_KINETO_CATEGORIES))
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
@@ -197,7 +212,7 @@ def _row_events(events: list[Event], *, may_have_steps: bool) -> list[Event]:
     return [
         event
         for event in events
-        if (event.cat in _ROW_KINDS or (event.cat == _STEP_CATEGORY and event.name.startswith(_STEP_PREFIX)))
+        if (event.cat in _ROW_KINDS or (event.cat in _STEP_CATEGORIES and event.name.startswith(_STEP_PREFIX)))
         and event.ph == "X"
     ]
 
@@ -251,6 +266,7 @@ class _Table:
             flows = flow_ids()
             rows = np.fromiter(self.unlinked, dtype=np.int64, count=len(self.unlinked))
             columns["correlation"][rows] = [flows.get(place, UNKNOWN) for place in self.unlinked.values()]
+        columns["process"] = _owning_processes(columns)
         return columns
 
 
@@ -268,8 +284,10 @@ class _Rows:
         """The activity columns of these rows but the copies' (`_copies`), times shifted by `base_ns`."""
         columns: dict[str, npt.NDArray[Any]] = {"kind": self.kind, "name": self.name}
         columns["start_ns"], columns["end_ns"] = self._times(base_ns)
-        columns["device"], columns["stream"], columns["thread"] = self._placement()
+        columns["device"], columns["stream"], columns["thread"], columns["process"] = self._placement()
         columns["correlation"] = np.maximum(self._ints("args.correlation"), UNKNOWN)
+        columns["wait_stream"] = np.maximum(self._ints("args.wait_on_stream"), UNKNOWN)
+        columns["wait_record"] = np.maximum(self._ints("args.wait_on_cuda_event_record_corr_id"), UNKNOWN)
         columns["bytes"] = self._bytes()
         columns["on_device"] = self.device_row & (self.kind == ActivityKind.ANNOTATION)
         return {name: values.astype(ACTIVITY_COLUMNS[name], copy=False) for name, values in columns.items()}
@@ -299,10 +317,13 @@ class _Rows:
             why = f"it has no {field}" if not text else f"its {field} {shown} is {error}"
             raise self._event_error(error.index, why) from None
 
-    def _placement(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Device, stream and host thread: the args where they say, else the event's pid and tid."""
+    def _placement(self) -> tuple[npt.NDArray[np.int64], ...]:
+        """Device, stream, host thread and process: the args where they say, else the event's pid and tid.
+
+        A device record's pid is its GPU, not a process: its process is its call's (`_owning_processes`).
+        """
         pid, tid = self._ids("pid"), self._ids("tid")
-        args_device, args_stream = self._ints("args.device"), self._ints("args.stream")
+        args_device, args_stream = self._ints("args.device"), self._streams()
         too_high = self.device_row & (args_device > _MAX_DEVICE)
         if too_high.any():
             row = int(np.argmax(too_high))
@@ -314,6 +335,7 @@ class _Rows:
             np.where(self.device_row, device, UNKNOWN),
             np.where(self.device_row, stream, UNKNOWN),
             np.where(self.device_row, UNKNOWN, tid),
+            np.where(self.device_row, UNKNOWN, pid),
         )
 
     def unlinked(self, correlation: npt.NDArray[np.int64]) -> list[tuple[int, _Place]]:
@@ -337,17 +359,42 @@ class _Rows:
         """One integer field (``args.stream``, say) of every row, read in C rather than per row in Python."""
         return np.fromiter(map(attrgetter(name), self.rows), dtype=np.int64, count=len(self.rows))
 
+    def _streams(self) -> npt.NDArray[np.int64]:
+        """The ``args.stream`` of every row; a text is the number it spells (``"0x0"``), else unknown."""
+        values = list(map(attrgetter("args.stream"), self.rows))
+        if str not in set(map(type, values)):  # the usual case, several times faster
+            return np.fromiter(values, dtype=np.int64, count=len(values))
+        return np.array([_stream_number(v) if isinstance(v, str) else v for v in values], dtype=np.int64)
+
     def _ids(self, name: str) -> npt.NDArray[np.int64]:
-        """The pid or tid of every row; a text (a tid such as ``"Spans"``) counts as unknown."""
+        """The pid or tid of every row; a text is the number it spells (PyTorch 1.9's ``"25738"``), else unknown.
+
+        A text such as ``"stream 7"`` (PyTorch 1.9's GPU rows) or ``"Spans"`` names no thread.
+        """
         values = list(map(attrgetter(name), self.rows))
         if str not in set(map(type, values)):  # the usual case, several times faster
             return np.fromiter(values, dtype=np.int64, count=len(values))
-        return np.array([v if isinstance(v, int) else UNKNOWN for v in values], dtype=np.int64)
+        return np.array([_decimal(v) if isinstance(v, str) else v for v in values], dtype=np.int64)
 
     def _event_error(self, row: int, why: str) -> KinetoFormatError:
         event = self.rows[row]
         number = self.first + next(i for i, candidate in enumerate(self.events) if candidate is event)
         return _error(self.source, f"event {number} ({event.cat} {short_repr(event.name)}): {why}")
+
+
+def _decimal(text: str) -> int:
+    """The whole number a text of decimal digits spells; -1 for any other text."""
+    digits = text.strip()
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) < 19 else UNKNOWN
+
+
+def _stream_number(text: str) -> int:
+    """The stream a text names (``"0x0"``, ``"7"``); -1 where it names no whole number from 0 to int64's last."""
+    try:
+        number = int(text.strip()[:40], 0)
+    except ValueError:
+        return UNKNOWN
+    return number if 0 <= number <= INT64_MAX else UNKNOWN
 
 
 def _flow_ids(events: list[msgspec.Raw], raw: bytes, source: str) -> dict[_Place, int]:
@@ -358,6 +405,33 @@ def _flow_ids(events: list[msgspec.Raw], raw: bytes, source: str) -> dict[_Place
         for e in batch
         if e.cat == _FLOW_CATEGORY and isinstance(e.id, int) and e.id >= 0
     }
+
+
+def _owning_processes(columns: dict[str, npt.NDArray[Any]]) -> npt.NDArray[np.int64]:
+    """The process of every row: a device record's is that of the call with its correlation id.
+
+    Where calls of several processes share the id (traces of several ranks put together), the
+    one that began last before the record did is taken.
+    """
+    process = columns["process"].copy()
+    kind, correlation, start = columns["kind"], columns["correlation"], columns["start_ns"]
+    calls = np.flatnonzero(np.isin(kind, [ActivityKind.RUNTIME, ActivityKind.DRIVER]) & (correlation >= 0))
+    ops = np.flatnonzero(np.isin(kind, [ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL,
+                                        ActivityKind.SYNC]) & (correlation >= 0))  # fmt: skip
+    if calls.size == 0 or ops.size == 0:
+        return process
+    calls = calls[np.lexsort((start[calls], correlation[calls]))]  # by id, then by start
+    ids, starts = correlation[calls], start[calls]
+    at = np.maximum(np.searchsorted(ids, correlation[ops], side="right") - 1, 0)  # the latest call of the id
+    # step back over calls of the same id that began after the op: one step per other process at most
+    later = (at > 0) & (starts[at] > start[ops]) & (ids[at - 1] == correlation[ops])
+    while later.any():
+        at[later] -= 1
+        later = (at > 0) & (starts[at] > start[ops]) & (ids[at - 1] == correlation[ops])
+    at[ids[at] != correlation[ops]] = UNKNOWN
+    found = at >= 0
+    process[ops[found]] = process[calls[at[found]]]
+    return process
 
 
 def _copies(kind: _Int8, name: npt.NDArray[np.int32], names: tuple[str, ...]) -> tuple[_Int8, _Int8, _Int8]:

@@ -36,9 +36,11 @@ class EventArgs(msgspec.Struct, frozen=True, gc=False):
     """
 
     device: Int64 = UNKNOWN
-    stream: Int64 = UNKNOWN
+    stream: Int64 | str = UNKNOWN  # a text ("0x0") on the host calls of ROCm builds
     correlation: Int64 = UNKNOWN
     bytes: Int64 = UNKNOWN
+    wait_on_stream: Int64 = UNKNOWN  # cuda_sync "Stream Wait Event": the stream waited on
+    wait_on_cuda_event_record_corr_id: Int64 = UNKNOWN  # ... and the correlation id of its event record
 
 
 NO_ARGS = EventArgs()

@@ -9,7 +9,9 @@ The export is one SQLite database. These tables become rows, in this order:
 - ``CUPTI_ACTIVITY_KIND_KERNEL``: kernels, named by ``demangledName`` (else ``shortName``);
 - ``CUPTI_ACTIVITY_KIND_RUNTIME``: CUDA API calls, runtime or driver by ``eventClass``, named
   by ``nameId`` as the file spells them (``cudaMemcpyAsync_v3020``);
-- ``CUPTI_ACTIVITY_KIND_SYNCHRONIZATION``: synchronisations, named by ``syncType``;
+- ``CUPTI_ACTIVITY_KIND_SYNCHRONIZATION``: synchronisations, named by ``syncType``; one of a
+  stream whose ``eventSyncId`` is that of an event record in ``CUPTI_ACTIVITY_KIND_CUDA_EVENT``
+  has that record's stream and call as what it waited for (``wait_stream``, ``wait_record``);
 - ``NVTX_EVENTS``: NVTX ranges (push/pop and start/end, with inline ``text`` or a
   ``textId``), not marks, nor ranges the program never closed.
 
@@ -46,10 +48,13 @@ KERNEL = "CUPTI_ACTIVITY_KIND_KERNEL"
 RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME"
 SYNC = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
 NVTX = "NVTX_EVENTS"
+CUDA_EVENT = "CUPTI_ACTIVITY_KIND_CUDA_EVENT"  # event records: which stream, which call
 CUDA_TABLES = (MEMCPY, MEMSET, KERNEL, RUNTIME, SYNC)
 STRINGS = "StringIds"
 _ENUMS = (enums.MEMCPY_OPER, enums.MEM_KIND, enums.EVENT_CLASS, enums.SYNC_TYPE, enums.EVENT_TYPE, enums.STREAM_TYPE)
-_THREAD_BITS = 0xFFFFFF  # the OS thread id's part of a globalTid; the process id is the next 24 bits
+_THREAD_BITS = 0xFFFFFF  # the OS thread id's part of a globalTid (or globalPid); the process id is the next 24 bits
+_PROCESS_SHIFT = 24
+_NO_ID = 0xFFFFFFFF  # how an export writes "none" in an id column (streamId, eventSyncId)
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
 
 _Part = dict[str, npt.NDArray[Any]]
@@ -127,7 +132,7 @@ class _Export:
                 f" {', '.join(CUDA_TABLES)}"
             )
         self.db = database
-        read = (*CUDA_TABLES, NVTX, STRINGS, *FACT_TABLES, *(enum.table for enum in _ENUMS))
+        read = (*CUDA_TABLES, NVTX, CUDA_EVENT, STRINGS, *FACT_TABLES, *(enum.table for enum in _ENUMS))
         records = sum(database.count(table) for table in read if table in database.tables)
         if records > limit:
             raise DatabaseProblem(
@@ -152,10 +157,9 @@ class _Export:
         return Activities(columns, self.names.texts, export_meta(self.db, source))
 
     def _copies(self) -> _Part:
-        start, end, device, stream, correlation, size, kind, src, dst = self._read(
+        start, end, device, stream, correlation, process, size, kind, src, dst = self._read(
             MEMCPY,
-            [_int("start"), _int("end"), _int("deviceId"), _int("streamId"), _optional("correlationId"),
-             _int("bytes"), _int("copyKind"), _optional("srcKind"), _optional("dstKind")],
+            [*_DEVICE_RECORD, _int("bytes"), _int("copyKind"), _optional("srcKind"), _optional("dstKind")],
         )  # fmt: skip
         _check_sizes(MEMCPY, size)
         kind_of, kinds = enums.translate(kind, self._meanings[enums.MEMCPY_OPER.table], enums.copy_kind)
@@ -165,6 +169,7 @@ class _Export:
         labels = [_copy_label(kinds[k], sources[s], targets[d]) for k, s, d in combos]
         return {
             **_device_times(MEMCPY, ActivityKind.MEMCPY, start, end, device, stream, correlation),
+            "process": _os_process(process),
             "bytes": size,
             "copy_kind": _firsts(kinds)[kind_of],
             "src_memory": _firsts(sources)[src_of],
@@ -173,32 +178,30 @@ class _Export:
         }
 
     def _memsets(self) -> _Part:
-        start, end, device, stream, correlation, size, memory = self._read(
-            MEMSET,
-            [_int("start"), _int("end"), _int("deviceId"), _int("streamId"), _optional("correlationId"),
-             _int("bytes"), _optional("memKind")],
-        )  # fmt: skip
+        start, end, device, stream, correlation, process, size, memory = self._read(
+            MEMSET, [*_DEVICE_RECORD, _int("bytes"), _optional("memKind")]
+        )
         _check_sizes(MEMSET, size)
         memory_of, memories = enums.translate(memory, self._meanings[enums.MEM_KIND.table], enums.memory)
         labels = [f"Memset ({word})" for _, word in memories]
         return {
             **_device_times(MEMSET, ActivityKind.MEMSET, start, end, device, stream, correlation),
+            "process": _os_process(process),
             "bytes": size,
             "dst_memory": _firsts(memories)[memory_of],
             "name": self.names.each(labels)[memory_of],
         }
 
     def _kernels(self) -> _Part:
-        start, end, device, stream, correlation, demangled, short = self._read(
-            KERNEL,
-            [_int("start"), _int("end"), _int("deviceId"), _int("streamId"), _optional("correlationId"),
-             _optional("demangledName"), _optional("shortName")],
-        )  # fmt: skip
+        start, end, device, stream, correlation, process, demangled, short = self._read(
+            KERNEL, [*_DEVICE_RECORD, _optional("demangledName"), _optional("shortName")]
+        )
         has_demangled = demangled != UNKNOWN
         named = np.where(has_demangled, demangled, short)
         source = "demangledName" if has_demangled.all() else "demangledName or shortName"
         return {
             **_device_times(KERNEL, ActivityKind.KERNEL, start, end, device, stream, correlation),
+            "process": _os_process(process),
             "name": self._strings(named, f"{KERNEL}.{source}"),
         }
 
@@ -216,21 +219,43 @@ class _Export:
             **_times(RUNTIME, start, end),
             "kind": kind,
             "thread": _os_thread(thread),
+            "process": _os_process(thread),
             "correlation": _correlation(correlation),
             "name": self._strings(name, f"{RUNTIME}.nameId"),
         }
 
     def _syncs(self) -> _Part:
-        start, end, device, stream, correlation, sync_type = self._read(
+        start, end, device, stream, correlation, process, sync_type, event_sync = self._read(
             SYNC,
             [_int("start"), _int("end"), _optional("deviceId"), _optional("streamId"), _optional("correlationId"),
-             _optional("syncType")],
+             _optional("globalPid"), _optional("syncType"), _optional("eventSyncId")],
         )  # fmt: skip
         type_of, words = enums.translate(sync_type, self._meanings[enums.SYNC_TYPE.table], enums.sync_words)
+        waits_on = np.where((stream >= 0) & (stream != _NO_ID), event_sync, UNKNOWN)  # a stream's wait, not a host's
         return {
             **_device_times(SYNC, ActivityKind.SYNC, start, end, device, stream, correlation),
+            **self._awaited_records(waits_on),
+            "process": _os_process(process),
             "name": self.names.each(words)[type_of],
         }
+
+    def _awaited_records(self, event_sync: npt.NDArray[np.int64]) -> _Part:
+        """The stream and the record call (correlation id) of the event each synchronisation waited for.
+
+        The export links the two by ``eventSyncId`` (Nsight Systems 2025 writes it); -1 where it does not.
+        """
+        stream, record = np.full(event_sync.size, UNKNOWN), np.full(event_sync.size, UNKNOWN)
+        if CUDA_EVENT not in self.db.tables:
+            return {"wait_stream": stream, "wait_record": record}
+        ids, streams, calls = self._read(CUDA_EVENT, [_optional("eventSyncId"), _int("streamId"),
+                                                      _optional("correlationId")])  # fmt: skip
+        usable = np.flatnonzero((ids >= 0) & (ids != _NO_ID))
+        usable = usable[np.argsort(ids[usable], kind="stable")]
+        if usable.size:
+            at = usable[np.clip(np.searchsorted(ids[usable], event_sync), 0, usable.size - 1)]
+            found = (event_sync >= 0) & (event_sync != _NO_ID) & (ids[at] == event_sync)
+            stream[found], record[found] = streams[at[found]], _correlation(calls[at[found]])
+        return {"wait_stream": stream, "wait_record": record}
 
     def _ranges(self) -> _Part:
         types = self._meanings[enums.EVENT_TYPE.table]
@@ -249,6 +274,7 @@ class _Export:
             **_times(NVTX, start, end),
             "kind": np.full(len(start), ActivityKind.ANNOTATION),
             "thread": _os_thread(thread),
+            "process": _os_process(thread),
             "name": self.names.each([text or "" for text in texts]),
         }
 
@@ -271,6 +297,13 @@ class _Export:
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
             raise DatabaseProblem(f"{column} names string {missing[0]}{more}, which {STRINGS} does not hold")
         return [found.get(int(i), "") for i in ids]
+
+
+# The columns every device record (copy, memset, kernel) begins with, in this order.
+_DEVICE_RECORD = (
+    Column("start"), Column("end"), Column("deviceId"), Column("streamId"), Column("correlationId", required=False),
+    Column("globalPid", required=False),
+)  # fmt: skip
 
 
 class _Names:
@@ -339,6 +372,11 @@ def _correlation(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 def _os_thread(global_tid: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return np.where(global_tid >= 0, global_tid & _THREAD_BITS, UNKNOWN)
+
+
+def _os_process(global_id: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The OS process id inside a globalTid or globalPid (both hold it in the same bits)."""
+    return np.where(global_id >= 0, (global_id >> _PROCESS_SHIFT) & _THREAD_BITS, UNKNOWN)
 
 
 def _firsts(meanings: Sequence[tuple[Any, str]]) -> npt.NDArray[np.int8]:

@@ -4,7 +4,9 @@ Newer exports name the Nsight Systems that wrote them in ``META_DATA_EXPORT``
 (``EXPORT_PRODUCT_VERSION``, ``EXPORT_SCHEMA_VERSION``) and the session's start in
 ``TARGET_INFO_SESSION_START_TIME``; older ones have neither. Both name the GPUs in
 ``TARGET_INFO_GPU``, where ``cuDevice`` is the CUDA device number the activity tables use
-and ``id`` Nsight's own (they differ on machines with several GPUs).
+and ``id`` Nsight's own (they differ on machines with several GPUs). Under WSL a CUDA device
+is listed twice: as the real GPU and as Windows' virtual adapter ("Microsoft Basic Render
+Driver", no SMs, no bus location); the GPU with SMs and a bus location names it.
 ``TARGET_INFO_CUDA_STREAM`` says how each stream was created (``flag``; the legacy default
 stream is the ``NULL`` one), and older exports name that stream in
 ``TARGET_INFO_CUDA_NULL_STREAM`` too. The processes that called CUDA (``globalTid`` of
@@ -117,12 +119,17 @@ def _export(database: UntrustedDatabase) -> dict[str, str]:
 def _devices(database: UntrustedDatabase) -> dict[int, str]:
     if GPUS not in database.tables:
         return {}
-    columns = [Column("id"), Column("cuDevice", required=False), Column("name", "text", required=False, default=None)]
+    columns = [
+        Column("id"), Column("cuDevice", required=False), Column("name", "text", required=False, default=None),
+        Column("smCount", required=False), Column("busLocation", "text", required=False, default=None),
+    ]  # fmt: skip
     devices: dict[int, str] = {}
-    for gpu, cuda, name in database.rows(GPUS, columns):
-        number = cuda if cuda != UNKNOWN else gpu
-        if name and 0 <= number <= _MAX_DEVICE:
-            devices[int(number)] = name[:_MAX_FACT]
+    ranks: dict[int, tuple[bool, bool]] = {}
+    for gpu, cuda, name, sms, bus in database.rows(GPUS, columns):
+        number = int(cuda if cuda != UNKNOWN else gpu)
+        rank = (sms > 0, bool(bus))  # a real GPU has SMs and sits on a bus; a virtual adapter has neither
+        if name and 0 <= number <= _MAX_DEVICE and rank >= ranks.get(number, (False, False)):
+            devices[number], ranks[number] = name[:_MAX_FACT], rank
     return devices
 
 

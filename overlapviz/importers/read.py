@@ -3,6 +3,8 @@
 - an Nsight Systems SQLite export (``nsys export --type sqlite``), by its SQLite header (any other
   SQLite file is refused as no such export);
 - a PyTorch profiler (Kineto) trace, by its first bytes (`looks_like_kineto`);
+- an Nsight Systems report (``.nsys-rep``) or overlapviz's own CSV export is refused with what
+  to open instead (`other_files`);
 - anything else is taken for overlapviz's own Chrome trace JSON.
 Each may be gzip-compressed (`overlapviz.core.safe_read` un-gzips, by content too). Every
 failure is a `TraceFormatError` or an `InputFileError`, one line naming the file.
@@ -17,6 +19,7 @@ from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, parse_json, trace_from_chrome
 from overlapviz.importers.kineto import SNIFF_BYTES, KinetoFormatError, looks_like_kineto, read_kineto
 from overlapviz.importers.nsys import NsysFormatError, read_nsys
+from overlapviz.importers.other_files import what_to_open_instead
 from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
 from overlapviz.importers.untrusted_sqlite import SQLITE_MAGIC
 
@@ -47,8 +50,13 @@ def another_tools_trace(raw: bytes, source: str) -> Trace | None:
     Raises
     ------
     TraceFormatError
-        The file is that tool's, but damaged or empty of copies and kernels.
+        The file is that tool's, but damaged or empty of copies and kernels; or it is a file
+        overlapviz does not read (an Nsight report, a CSV export), and the message says what to
+        open instead.
     """
+    instead = what_to_open_instead(raw, source)
+    if instead is not None:
+        raise TraceFormatError(instead)
     try:
         if raw.startswith(SQLITE_MAGIC):  # a damaged export gets the Nsight reader's words, not JSON's
             return activities_to_trace(read_nsys(raw, source))

@@ -2,22 +2,26 @@
 
 What is shown, and how:
 - Copies, memsets and kernels become device ops. Their streams are numbered 0, 1, ... in
-  the order they first appear. H2D and D2H copies go to the H2D or D2H engine; copies within
+  the order they first appear; a stream is one process's on one GPU (the same id in two
+  processes, or on two GPUs, is two streams). H2D and D2H copies go to the H2D or D2H engine; copies within
   a GPU (D2D) and between GPUs (peer) are kinds of their own, on the peer / D2D lane; memsets
   have their own kind and lane; unified-memory migrations too, on no stream (the driver moved
   the pages: the program issued no copy). A copy's host memory is the one its tool named
   (pinned, pageable). The streams a file names as the legacy default stream are listed in
   ``meta["legacy_streams"]``.
-- Host API calls become host spans; a call that issued a device op (the same correlation id)
-  points at it, so the time the host sat blocked in it is measured as for overlapviz's own
+- Host API calls become host spans; a call that issued a device op (the same correlation id,
+  in the same process) points at it, so the time the host sat blocked in it is measured as for overlapviz's own
   runs. A synchronisation call points at nothing.
 - Each span keeps its GPU (``device``: the tool's device index; a device op of a file that
   names none ran on GPU 0) and its host thread (``thread``: the tool's thread id). A device op
   has the thread of the call that issued it, a call the device of the op it issued; -1 where
   there is none.
-- An op is *enqueued* when its issuing call starts, and *ready* at the later of two moments:
+- An op is *enqueued* when its issuing call starts, and *ready* at the latest of three moments:
   when the call handed it over (the call's end, or the op's own start for a call that returns
-  only after its op ran, such as a pageable copy) and the end of the previous op on its stream.
+  only after its op ran, such as a pageable copy), the end of the previous op on its stream,
+  and the end of the work of another stream that a recorded wait held it for
+  (`overlapviz.importers.waits`; a wait the file does not resolve makes it ready only when it
+  started).
 - Annotation ranges on a host thread (NVTX, ``record_function``, ``ProfilerStep#N``) become
   spans of their own kind, on their thread. Host-to-host copies, copies of an unknown kind and
   Kineto's second copy of each range (as the GPU ran it) are not shown: `TraceMeta.not_shown`
@@ -37,6 +41,8 @@ import numpy.typing as npt
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.activity import NULL_STREAMS_META, Activities, ActivityKind, CopyKind, HostMemory
+from overlapviz.importers.keys import correlation_keys, groups
+from overlapviz.importers.waits import awaited_ns
 
 _COPY_OPS = {
     int(CopyKind.H2D): OpKind.H2D, int(CopyKind.D2H): OpKind.D2H, int(CopyKind.D2D): OpKind.D2D,
@@ -75,7 +81,7 @@ def activities_to_trace(activities: Activities) -> Trace:
     # A migration is on no stream: the driver moved the pages, whatever the program had queued.
     on_stream = op_kind != OpKind.MIGRATION
     streams = np.full(order.size, UNKNOWN, dtype=np.int64)
-    streams[on_stream] = _stream_indices(a["stream"][order][on_stream])
+    streams[on_stream] = _stream_indices(a, order[on_stream])
     issued_by = _issuing_calls(a, order, api_rows)
     enqueue = np.where(issued_by >= 0, a["start_ns"][np.maximum(issued_by, 0)], UNKNOWN)
     handed_over = np.where(issued_by >= 0, np.minimum(a["end_ns"][np.maximum(issued_by, 0)], a["start_ns"][order]),
@@ -91,7 +97,8 @@ def activities_to_trace(activities: Activities) -> Trace:
         "stream": np.concatenate([streams, np.full(n_host, UNKNOWN)]),
         "chunk": np.full(n_dev + n_host, UNKNOWN),
         "enqueue_ns": np.concatenate([enqueue, np.full(n_host, UNKNOWN)]),
-        "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over),
+        "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over,
+                                           awaited_ns(a, order, streams, enqueue)),
                                     np.full(n_host, UNKNOWN)]),
         "start_ns": np.concatenate([a["start_ns"][order], a["start_ns"][host]]),
         "end_ns": np.concatenate([a["end_ns"][order], a["end_ns"][host]]),
@@ -132,28 +139,32 @@ def _units(kinds: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     return units
 
 
-def _stream_indices(stream_ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The tool's stream ids as 0, 1, ... in the order they first appear."""
-    _, first, inverse = np.unique(stream_ids, return_index=True, return_inverse=True)
+def _stream_indices(a: Activities, ops: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """The streams of `ops` as 0, 1, ... in the order they first appear.
+
+    A stream is its process's, its GPU's and its id together: two processes, or two GPUs,
+    each have a stream 7 of their own.
+    """
+    numbers, first = groups(a["process"][ops], a["device"][ops], a["stream"][ops])
     rank = np.empty(first.size, dtype=np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    indices: npt.NDArray[np.int64] = rank[inverse]
+    indices: npt.NDArray[np.int64] = rank[numbers]
     return indices
 
 
 def _issuing_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-    """For each op, the row (in `a`) of the API call with its correlation id; -1 for none."""
+    """For each op, the row (in `a`) of the API call of its process with its correlation id; -1 for none."""
     issued = np.full(ops.size, UNKNOWN, dtype=np.int64)
-    call_ids = a["correlation"][calls]
+    keys = correlation_keys(a, np.concatenate([ops, calls]))
+    op_ids, call_ids = keys[: ops.size], keys[ops.size :]
     known = call_ids >= 0
     if not known.any():
         return issued
-    by_id = calls[known][np.argsort(call_ids[known], kind="stable")]
-    sorted_ids = a["correlation"][by_id]
-    op_ids = a["correlation"][ops]
+    by_id = np.argsort(call_ids[known], kind="stable")
+    sorted_ids, sorted_calls = call_ids[known][by_id], calls[known][by_id]
     at = np.clip(np.searchsorted(sorted_ids, op_ids), 0, sorted_ids.size - 1)
     found = (op_ids >= 0) & (sorted_ids[at] == op_ids)
-    issued[found] = by_id[at[found]]
+    issued[found] = sorted_calls[at[found]]
     return issued
 
 
@@ -169,14 +180,18 @@ def _ops_of_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[n
 
 
 def _ready(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], streams: npt.NDArray[np.int64],
-           enqueue: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The later of each op's hand-over and the end of the op before it on its stream (ops sorted by start)."""
+           enqueue: npt.NDArray[np.int64], awaited: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """When each op was ready (ops sorted by start): never after its start.
+
+    The latest of its hand-over, the end of the op before it on its stream and the end of the
+    work a recorded wait held it for (`waits.awaited_ns`).
+    """
     previous_end = np.full(start.size, UNKNOWN, dtype=np.int64)
     for stream in np.unique(streams[streams >= 0]):
         rows = np.flatnonzero(streams == stream)
         previous_end[rows[1:]] = np.maximum.accumulate(end[rows])[:-1]
-    ready = np.maximum(enqueue, previous_end)
-    ready[(enqueue == UNKNOWN) & (previous_end == UNKNOWN)] = UNKNOWN
+    ready = np.maximum(np.maximum(enqueue, previous_end), awaited)
+    ready[(enqueue == UNKNOWN) & (previous_end == UNKNOWN) & (awaited == UNKNOWN)] = UNKNOWN
     return np.minimum(ready, start, where=ready != UNKNOWN, out=ready)
 
 

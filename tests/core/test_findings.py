@@ -414,6 +414,19 @@ def test_a_wait_for_a_busy_engine_is_no_false_dependency():
     assert "false-dependency" not in codes(waiting_copies(10 * MS))
 
 
+def test_on_one_stream_a_wait_with_the_engine_idle_is_no_false_dependency():
+    builder = TraceBuilder()
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10 * MS, name="c", stream=0, chunk=0, ready_ns=0)
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 20 * MS, 30 * MS, name="c", stream=0, chunk=1, ready_ns=0)
+    assert "false-dependency" not in codes(builder.build(TraceMeta()))
+    # the same two copies on two streams of one GPU, or each on a GPU of its own: only the first is one
+    builder = TraceBuilder()
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 0, 10 * MS, name="c", stream=0, chunk=0, ready_ns=0)
+    builder.add(OpKind.H2D, Unit.H2D_ENGINE, 20 * MS, 30 * MS, name="c", stream=1, chunk=1, ready_ns=0, device=1)
+    assert "false-dependency" in codes(waiting_copies(20 * MS))
+    assert "false-dependency" not in codes(builder.build(TraceMeta()))
+
+
 @pytest.mark.parametrize(
     ("facts", "fermi"),
     [

@@ -1,12 +1,26 @@
 """Reading the real PyTorch profiler traces recorded on the H200 (tests/data/torch)."""
 
 import collections
+import json
 import re
 from decimal import Decimal
 
 import numpy as np
 import pytest
-from kineto_files import COPY_LOOPS, NAMES, TORCH, activities_of, document_of, encoded, raw_of
+from kineto_files import (
+    COPY_LOOPS,
+    NAMES,
+    OLD_RESNET,
+    OLD_SMALL,
+    ROCM,
+    TORCH,
+    activities_of,
+    document_of,
+    encoded,
+    others_activities_of,
+    others_document_of,
+    raw_of,
+)
 
 from overlapviz.importers import kineto
 from overlapviz.importers.activity import ActivityKind, CopyKind, HostMemory
@@ -21,6 +35,7 @@ ROW_CATEGORIES = {
     "cuda_driver": ActivityKind.DRIVER,
     "user_annotation": ActivityKind.ANNOTATION,
     "gpu_user_annotation": ActivityKind.ANNOTATION,
+    "cuda_sync": ActivityKind.SYNC,
 }
 
 
@@ -228,8 +243,8 @@ def test_a_gpu_record_without_device_and_stream_args_takes_its_pid_and_tid():
     assert set(activities["stream"][kernels].tolist()) == {7} and set(activities["device"][kernels].tolist()) == {0}
 
 
-def test_the_data_folder_holds_the_six_recorded_files():
-    assert len(NAMES) == 6, sorted(TORCH.iterdir())
+def test_the_data_folder_holds_the_eight_recorded_files():
+    assert len(NAMES) == 8, sorted(TORCH.iterdir())
 
 
 def same_activities(one, other):
@@ -254,3 +269,69 @@ def test_flows_link_rows_in_other_batches(monkeypatch):
     monkeypatch.setattr(kineto, "BATCH_EVENTS", 5)
     activities = read_kineto(encoded(document), "flows-first.json")
     assert (activities["correlation"] == activities_of("torch-pinned.json.gz")["correlation"]).all()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_row_has_its_process_a_gpu_record_that_of_its_call(name):
+    a = activities_of(name)
+    host_pids = {e["pid"] for e in document_of(name)["traceEvents"] if e.get("cat") == "cuda_runtime"}
+    calls = a.mask(ActivityKind.RUNTIME, ActivityKind.DRIVER)
+    assert set(a["process"][calls].tolist()) == host_pids and len(host_pids) == 1 and 0 not in host_pids
+    linked = a.mask(ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL) & (a["correlation"] >= 0)
+    assert linked.any() and set(a["process"][linked].tolist()) == host_pids  # not the GPU's pid, 0
+
+
+def test_a_gpu_record_belongs_to_the_process_whose_call_came_last_before_it():
+    document = document_of("torch-pinned.json.gz")
+    later = json.loads(json.dumps(document["traceEvents"]))
+    for event in later:  # the same run again as a second process, a second later, as merged rank traces hold
+        if event.get("cat") in ("cuda_runtime", "cpu_op", "user_annotation"):
+            event["pid"] = 677
+        if "ts" in event:
+            event["ts"] = float(event["ts"]) + 1e6
+    document["traceEvents"] += later
+    a = read_kineto(encoded(document), "two-ranks.json")
+    ops = a.mask(ActivityKind.MEMCPY, ActivityKind.KERNEL)
+    first = a["start_ns"] < a["start_ns"][ops].min() + 500_000_000  # the first run took well under 0.5 s
+    assert set(a["process"][ops & first].tolist()) == {676} and set(a["process"][ops & ~first].tolist()) == {677}
+
+
+def test_a_rocm_trace_reads_its_hip_calls_text_streams_and_copies_without_sizes():
+    a = others_activities_of(ROCM)
+    calls = a.mask(ActivityKind.RUNTIME)
+    assert len(names_of(a, calls)) == 21 and "hipMemcpyWithStream" in names_of(a, calls)
+    copies, kernels = a.mask(ActivityKind.MEMCPY), a.mask(ActivityKind.KERNEL)
+    assert copies.sum() == 2 and kernels.sum() == 14
+    # "Memcpy HtoD (Host -> Device)": the direction, but not whether the host memory was pinned; no size given
+    assert set(a["copy_kind"][copies].tolist()) == {CopyKind.H2D} and set(a["src_memory"][copies].tolist()) == {0}
+    assert set(a["bytes"][copies].tolist()) == {0}
+    assert set(a["device"][copies | kernels].tolist()) == {2} and set(a["stream"][copies | kernels].tolist()) == {0}
+    host_streams = {e["args"].get("stream") for e in others_document_of(ROCM)["traceEvents"]
+                    if e.get("cat") == "cuda_runtime"}  # fmt: skip
+    assert host_streams == {"0x0", None}  # the texts that a 64-bit integer field refused
+    call_ids = set(a["correlation"][calls].tolist())
+    assert set(a["correlation"][copies | kernels].tolist()) <= call_ids  # each op has its HIP call
+
+
+@pytest.mark.parametrize(
+    ("name", "counts"),
+    [(OLD_SMALL, {ActivityKind.KERNEL: 30, ActivityKind.MEMCPY: 2, ActivityKind.MEMSET: 0, ActivityKind.RUNTIME: 42}),
+     (OLD_RESNET, {ActivityKind.KERNEL: 8772, ActivityKind.MEMCPY: 12, ActivityKind.MEMSET: 312,
+                   ActivityKind.RUNTIME: 11923})],
+)  # fmt: skip
+def test_a_pytorch_1_9_trace_reads_its_capitalised_categories_as_the_current_ones(name, counts):
+    a = others_activities_of(name)
+    assert {kind: int(a.mask(kind).sum()) for kind in counts} == counts  # as the README there counts them
+    copies = a.mask(ActivityKind.MEMCPY)
+    assert set(names_of(a, copies)) == {"Memcpy HtoD (Pageable -> Device)"}
+    assert set(a["copy_kind"][copies].tolist()) == {CopyKind.H2D}
+    assert set(a["src_memory"][copies].tolist()) == {HostMemory.PAGEABLE} and (a["bytes"][copies] > 0).all()
+    device = a.mask(ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL)
+    assert set(a["stream"][device].tolist()) == {7}  # from args: the tid is the text "stream 7"
+    assert (a["correlation"][device] >= 0).all()
+    steps = a.mask(ActivityKind.ANNOTATION)  # ProfilerStep#N ranges, in the category Operator
+    assert steps.any() and all(text.startswith("ProfilerStep#") for text in names_of(a, steps))
+    calls = a.mask(ActivityKind.RUNTIME)
+    # the host thread, which these files write as text ("25738"), is the number it spells
+    assert set(a["thread"][calls].tolist()) <= {int(e["tid"]) for e in others_document_of(name)["traceEvents"]
+                                                 if e.get("cat") == "Runtime"} and (a["thread"][calls] > 0).all()

@@ -54,7 +54,7 @@ def nested(depth):
         (trace(kernel(args={"stream": 2**63})), "at `$.traceEvents[0].args.stream`"),
         (trace(kernel(pid=2**64)), "at `$.traceEvents[0].pid`"),
         (trace(kernel(), kernel(args={"correlation": -(2**63) - 1})), "at `$.traceEvents[1].args.correlation`"),
-        (trace(kernel(args={"stream": "7"})), "wrong type"),
+        (trace(kernel(args={"stream": [7]})), "wrong type"),
         (trace(kernel(args={"bytes": 1.5})), "wrong type"),
         (trace(kernel(args={"device": True})), "wrong type"),
         (trace(kernel(args=[])), "wrong type"),

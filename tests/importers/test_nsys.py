@@ -9,7 +9,7 @@ from nsys_files import NAMES, NVTX, OLD, STREAMS, UVM, WITH_ENUMS, activities_of
 from overlapviz.importers.activity import ActivityKind, CopyKind, HostMemory
 from overlapviz.importers.kineto import looks_like_kineto
 from overlapviz.importers.nsys import looks_like_nsys, read_nsys
-from overlapviz.importers.to_trace import activities_to_trace
+from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
 
 # The ENUM_* names of the kinds these files hold, and what each is here.
 COPY_KIND_OF_NAME = {
@@ -274,3 +274,46 @@ def test_an_old_export_names_its_null_stream_in_a_table_of_its_own():
 def test_the_trace_lists_the_legacy_stream_only_where_work_ran_on_it():
     assert activities_to_trace(activities_of(OLD)).meta.legacy_streams == (0,)  # all its work: stream 7
     assert activities_to_trace(activities_of(STREAMS)).meta.legacy_streams == ()  # four streams it created
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_record_keeps_the_os_process_its_global_ids_hold(name):
+    a = activities_of(name)
+    expected = {pid for (pid,) in sql(name, "SELECT DISTINCT globalTid / 16777216 % 16777216 FROM"
+                                            " CUPTI_ACTIVITY_KIND_RUNTIME")}  # fmt: skip
+    assert set(a["process"][a.mask(ActivityKind.RUNTIME, ActivityKind.DRIVER)].tolist()) == expected
+    ops = a.mask(ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.KERNEL)
+    assert set(a["process"][ops].tolist()) == expected  # one program in each file, its ops and calls alike
+
+
+def test_under_wsl_the_gpu_with_sms_and_a_bus_location_names_the_device_not_the_virtual_adapter():
+    # WSL lists Windows' virtual adapter beside the real GPU, under the same cuDevice
+    for order in ("id + 10", "id - 10"):  # whichever row comes first
+        wsl = changed(STREAMS, "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, smCount, cuDevice)"
+                               f" SELECT vmId, {order}, 'Microsoft Basic Render Driver', '', 0, cuDevice"
+                               " FROM TARGET_INFO_GPU")  # fmt: skip
+        assert read_nsys(wsl, STREAMS).meta["devices"] == {0: "NVIDIA GeForce RTX 4060 Ti"}
+
+
+def test_a_real_wsl_export_names_its_gpu_and_without_gpu_work_is_refused_in_words():
+    name = "ripgrep-2025.3-wsl2-no-gpu-activity.sqlite.gz"
+    a = read_nsys(raw_of(name), name)
+    assert a.meta["devices"] == {0: "NVIDIA GeForce RTX 4060 Laptop GPU"}
+    with pytest.raises(EmptyTraceError, match="no copy, memset or kernel to show"):
+        activities_to_trace(a)
+
+
+def test_a_stream_wait_names_the_stream_and_record_call_of_its_event_by_event_sync_id():
+    name = "ripgrep-2025.3-wsl2-no-gpu-activity.sqlite.gz"
+    # the export's two event records (cudaEventRecord, correlation ids 626 and 677) on stream 7
+    assert sql(name, "SELECT eventSyncId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT") == [
+        (1, 7, 626), (2, 7, 677)]  # fmt: skip
+    a = read_nsys(raw_of(name), name)
+    syncs = a.mask(ActivityKind.SYNC)
+    # its one event synchronisation (eventSyncId 2) waits on the host, not on a stream: nothing to name
+    assert set(a["wait_stream"][syncs].tolist()) == set(a["wait_record"][syncs].tolist()) == {-1}
+    # a synchronisation of stream 7 linked to the first record, as a cudaStreamWaitEvent's is
+    linked = changed(name, "UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET eventSyncId = 1 WHERE correlationId = 681")
+    a = read_nsys(linked, name)
+    waits = np.flatnonzero(a.mask(ActivityKind.SYNC) & (a["correlation"] == 681))
+    assert a["wait_stream"][waits].tolist() == [7] and a["wait_record"][waits].tolist() == [626]

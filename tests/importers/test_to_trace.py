@@ -1,9 +1,15 @@
+import json
+
+import numpy as np
 import pytest
 
 from overlapviz.core.metrics import compute_metrics, host_blocked_per_row
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory, empty_columns
+from overlapviz.importers.keys import correlation_keys
+from overlapviz.importers.kineto import read_kineto
 from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
+from tests.importers.kineto_files import RANKS, others_activities_of, others_document_of
 from tests.importers.kineto_files import activities_of as kineto_activities_of
 from tests.importers.nsys_files import UVM
 from tests.importers.nsys_files import activities_of as nsys_activities_of
@@ -129,3 +135,55 @@ def test_real_memsets_and_migrations_are_their_own_kinds():
     migrations = uvm.mask(OpKind.MIGRATION)
     assert int(migrations.sum()) == 67 and set(uvm["stream"][migrations]) == {-1}
     assert int(uvm.mask(OpKind.H2D).sum()) == 4 and int(uvm.mask(OpKind.D2H).sum()) == 3  # the program's own copies
+
+
+def in_process(rows, process):
+    return [{**row, "process": process} for row in rows]
+
+
+def test_two_processes_keep_their_own_streams_and_correlation_ids():
+    # two ranks, each with a stream 7 and correlation ids 11-13 of its own, on GPUs 0 and 1 alike
+    second = [{**row, "start_ns": row["start_ns"] + 50} for row in SIMPLE]
+    trace = activities_to_trace(activities([*in_process(SIMPLE, 100), *in_process(second, 200)]))
+    device = trace.device_mask
+    assert sorted(trace["stream"][device].tolist()) == [0, 0, 1, 1, 2, 3]  # 7 and 9 of each process: four
+    calls = np.flatnonzero(trace.mask(OpKind.API) & (trace["op"] >= 0))
+    # each call points at the op of its own process (the other's starts 50 ns earlier or later)
+    shift = trace["start_ns"][trace["op"][calls]] - trace["start_ns"][calls]
+    assert sorted(shift.tolist()) == [200, 200, 200, 200, 1000, 1000]
+
+
+def test_the_same_stream_id_on_two_gpus_is_two_streams():
+    rows = [dict(row) for row in SIMPLE]
+    rows[3]["device"] = 1  # the kernel on stream 7 of GPU 1, the copy on stream 7 of GPU 0
+    trace = activities_to_trace(activities(rows))
+    assert trace["stream"][:3].tolist() == [0, 1, 2]
+    assert trace["ready_ns"][1] == 5200 - 1000  # nothing of GPU 0's stream 7 before it
+
+
+def test_correlation_keys_pair_process_and_id():
+    rows = [call(0, 1, 5), call(0, 1, 5), call(0, 1, 6), call(0, 1, -1)]
+    a = activities([*in_process(rows[:1], 1), *in_process(rows[1:], 2)])
+    keys = correlation_keys(a, np.arange(4))
+    assert keys[0] != keys[1] and len(set(keys[:3].tolist())) == 3 and keys[3] == -1
+
+
+def issue_lags(trace, device):
+    """How long after its call began each op of a GPU started, sorted: which call issued it, whatever the origin."""
+    ops = trace.device_mask & (trace["device"] == device) & (trace["enqueue_ns"] >= 0)
+    return sorted((trace["start_ns"][ops] - trace["enqueue_ns"][ops]).tolist())
+
+
+def test_two_real_ranks_in_one_file_keep_their_streams_and_their_own_calls():
+    # two ranks of one job (processes 4037 and 4045, GPUs 0 and 1, streams 7, 23, 25, 84 and 203
+    # each, five correlation ids in common) put in one file, as tools that merge rank traces do
+    documents = [others_document_of(name) for name in RANKS]
+    merged = {**documents[0], "traceEvents": documents[0]["traceEvents"] + documents[1]["traceEvents"]}
+    trace = activities_to_trace(read_kineto(json.dumps(merged).encode(), "two-ranks.json"))
+    assert len(set(trace["stream"][trace.device_mask].tolist())) == 10  # each rank's stream 7 a lane of its own
+    for device, name in enumerate(RANKS):
+        alone = activities_to_trace(others_activities_of(name))
+        ops = trace.device_mask & (trace["device"] == device)
+        assert len(set(trace["stream"][ops].tolist())) == len(set(alone["stream"][alone.device_mask].tolist())) == 5
+        assert issue_lags(trace, device) == issue_lags(alone, device)  # each op linked to its own rank's call
+        assert sorted(trace["thread"][ops].tolist()) == sorted(alone["thread"][alone.device_mask].tolist())

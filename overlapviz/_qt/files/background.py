@@ -16,6 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from overlapviz._qt.thread_owner import ThreadOwner
 from overlapviz._qt.worker_thread import start_worker_thread
 from overlapviz.app.heap import collections_paused
 from overlapviz.backends.base import CancelToken, RunCancelled
@@ -64,7 +65,7 @@ class _TaskWorker(QObject):
             return TaskOutcome(task, error=error)
 
 
-class BackgroundTasks(QObject):
+class BackgroundTasks(ThreadOwner):
     """Runs submitted work on a thread of its own, in order; `done` gives each `TaskOutcome`."""
 
     done = Signal(object)

@@ -97,6 +97,7 @@ class TeachingTools(QObject):
     def close_bandwidth(self) -> None:
         """Close the bandwidth plot, if open (its sweep thread stops)."""
         if self.bandwidth is not None:
+            self.bandwidth.shutdown()  # hidden with Esc, the dialog gets no close event to stop its thread
             self.bandwidth.close()
             self.bandwidth.deleteLater()
             self.bandwidth = None
