@@ -34,6 +34,9 @@ def codes(relative: str) -> set[str]:
         # pageable cudaMemcpy on the legacy default stream blocked 2% of the run; 0.2% is left alone
         ("host-blocked-pageable", "nsys/mordred-2021-no-enums.sqlite.gz",
          "nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz"),
+        # either side of the hundredth: ResNet-50's pageable copies cost 11.5 of 996 ms, AlexNet's 55 of 12,920 ms
+        ("host-blocked-pageable", "torch-real/kineto-2021.6-resnet50-capitalised.json.gz",
+         "torch-real/hta-alexnet-stream-wait.json.gz"),
         # one stream with copies to hide (37% of the run) vs a hash join whose copies ran 0.6% of it
         ("single-stream", "torch/torch-one-stream.json.gz", "nsys/mordred-2021-no-enums.sqlite.gz"),
         # nvFuser's kernels on the legacy stream beside one copy of 0.002 ms: nothing to overlap
