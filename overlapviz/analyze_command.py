@@ -8,13 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from overlapviz.app.time_window import text_window
 from overlapviz.core.lanes import gpus_of
 from overlapviz.core.per_device import findings_per_device, gpu_names, gpu_title, metrics_per_device
-from overlapviz.core.range_window import range_window
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.core.trace_io import TraceFormatError
-from overlapviz.core.window import Window, WindowError, clip_to_window, is_time_range, parse_window
+from overlapviz.core.window import WindowError, clip_to_window
 from overlapviz.importers.read import read_trace_file
 from overlapviz.run_report import figures_help, finite_json, gpu_lines, json_gpu, json_run, summary_lines
 from overlapviz.session import RunResult, analyse
@@ -50,7 +50,7 @@ def analyze_command(args: argparse.Namespace) -> int:
     trace = _read(args.trace, fail)
     if args.window is not None:
         try:
-            trace = clip_to_window(trace, _window(trace, args.window))
+            trace = clip_to_window(trace, text_window(trace, args.window).window)
         except WindowError as error:
             fail(f"--window: {error}")
     result = analyse(trace)
@@ -82,11 +82,6 @@ def _json_gpus(result: RunResult) -> list[dict[str, Any]]:
         return [json_gpu(gpus[0], names.get(gpus[0]), result.metrics, result.findings)]
     metrics, findings = metrics_per_device(trace), findings_per_device(trace)
     return [json_gpu(device, names.get(device), figures, findings[device]) for device, figures in metrics.items()]
-
-
-def _window(trace: Trace, text: str) -> Window:
-    """A window in ms (``START:END``), else that of the range `text` names."""
-    return parse_window(text, trace) if is_time_range(text) else range_window(trace, text)
 
 
 def _read(path: Path, fail: UsageFailure) -> Trace:

@@ -21,6 +21,7 @@ from overlapviz.session import RunResult
 # The order and the words in which `overlapviz run --help` defines the headline figures.
 _HELP_FIGURES = (
     ("copy time hidden", "copy_hidden"),
+    ("communication hidden", "comm_hidden"),
     ("engines together", "engines_together"),
     ("efficiency", "efficiency"),
     ("lower bound", "lower_bound"),
@@ -94,6 +95,7 @@ def _figure_lines(m: Metrics, host_more: str) -> list[str]:
     return [
         f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
         f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, no_copies_text(m.migrations))}"
+        f"{_comm_hidden_text(m)}"
         f"   engines together {percent_text(m.engines_together_pct)}"
         f"   efficiency {percent_text(m.efficiency_pct)} (lower bound {_ms(m.lower_bound_ns)})",
         f"host       blocked {_ms(m.host_blocked_ns)}{host_more}",
@@ -112,6 +114,11 @@ def _migration_lines(m: Metrics) -> list[str]:
         f"{key} {each.count:,} in {_ms(each.busy_ns)}, {format_size(each.bytes)}" for key, each in moved
     )
     return [f"migrated   {parts}"]
+
+
+def _comm_hidden_text(m: Metrics) -> str:
+    """The communication hidden, where the run has communication; nothing where it has none."""
+    return "" if m.comm_hidden_pct is None else f"   communication hidden {percent_text(m.comm_hidden_pct)}"
 
 
 def _finding_lines(findings: Sequence[Finding]) -> list[str]:

@@ -152,7 +152,7 @@ def test_run_help_defines_every_headline_figure(capsys):
     code, out, _ = run_cli(capsys, "run", "--help")
     assert code == 0
     out = " ".join(out.split())
-    for key in ("copy_hidden", "engines_together", "efficiency", "lower_bound", "time_saved", "wall"):
+    for key in ("copy_hidden", "comm_hidden", "engines_together", "efficiency", "lower_bound", "time_saved", "wall"):
         assert " ".join(METRIC_DEFINITIONS[key].split()) in out
 
 

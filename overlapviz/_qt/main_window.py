@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QUrl, Signal
-from PySide6.QtGui import QCloseEvent, QColor, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QCloseEvent, QColor, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QWidget
 
 from overlapviz._qt.buffer_release import BufferRelease
@@ -27,6 +27,7 @@ from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.menus import build_actions
 from overlapviz._qt.ports import QtSettingsStore, SingleShotTimer
+from overlapviz._qt.teaching.alignment import zoom_to_device_work
 from overlapviz._qt.teaching.compare_panel import ComparePanel
 from overlapviz._qt.teaching.lesson_panel import LessonPanel
 from overlapviz._qt.teaching.presentation import caption_label
@@ -44,13 +45,15 @@ from overlapviz._qt.widgets.window_layout import arrange_columns
 from overlapviz._qt.worker import RunController
 from overlapviz.app.controller import AppController
 from overlapviz.app.executor import RunFunction
-from overlapviz.app.model import AppModel, Pinned, Shown
+from overlapviz.app.model import AppModel, CompareAxis, Pinned, Shown
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target
 from overlapviz.app.session_file import SessionData
 from overlapviz.app.time_window import window_status
+from overlapviz.app.window_title import APP_TITLE, window_title
 from overlapviz.core.trace import Trace
 from overlapviz.presets import Preset, PresetError, lessons
 from overlapviz.session import run_pipeline
+from overlapviz.view.opening import opening_note
 from overlapviz.view.palette import LEGEND
 from overlapviz.view.prepared import PreparedView, legend_of
 from overlapviz.view.status_text import status_line
@@ -77,7 +80,7 @@ class MainWindow(QMainWindow):
         live: bool | None = None,
     ) -> None:
         super().__init__()
-        self.setWindowTitle("overlapviz")
+        self.setWindowTitle(APP_TITLE)
         self._settings = settings
         self._app = QApplication.instance()
         self._theme = DEFAULT_THEME
@@ -149,6 +152,9 @@ class MainWindow(QMainWindow):
         m.live_changed.connect(self._show_live)
         m.shown_changed.connect(self._show_run)
         m.pinned_changed.connect(lambda _pinned: self._show_status())
+        for changed in (m.shown_changed, m.pinned_changed):
+            changed.connect(lambda _value: self.setWindowTitle(window_title(m.shown, m.pinned)))
+        m.controls_set_aside_changed.connect(self.controls.set_aside)
         m.explanations_changed.connect(self._show_explanations)
         self.controller.runs.history.changed.connect(lambda _none: self._show_history())
         self.controller.defaults_restored.connect(lambda _none: self._restore_looks())
@@ -178,6 +184,7 @@ class MainWindow(QMainWindow):
         a.redo.triggered.connect(ctl.redo)
         a.reset_defaults.triggered.connect(ctl.reset_to_defaults)
         a.reset_view.triggered.connect(self.timeline.reset_view)
+        a.zoom_to_device_work.triggered.connect(self.zoom_to_device_work)
         self.teaching.actions.compare_file.triggered.connect(lambda: self.compare_with_file())
         # Home belongs to the timeline only: a focused slider keeps its own Home key.
         a.reset_view.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -245,6 +252,14 @@ class MainWindow(QMainWindow):
 
     def _on_window_changed(self, t0_ms: float, t1_ms: float) -> None:
         self.model.set_window_ms((t0_ms, t1_ms) if self.model.shown is not None else None)
+
+    def zoom_to_device_work(self) -> bool:
+        """View ▸ Zoom to GPU work: the timelines on show over their device work; False (and why) where none has any."""
+        shared = self.model.axis is CompareAxis.SHARED
+        if zoom_to_device_work(self.compare.timelines(), shared_time=shared):
+            return True
+        self.show_notice("No GPU work to zoom to: the trace on show has no copy or kernel")
+        return False
 
     # --- opening and comparing files -----------------------------------------------------
 
@@ -377,8 +392,20 @@ class MainWindow(QMainWindow):
         return self.model.explanations
 
     def show_loaded(self, opened: OpenedFile) -> None:
-        """Show a session or trace read whole (and prepared) from a file; live mode stops so it stays on show."""
+        """Show a session or trace read whole (and prepared) from a file; live mode stops so it stays on show.
+
+        The timeline takes the keyboard, so that Home shows the whole trace at once; a trace that
+        opens on its GPU work says so.
+        """
         self.controller.show_loaded(opened.data, opened.view, opened.path)
+        if opened.view is None:
+            return
+        self.timeline.take_focus()
+        note = opening_note(opened.view.trace)
+        if note and not self.model.comparing:
+            keys = [self.window_actions.reset_view.shortcut(), self.window_actions.zoom_to_device_work.shortcut()]
+            home, gpu = (key.toString(QKeySequence.SequenceFormat.NativeText) for key in keys)
+            self.show_notice(f"{note}: {home} shows the whole trace, {gpu} the GPU work")
 
     def theme_name(self) -> str:
         """The current theme's name."""

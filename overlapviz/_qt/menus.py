@@ -30,6 +30,7 @@ class WindowActions:
     live: QAction
     release_buffers: QAction
     reset_view: QAction
+    zoom_to_device_work: QAction
     time_window_menu: QMenu
     whole_trace: QAction
     window_on_show: QAction
@@ -73,7 +74,10 @@ def build_actions(window: QMainWindow) -> WindowActions:
         release_buffers=_action(
             window, "Release &buffers", tip="Give back the pinned and device memory kept for the next run on the GPU"
         ),
-        reset_view=_action(window, "Reset &timeline view", "Home"),
+        reset_view=_action(window, "Reset &timeline view", "Home", tip="The whole run, from its start to its end"),
+        zoom_to_device_work=_action(
+            window, "Zoom to &GPU work", "G", tip="From the first copy or kernel's start to the last one's end"
+        ),
         time_window_menu=QMenu("Time &window", window),
         whole_trace=_action(window, "&Whole trace", "Esc", tip="The figures and findings of the whole run"),
         window_on_show=_action(
@@ -113,7 +117,7 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     run_menu.addSeparator()
     run_menu.addAction(a.release_buffers)
     view_menu = bar.addMenu("&View")
-    view_menu.addAction(a.reset_view)
+    view_menu.addActions([a.reset_view, a.zoom_to_device_work])
     view_menu.addMenu(a.time_window_menu)
     a.time_window_menu.setObjectName("time_window_menu")
     view_menu.addSeparator()

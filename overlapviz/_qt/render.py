@@ -2,7 +2,8 @@
 
 Usable without a display: a QApplication is created on the offscreen platform when none is
 running and there is no display. The picture is the app's own export (caption, colour key,
-timeline, the findings as callouts), so a script and the window draw the same thing. Two runs
+timeline, the findings as callouts), so a script and the window draw the same thing, over the
+time the window opens on (another tool's trace: its GPU work, `view.opening`). Two runs
 (a comparison preset) make one picture: A above B on one time axis, with the differences.
 """
 
@@ -18,6 +19,7 @@ from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import write_png, write_svg
 from overlapviz.core.trace import Trace
+from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import prepare_trace
 
 
@@ -29,7 +31,7 @@ def render_trace_png(
     caption: bool = True,
     transparent: bool = False,
 ) -> Path:
-    """Draw `trace` to a PNG file `width` pixels wide; returns the path written.
+    """Draw `trace` to a PNG file `width` pixels wide, over the time the window opens it on; returns the path written.
 
     Parameters
     ----------
@@ -55,7 +57,9 @@ def render_trace_png(
         The file cannot be written (`core.destination.DestinationError` when something other
         than a regular file is there); nothing is left behind.
     """
-    options = ExportOptions(width=width, theme=theme, transparent=transparent, caption=caption)
+    options = ExportOptions(
+        width=width, theme=theme, transparent=transparent, caption=caption, window_ms=opening_ms(trace)
+    )
     ensure_app()
     write_png(prepare_trace(trace), path, options)
     return Path(path)
@@ -63,7 +67,7 @@ def render_trace_png(
 
 def render_trace_svg(trace: Trace, path: str | os.PathLike[str], theme: str = "light", caption: bool = True) -> Path:
     """Draw `trace` to an SVG file (see `render_trace_png`); returns the path written."""
-    options = ExportOptions(theme=theme, caption=caption)
+    options = ExportOptions(theme=theme, caption=caption, window_ms=opening_ms(trace))
     ensure_app()
     write_svg(prepare_trace(trace), path, options)
     return Path(path)

@@ -19,6 +19,7 @@ import numpy as np
 from overlapviz.backends.base import CancelToken
 from overlapviz.core.trace import UNKNOWN, Trace
 from overlapviz.session import RunResult
+from overlapviz.view.opening import device_work_ns
 from overlapviz.view.prepared import PreparedView, prepare_view
 
 TIME_COLUMNS = ("enqueue_ns", "ready_ns", "start_ns", "end_ns")
@@ -36,8 +37,8 @@ class AlignedPair:
 
 def first_device_ns(trace: Trace) -> int | None:
     """The start of the trace's first device op; None when it has none."""
-    device = trace.device_mask
-    return int(trace["start_ns"][device].min()) if device.any() else None
+    work = device_work_ns(trace)
+    return None if work is None else work[0]
 
 
 def pair_shifts(a: Trace, b: Trace) -> tuple[int, int]:

@@ -4,7 +4,9 @@ The window turns clicks, keys and slider moves into calls here; the views show t
 Live mode runs the pipeline again on every change: while a slider is dragged, once it pauses
 for the debounce timer's interval, or when it has been moving for `LIVE_MAX_WAIT_S` without a
 pause, so the picture keeps up. Any change of the controls by the user marks the lesson on
-show as left (its words no longer describe the run), and can be undone.
+show as left (its words no longer describe the run), and can be undone. A trace opened from
+a file that holds no pipeline settings (another tool's) sets the controls aside: they do not
+describe it, until they change or a run of the pipeline goes on show.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ class AppController:
         self.defaults_restored: Event[None] = Event()
         if model.target is None:
             model.set_target(default)
+        for changed in (model.config_changed, model.target_changed):  # the controls describe the next run now
+            changed.connect(lambda _value: model.set_controls_set_aside(False))
         if settings is not None:
             dropped = remembered.restore(model, settings, self.targets)
             if dropped is not None:
@@ -135,7 +139,10 @@ class AppController:
     # --- what is on show -------------------------------------------------------------------
 
     def show_loaded(self, data: SessionData, view: PreparedView | None, source: Path) -> None:
-        """Show a session or trace read whole from a file; live mode stops so that it stays on show."""
+        """Show a session or trace read whole from a file; live mode stops so that it stays on show.
+
+        A trace without pipeline settings sets the controls aside (see the module docstring).
+        """
         self.set_live(False)
         self.runs.cancel()
         self.model.set_lesson(None)
@@ -147,6 +154,7 @@ class AppController:
             if pinned is not None:
                 self.runs.messages.show_notice(f"{source.name} is B, against {_side_name(pinned.a)} as A")
             self.runs.show(Shown(view, source, source.name if pinned is not None else ""))
+            self.model.set_controls_set_aside(data.config is None)
 
     def reset_to_defaults(self) -> None:
         """Forget the remembered settings; the default pipeline on the default device, live, with callouts."""

@@ -2,7 +2,8 @@
 
 The pipeline's config, the run target, live on or off, the run on show, the run pinned as A,
 the lesson on show, the comparison's axis, presentation mode, the callouts, the visible time
-span and the time window the figures are of (a fact of the run on show). Each fact has one
+span, the time window the figures are of (a fact of the run on show) and whether the
+controls describe the run on show. Each fact has one
 setter and one `Event`; a setter that changes nothing says nothing, so that a view which
 sets a fact and also listens to it is not called back with its own value.
 The views subscribe to what they show; the controller (`controller`) decides what changes.
@@ -121,6 +122,7 @@ class AppModel:
         self._presenting = False
         self._explanations = True
         self._window_ms: tuple[float, float] | None = None
+        self._controls_set_aside = False
         self.config_changed: Event[PipelineConfig] = Event()
         self.target_changed: Event[RunTarget | None] = Event()
         self.live_changed: Event[bool] = Event()
@@ -131,6 +133,7 @@ class AppModel:
         self.presenting_changed: Event[bool] = Event()
         self.explanations_changed: Event[bool] = Event()
         self.window_changed: Event[tuple[float, float] | None] = Event()
+        self.controls_set_aside_changed: Event[bool] = Event()
 
     # --- what the user chose -------------------------------------------------------------
 
@@ -177,6 +180,20 @@ class AppModel:
         if on != self._explanations:
             self._explanations = on
             self.explanations_changed.emit(on)
+
+    @property
+    def controls_set_aside(self) -> bool:
+        """Whether the controls do not describe the run on show: a trace opened from a file without pipeline settings.
+
+        They hold the pipeline the next run runs; once it runs, or they change, they are the picture's again.
+        """
+        return self._controls_set_aside
+
+    def set_controls_set_aside(self, aside: bool) -> None:
+        """Say whether the controls describe the run on show (False) or stand apart from it (True)."""
+        if aside != self._controls_set_aside:
+            self._controls_set_aside = aside
+            self.controls_set_aside_changed.emit(aside)
 
     # --- what is on show -------------------------------------------------------------------
 

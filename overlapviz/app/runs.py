@@ -87,8 +87,11 @@ class Runs:
 
         Against a pinned A, a side from a file is lined up with the other first (off the GUI
         thread when either must be drawn again); the two then go on show together, both whole
-        (a new B ends the time window of the pair).
+        (a new B ends the time window of the pair). A run of the pipeline on show is what the
+        controls describe again.
         """
+        if shown.source is None:
+            self.model.set_controls_set_aside(False)
         pinned = self.model.pinned
         if pinned is not None and pinned.title and not shown.label:
             pinned = dataclasses.replace(pinned, title="")
@@ -119,6 +122,7 @@ class Runs:
 
     def clear_result(self) -> None:
         """Show no run (until the next one arrives)."""
+        self.model.set_controls_set_aside(False)
         self.model.set_shown(None)
 
     def _on_run(self, view: PreparedView) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from overlapviz.backends.base import CancelToken
 from overlapviz.core.range_window import range_names, range_window
 from overlapviz.core.trace import Trace
-from overlapviz.core.window import NS_PER_MS, Window, WindowError, clip_to_window
+from overlapviz.core.window import NS_PER_MS, Window, WindowError, clip_to_window, is_time_range, parse_window
 from overlapviz.view.formatting import format_duration
 from overlapviz.view.prepared import PreparedView, prepare_trace
 
@@ -52,6 +52,26 @@ def named_window(trace: Trace, name: str) -> TimeWindow:
         No range has that name; the message names a few that the trace has.
     """
     return TimeWindow(range_window(trace, name), name)
+
+
+def text_window(trace: Trace, text: str) -> TimeWindow:
+    """The window `text` gives: ``START:END`` in ms from the trace's start (either end left out), else a range's name.
+
+    As ``analyze --window`` and ``render --window`` take it; a name is read as `named_window` reads it.
+
+    Raises
+    ------
+    WindowError
+        The span is empty, or no range has that name (the message names a few that the trace has).
+    """
+    if is_time_range(text):
+        return TimeWindow(parse_window(text, trace))
+    try:
+        return named_window(trace, text)
+    except WindowError as error:
+        if ":" not in text:
+            raise
+        raise WindowError(f"{text[:40]!r} is not START:END in ms (e.g. 2:4.5 or 10:); as a name: {error}") from None
 
 
 def pair_range_windows(a: Trace, b: Trace, name: str) -> tuple[TimeWindow | None, TimeWindow | None]:
@@ -106,10 +126,19 @@ def window_view(view: PreparedView, window: TimeWindow, cancel: CancelToken | No
     WindowError
         No span lies in the window.
     """
-    cut = clip_to_window(view.trace, window.window)
-    if window.name:
-        cut = cut.with_meta(window_name=window.name)
-    return prepare_trace(cut, view.result.wall_s, cancel)
+    return prepare_trace(cut_trace(view.trace, window), view.result.wall_s, cancel)
+
+
+def cut_trace(trace: Trace, window: TimeWindow) -> Trace:
+    """`trace` cut to `window`, which its metadata names (`trace_window` reads it back).
+
+    Raises
+    ------
+    WindowError
+        No span lies in the window.
+    """
+    cut = clip_to_window(trace, window.window)
+    return cut.with_meta(window_name=window.name) if window.name else cut
 
 
 def trace_window(trace: Trace) -> TimeWindow | None:

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import distinct
+from overlapviz.core.comm_findings import exposed_communication
 from overlapviz.core.finding import Finding as Finding
 from overlapviz.core.finding import ms_text, pct_text, rows_of, unit_text
 from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_pageable, sync_after_copy
@@ -88,7 +89,7 @@ _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _KIND_NOUNS = {
     OpKind.H2D: "H2D copy", OpKind.KERNEL: "kernel", OpKind.D2H: "D2H copy", OpKind.MEMSET: "memset",
     OpKind.D2D: "D2D copy", OpKind.PEER: "peer copy", OpKind.MIGRATION: "unified-memory migration",
-    OpKind.PREFETCH: "prefetch",
+    OpKind.PREFETCH: "prefetch", OpKind.COMMUNICATION: "communication kernel",
 }  # fmt: skip
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
@@ -334,6 +335,7 @@ RULES: tuple[Rule, ...] = (
     page_fault_migrations,
     false_dependency,
     peer_bound,
+    exposed_communication,
     stage_bound,
     too_few_chunks,
     too_many_chunks,

@@ -142,7 +142,7 @@ def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
     device = trace.device_mask
     if is_pipeline(trace) or int(device.sum()) < 2:
         return []  # overlapviz's pipeline issues nothing but its ops: too-many-chunks speaks for it
-    busy = covered_rows_ns(trace, device)  # migrations and memsets keep the GPU busy as copies and kernels do
+    busy = covered_rows_ns(trace, device)  # migrations, memsets and communication keep the GPU busy too
     makespan = metrics.makespan_ns
     if busy >= GPU_BUSY_SHARE * makespan:
         return []

@@ -7,7 +7,8 @@ A lane is a descriptor (key, title, group); drawing it is the view's business. I
 - the annotations: one lane of the named ranges (NVTX, ``record_function``,
   ``ProfilerStep#N``), where the trace has any;
 - per GPU, its group: a lane per stream present, then one per hardware unit present (H2D
-  engine, compute, D2H engine, then peer / D2D copies, memsets, unified memory).
+  engine, compute, D2H engine, then communication (NCCL / RCCL), peer / D2D copies, memsets,
+  unified memory).
 
 Each device op appears twice: in its stream's lane and in its unit's lane. A trace of one GPU
 keeps the keys and titles it always had (``stream-0``, ``Stream 0``, ``unit-compute``); with
@@ -30,9 +31,11 @@ from overlapviz.core.trace_meta import TraceMeta
 
 # Hardware lanes in the order data flows through them; the single copy engine of a device
 # that copies one direction at a time sits where the H2D engine would. Work that is not the
-# pipeline's (copies within and between GPUs, memsets, page migrations) comes after.
+# pipeline's (communication between GPUs, copies within and between GPUs, memsets, page
+# migrations) comes after; communication first, beside the compute it is weighed against.
 UNIT_ORDER = (
-    Unit.H2D_ENGINE, Unit.COPY_ENGINE, Unit.COMPUTE, Unit.D2H_ENGINE, Unit.DEVICE_COPY, Unit.MEMSET, Unit.MIGRATION,
+    Unit.H2D_ENGINE, Unit.COPY_ENGINE, Unit.COMPUTE, Unit.D2H_ENGINE, Unit.COMMUNICATION, Unit.DEVICE_COPY,
+    Unit.MEMSET, Unit.MIGRATION,
 )  # fmt: skip
 ANNOTATION_TITLE = "Annotations"
 LEGACY_STREAM_TITLE = "Legacy default stream"

@@ -6,16 +6,21 @@ tooltips and ``--help`` show.
 
 - makespan: from the first device op's start to the last device op's end.
 - serial: the sum of the device ops' durations, i.e. the run with nothing overlapped.
-- busy per kind (``h2d``, ``kernel``, ``d2h``): the summed durations of that kind's ops.
+- busy per kind (``h2d``, ``kernel``, ``d2h``, and ``communication`` in a trace that has
+  any): the summed durations of that kind's ops.
 - utilisation per kind: the share of the makespan during which at least one op of that kind
   ran (kernels running side by side count once, so it never exceeds 1).
-- copy time hidden: of all the time copies ran, the share during which some kernel ran too
-  (against the union of the kernel intervals). What overlap is for: a copy under a kernel
-  costs nothing. None without copies.
+- copy time hidden: of all the time copies ran, the share during which some compute kernel
+  ran too (against the union of the kernel intervals; NCCL's kernels are communication, not
+  compute). What overlap is for: a copy under a kernel costs nothing. None without copies.
+- communication hidden: of the time communication ran (the union of its spans), the share
+  during which some compute kernel ran too: what HTA calls computation-communication overlap.
+  None without communication.
 - engines busy together: the share of the makespan during which two or more engines were
-  busy at once, of the H2D engine, the compute unit and the D2H engine (one copy engine
-  carrying both directions counts as one engine). A managed prefetch keeps the copy engine
-  of its direction busy like a copy, but its bytes are never H2D or D2H copy bytes.
+  busy at once, of the H2D engine, the compute unit, the D2H engine and, in a trace that has
+  any, communication (one copy engine carrying both directions counts as one engine). A
+  managed prefetch keeps the copy engine of its direction busy like a copy, but its bytes are
+  never H2D or D2H copy bytes.
 - lower bound: what any chunking and issue order of the same work could reach at best: the
   busiest engine's busy time (with one copy engine, the H2D and D2H copies add up).
 - efficiency: lower bound / makespan, 0-100 %.
@@ -68,6 +73,7 @@ from overlapviz.core.pinning import pipeline_pinned_bytes
 from overlapviz.core.trace import DEVICE_KINDS, MemoryKind, OpKind, Trace, Unit
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
+COMMUNICATION_KEY = "communication"  # busy and utilisation have it only where the trace has communication
 COPY_KINDS = (OpKind.H2D, OpKind.D2H)
 NS_PER_MS = 1_000_000
 # Host spans that get or give back host memory. "first touch" is the host writing to fresh
@@ -81,7 +87,8 @@ _API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMalloc
 
 # One line per headline figure: the tooltips, `overlapviz run --help` and docs/metrics.md say these.
 METRIC_DEFINITIONS: dict[str, str] = {
-    "copy_hidden": "share of all copy time during which some kernel ran too: copy time that cost nothing",
+    "copy_hidden": "share of all copy time during which some compute kernel ran too: copy time that cost nothing",
+    "comm_hidden": "share of the time communication (NCCL) ran during which some compute kernel ran too",
     "engines_together": "share of the makespan with two or more of the H2D engine, compute and D2H engine busy",
     "efficiency": "lower bound / makespan: how close the run came to what any chunking and issue order could reach",
     "lower_bound": "the busiest engine's busy time (one copy engine: H2D and D2H add up): no schedule beats it",
@@ -112,6 +119,7 @@ class Metrics:
     wall_ns: int
     host_alloc_ns: int
     pinned_bytes: int | None = None  # None without a pipeline config (an imported trace)
+    comm_hidden_pct: float | None = None  # None without communication
     migrations: dict[str, Moved] = field(default_factory=dict)  # unified-memory migrations by direction
 
     @property
@@ -127,6 +135,7 @@ class Metrics:
             "lower_bound_ms": ns_to_ms(self.lower_bound_ns),
             "best_for_chunking_ms": ns_to_ms(self.chunking_bound_ns),
             "copy_hidden_pct": _rounded(self.copy_hidden_pct),
+            "comm_hidden_pct": _rounded(self.comm_hidden_pct),
             "engines_together_pct": _rounded(self.engines_together_pct),
             "efficiency_pct": _rounded(self.efficiency_pct),
             "time_saved_ms": ns_to_ms(self.time_saved_ns),
@@ -153,7 +162,8 @@ def compute_metrics(trace: Trace) -> Metrics:
     makespan = makespan_ns(trace)
     serial = int(trace.duration_ns[trace.device_mask].sum())
     lower = lower_bound_ns(trace)
-    busy = {key: busy_ns(trace, kind) for kind, key in STAGE_KEYS.items()}
+    kinds = busy_keys(trace)
+    busy = {key: busy_ns(trace, kind) for kind, key in kinds.items()}
     blocked = host_blocked_per_row(trace)
     issuing = issuing_calls(trace)
     return Metrics(
@@ -166,15 +176,26 @@ def compute_metrics(trace: Trace) -> Metrics:
         efficiency_pct=100 * min(1.0, lower / makespan) if makespan > 0 else None,
         speedup=serial / makespan if makespan > 0 else 1.0,
         busy_ns=busy,
-        utilisation={key: _share(covered_total_ns(trace, k), makespan) for k, key in STAGE_KEYS.items()},
+        utilisation={key: _share(covered_total_ns(trace, k), makespan) for k, key in kinds.items()},
         host_blocked_ns=int(blocked.sum()),
         bandwidth_gbps={STAGE_KEYS[kind]: direction_bandwidth_gbps(trace, kind) for kind in COPY_KINDS},
         host_issue_ns=host_issue_ns(trace, np.flatnonzero(issuing & ~pageable_copy_calls(trace))),
         wall_ns=wall_ns(trace),
         host_alloc_ns=host_alloc_ns(trace),
         pinned_bytes=pinned_bytes(trace),
+        comm_hidden_pct=comm_hidden_pct(trace),
         migrations=migrations_by_direction(trace),
     )
+
+
+def busy_keys(trace: Trace) -> dict[OpKind, str]:
+    """The kinds whose busy time and utilisation are given: the stages, and communication where there is any.
+
+    Communication is left out of traces without it, so that their figures keep the keys they always had.
+    """
+    if not trace.mask(OpKind.COMMUNICATION).any():
+        return STAGE_KEYS
+    return {**STAGE_KEYS, OpKind.COMMUNICATION: COMMUNICATION_KEY}
 
 
 def pinned_bytes(trace: Trace) -> int | None:
@@ -194,24 +215,47 @@ def copy_hidden_pct(trace: Trace) -> float | None:
     total = int(trace.duration_ns[copies].sum())
     if total <= 0:
         return None
-    kernels = trace.mask(OpKind.KERNEL)
-    union_s, union_e = union_intervals(trace["start_ns"][kernels], trace["end_ns"][kernels])
+    union_s, union_e = compute_union(trace)
     hidden = int(covered_ns(union_s, union_e, trace["start_ns"][copies], trace["end_ns"][copies]).sum())
     return 100 * hidden / total
+
+
+def comm_hidden_pct(trace: Trace) -> float | None:
+    """Percent of the time communication ran (its spans' union) during which a compute kernel ran; None without."""
+    total, hidden = comm_time_ns(trace)
+    return 100 * hidden / total if total > 0 else None
+
+
+def comm_time_ns(trace: Trace) -> tuple[int, int]:
+    """The time communication ran (its spans' union), and how much of it some compute kernel ran under."""
+    comm = trace.mask(OpKind.COMMUNICATION)
+    comm_s, comm_e = union_intervals(trace["start_ns"][comm], trace["end_ns"][comm])
+    union_s, union_e = compute_union(trace)
+    return int((comm_e - comm_s).sum()), int(covered_ns(union_s, union_e, comm_s, comm_e).sum())
+
+
+def compute_union(trace: Trace) -> tuple[IntArray, IntArray]:
+    """The times at least one compute kernel ran, as disjoint sorted intervals (communication is no compute)."""
+    kernels = trace.mask(OpKind.KERNEL)
+    return union_intervals(trace["start_ns"][kernels], trace["end_ns"][kernels])
 
 
 def engine_rows(trace: Trace) -> list[npt.NDArray[np.bool_]]:
     """The engines that work in parallel, as the rows each carries.
 
     With one copy engine both directions share it, so they are one engine; with two or more,
-    each direction has its own. A prefetch counts on the copy engine it ran on.
+    each direction has its own. A prefetch counts on the copy engine it ran on. Communication,
+    where there is any, is an engine of its own: its kernels wait on the link between the GPUs.
     """
     prefetch = trace.mask(OpKind.PREFETCH)
     kernels = trace.mask(OpKind.KERNEL)
+    comm = trace.mask(OpKind.COMMUNICATION)
+    talking = [comm] if comm.any() else []
     if trace.copy_engines < 2:
-        return [trace.mask(*COPY_KINDS) | prefetch, kernels]
+        return [trace.mask(*COPY_KINDS) | prefetch, kernels, *talking]
     on = {unit: prefetch & (trace["unit"] == unit) for unit in (Unit.H2D_ENGINE, Unit.D2H_ENGINE)}
-    return [trace.mask(OpKind.H2D) | on[Unit.H2D_ENGINE], kernels, trace.mask(OpKind.D2H) | on[Unit.D2H_ENGINE]]
+    return [trace.mask(OpKind.H2D) | on[Unit.H2D_ENGINE], kernels, trace.mask(OpKind.D2H) | on[Unit.D2H_ENGINE],
+            *talking]  # fmt: skip
 
 
 def engines_together_ns(trace: Trace) -> int:

@@ -43,6 +43,7 @@ class OpKind(IntEnum):
     ANNOTATION = 8  # a named range on a host thread: NVTX, PyTorch's record_function, ProfilerStep#N
     PREFETCH = 9  # a managed migration the program issued (cudaMemPrefetchAsync), on the copy engine of its direction
     HOST_COPY = 10  # the host thread's memcpy into or out of a pinned staging slot, on the host lane
+    COMMUNICATION = 11  # a collective or point-to-point kernel of NCCL or RCCL: moving data between GPUs, not computing
 
     @property
     def label(self) -> str:
@@ -53,13 +54,15 @@ class OpKind(IntEnum):
 _KIND_LABELS = {
     OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h", OpKind.API: "api", OpKind.MEMSET: "memset",
     OpKind.D2D: "d2d", OpKind.PEER: "peer", OpKind.MIGRATION: "migration", OpKind.ANNOTATION: "annotation",
-    OpKind.PREFETCH: "prefetch", OpKind.HOST_COPY: "host-copy",
+    OpKind.PREFETCH: "prefetch", OpKind.HOST_COPY: "host-copy", OpKind.COMMUNICATION: "communication",
 }  # fmt: skip
 # What the GPU ran. Only the first three are the pipeline's stages, which the metrics' busy
 # times, bounds and bandwidths are about; the others count as device time, never as H2D/D2H
-# (prefetches occupy the copy engines like copies, but are no memcpy stage of the pipeline).
+# (prefetches occupy the copy engines like copies, but are no memcpy stage of the pipeline;
+# communication kernels run on the SMs, but move data between GPUs: they are not the compute stage).
 DEVICE_KINDS = (
     OpKind.H2D, OpKind.KERNEL, OpKind.D2H, OpKind.MEMSET, OpKind.D2D, OpKind.PEER, OpKind.MIGRATION, OpKind.PREFETCH,
+    OpKind.COMMUNICATION,
 )  # fmt: skip
 HOST_KINDS = (OpKind.API, OpKind.HOST_COPY)  # what a host thread does: API calls, and its own copies
 
@@ -75,6 +78,7 @@ class Unit(IntEnum):
     DEVICE_COPY = 5  # copies within and between GPUs: the files do not say which engine ran them
     MEMSET = 6  # the files do not say whether an engine or the SMs set the memory
     MIGRATION = 7  # the driver's page migrations for unified memory
+    COMMUNICATION = 8  # NCCL / RCCL kernels: on the SMs, but apart from the compute they would be taken for
 
     @property
     def title(self) -> str:
@@ -91,6 +95,7 @@ _UNIT_TITLES = {
     Unit.DEVICE_COPY: "Peer / D2D copies",
     Unit.MEMSET: "Memsets",
     Unit.MIGRATION: "Unified memory",
+    Unit.COMMUNICATION: "Communication",
 }
 
 

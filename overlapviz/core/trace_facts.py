@@ -15,7 +15,7 @@ from overlapviz.core.columns import distinct
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.intervals import IntArray, covered_ns, union_intervals
 from overlapviz.core.metrics import Metrics
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace import OpKind, Trace, Unit
 
 
 def delays_kernel_signals(trace: Trace) -> bool:
@@ -49,7 +49,7 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     # A prefetch waits for the driver's migrations, which need not follow the engine it is drawn on.
     device = trace.device_mask & ~trace.mask(OpKind.PREFETCH)
     ready, start = trace["ready_ns"], trace["start_ns"]
-    for on_unit in _each_unit(trace, device):
+    for on_unit in _each_unit(trace, device, _scheduling_units(trace)):
         busy_s, busy_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
         waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
         busy = covered_ns(busy_s, busy_e, ready[waited], start[waited])
@@ -109,9 +109,19 @@ def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
     return waits
 
 
-def _each_unit(trace: Trace, rows: npt.NDArray[np.bool_]) -> list[npt.NDArray[np.bool_]]:
-    """`rows` split by the hardware unit that ran them, each GPU's units apart from the other GPUs'."""
-    units = trace["unit"]
+def _scheduling_units(trace: Trace) -> npt.NDArray[np.int8]:
+    """Each row's unit, communication on the compute unit: NCCL's kernels and the compute share the SMs."""
+    units: npt.NDArray[np.int8] = np.where(trace["unit"] == Unit.COMMUNICATION, Unit.COMPUTE, trace["unit"]).astype(
+        np.int8
+    )
+    return units
+
+
+def _each_unit(
+    trace: Trace, rows: npt.NDArray[np.bool_], units: npt.NDArray[np.int8] | None = None
+) -> list[npt.NDArray[np.bool_]]:
+    """`rows` split by the hardware unit that ran them (`units`, else the trace's), each GPU's apart."""
+    units = trace["unit"] if units is None else units
     return [
         rows & on_gpu & (units == unit)
         for on_gpu in (trace["device"] == device for device in distinct(trace["device"][rows]))

@@ -12,7 +12,9 @@ metadata and the span names, so `import_chrome` rebuilds exactly the trace that 
 Times are written as ``ns / 1000`` floats, from which the nanoseconds come back exactly for
 runs shorter than about three days; the integer nanoseconds also ride along in ``args``.
 Format 2 added each span's ``device`` and ``thread``; a format 1 file, which has neither,
-reads as what it recorded: one GPU (device 0) driven by one host thread (thread 0).
+reads as what it recorded: one GPU (device 0) driven by one host thread (thread 0). Kinds and
+units are written as words (`OpKind.label`, the unit's lower-case name); ``communication``
+joined both in format 2, so an overlapviz from before it refuses such a span by name.
 """
 
 from __future__ import annotations

@@ -78,6 +78,7 @@ ACTIVITY_COLUMNS: dict[str, type] = {
     "wait_stream": np.int64,
     "wait_record": np.int64,
     "on_device": np.int8,  # for annotations: 1 when the tool placed the range on the GPU's timeline
+    "collective": np.int32,  # for kernels: the collective the tool says it ran (an index into names); -1 if none
 }
 
 

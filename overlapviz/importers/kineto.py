@@ -8,7 +8,7 @@ rows:
 - ``gpu_memcpy``: copies, direction and memory from the name (`copy_names`);
 - ``gpu_memset``: memsets; ``kernel``: kernels (``args.device``, ``args.stream``,
   ``args.bytes``; the event's ``pid`` and ``tid``, which Kineto sets to the device and the
-  stream, where the args lack them);
+  stream, where the args lack them; an NCCL kernel's ``args["Collective name"]``);
 - ``cuda_runtime`` and ``cuda_driver``: API calls, on the host thread ``tid``;
 - ``cuda_sync`` (``enable_cuda_sync_events``): synchronisations, named by their kind; a
   ``Stream Wait Event`` has the waiting stream in ``args.stream`` and, where Kineto resolved
@@ -279,10 +279,11 @@ class _Rows:
         self.category = np.fromiter(categories, dtype=np.intp, count=len(rows))
         self.kind, self.device_row = _KIND_OF[self.category], _ON_DEVICE_OF[self.category]
         self.name = np.array([index.setdefault(e.name, len(index)) for e in rows], dtype=np.int32)
+        self.collective = _collectives(rows, index)
 
     def columns(self, base_ns: int) -> dict[str, npt.NDArray[Any]]:
         """The activity columns of these rows but the copies' (`_copies`), times shifted by `base_ns`."""
-        columns: dict[str, npt.NDArray[Any]] = {"kind": self.kind, "name": self.name}
+        columns: dict[str, npt.NDArray[Any]] = {"kind": self.kind, "name": self.name, "collective": self.collective}
         columns["start_ns"], columns["end_ns"] = self._times(base_ns)
         columns["device"], columns["stream"], columns["thread"], columns["process"] = self._placement()
         columns["correlation"] = np.maximum(self._ints("args.correlation"), UNKNOWN)
@@ -395,6 +396,14 @@ def _stream_number(text: str) -> int:
     except ValueError:
         return UNKNOWN
     return number if 0 <= number <= INT64_MAX else UNKNOWN
+
+
+def _collectives(rows: list[Event], index: dict[str, int]) -> npt.NDArray[np.int32]:
+    """The number among the names of each row's ``Collective name`` argument; -1 where it has none."""
+    texts = list(map(attrgetter("args.collective"), rows))
+    if not any(texts):  # the usual case: a trace of one process, no NCCL
+        return np.full(len(rows), UNKNOWN, dtype=np.int32)
+    return np.array([index.setdefault(text, len(index)) if text else UNKNOWN for text in texts], dtype=np.int32)
 
 
 def _flow_ids(events: list[msgspec.Raw], raw: bytes, source: str) -> dict[_Place, int]:

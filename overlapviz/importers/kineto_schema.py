@@ -41,6 +41,8 @@ class EventArgs(msgspec.Struct, frozen=True, gc=False):
     bytes: Int64 = UNKNOWN
     wait_on_stream: Int64 = UNKNOWN  # cuda_sync "Stream Wait Event": the stream waited on
     wait_on_cuda_event_record_corr_id: Int64 = UNKNOWN  # ... and the correlation id of its event record
+    # on an NCCL kernel: Kineto copies it from the kernel's record_param_comms op
+    collective: str = msgspec.field(default="", name="Collective name")
 
 
 NO_ARGS = EventArgs()

@@ -9,6 +9,8 @@ What is shown, and how:
   the pages: the program issued no copy). A copy's host memory is the one its tool named
   (pinned, pageable). The streams a file names as the legacy default stream are listed in
   ``meta["legacy_streams"]``.
+- NCCL and RCCL kernels are communication, a kind and lane of their own
+  (`overlapviz.importers.communication` says which).
 - Host API calls become host spans; a call that issued a device op (the same correlation id,
   in the same process) points at it, so the time the host sat blocked in it is measured as for overlapviz's own
   runs. A synchronisation call points at nothing.
@@ -41,6 +43,7 @@ import numpy.typing as npt
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.activity import NULL_STREAMS_META, Activities, ActivityKind, CopyKind, HostMemory
+from overlapviz.importers.communication import communication_rows, named_collectives
 from overlapviz.importers.keys import correlation_keys, groups
 from overlapviz.importers.waits import awaited_ns
 
@@ -52,6 +55,7 @@ _COPY_OPS = {
 _UNITS = {
     OpKind.H2D: Unit.H2D_ENGINE, OpKind.D2H: Unit.D2H_ENGINE, OpKind.D2D: Unit.DEVICE_COPY,
     OpKind.PEER: Unit.DEVICE_COPY, OpKind.MEMSET: Unit.MEMSET, OpKind.MIGRATION: Unit.MIGRATION,
+    OpKind.COMMUNICATION: Unit.COMMUNICATION,
 }  # fmt: skip
 _HOST_MEMORY = {int(HostMemory.PAGEABLE): MemoryKind.PAGEABLE, int(HostMemory.PINNED): MemoryKind.PINNED}
 _NOT_SHOWN_COPIES = {CopyKind.H2H: "host-to-host copies", CopyKind.UNKNOWN: "copies of an unknown kind"}
@@ -70,7 +74,7 @@ def activities_to_trace(activities: Activities) -> Trace:
         There is no copy between host and device, no copy within or between GPUs, no memset
         and no kernel in it.
     """
-    a = activities
+    a = named_collectives(activities)
     device_rows = _device_rows(a)
     if device_rows.size == 0:
         raise EmptyTraceError(f"{a.meta.get('source', 'the file')}: no copy, memset or kernel to show")
@@ -125,7 +129,7 @@ def _device_rows(a: Activities) -> npt.NDArray[np.intp]:
 
 
 def _op_kinds(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
-    kinds = np.full(rows.size, OpKind.KERNEL, dtype=np.int8)
+    kinds = np.where(communication_rows(a, rows), OpKind.COMMUNICATION, OpKind.KERNEL).astype(np.int8)
     kinds[a["kind"][rows] == ActivityKind.MEMSET] = OpKind.MEMSET
     for copy_kind, op in _COPY_OPS.items():
         kinds[(a["kind"][rows] == ActivityKind.MEMCPY) & (a["copy_kind"][rows] == copy_kind)] = op

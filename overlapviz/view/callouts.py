@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.comm_findings import exposed_comm_ns
 from overlapviz.core.config import format_size
 from overlapviz.core.finding import pct_text
 from overlapviz.core.findings import Finding
@@ -226,6 +227,13 @@ def _page_fault_migrations(c: _Context, finding: Finding, rows: Rows) -> list[Ca
     return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
+def _exposed_communication(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    exposed = exposed_comm_ns(c.trace)
+    share = _share(exposed, c.metrics.makespan_ns)
+    text = f"exposed communication: {format_duration(exposed)}, {share} of the run, with no kernel computing beside it"
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
 def _generic(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     # a clause ends at punctuation before a space or the end: "95.0 ms" is one number, not two clauses;
     # the lane already says which GPU, so a finding's leading "GPU 1: " is no clause of its own
@@ -245,6 +253,7 @@ _BUILDERS: dict[str, Callable[[_Context, Finding, Rows], list[Callout]]] = {
     "copy-bound": _copy_bound,
     "peer-bound": _peer_bound,
     "page-fault-migrations": _page_fault_migrations,
+    "exposed-communication": _exposed_communication,
     "too-few-chunks": _too_few_chunks,
     "too-many-chunks": _too_many_chunks,
     "alloc-per-run": _alloc_per_run,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.number_text import count_text
 from overlapviz.view.formatting import (
+    NO_COMMUNICATION,
     NO_COPIES,
     format_bandwidth,
     format_duration,
@@ -33,13 +34,17 @@ class DeltaRow:
 def delta_rows(a: Metrics, b: Metrics) -> list[DeltaRow]:
     """The headline figures of A and B, with B's change from A.
 
-    Makespan, copy time hidden, engines busy together, efficiency (shares change by points),
-    time saved, wall (where allocating host memory shows), host blocked and bandwidth.
+    Makespan, copy time hidden, communication hidden (where either run communicates), engines
+    busy together, efficiency (shares change by points), time saved, wall (where allocating host
+    memory shows), host blocked and bandwidth.
     """
+    communicates = a.comm_hidden_pct is not None or b.comm_hidden_pct is not None
     return [
         DeltaRow("Makespan", format_duration(a.makespan_ns), format_duration(b.makespan_ns),
                  _time_change(a.makespan_ns, b.makespan_ns)),
         _share_row("Copy time hidden", a.copy_hidden_pct, b.copy_hidden_pct, NO_COPIES),
+        *([_share_row("Communication hidden", a.comm_hidden_pct, b.comm_hidden_pct, NO_COMMUNICATION)]
+          if communicates else []),
         _share_row("Engines busy together", a.engines_together_pct, b.engines_together_pct),
         _share_row("Efficiency", a.efficiency_pct, b.efficiency_pct),
         DeltaRow("Time saved", _saved(a), _saved(b), _signed_duration(b.time_saved_ns - a.time_saved_ns)),

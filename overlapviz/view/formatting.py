@@ -16,6 +16,7 @@ from overlapviz.core.number_text import fixed
 
 NS_PER_MS = 1_000_000
 NS_DECIMALS = 6  # decimals of a ms that reach one ns
+NO_COMMUNICATION = "no communication"  # the communication hidden of a run without any
 UNKNOWN_RATE = "unknown"  # the bandwidth of copies whose bytes the trace does not record
 
 

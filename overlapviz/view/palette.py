@@ -11,7 +11,8 @@ dark "wine" of Paul Tol's muted scheme (Tol, "Colour Schemes", SRON/EPS/TN/09-00
 also chosen to stay distinct under colour blindness. Two more of that scheme mark what some
 kinds of host memory add: managed prefetches the program issued are its "olive", the host
 thread's own copies through a staging ring its "indigo", dark beside the grey calls on the
-host lane. Annotation ranges are the light grey of
+host lane. Communication between GPUs (NCCL, RCCL kernels) is the scheme's "rose": a warm
+colour in the lane below the blue of the compute it is weighed against. Annotation ranges are the light grey of
 Tol's bright scheme, a background for the names written on them, in a lane of their own.
 """
 
@@ -38,6 +39,7 @@ class SpanStyle(StrEnum):
     ANNOTATION = "annotation"  # a named range (NVTX, record_function)
     PREFETCH = "prefetch"  # managed pages the program moved (cudaMemPrefetchAsync)
     HOST_COPY = "host-copy"  # the host thread's memcpy into or out of a pinned staging slot
+    COMMUNICATION = "communication"  # an NCCL or RCCL kernel: data between GPUs, not compute
 
 
 OKABE_ITO = {
@@ -66,6 +68,7 @@ KIND_COLOURS: dict[SpanStyle, str] = {
     SpanStyle.ANNOTATION: "#BBBBBB",  # the grey of Tol's bright scheme
     SpanStyle.PREFETCH: "#999933",  # Tol's muted "olive"
     SpanStyle.HOST_COPY: "#332288",  # Tol's muted "indigo"
+    SpanStyle.COMMUNICATION: "#CC6677",  # Tol's muted "rose"
 }
 ANNOTATION_TEXT = "#1F2328"  # the names on annotation ranges: dark on their pale fill in every theme
 
@@ -102,6 +105,7 @@ OPTIONAL_LEGEND: dict[SpanStyle, LegendEntry] = {
     SpanStyle.ANNOTATION: LegendEntry("Range (NVTX, record_function)", KIND_COLOURS[SpanStyle.ANNOTATION]),
     SpanStyle.PREFETCH: LegendEntry("Prefetch (managed memory)", KIND_COLOURS[SpanStyle.PREFETCH]),
     SpanStyle.HOST_COPY: LegendEntry("Host copy (staging ring)", KIND_COLOURS[SpanStyle.HOST_COPY]),
+    SpanStyle.COMMUNICATION: LegendEntry("Communication (NCCL)", KIND_COLOURS[SpanStyle.COMMUNICATION]),
 }
 
 

@@ -30,6 +30,7 @@ KIND_STYLES = {
     OpKind.H2D: SpanStyle.H2D, OpKind.KERNEL: SpanStyle.KERNEL, OpKind.D2H: SpanStyle.D2H,
     OpKind.MEMSET: SpanStyle.MEMSET, OpKind.D2D: SpanStyle.D2D, OpKind.PEER: SpanStyle.PEER,
     OpKind.MIGRATION: SpanStyle.MIGRATION, OpKind.PREFETCH: SpanStyle.PREFETCH,
+    OpKind.COMMUNICATION: SpanStyle.COMMUNICATION,
 }  # fmt: skip  (the device kinds; in the order they are painted)
 
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.communication import communication_rule
 from overlapviz.core.trace import MemoryKind, OpKind, Trace, Unit
 from overlapviz.view.formatting import format_bandwidth, format_bytes, format_duration
 
@@ -14,13 +15,14 @@ KIND_TITLES = {
     OpKind.H2D: "H2D copy", OpKind.KERNEL: "Kernel", OpKind.D2H: "D2H copy", OpKind.API: "Host API call",
     OpKind.MEMSET: "Memset", OpKind.D2D: "D2D copy", OpKind.PEER: "Peer copy",
     OpKind.MIGRATION: "Unified-memory migration", OpKind.ANNOTATION: "Range", OpKind.PREFETCH: "Prefetch",
-    OpKind.HOST_COPY: "Host copy",
+    OpKind.HOST_COPY: "Host copy", OpKind.COMMUNICATION: "Communication",
 }  # fmt: skip
 _KIND_NOTES = {
     OpKind.MIGRATION: "Moved by the driver (unified memory), not a copy the program issued",
     OpKind.PREFETCH: "Managed pages moved by cudaMemPrefetchAsync: on a copy engine, not counted as copy bytes",
     OpKind.HOST_COPY: "The host thread's own memcpy into or out of a pinned staging slot",
 }
+_KERNELS = (OpKind.KERNEL, OpKind.COMMUNICATION)  # ran on the SMs: no copy bytes of their own
 HOST_SIDED = (OpKind.H2D, OpKind.D2H)  # the kinds whose host memory is worth a line even when not known
 
 
@@ -42,7 +44,9 @@ def describe_span(
     lines = [f"{KIND_TITLES[kind]}: {span['name']}" + (" (waiting)" if waiting else "")]
     lines.append(_place_line(span))
     lines.append(f"Duration {format_duration(span['end_ns'] - span['start_ns'])}")
-    if kind is not OpKind.KERNEL:
+    if kind is OpKind.COMMUNICATION:
+        lines.append(communication_rule(span["name"]))
+    if kind not in _KERNELS:
         lines.append(f"Bytes {format_bytes(span['bytes'])}")
         bandwidth = math.nan if bandwidth_gbps is None else float(bandwidth_gbps[row])
         if kind in _RATE_OF_OWN and math.isnan(bandwidth):

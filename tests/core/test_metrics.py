@@ -284,8 +284,10 @@ def test_to_dict_is_json_ready_and_in_milliseconds():
         "makespan_ms", "serial_ms", "lower_bound_ms", "best_for_chunking_ms", "copy_hidden_pct",
         "engines_together_pct", "efficiency_pct", "time_saved_ms", "speedup", "host_blocked_ms",
         "busy_ms", "utilisation", "bandwidth_gbps", "host_issue_ms", "wall_ms", "host_alloc_ms", "pinned_bytes",
+        "comm_hidden_pct",
         "migrations",
     }
+    assert data["comm_hidden_pct"] is None  # no communication in a pipeline run
 
 
 def test_wall_runs_from_the_first_host_call_to_the_last_and_alloc_counts_only_allocation_calls():

@@ -1,5 +1,7 @@
 """`overlapviz run --png` and `overlapviz render`: the app's pictures from the command line."""
 
+from pathlib import Path
+
 import pytest
 from export_probes import picture_layout, rasterise_svg, wrong_pixels
 from PySide6.QtGui import QImage
@@ -11,6 +13,7 @@ from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz.core.trace_io import export_chrome
 from overlapviz.importers.read import read_trace_file
 from overlapviz.presets import get_preset
+from overlapviz.view.opening import opening_ms
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from overlapviz.view.prepared import prepare_trace
 
@@ -105,3 +108,31 @@ def test_a_refused_run_draws_nothing(capsys, tmp_path):
     code, _out, err = _run(capsys, "run", "--preset", "pin-too-much", "--png", str(tmp_path / "p.png"))
     assert code == 1 and "refusing to pin" in err
     assert not (tmp_path / "p.png").exists()
+
+
+NSYS = Path(__file__).parent.parent / "data" / "nsys" / "test-cuda-2026.1-pinned-streams.sqlite.gz"
+
+
+def test_render_draws_another_tools_trace_over_its_gpu_work(capsys, tmp_path):
+    path = tmp_path / "nsys.png"
+    assert _run(capsys, "render", str(NSYS), "-o", str(path))[0] == 0
+    trace = read_trace_file(NSYS)
+    start, end = opening_ms(trace)  # 851.2 to 958.5 ms of a 1100.7 ms recording
+    image = _picture(path)
+    layout = picture_layout(prepare_trace(trace), ExportOptions(window_ms=(start, end)), times_ms=(start, end, 0.0))
+    assert wrong_pixels(image, layout) == [] and len(layout.probes) > 20  # every copy, where that axis puts it
+    first, last = layout.time_x[0, start], layout.time_x[0, end]
+    assert last - first > 0.75 * image.width()  # the GPU work fills the picture, no sliver
+    assert layout.time_x[0, 0.0] < 0  # the recording's start is off the picture
+
+
+def test_render_draws_a_run_of_overlapviz_whole(capsys, tmp_path):
+    trace_path, path = tmp_path / "per-run.json", tmp_path / "per-run.png"
+    assert _run(capsys, "run", "--backend", "sim", "--host-alloc", "per-run", "--trace", str(trace_path))[0] == 0
+    assert _run(capsys, "render", str(trace_path), "-o", str(path))[0] == 0
+    trace = read_trace_file(trace_path)
+    end = float(trace["end_ns"].max()) / 1e6
+    layout = picture_layout(prepare_trace(trace), ExportOptions(), times_ms=(0.0, end))
+    image = _picture(path)
+    assert wrong_pixels(image, layout) == []
+    assert 0 < layout.time_x[0, 0.0] < layout.time_x[0, end] < image.width()  # its allocations before the copies too

@@ -24,6 +24,7 @@ from overlapviz.view.span_sets import styles_present
 from overlapviz.view.span_text import describe_span
 
 NSYS = Path(__file__).resolve().parent.parent / "data" / "nsys"
+TORCH_REAL = Path(__file__).resolve().parent.parent / "data" / "torch-real"
 
 
 @pytest.fixture
@@ -148,9 +149,25 @@ def test_the_legend_names_the_other_kinds_only_when_present():
     assert legend_of([prepare_trace(two_chunk_trace())]) == LEGEND
     shown = legend_of([prepare_trace(two_gpu_trace())])
     host_kinds = (SpanStyle.PREFETCH, SpanStyle.HOST_COPY)  # only a run on those kinds of memory has them
-    assert shown == LEGEND + tuple(entry for style, entry in OPTIONAL_LEGEND.items() if style not in host_kinds)
+    talking = (SpanStyle.COMMUNICATION,)  # only a distributed program's trace has it
+    assert shown == LEGEND + tuple(
+        entry for style, entry in OPTIONAL_LEGEND.items() if style not in host_kinds + talking
+    )
     memsets_only = legend_of([prepare_trace(read_trace_file(NSYS / "mordred-2021-no-enums.sqlite.gz"))])
     assert memsets_only == (*LEGEND, OPTIONAL_LEGEND[SpanStyle.MEMSET])
+
+
+def test_a_real_distributed_trace_draws_its_communication_in_its_own_lane_and_colour(timeline):
+    view = prepare_trace(read_trace_file(TORCH_REAL / "hta-sampled-rank0-of-128.json.gz"))
+    assert OPTIONAL_LEGEND[SpanStyle.COMMUNICATION] in legend_of([view])
+    timeline.set_view(view)
+    trace = timeline.trace
+    placed = _lane(timeline, "unit-communication")
+    assert (trace["kind"][placed.rows] == OpKind.COMMUNICATION).all()
+    longest = placed.rows[np.argmax(trace.duration_ns[placed.rows])]
+    start, end = trace["start_ns"][longest] / MS, trace["end_ns"][longest] / MS
+    timeline.set_view_range_ms(start - (end - start), end + (end - start))
+    assert _probe(timeline, (start + end) / 2, placed.centre) == KIND_COLOURS[SpanStyle.COMMUNICATION].upper()
 
 
 def test_tooltips_of_the_other_kinds():

@@ -54,6 +54,8 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     migrated = migrations_text(metrics.migrations)
     if hidden is not None and migrated:
         parts.append(migrated)
+    if metrics.comm_hidden_pct is not None:
+        parts.append(f"communication hidden {format_percent(metrics.comm_hidden_pct)}")
     if meta.simulated:
         parts.append("simulated")
     return join_values(parts)

@@ -19,6 +19,7 @@ from overlapviz._qt.files.child_process import read_in_child
 from overlapviz.app.session_file import SessionData, open_file
 from overlapviz.backends.base import CancelToken
 from overlapviz.core.safe_read import GZIP_MAGIC
+from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import PreparedView, prepare_trace
 
 IN_THREAD_MAX_BYTES = 1024**2  # JSON this long parses in well under the GUI's 50 ms budget
@@ -48,6 +49,8 @@ def load_file(path: Path, cancel: CancelToken) -> OpenedFile:
     data = read_in_child(path, cancel) if reads_in_child(path) else open_file(path)
     cancel.check()
     view = None if data.trace is None else prepare_trace(data.trace, cancel=cancel)
+    if data.trace is not None:
+        opening_ms(data.trace)  # worked out here, kept with the trace: the timeline reads it on the GUI thread
     return OpenedFile(path, data, view)
 
 

@@ -164,8 +164,9 @@ class PresentationMode(QObject):
 def headline(metrics: Metrics) -> str:
     """``Makespan 5.93 ms · copy time hidden 86 % · efficiency 90 % · host blocked none · H2D ... · D2H ...``."""
     texts = metric_texts(metrics)
+    talking = [] if metrics.comm_hidden_pct is None else [f"communication hidden {texts['comm_hidden']}"]
     return join_values([
-        f"Makespan {texts['makespan']}", f"copy time hidden {texts['copy_hidden']}",
+        f"Makespan {texts['makespan']}", f"copy time hidden {texts['copy_hidden']}", *talking,
         f"efficiency {format_percent(metrics.efficiency_pct)}", f"host blocked {texts['blocked']}",
         f"H2D {texts['h2d_bandwidth']}", f"D2H {texts['d2h_bandwidth']}",
     ])  # fmt: skip

@@ -6,7 +6,8 @@ plot's height changes), a replay cursor (`set_cursor_ms`), a time extent shared 
 another timeline (`fit_time`), above a trace of more than 16 stream lanes a filter of its
 streams (`view.stream_filter`), and a time window measured by dragging along the time axis
 (`window_dragged`; the band is `window_band`). A trace cut to a time window is fitted to the
-window. It shows a prepared trace (`prepared.prepare_view`, made on the run thread): nothing
+window; another tool's trace opens on its GPU work (`view.opening`), Home shows all of it.
+It shows a prepared trace (`prepared.prepare_view`, made on the run thread): nothing
 here reads a trace whole, so showing even a run of 10^6 spans only hands arrays to the items.
 """
 
@@ -30,6 +31,7 @@ from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBo
 from overlapviz._qt.timeline.window_band import WindowDrag
 from overlapviz.core.trace import Trace
 from overlapviz.view.callouts import Callout
+from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import PreparedView
 from overlapviz.view.stream_filter import StreamFilter, filtered_view, offers_filter, stream_lane_count
 
@@ -119,7 +121,9 @@ class TimelineWidget(QWidget):
         return self._scene
 
     def set_view(self, view: PreparedView, *, keep_view: bool = False) -> None:
-        """Show the prepared trace `view`; the time window resets to the whole run unless `keep_view`.
+        """Show the prepared trace `view`; unless `keep_view`, the time window is where the trace opens.
+
+        Another tool's trace opens on its GPU work, anything else whole (`view.opening`).
 
         A trace of many streams shows the stream lanes its filter keeps: the filter `view` was
         made with, else the one on show for the same trace, else every stream, the quiet ones folded.
@@ -152,8 +156,9 @@ class TimelineWidget(QWidget):
         self._lane_axis.show_layout(self._scene.layout)
         self.simulated_badge.show_for(view.trace.meta)
         self._fit()
-        if previous is not None:
-            self._view_box.setXRange(*previous, padding=0)
+        opening = previous or opening_ms(view.trace)
+        if opening is not None:
+            self._view_box.setXRange(*opening, padding=0)
         self._scene.set_cursor(self._cursor_ms)
         if len(self._highlight):
             self._scene.highlight(self._highlight)
@@ -197,10 +202,15 @@ class TimelineWidget(QWidget):
         """Where the replay cursor is (None: no replay)."""
         return self._cursor_ms
 
-    def fit_time(self, extent_ms: tuple[float, float] | None) -> None:
-        """Let the time axis span `extent_ms` (start, end) at least (shared with another timeline); show all."""
+    def fit_time(self, extent_ms: tuple[float, float] | None, opening: tuple[float, float] | None = None) -> None:
+        """Let the time axis span `extent_ms` (start, end) at least (shared with another timeline).
+
+        Show all of it, or `opening` where given (the stacked timelines' GPU work, `view.opening`).
+        """
         self._extent_ms = extent_ms
         self._fit()
+        if opening is not None:
+            self._view_box.setXRange(*opening, padding=0)
         self._apply_window()
 
     def link_time_to(self, other: TimelineWidget | None) -> None:
@@ -247,6 +257,10 @@ class TimelineWidget(QWidget):
         """Show the time window [t0, t1] (ms)."""
         self._view_box.setXRange(t0, t1, padding=0)
         self._apply_window()
+
+    def take_focus(self) -> None:
+        """Take the keyboard, so that its keys (Home, zoom, pan) work at once."""
+        self._plot.setFocus()
 
     def reset_view(self) -> None:
         """Show the whole run."""

@@ -1,12 +1,15 @@
 """The controls panel: sliders and toggles that edit a `PipelineConfig`.
 
 Also the device picker, the Run button and the Live switch. The form is ui/controls.ui.
+While a trace opened from another tool's file is on show, the settings are set aside: faded,
+under a note that they describe runs of the pipeline, not that file (`set_aside`). They stay
+usable: changing one, or Run, makes them the picture's again.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QGraphicsOpacityEffect, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 from superqt import QToggleSwitch
 
 from overlapviz._qt.widgets.choice_group import ChoiceGroup
@@ -33,6 +36,10 @@ from overlapviz.view.slider_values import (
     nearest_value,
 )
 
+SET_ASIDE_NOTE = "These settings describe runs of the pipeline, not the opened file. Run to go back."
+SET_ASIDE_OPACITY = 0.4  # faded, still legible: they are what the next run runs
+SETTINGS_BOXES = ("pipeline_box", "memory_box", "order_box", "stream_kind_box")
+
 
 class ControlsPanel(QWidget):
     """Edits the pipeline; says when a value had to be adjusted.
@@ -54,6 +61,8 @@ class ControlsPanel(QWidget):
         form = load_form("controls.ui", self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self.set_aside_note = _set_aside_note(self)
+        layout.addWidget(self.set_aside_note)
         layout.addWidget(form)
         self.streams_slider = child(form, StepSlider, "streams_slider")
         self.chunks_slider = child(form, StepSlider, "chunks_slider")
@@ -76,6 +85,8 @@ class ControlsPanel(QWidget):
         self._config = PipelineConfig()  # the last valid config shown or asked for
         self._wanted_chunks = self._config.chunks
         self._kernel_hint = KernelTimeHint()
+        faded = [child(form, QGroupBox, name) for name in SETTINGS_BOXES] + [self.device_combo]
+        self._fades = [_fade(widget) for widget in faded]
         self._connect()
         self._show(self._config)
 
@@ -125,6 +136,16 @@ class ControlsPanel(QWidget):
         """Learn the kernel's `rate` in a run on show (None: nothing new) for the label on its device."""
         self._kernel_hint.learn(rate)
         self._show_kernel_time()
+
+    def set_aside(self, aside: bool) -> None:
+        """Fade the settings under the note that they do not describe the opened file (False: as usual)."""
+        self.set_aside_note.setVisible(aside)
+        for fade in self._fades:
+            fade.setEnabled(aside)
+
+    def is_set_aside(self) -> bool:
+        """Whether the settings are faded under the note."""
+        return not self.set_aside_note.isHidden()
 
     # --- targets and run -------------------------------------------------------------
 
@@ -255,6 +276,25 @@ class ControlsPanel(QWidget):
     def _show_kernel_time(self, config: PipelineConfig | None = None) -> None:
         shown = self._config if config is None else config
         self.iters_slider.set_detail(self._kernel_hint.text(shown, self.target()))
+
+
+def _set_aside_note(parent: QWidget) -> QLabel:
+    """The note above the settings while they are set aside (hidden until then)."""
+    note = QLabel(SET_ASIDE_NOTE, parent)
+    note.setObjectName("set_aside_note")
+    note.setWordWrap(True)
+    note.setContentsMargins(8, 6, 8, 6)
+    note.hide()
+    return note
+
+
+def _fade(widget: QWidget) -> QGraphicsOpacityEffect:
+    """An opacity effect on `widget`, off until the settings are set aside."""
+    effect = QGraphicsOpacityEffect(widget)
+    effect.setOpacity(SET_ASIDE_OPACITY)
+    effect.setEnabled(False)
+    widget.setGraphicsEffect(effect)
+    return effect
 
 
 def _with(values: tuple[int, ...], extra: int) -> tuple[int, ...]:

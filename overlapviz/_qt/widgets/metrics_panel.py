@@ -30,6 +30,7 @@ from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import count_text
 from overlapviz.core.trace import Trace
 from overlapviz.view.formatting import (
+    NO_COMMUNICATION,
     copy_hidden_text,
     direction_bandwidth_text,
     format_duration,
@@ -39,22 +40,24 @@ from overlapviz.view.formatting import (
 
 ROWS_ROLE = Qt.ItemDataRole.UserRole
 WRAP = Qt.TextFlag.TextWordWrap
-BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H"}
+BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H", "communication": "communication"}
 NO_FINDINGS = "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
 NO_VALUE = "\u2014"
+ONLY_WITH_COMMUNICATION = ("comm_hidden",)  # rows shown only for a run that communicates between GPUs
 GPU_TOOLTIP = (
     "The figures and findings of one GPU alone: its own ops and the calls that issued them."
     " The wall time, the host's allocating and the RAM pinned stay the whole program's."
 )
 # The rows of the panel, top to bottom (the form names their labels <row>_title and <row>_value).
 ROW_NAMES = (
-    "makespan", "serial", "time_saved", "copy_hidden", "engines_together", "efficiency", "wall", "blocked",
-    "h2d_bandwidth", "d2h_bandwidth", "utilisation",
+    "makespan", "serial", "time_saved", "copy_hidden", "comm_hidden", "engines_together", "efficiency", "wall",
+    "blocked", "h2d_bandwidth", "d2h_bandwidth", "utilisation",
 )  # fmt: skip
 # Rows defined in METRIC_DEFINITIONS: the keys whose definitions make up the row's tooltip.
 ROW_DEFINITIONS: dict[str, tuple[str, ...]] = {
     "time_saved": ("time_saved",),
     "copy_hidden": ("copy_hidden",),
+    "comm_hidden": ("comm_hidden",),
     "engines_together": ("engines_together",),
     "efficiency": ("efficiency", "lower_bound"),  # the value names the lower bound too
     "wall": ("wall",),
@@ -69,6 +72,7 @@ def metric_texts(metrics: Metrics) -> dict[str, str]:
         "serial": format_duration(metrics.serial_ns),
         "time_saved": _time_saved(metrics),
         "copy_hidden": copy_hidden_text(metrics),
+        "comm_hidden": format_percent(metrics.comm_hidden_pct, NO_COMMUNICATION),
         "engines_together": format_percent(metrics.engines_together_pct),
         "efficiency": _efficiency(metrics),
         "wall": _wall(metrics),
@@ -111,12 +115,14 @@ class MetricsPanel(QWidget):
         layout.addWidget(self._gpu_row)
         layout.addWidget(form)
         self._values = {name: child(form, QLabel, f"{name}_value") for name in ROW_NAMES}
+        self._titles = {name: child(form, QLabel, f"{name}_title") for name in ROW_NAMES}
         for name, value in self._values.items():
-            title = child(form, QLabel, f"{name}_title")
+            title = self._titles[name]
             keys = ROW_DEFINITIONS.get(name)
             tooltip = definition_tooltip(keys) if keys else title.toolTip()
             title.setToolTip(tooltip)
             value.setToolTip(tooltip)  # the number is what a learner points at
+        self._show_communication_rows(False)
         self.findings = child(form, QListWidget, "findings_list")
         self.findings.viewport().installEventFilter(self)
         self.findings.itemClicked.connect(self._on_item_clicked)
@@ -168,6 +174,7 @@ class MetricsPanel(QWidget):
     def _show_figures(self, metrics: Metrics, findings: Sequence[Finding]) -> None:
         for name, text in metric_texts(metrics).items():
             self._values[name].setText(text)
+        self._show_communication_rows(metrics.comm_hidden_pct is not None)
         self.findings.blockSignals(True)
         self.findings.clear()
         for finding in findings:
@@ -181,6 +188,11 @@ class MetricsPanel(QWidget):
             self.findings.addItem(quiet)
         self.findings.blockSignals(False)
         self._fit_rows()
+
+    def _show_communication_rows(self, shown: bool) -> None:
+        for name in ONLY_WITH_COMMUNICATION:
+            self._titles[name].setVisible(shown)
+            self._values[name].setVisible(shown)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         """Fit the rows again when the list's width changes."""
@@ -219,6 +231,7 @@ class MetricsPanel(QWidget):
         self._offer_gpus()
         for label in self._values.values():
             label.setText(NO_VALUE)
+        self._show_communication_rows(False)
         self.findings.clear()
 
     def value_text(self, name: str) -> str:

@@ -1,0 +1,54 @@
+"""The finding about communication between GPUs (NCCL, RCCL) that no computation hid.
+
+A collective that runs while the GPU computes costs nothing but bandwidth; one that runs
+alone is time every GPU of the group waits. Distributed training hides it by starting the
+gradients' all-reduce during the backward pass, a bucket at a time, and by fetching the next
+layer's parameters while the current one computes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
+from overlapviz.core.intervals import covered_ns
+from overlapviz.core.metrics import Metrics, comm_time_ns, compute_union
+from overlapviz.core.trace import OpKind, Trace
+
+# Exposed communication worth a tenth of the run: a stretch plain to see on the timeline, and
+# a tenth of every step that overlapping it with the backward pass could give back. Below it
+# the collectives are short or mostly hidden already, and bucket or prefetch tuning wins little.
+EXPOSED_COMM_SHARE = 0.10
+
+
+def exposed_comm_ns(trace: Trace) -> int:
+    """The time communication ran with no compute kernel running beside it."""
+    total, hidden = comm_time_ns(trace)
+    return total - hidden
+
+
+def exposed_comm_rows(trace: Trace) -> npt.NDArray[np.intp]:
+    """The communication spans that ran, for some of their time, with no compute kernel beside them."""
+    rows = np.flatnonzero(trace.mask(OpKind.COMMUNICATION))
+    union_s, union_e = compute_union(trace)
+    start, end = trace["start_ns"][rows], trace["end_ns"][rows]
+    exposed: npt.NDArray[np.intp] = rows[covered_ns(union_s, union_e, start, end) < end - start]
+    return exposed
+
+
+def exposed_communication(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find communication that ran exposed, with no computation hiding it, for a visible share of the run."""
+    exposed, makespan = exposed_comm_ns(trace), metrics.makespan_ns
+    if exposed <= 0 or exposed < EXPOSED_COMM_SHARE * makespan:
+        return []
+    message = (
+        f"Communication ran exposed {ms_text(exposed)} of the {ms_text(makespan)} run"
+        f" ({pct_text(exposed, makespan)}): no kernel computed while these collectives ran (communication hidden"
+        f" {pct_text(metrics.comm_hidden_pct or 0.0, 100)}), so the GPUs waited on each other."
+        " Overlap it with computation: DistributedDataParallel all-reduces the gradients in buckets as the"
+        " backward pass produces them, and a smaller bucket_cap_mb starts the first all-reduce sooner; FSDP"
+        " fetches the next layer's parameters while the current one computes with forward_prefetch=True and"
+        " backward_prefetch=BackwardPrefetch.BACKWARD_PRE."
+    )
+    return [Finding("exposed-communication", message, rows_of(exposed_comm_rows(trace)))]

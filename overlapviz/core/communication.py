@@ -1,0 +1,36 @@
+"""Communication spans: how a span's name carries its collective, and the rule that made it communication.
+
+A kernel of NCCL or RCCL (``ncclKernel_AllReduce_RING_LL_Sum_float``, ``ncclDevKernel_Generic``)
+moves data between GPUs: it is communication, not the GPU computing. Where the trace names
+the collective a kernel ran (Kineto's ``Collective name`` argument), the span's name is the
+kernel's followed by the collective in square brackets, ``ncclDevKernel_Generic [allreduce]``:
+the name travels with the span into overlapviz's own files and through every slice of the
+trace, and kernels of one name that ran different collectives are told apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WITH_COLLECTIVE = re.compile(r"^(?P<kernel>.*) \[(?P<collective>[^\[\]]+)\]$", re.DOTALL)
+_RCCL = re.compile(r"^(?:void\s+)?rccl", re.IGNORECASE)
+
+
+def with_collective(kernel: str, collective: str) -> str:
+    """The name of a communication span whose collective the trace names."""
+    return f"{kernel} [{collective}]"
+
+
+def collective_of(name: str) -> str | None:
+    """The collective a communication span's name carries; None where the trace did not say."""
+    match = _WITH_COLLECTIVE.match(name)
+    return None if match is None else match["collective"]
+
+
+def communication_rule(name: str) -> str:
+    """Why a span is communication, in the words the tooltip shows."""
+    library = "RCCL" if _RCCL.match(name) else "NCCL"
+    collective = collective_of(name)
+    if collective is None:
+        return f"communication: {library} kernel"
+    return f"communication: {library} collective ({collective})"
