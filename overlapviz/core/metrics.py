@@ -416,10 +416,10 @@ def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
 
 
 def copy_bandwidth_gbps(trace: Trace) -> npt.NDArray[np.float64]:
-    """Each row's copy bandwidth in GB/s; NaN for kernels, host spans and instant copies."""
+    """Each row's copy bandwidth in GB/s; NaN for kernels, host spans, instant copies and copies without bytes."""
     bandwidth = np.full(len(trace), np.nan)
     durations = trace.duration_ns
-    copies = trace.mask(*COPY_KINDS) & (durations > 0)
+    copies = trace.mask(*COPY_KINDS) & (durations > 0) & (trace["bytes"] > 0)
     bandwidth[copies] = trace["bytes"][copies] / durations[copies]
     return bandwidth
 

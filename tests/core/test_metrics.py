@@ -368,3 +368,9 @@ def test_a_direction_whose_copies_record_no_bytes_has_an_unknown_bandwidth():
     assert metrics.bandwidth_gbps == {"h2d": 1000.0, "d2h": None}
     assert metrics.busy_ns["d2h"] == 1
     assert json.loads(json.dumps(metrics.to_dict()))["bandwidth_gbps"]["d2h"] is None
+
+
+def test_a_copy_without_recorded_bytes_has_no_bandwidth_of_its_own():
+    spans = [(OpKind.H2D, 0, 2, 0, 0, 2000), (OpKind.D2H, 5, 6, 0, 0, 0)]
+    bandwidth = copy_bandwidth_gbps(build(spans))
+    assert bandwidth[0] == 1000.0 and np.isnan(bandwidth[1])
