@@ -89,3 +89,11 @@ def test_a_pytorch_programs_idle_gpu_gets_pytorchs_words():
 def test_advice_speaks_the_language_of_the_program(path, code, words, not_words):
     message = findings_of(read_trace_file(DATA / path))[code]
     assert words in message and not_words not in message
+
+
+def test_the_python_tools_are_the_ones_the_importers_name():
+    from overlapviz.backends.cupy.recording import TOOL as PROFILE_TOOL
+    from overlapviz.core.program_kind import PYTHON_TOOLS
+    from overlapviz.importers.kineto import TOOL as KINETO_TOOL
+
+    assert {KINETO_TOOL, PROFILE_TOOL} == PYTHON_TOOLS
