@@ -13,7 +13,7 @@ run thread, in the app); the clock for *open* starts once that is done and stops
 1600 x 900 offscreen `TimelineWidget` has been given the prepared trace, has handled its
 events and has repainted. Each zoom then sets a window of a fixed length (so that each
 size shows the same number of spans in it) around the run's middle, and times pan frames:
-move the window by a tenth (`pan_by`), handle the events (the widget culls and merges for
+move the window by a tenth (`pan_by`), handle the events (the widget culls for
 the new window) and repaint, back and forth. Prints the open time, the median frame and the
 frame rate per zoom, the ratio of the frame at the largest size to the frame at the
 smallest, and writes benchmarks/results/timeline_scale.json with the machine, the date and
@@ -106,6 +106,7 @@ def pipeline_columns(spans: int, seed: int = 0) -> dict[str, np.ndarray]:
 def pipeline_trace(spans: int) -> Any:
     """`pipeline_columns` as a trace (with no config: a pipeline of 10^6 chunks is past the controls' range)."""
     from overlapviz.core.trace import Trace
+    from overlapviz.core.trace_meta import TraceMeta
 
     columns = pipeline_columns(spans)
     names = ("memcpy HtoD", "fma_chain", "memcpy DtoH", "cudaMemcpyAsync", "cuLaunchKernel")
@@ -113,7 +114,7 @@ def pipeline_trace(spans: int) -> Any:
         "backend": "benchmark", "device": "h200", "device_name": "NVIDIA H200", "timing": "model",
         "version": "0", "device_facts": {"copy_engines": 2}, "simulated": True,
     }  # fmt: skip
-    return Trace(columns, names, meta)
+    return Trace(columns, names, TraceMeta.from_dict(meta))
 
 
 def _paint(widget: Any, app: Any) -> None:

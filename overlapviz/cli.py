@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import json
 import math
 import os
@@ -52,6 +53,7 @@ from overlapviz.core.number_text import count_text, fixed
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
 from overlapviz.core.window import WindowError
+from overlapviz.desktop_entry import install_desktop_entry
 from overlapviz.importers.read import read_trace_file
 from overlapviz.presets import Preset, PresetError, get_preset, lessons, load_presets
 from overlapviz.profile_command import add_profile
@@ -68,6 +70,7 @@ from overlapviz.session import (
 PROG = "overlapviz"
 EXIT_FAILED = 1  # the input was fine, the run was not
 EXIT_USAGE = 2  # the input was wrong
+OPENED_SUFFIXES = (".json", ".gz", ".sqlite", ".db")  # the files the app's File > Open offers
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -97,8 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 on success, 1 when a run failed, 2 for bad arguments.
     """
+    never_fail_to_print()
     try:
-        args = build_parser().parse_args(argv)
+        args = _parse(argv)
         command: Command = args.command
         return command(args)
     except SystemExit as done:  # --help and --version
@@ -114,18 +118,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
 
 
+def never_fail_to_print() -> None:
+    r"""Write what the terminal's encoding cannot hold escaped (``\ud800``), never stopping on it.
+
+    Text from a file (a device, kernel or file name) may hold a lone surrogate, which no
+    encoding writes, and any name may hold letters that an ASCII terminal (``LANG=C``) lacks.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def _fail(message: str, code: int) -> int:
     print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
     return code
+
+
+class _InstallDesktop(argparse.Action):
+    """``--install-desktop``: write the desktop entry (`desktop_entry`), say where, and stop, as --version does."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        try:
+            path = install_desktop_entry()
+        except OSError as error:
+            raise UsageError(f"--install-desktop: {error}") from None
+        print(f"wrote      {path}")
+        raise SystemExit(0)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the parser with every subcommand."""
     parser = _Parser(
         prog=PROG,
-        description="See where asynchronous GPU copies and kernels overlap. With no command, start the app.",
+        description="See where asynchronous GPU copies and kernels overlap. With no command, start the app;"
+        " with a file (overlapviz FILE), start it on that file.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--install-desktop", action=_InstallDesktop, nargs=0,
+                        help="add the app to the desktop's menu and to its 'Open with' for traces, then exit")
     parser.set_defaults(command=app_command)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     add_profile_drawing = functools.partial(add_profile, pictures=_render_module, open_app=_open_in_app)
@@ -138,12 +168,32 @@ def build_parser() -> argparse.ArgumentParser:
 # --- the app ---------------------------------------------------------------------------
 
 
-def _open_in_app(path: Path) -> int:
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; ``overlapviz FILE``, as a desktop launcher gives it, is the app opening FILE."""
+    try:
+        return build_parser().parse_args(argv)
+    except UsageError:
+        path = file_to_open(sys.argv[1:] if argv is None else argv)
+        if path is None:
+            raise
+        return argparse.Namespace(command=lambda _args: _open_in_app(path, f"{path} cannot be opened"))
+
+
+def file_to_open(argv: Sequence[str]) -> Path | None:
+    """The file of ``overlapviz FILE``: one argument, no command's name, an existing file or a trace's name."""
+    if len(argv) != 1 or argv[0].startswith("-"):
+        return None
+    path = Path(argv[0])
+    return path if os.path.isfile(path) or path.name.lower().endswith(OPENED_SUFFIXES) else None
+
+
+def _open_in_app(path: Path, otherwise: str | None = None) -> int:
     """The app on `path` until its window closes (``profile --open``); 2 where no window can be shown."""
     try:
         from overlapviz._qt.app import main as app_main
     except ImportError as error:
-        return _fail(f"--open: the desktop app is not available in this build ({error}); {path} is written", EXIT_USAGE)
+        why = f"the desktop app is not available in this build ({error})"
+        return _fail(f"{why}; {otherwise}" if otherwise else f"--open: {why}; {path} is written", EXIT_USAGE)
     return int(app_main(path) or 0)
 
 

@@ -11,7 +11,6 @@ in that order (`lessons`).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,9 +18,11 @@ from typing import Any
 from overlapviz.backends.registry import BACKEND_NAMES
 from overlapviz.core.config import ConfigError, PipelineConfig, parse_size
 from overlapviz.core.safe_read import read_input_bytes
+from overlapviz.core.toml_text import TomlError, parse_toml
 from overlapviz.resources import asset_path
 
 PRESET_SUFFIX = ".toml"
+MAX_PRESET_BYTES = 1024**2  # a preset is a few dozen lines: a larger file is not one, and is not read whole
 _TOP_KEYS = {"title", "text", "device", "backend", "lesson", "config", "a", "b"}
 _SIDE_KEYS = {"label", "device"}  # keys of [a]/[b] that are not pipeline settings
 _BACKENDS = ("auto", *BACKEND_NAMES)
@@ -157,11 +158,11 @@ def load_preset(path: Path) -> Preset:
         not a valid preset; the message names the file.
     """
     try:
-        data = tomllib.loads(read_input_bytes(path, what="preset").decode("utf-8-sig"))
+        data = parse_toml(read_input_bytes(path, what="preset", max_bytes=MAX_PRESET_BYTES).decode("utf-8-sig"))
         return _preset_from(path.stem, data)
     except OSError as error:
         raise PresetError(f"{path}: cannot be read ({error.strerror or error})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    except (TomlError, UnicodeDecodeError) as error:
         raise PresetError(f"{path}: not valid TOML ({error})") from None
     except (PresetError, ConfigError) as error:
         raise PresetError(f"{path}: {error}") from None

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from overlapviz.core.config import PipelineConfig, format_size
+from overlapviz.core.device_names import shown_device_name
 from overlapviz.core.finding import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.migrations import no_copies_text
@@ -43,7 +44,7 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     """
     meta, m = result.trace.meta, result.metrics
     truth = "simulated" if meta.simulated else "measured"
-    device = meta.device_name or meta.device or "default device"
+    device = shown_device_name(meta.device_name) if meta.device_name else meta.device or "default device"
     window = meta.window
     source = recorded_by(meta)
     where = (
@@ -159,7 +160,7 @@ def recorded_by(meta: TraceMeta) -> str | None:
         return None
     version = meta.tool_version
     parts = [f"{tool} {version}" if version else tool]
-    parts += [text for text in (meta.recorded, meta.device_name) if text]
+    parts += [text for text in (meta.recorded, shown_device_name(meta.device_name or "")) if text]
     return ", ".join(parts)
 
 

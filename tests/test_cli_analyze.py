@@ -1,4 +1,7 @@
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -194,3 +197,28 @@ def test_analyze_names_the_migrations_of_a_real_run_on_managed_memory(capsys):
     code, out, _ = run_cli(capsys, "analyze", str(NSYS / "clue-2023.2-managed-prefetch.sqlite.gz"), "--json")
     migrations = json.loads(out)["migrations"]
     assert migrations["h2d"]["count"] == 445 and migrations["d2h"]["bytes"] == 39_526_400
+
+
+def _analyze_in_a_child(path: Path, **env: str) -> subprocess.CompletedProcess[bytes]:
+    """`overlapviz analyze PATH` in a process of its own, writing to real pipes in the encoding `env` gives."""
+    kept = {key: value for key, value in os.environ.items() if key not in ("PYTHONIOENCODING", "LANG", "LC_ALL")}
+    return subprocess.run([sys.executable, "-m", "overlapviz", "analyze", os.fsencode(path)], capture_output=True,
+                          env={**kept, **env}, cwd=Path(__file__).resolve().parents[1], timeout=120)  # fmt: skip
+
+
+def test_analyze_text_writes_a_lone_surrogate_from_the_file_escaped(tmp_path):
+    document = json.loads(PINNED.read_text())
+    document["otherData"]["meta"]["device_name"] = "NVIDIA H200 \ud800"  # JSON's "\ud800": valid JSON, no UTF-8
+    path = tmp_path / "surrogate.json"
+    path.write_text(json.dumps(document))
+    done = _analyze_in_a_child(path, LANG="C.UTF-8")
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert b"device     NVIDIA H200 \\ud800, cupy backend" in done.stdout
+
+
+def test_analyze_text_on_an_ascii_terminal_escapes_what_ascii_lacks(tmp_path):
+    path = tmp_path / "caf\u00e9.json"
+    path.write_bytes(PINNED.read_bytes())
+    done = _analyze_in_a_child(path, LANG="C", LC_ALL="C", PYTHONIOENCODING="ascii")
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.splitlines()[0] == f"trace      {tmp_path}/caf\\xe9.json".encode()

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from overlapviz.backends.base import BackendError
+from overlapviz.cli import main
 from overlapviz.core.config import (
     GIB,
     HostMemory,
@@ -16,6 +17,7 @@ from overlapviz.core.config import (
 from overlapviz.core.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
 from overlapviz.core.trace import OpKind, Unit
 from overlapviz.presets import (
+    MAX_PRESET_BYTES,
     Preset,
     PresetError,
     UnknownPresetError,
@@ -551,3 +553,32 @@ def test_lesson_two_gpus_under_one_switch_share_its_link():
     assert own.metrics.makespan_ns < 0.6 * one_gpu.metrics.makespan_ns
     assert shared.metrics.makespan_ns >= 0.95 * one_gpu.metrics.makespan_ns
     assert round(shared.metrics.bandwidth_gbps["h2d"]) == round(own.metrics.bandwidth_gbps["h2d"] / 2)
+
+
+# --- files that nest too deeply --------------------------------------------------------
+
+DEEP_ARRAYS = 'title = "t"\ntext = "x"\nx = ' + "[" * 5000 + "]" * 5000 + "\n"
+DEEP_TABLES = 'title = "t"\ntext = "x"\nx = ' + "{a = " * 5000 + "1" + "}" * 5000 + "\n"
+
+
+@pytest.mark.parametrize("content", [DEEP_ARRAYS, DEEP_TABLES], ids=["arrays", "inline-tables"])
+def test_a_preset_nested_too_deeply_is_refused_in_one_line(tmp_path, content):
+    path = tmp_path / "deep.toml"
+    path.write_text(content)
+    with pytest.raises(PresetError, match=r"deep\.toml: not valid TOML \(it nests arrays or tables too deeply\)"):
+        load_preset(path)
+
+
+def test_presets_in_a_folder_with_a_deep_one_is_bad_input(tmp_path, monkeypatch, capsys):
+    (tmp_path / "deep.toml").write_text(DEEP_ARRAYS)
+    monkeypatch.setattr("overlapviz.presets.presets_folder", lambda: tmp_path)
+    assert main(["presets"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("overlapviz: error: ") and "too deeply" in err and err.count("\n") == 1
+
+
+def test_a_preset_is_read_only_up_to_its_size_limit(tmp_path):
+    path = tmp_path / "huge.toml"
+    path.write_bytes(b'title = "t"\ntext = "x"\n' + b"#" * MAX_PRESET_BYTES)
+    with pytest.raises(PresetError, match=r"huge\.toml: cannot be read \(it is larger than the limit"):
+        load_preset(path)

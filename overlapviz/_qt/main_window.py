@@ -141,7 +141,10 @@ class MainWindow(QMainWindow):
         try:
             return lessons()
         except PresetError as error:
-            self.show_error(f"The lessons could not be read: {error}")
+            note = f"The lessons could not be read: {error}"
+            self.show_error(note)
+            # the first run's success clears the error strip: say it again once it is drawn
+            self.timeline_drawn.connect(lambda: self.show_error(note), Qt.ConnectionType.SingleShotConnection)
             return []
 
     def _subscribe(self) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from overlapviz.view.lane_ink import INK_MEANING
+
 
 @dataclass(frozen=True, slots=True)
 class Term:
@@ -47,4 +49,8 @@ GLOSSARY: tuple[Term, ...] = (
          "The device's work queues that carry commands from the streams to the engines. Hyper-Q devices have many;"
          " older ones (Fermi) one, so ops of independent streams can wait on each other (false dependencies).",
          "The device picker (Tesla C2050: one queue); the lanes per hardware unit show what ran where."),
+    Term("Partial bar",
+         f"{INK_MEANING} So a lane of many short ops never looks busier or emptier than it was; zoom in and the"
+         " ops come back one by one.",
+         "The timeline, zoomed out on many short ops; the legend's tooltip."),
 )  # fmt: skip

@@ -42,7 +42,7 @@ def remembered_config(store: SettingsStore) -> PipelineConfig | None:
     try:
         data = json.loads(text)
         return PipelineConfig.from_dict(data) if isinstance(data, dict) else None
-    except (ValueError, TypeError, ConfigError):
+    except (ValueError, TypeError, ConfigError, RecursionError):  # nested too deeply: no config either
         return None
 
 

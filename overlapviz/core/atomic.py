@@ -23,6 +23,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from overlapviz.core import posix
 from overlapviz.core.destination import DestinationError, resolve_destination
 from overlapviz.core.partial_files import partial_path, remove_stale_partials
 
@@ -173,9 +174,10 @@ def _keep_mode_of(target: Path, fd: int) -> None:
         return  # a new file: the umask decides
     if not stat.S_ISREG(old.st_mode):
         return
-    if hasattr(os, "fchmod"):
-        os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o777)
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
+    if not posix.available():
+        return
+    os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o777)
+    if os.geteuid() == 0:
         with contextlib.suppress(OSError):
             os.fchown(fd, old.st_uid, old.st_gid)
 
@@ -204,7 +206,7 @@ def _remove_quietly(path: Path) -> None:
 
 def _sync_folder(folder: Path) -> None:
     """Make the rename itself durable where the platform allows it (POSIX)."""
-    if os.name != "posix":
+    if not posix.available():
         return
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)

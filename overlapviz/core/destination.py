@@ -19,6 +19,7 @@ import os
 import stat
 from pathlib import Path
 
+from overlapviz.core import posix
 from overlapviz.core.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of, name_length, name_limit
 
 MAX_LINK_HOPS = 40  # the kernel's own limit before it answers ELOOP
@@ -141,7 +142,7 @@ def _not_regular(given: Path, current: Path, mode: int) -> str:
 
 def _check_link_may_be_followed(given: Path, link: Path, info: os.stat_result) -> None:
     """Refuse a link that someone else planted in a shared sticky folder such as /tmp."""
-    if not hasattr(os, "geteuid"):
+    if not posix.available():
         return
     try:
         folder = os.stat(link.parent)

@@ -1,84 +1,101 @@
-"""Level of detail: what to draw of a lane at the current zoom, as pure functions.
+"""Level of detail: how busy each pixel column of a lane is, as pure functions.
 
 A lane can hold 10^5 spans; most of them are narrower than a pixel when the whole run is in
-view. `visible_spans` culls spans to the visible window, clips them to it, and merges runs of
-spans narrower than `min_width` (a pixel, in time units) into one span with a count, so that
-the number of rectangles follows the number of pixels rather than the number of spans.
+view. Drawn one by one, each at least a pixel wide, or merged into one bar where they lie
+less than a pixel apart, they ink a lane far busier than it was: 1024 copies of 10 µs, 30 µs
+apart, fill a lane whose engine was busy a third of the time. So spans narrower than a pixel
+are drawn as their density instead: for each pixel column, the share of its time that they
+cover, once however many of them overlap (`column_ink`). Spans at least a pixel wide are
+drawn as they are; the density counts only the time they leave uncovered.
 
-Merging fills only gaps narrower than `min_width` between narrow spans: the drawn coverage
-differs from the spans' own coverage by less than a pixel per gap, and every gap of a pixel
-or more stays visible. Spans at least `min_width` wide are kept as they are.
+The busy time before any instant comes from the union of the spans, made once (`BusyTime`),
+so a window's columns cost a binary search each, whatever the number of spans.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-Array = npt.NDArray[np.generic]
+from overlapviz.core.intervals import union_intervals
+
+FloatArray = npt.NDArray[np.float64]
+Int64Array = npt.NDArray[np.int64]
+WHOLE_NS_LIMIT = 2.0**62  # windows are cut to this side of int64's range (their edges become int64 keys)
+INT64_MIN = int(np.iinfo(np.int64).min)
 
 
-def visible_spans(
-    starts: npt.ArrayLike, ends: npt.ArrayLike, t0: float, t1: float, min_width: float
-) -> tuple[Array, Array, npt.NDArray[np.int64]]:
-    """Cull spans to the window [t0, t1], clip them to it and merge subpixel runs.
+@dataclass(frozen=True, slots=True)
+class BusyTime:
+    """The union of some spans as sorted, disjoint pieces, and the busy time before each piece.
 
-    Parameters
-    ----------
-    starts, ends
-        Span start and end times (any one time unit, integer or float), same length.
-    t0, t1
-        The visible window, in the same unit; ``t0 <= t1``.
-    min_width
-        The width of one pixel in the same unit; spans narrower than it are merged with
-        neighbouring narrow spans less than `min_width` away. 0 merges nothing.
+    The first piece is an empty one before any instant, so that every instant has a piece
+    at or before it.
+    """
 
-    Returns
-    -------
-    starts, ends, counts
-        Drawn spans sorted by start, clipped to the window, and how many input spans each
-        stands for. A span that only touches the window (or has zero width inside it) is
-        visible and counts.
+    starts: Int64Array
+    lengths: Int64Array
+    before: Int64Array  # busy ns before each piece
+
+    @classmethod
+    def of(cls, starts: npt.ArrayLike, ends: npt.ArrayLike) -> BusyTime:
+        """The busy time of the spans `starts`, `ends` (ns, any order, overlapping or not)."""
+        union_s, union_e = union_intervals(starts, ends)
+        lengths = np.concatenate(([0], union_e - union_s)).astype(np.int64)
+        return cls(np.concatenate(([INT64_MIN], union_s)).astype(np.int64), lengths, np.cumsum(lengths) - lengths)
+
+    @property
+    def total(self) -> int:
+        """The busy time in all (ns)."""
+        return int(self.before[-1] + self.lengths[-1])
+
+    def until(self, t: FloatArray) -> FloatArray:
+        """The busy time before each instant of `t` (ns, within `WHOLE_NS_LIMIT` of 0)."""
+        # whole-ns keys: a float key would have searchsorted convert every start to float first
+        last = np.searchsorted(self.starts, np.floor(t).astype(np.int64), side="right") - 1
+        inside: FloatArray = np.minimum(t - self.starts[last], self.lengths[last])
+        return self.before[last] + inside
+
+    def within(self, edges: FloatArray) -> FloatArray:
+        """The busy time between each pair of neighbouring `edges` (sorted instants, ns)."""
+        return np.diff(self.until(edges))
+
+
+def column_edges(t0: float, t1: float, pixel: float) -> FloatArray:
+    """The edges of the pixel columns of the window [t0, t1]: `pixel` apart from t0, the last at t1.
 
     Raises
     ------
     ValueError
-        When the arrays differ in length, the window is reversed, or `min_width` is negative
-        or not a number.
+        When the window is reversed or `pixel` is not a positive number.
     """
-    s, e = np.asarray(starts), np.asarray(ends)
-    if s.shape != e.shape or s.ndim != 1:
-        raise ValueError(f"starts and ends must be 1-D arrays of one length, got {s.shape} and {e.shape}")
     if not t0 <= t1:
         raise ValueError(f"the window ends ({t1}) before it starts ({t0})")
-    if math.isnan(min_width) or min_width < 0:
-        raise ValueError(f"min_width must be 0 or more, got {min_width}")
-    shown = (s <= t1) & (e >= t0)
-    s, e = np.maximum(s[shown], t0), np.minimum(e[shown], t1)
-    if s.size > 1 and (np.diff(s) < 0).any():
-        order = np.argsort(s, kind="stable")
-        s, e = s[order], e[order]
-    narrow = (e - s) < min_width
-    merged_s, merged_e, merged_n = _merge_runs(s[narrow], e[narrow], min_width)
-    out_s = np.concatenate((s[~narrow], merged_s))
-    out_e = np.concatenate((e[~narrow], merged_e))
-    out_n = np.concatenate((np.ones(int((~narrow).sum()), dtype=np.int64), merged_n))
-    order = np.argsort(out_s, kind="stable")
-    return out_s[order], out_e[order], out_n[order]
+    if math.isnan(pixel) or pixel <= 0:
+        raise ValueError(f"a pixel must be wider than 0, got {pixel}")
+    t0, t1 = max(t0, -WHOLE_NS_LIMIT), min(t1, WHOLE_NS_LIMIT)
+    count = max(math.ceil((t1 - t0) / pixel), 1)
+    return np.minimum(t0 + pixel * np.arange(count + 1, dtype=np.float64), t1)
 
 
-def _merge_runs(s: Array, e: Array, min_width: float) -> tuple[Array, Array, npt.NDArray[np.int64]]:
-    """Merge sorted spans into runs whose inner gaps are all narrower than `min_width`."""
-    if s.size == 0:
-        return s, e, np.zeros(0, dtype=np.int64)
-    reach = np.maximum.accumulate(e)
-    # Within a run, the furthest end so far is the run's own: a new run starts only after a
-    # gap of min_width or more, past every earlier end.
-    gaps = np.asarray(s[1:] - reach[:-1], dtype=np.float64)
-    opens = np.concatenate((np.ones(1, dtype=bool), gaps >= min_width))
-    first = np.flatnonzero(opens)
-    last = np.concatenate((first[1:] - 1, [s.size - 1]))
-    counts = (last - first + 1).astype(np.int64)
-    return s[first], reach[last], counts
+def column_ink(busy: BusyTime, drawn: BusyTime, edges: FloatArray, cursor: float | None = None) -> FloatArray:
+    """The share of each column's time that `busy` covers and the spans drawn as they are (`drawn`) do not.
+
+    `drawn` is the union of the spans drawn as they are, those at least a pixel wide (what
+    of them lies outside the columns does not matter); it must lie within `busy`. With
+    `cursor` (a replay), time after it counts as idle. Returns one value from 0 to 1 per
+    column (a column of no width: 0).
+    """
+    upto = edges if cursor is None else np.minimum(edges, cursor)
+    widths = np.diff(edges)
+    ends = upto[[0, -1]]
+    if busy.within(ends)[0] <= drawn.within(ends)[0]:  # (two look-ups) nothing left to ink: zoomed in on wide spans
+        return np.zeros_like(widths)
+    left = busy.within(upto)
+    if drawn.total:
+        left -= drawn.within(upto)
+    share = np.divide(left, widths, out=np.zeros_like(widths), where=widths > 0)
+    return np.clip(share, 0.0, 1.0)

@@ -19,6 +19,7 @@ import re
 import secrets
 from pathlib import Path
 
+from overlapviz.core import posix
 from overlapviz.core.file_system import name_length, name_limit
 
 PARTIAL_MARK = ".overlapviz-partial-"
@@ -70,7 +71,7 @@ def remove_stale_partials(folder: Path) -> list[Path]:
     list of Path
         The files removed.
     """
-    if os.name != "posix":  # os.kill(pid, 0) would terminate the process on Windows
+    if not posix.available():  # os.kill(pid, 0) would terminate the process on Windows
         return []
     removed = []
     with contextlib.suppress(OSError), os.scandir(folder) as entries:

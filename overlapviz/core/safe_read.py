@@ -7,7 +7,10 @@ open descriptor (the path may have changed in between), and reads at most one by
 the size limit: a file over it is refused, not read.
 
 Gzip-compressed input is read transparently, recognised by its first two bytes rather than its
-name, with the same limit on the decompressed size (a small file can unpack to a huge one).
+name, with the same limit on the decompressed size (a small file can unpack to a huge one). It
+is decompressed twice, as a stream: first only to count, so a bomb is refused before any of
+it is kept, then into one buffer of the counted size. The input is held once, never also as
+pieces to join.
 
 The limit is the ``max_bytes`` argument, else the environment variable
 ``OVERLAPVIZ_MAX_INPUT_BYTES`` (a whole number of bytes), else 2 GiB.
@@ -17,21 +20,19 @@ from __future__ import annotations
 
 import errno
 import gzip
+import io
 import os
 import stat
 import zlib
 from typing import BinaryIO, Protocol
 
+from overlapviz.core import posix
 from overlapviz.core.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of
 
 MAX_INPUT_ENV = "OVERLAPVIZ_MAX_INPUT_BYTES"
 DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3
 GZIP_MAGIC = b"\x1f\x8b"
-_CHUNK = 8 * 1024**2  # read in pieces when the final size is not known beforehand
-_OPEN_FLAGS = (
-    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-)  # fmt: skip
+_CHUNK = 1024**2  # read in pieces: never more than this held beyond the input itself
 
 
 class _Readable(Protocol):
@@ -132,6 +133,13 @@ def max_input_bytes(max_bytes: int | None = None) -> int:
     return value
 
 
+def read_flags() -> int:
+    """Flags to open a file for reading: never blocking on the open, nor making it the terminal (POSIX)."""
+    if not posix.available():
+        return os.O_RDONLY | getattr(os, "O_BINARY", 0)
+    return os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+
+
 def _limit(path: str | os.PathLike[str], what: str, max_bytes: int | None) -> int:
     try:
         return max_input_bytes(max_bytes)
@@ -143,7 +151,7 @@ def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, int]:
     """Open `path` for reading if it is a regular file; return the descriptor and the size."""
     try:
         _check_regular(path, what, os.stat(path).st_mode)
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = os.open(path, read_flags())
     except InputFileError:
         raise
     except OSError as error:
@@ -153,7 +161,8 @@ def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, int]:
     try:
         info = os.fstat(fd)
         _check_regular(path, what, info.st_mode)  # what was opened, should the path have changed
-        os.set_blocking(fd, True)
+        if posix.available():
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
@@ -166,11 +175,25 @@ def _check_regular(path: str | os.PathLike[str], what: str, mode: int) -> None:
 
 
 def _read_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str) -> bytes:
+    """Decompress twice: once counting, holding nothing (a bomb is refused having kept no byte of it), then keeping."""
     try:
+        size = _decompressed_size(stream, limit, path, what)
+        stream.seek(0)
         with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
-            return _read_at_most(unpacked, limit, 0, path, what, decompressed=True)
+            return _read_at_most(unpacked, limit, size, path, what, decompressed=True)
     except (gzip.BadGzipFile, EOFError, zlib.error) as error:
         raise _refused(path, what, f"it starts like gzip but is not valid gzip ({error})", None) from None
+
+
+def _decompressed_size(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str) -> int:
+    """The size of the decompressed data, each piece dropped once counted; refused past `limit`."""
+    total = 0
+    with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
+        while part := unpacked.read(min(_CHUNK, limit + 1 - total)):
+            total += len(part)
+            if total > limit:
+                raise _refused(path, what, _too_big(limit, decompressed=True), errno.EFBIG)
+    return total
 
 
 def _read_at_most(
@@ -178,20 +201,23 @@ def _read_at_most(
 ) -> bytes:
     """Read to the end, but refuse (having read at most `limit` + 1 bytes) a stream longer than `limit`.
 
-    `expected` is the size the file claims: read in one piece when it is right, in chunks
-    when the file grew meanwhile or the size is unknown (0, as for decompressed data).
+    The bytes go into one buffer made `expected` long at the start (the size the file
+    claims), which becomes the result without a copy: the input is held once, never once as
+    pieces and again joined. A file that grew meanwhile grows the buffer.
     """
-    parts = [stream.read(min(expected, limit) + 1)] if expected else []
-    total = sum(map(len, parts))
-    while total <= limit:
-        part = stream.read(min(_CHUNK, limit + 1 - total))
-        if not part:
-            break
-        parts.append(part)
+    buffer = io.BytesIO()
+    if 0 < expected <= limit:
+        buffer.seek(expected - 1)
+        buffer.write(b"\0")
+        buffer.seek(0)
+    total = 0
+    while total <= limit and (part := stream.read(min(_CHUNK, limit + 1 - total))):
+        buffer.write(part)
         total += len(part)
     if total > limit:
         raise _refused(path, what, _too_big(limit, decompressed), errno.EFBIG)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
+    buffer.truncate(total)  # a file that shrank meanwhile
+    return buffer.getvalue()  # the buffer itself, not a copy, while nothing else refers to it
 
 
 def _too_big(limit: int, decompressed: bool = False) -> str:

@@ -15,6 +15,7 @@ from overlapviz.core.columns import distinct
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.intervals import IntArray, covered_ns, union_intervals
 from overlapviz.core.metrics import Metrics
+from overlapviz.core.per_trace import once_per_trace
 from overlapviz.core.trace import OpKind, Trace, Unit
 
 
@@ -38,6 +39,7 @@ def delays_kernel_signals(trace: Trace) -> bool:
 START_LATENCY_NS = 10_000
 
 
+@once_per_trace  # read by a rule and by each of its callouts: a sweep per unit of every GPU
 def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     """Per row: how long a device op, ready to run, waited while no op ran on its unit (prefetches: 0).
 
@@ -97,6 +99,7 @@ def bottleneck_stage(trace: Trace, metrics: Metrics) -> tuple[str, int]:
     return name, stages[name]
 
 
+@once_per_trace
 def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
     """Per row: how long a copy, ready to run, waited while its engine (its GPU's) ran other copies."""
     waits = np.zeros(len(trace), dtype=np.int64)

@@ -36,6 +36,9 @@ from overlapviz.core.trace import COLUMNS, PLACEMENT_COLUMNS, MemoryKind, OpKind
 from overlapviz.core.trace_checks import MAX_ROWS, TraceValueError, check_int, check_spans, column_range, short_repr
 from overlapviz.core.trace_meta import TraceMeta
 
+PYTHON_JSON_BYTES = 64 * 1024**2  # the largest JSON file read again as text when the strict reader refuses it
+_UTF8_BOM = b"\xef\xbb\xbf"
+
 FORMAT_VERSION = 2
 PROCESS_ID = 1
 UNPLACED_LANE_TITLE = "Other spans"
@@ -218,7 +221,24 @@ def import_chrome(path: str | os.PathLike[str]) -> Trace:
 
 
 def parse_json(raw: bytes, path: str | os.PathLike[str]) -> Any:
-    """Parse a file's bytes as JSON; a `TraceFormatError` naming the file if they are not, or nest too deep."""
+    """Parse a file's bytes as JSON; a `TraceFormatError` naming the file if they are not, or nest too deep.
+
+    The bytes are parsed where they lie (msgspec), never first copied into text. What that
+    strict reader refuses, Python's reader tries again (it also takes UTF-16, ``NaN`` and
+    lone surrogates, and says where a fault is by line), but only in a file of at most
+    `PYTHON_JSON_BYTES`: it holds the file a second time, as text.
+    """
+    try:
+        return msgspec.json.decode(memoryview(raw)[len(_UTF8_BOM) :] if raw.startswith(_UTF8_BOM) else raw)
+    except RecursionError:
+        raise TraceFormatError(f"{path}: its JSON is nested too deeply to be a trace") from None
+    except msgspec.DecodeError as error:
+        if len(raw) > PYTHON_JSON_BYTES:
+            raise TraceFormatError(f"{path}: not a JSON file ({str(error)[:200]})") from None
+    return _python_json(raw, path)
+
+
+def _python_json(raw: bytes, path: str | os.PathLike[str]) -> Any:
     try:
         return json.loads(raw)
     except RecursionError:

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.lanes import Lane, LaneGroup
+from overlapviz.view.gpus_drawn import not_drawn_title
 from overlapviz.view.lane_rows import LaneRows
 
 LANE_HEIGHT = 1.0
@@ -153,12 +154,13 @@ def layout_lanes(
     callout_rows: Mapping[str, int] | None = None,
     span_margin: float = SPAN_MARGIN,
     callout_height: float = CALLOUT_HEIGHT,
+    gpus_not_drawn: Sequence[int] = (),
 ) -> TimelineLayout:
     """Place `lanes` (a trace's lanes with their rows): host, annotations, then each GPU's streams and hardware.
 
     `callout_rows` gives, by lane key, how many callout rows (each `callout_height` tall) go
     above that lane; `span_margin` the space above and below each lane's spans (thinner:
-    thicker spans).
+    thicker spans). `gpus_not_drawn` get one header row below the rest that names them.
     """
     rows_above = callout_rows or {}
     several = len({lane.lane.device for lane in lanes if lane.lane.device is not None}) > 1
@@ -183,6 +185,9 @@ def layout_lanes(
         if devices and devices[-1].device == device:
             devices[-1] = DeviceBand(device, devices[-1].title, devices[-1].top, y)
         y += GROUP_GAP
+    if gpus_not_drawn:
+        devices.append(DeviceBand(gpus_not_drawn[0], not_drawn_title(gpus_not_drawn), y, y + HEADER_HEIGHT))
+        y += HEADER_HEIGHT + GROUP_GAP
     rows = sum(lane.callouts for lane in placed)
     return TimelineLayout(tuple(placed), tuple(groups), max(y - GROUP_GAP, 0.0), rows, callout_height, tuple(devices))
 

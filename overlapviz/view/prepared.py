@@ -28,6 +28,7 @@ from overlapviz.core.trace import Trace
 from overlapviz.session import RunResult, analyse
 from overlapviz.view.callouts import Callout, callouts_for
 from overlapviz.view.formatting import NS_PER_MS
+from overlapviz.view.gpus_drawn import gpus_not_drawn, lanes_drawn
 from overlapviz.view.hover_index import HoverIndex
 from overlapviz.view.kernel_time import KernelRate, kernel_rate
 from overlapviz.view.lane_rows import LaneRows, lanes_with_rows
@@ -56,6 +57,7 @@ class PreparedView:
     # Set on a view made from another for the stream lanes a filter keeps (`stream_filter`).
     stream_filter: StreamFilter | None = None
     unfiltered: PreparedView | None = None  # the view it was made from, every lane in it
+    gpus_not_drawn: tuple[int, ...] = ()  # GPUs past those a picture has room for (`gpus_drawn`)
 
     @property
     def trace(self) -> Trace:
@@ -82,7 +84,7 @@ def prepare_view(result: RunResult, cancel: CancelToken | None = None) -> Prepar
         `cancel` was set between two steps.
     """
     trace = result.trace
-    lanes = lanes_with_rows(trace)
+    lanes = lanes_with_rows(trace, lanes_drawn(trace))
     _check(cancel)
     blocked = host_blocked_per_row(trace)
     span_sets = build_span_sets(trace, lanes, blocked)
@@ -98,7 +100,7 @@ def prepare_view(result: RunResult, cancel: CancelToken | None = None) -> Prepar
     end_ms = float(trace["end_ns"].max()) / NS_PER_MS if len(trace) else EMPTY_RUN_MS
     return PreparedView(
         result, lanes, span_sets, tuple(callouts), hover, blocked, copy_bandwidth_gbps(trace),
-        kernel_rate(trace), end_ms,
+        kernel_rate(trace), end_ms, gpus_not_drawn=gpus_not_drawn(trace),
     )  # fmt: skip
 
 

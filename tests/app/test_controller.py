@@ -244,3 +244,8 @@ def test_the_controller_and_model_import_no_qt():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_settings_value_nested_too_deeply_is_ignored_too():
+    settings = DictSettings({remembered.CONFIG_KEY: "[" * 100_000 + "]" * 100_000})
+    assert remembered.remembered_config(settings) is None

@@ -148,3 +148,11 @@ def test_devices_lists_the_users_profiles(config_home, capsys, monkeypatch):
     out = capsys.readouterr().out
     profiles = out.split("simulated profiles", 1)[1]
     assert "my-gpu" in profiles and "My calibrated GPU" in profiles
+
+
+def test_a_user_profile_nested_too_deeply_is_left_out_and_named_when_asked_for(config_home):
+    (config_home / "good.toml").write_text(a_profile())
+    (config_home / "deep.toml").write_text("[device]\nx = " + "[" * 5000 + "]" * 5000 + "\n")
+    assert user_profiles() == ["good"]
+    with pytest.raises(ProfileError, match=r"deep\.toml: not valid TOML \(it nests arrays or tables too deeply\)"):
+        load_profile("deep")

@@ -1,6 +1,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QImage
@@ -53,3 +54,29 @@ def test_without_a_display_main_renders_a_png_and_prints_its_path(tmp_path):
 def test_display_detection(monkeypatch, env, platform, expected):
     monkeypatch.setattr(sys, "platform", platform)
     assert has_display(env) is expected
+
+
+TORCH = Path(__file__).resolve().parents[1] / "data" / "torch" / "torch-pinned.json.gz"
+OVERLAPVIZ = [sys.executable, "-m", "overlapviz"]
+
+
+def test_overlapviz_file_opens_the_app_on_it_and_draws_it(tmp_path):
+    # live mode is off on a file: the one picture that can quit the window is the file's
+    env = _env(tmp_path, QT_QPA_PLATFORM="offscreen", **{QUIT_AFTER_DRAW_ENV: "1"})
+    done = subprocess.run([*OVERLAPVIZ, str(TORCH)], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "invalid choice" not in done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display detection is for Linux")
+@pytest.mark.parametrize("name", [str(TORCH), "not-there-yet.json"], ids=["a-file", "a-trace-name"])
+def test_overlapviz_file_without_a_display_says_the_app_has_nowhere_to_show_it(tmp_path, name):
+    done = subprocess.run([*OVERLAPVIZ, name], env=_env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.startswith("overlapviz: error: no display") and f" {name} on;" in done.stderr
+    assert done.stderr.count("\n") == 1 and done.stdout == ""
+
+
+def test_a_word_that_names_no_command_and_no_file_is_still_a_usage_error(tmp_path):
+    done = subprocess.run([*OVERLAPVIZ, "rnu"], env=_env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "invalid choice: 'rnu'" in done.stderr

@@ -58,3 +58,9 @@ def test_the_wrapped_key_draws_its_last_label_whole(qtbot):
     ink = [x for x in range(image.width()) for y in range(top, min(top + line, image.height()))
            if image.pixelColor(x, y).lightness() < 128]
     assert ink and max(ink) < end <= legend.width()  # the label's last glyph lies inside the key
+
+
+def test_the_keys_tooltip_says_what_a_partly_filled_column_means(qtbot):
+    legend = LegendBar()
+    qtbot.addWidget(legend)
+    assert "narrower than a pixel" in legend.toolTip() and "share of the time busy" in legend.toolTip()

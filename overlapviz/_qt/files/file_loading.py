@@ -18,7 +18,7 @@ from pathlib import Path
 from overlapviz._qt.files.child_process import read_in_child
 from overlapviz.app.session_file import SessionData, open_file
 from overlapviz.backends.base import CancelToken
-from overlapviz.core.safe_read import GZIP_MAGIC
+from overlapviz.core.safe_read import GZIP_MAGIC, read_flags
 from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import PreparedView, prepare_trace
 
@@ -70,7 +70,7 @@ def reads_in_child(path: Path) -> bool:
 
 def _starts_like_gzip(path: Path) -> bool:
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, read_flags())
     except OSError:
         return False
     try:

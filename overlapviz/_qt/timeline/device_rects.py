@@ -1,7 +1,8 @@
 """Rectangles in data coordinates turned into whole device pixels and drawn in one call.
 
-Painting in device space keeps edges crisp, lets a span narrower than a pixel still show as
-one pixel, and keeps hatching at a fixed pixel pitch whatever the zoom. The rectangles go to
+Painting in device space keeps edges crisp, keeps every rectangle at least one pixel wide
+(spans narrower than a pixel are not drawn this way but as the ink of their columns, see
+`span_item`), and keeps hatching at a fixed pixel pitch whatever the zoom. The rectangles go to
 `QPainter.drawRects` through pyqtgraph's `PrimitiveArray` (as its `BarGraphItem` does), so
 10^4 rectangles cost one call and no Python object each.
 """

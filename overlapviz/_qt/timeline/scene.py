@@ -23,6 +23,7 @@ from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.view.callouts import rows_per_lane
+from overlapviz.view.lane_ink import column_text, ink_bases
 from overlapviz.view.layout import CALLOUT_HEIGHT, TimelineLayout, callout_row_height, layout_lanes
 from overlapviz.view.prepared import PreparedView
 from overlapviz.view.span_sets import BatchKey
@@ -62,7 +63,8 @@ class TimelineScene:
 
     def _place(self, callout_height: float) -> TimelineLayout:
         return layout_lanes(
-            self.view.lanes, callout_rows=self._rows, span_margin=self._span_margin, callout_height=callout_height
+            self.view.lanes, callout_rows=self._rows, span_margin=self._span_margin, callout_height=callout_height,
+            gpus_not_drawn=self.view.gpus_not_drawn,
         )
 
     @property
@@ -85,12 +87,13 @@ class TimelineScene:
             view_box.removeItem(item)
 
     def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float) -> None:
-        """Cull and merge every batch for the visible window."""
+        """Cull every batch for the visible window; stack the ink of each lane's layers."""
         self.backdrop.set_window(t0_ms, t1_ms)
         self.range_labels.set_window(t0_ms, t1_ms)
         self.callout_item.set_window(t0_ms, t1_ms)
         for item in self.batches.values():
             item.set_window(t0_ms, t1_ms, pixel_ms)
+        self._stack_ink()
 
     def set_cursor(self, t_ms: float | None) -> None:
         """Replay: show what started before `t_ms`, cut at it (None: everything)."""
@@ -98,6 +101,19 @@ class TimelineScene:
         self.range_labels.set_cursor(t_ms)
         for item in self.batches.values():
             item.set_cursor(t_ms)
+        self._stack_ink()
+
+    def _stack_ink(self) -> None:
+        """Start each layer's ink bars on top of those painted before it in its lane (`lane_ink`)."""
+        items = list(self.batches.values())
+        layers = [
+            (layer.lane_key, layer.style, shown.ink)
+            for item in items
+            for layer, shown in zip(item.layers, item.shown, strict=True)
+        ]
+        bases = iter(ink_bases(layers))
+        for item in items:
+            item.set_ink_bases([next(bases) for _ in item.layers])
 
     def set_theme(self, theme: Theme) -> None:
         """Recolour what depends on the theme (the span colours never change)."""
@@ -134,18 +150,23 @@ class TimelineScene:
         self.highlight_item.set_rows(self.trace, self.layout, rows)
 
     def shown_rect_count(self) -> int:
-        """Rectangles drawn for the spans at the current window."""
+        """Spans drawn as they are at the current window (those narrower than a pixel are drawn as ink)."""
         return sum(item.shown_count() for item in self.batches.values())
 
     def describe_at(self, t_ms: float, y: float, tolerance_ms: float = 0.0) -> str | None:
-        """The tooltip at (t, y): a callout's whole text, or the span's description, if any."""
+        """The tooltip at (t, y): a callout's whole text, or the span's description, if any.
+
+        Over a column of ink (spans narrower than a pixel), a last line says how busy it is.
+        """
         callout = self.callout_item.text_at(t_ms, y)
         if callout is not None:
             return callout
         view, placed = self.view, self.layout.lane_at(y)
         hit = None if placed is None else view.hover.at(placed.lane.key, t_ms * NS_PER_MS, tolerance_ms * NS_PER_MS)
-        if hit is None:
+        if hit is None or placed is None:
             return None
-        return describe_span(
+        text = describe_span(
             view.trace, hit.row, waiting=hit.waiting, bandwidth_gbps=view.bandwidth_gbps, blocked_ns=view.blocked_ns
         )
+        share = sum(item.ink_at(placed.lane.key, t_ms) for item in self.batches.values())
+        return f"{text}\n{column_text(min(share, 1.0))}" if share > 0 else text

@@ -2,7 +2,8 @@
 
 The key wraps onto more lines when the window is too narrow for one (a 1280-px laptop with
 the side columns open), whole entries at a time; only an entry wider than the whole key has
-its label elided with "…". No label is ever cut off mid-word.
+its label elided with "…". No label is ever cut off mid-word. Its tooltip says what a partly
+filled column of a lane means.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
+from overlapviz.view.lane_ink import INK_MEANING
 from overlapviz.view.palette import LEGEND, LegendEntry
 
 SWATCH_EM = 1.6  # swatch width in font heights
@@ -27,6 +29,7 @@ class LegendBar(QWidget):
         super().__init__(parent)
         self._entries = entries
         self._text_colour: QColor | None = None
+        self.setToolTip(INK_MEANING)
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)

@@ -10,7 +10,6 @@ end, also when a step fails; errors become `BackendError`s with words.
 from __future__ import annotations
 
 import datetime
-import os
 import statistics
 import time
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.device_facts import device_facts, facts_from_properties
 from overlapviz.backends.cupy.failures import describe_error, releasing_on_error
 from overlapviz.backends.cupy.kernels import Kernels, load_kernels
-from overlapviz.backends.cupy.ram_guard import pin_share
+from overlapviz.backends.cupy.ram_guard import pin_share, total_ram
 from overlapviz.core.config import FLOAT32_BYTES, MIB, HostMemory, KernelKind, PipelineConfig
 from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks, sincos_blocks
 
@@ -119,7 +118,7 @@ def _measure(
         memcpy_call_seconds=memcpy_calls, launch_call_seconds=launch_calls, calls_traced=collector is not None,
         empty_kernel_seconds=empty, fma=fma, chain=chain, sincos=sincos,
         kernel_memory_gbps=memory_gbps, first_touch_bytes=FIRST_TOUCH_BYTES, first_touch_seconds=touch,
-        host_ram_bytes=os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"),
+        host_ram_bytes=total_ram(),
     )  # fmt: skip
 
 

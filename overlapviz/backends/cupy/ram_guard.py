@@ -9,9 +9,12 @@ pins (that memory is no longer "available", but it is ours to count).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 from overlapviz.backends.base import BackendError
+from overlapviz.core import posix
 from overlapviz.core.config import format_size
 from overlapviz.core.pinning import PINNED_SHARE_ENV, check_pinned_request, configured_pinned_share
 
@@ -88,12 +91,26 @@ def parse_meminfo(text: str) -> int | None:
 
 def available_ram() -> int | None:
     """RAM the system can give without swapping, in bytes; None when it cannot be read."""
+    if posix.available():
+        try:
+            return parse_meminfo(_MEMINFO.read_text(encoding="ascii"))
+        except OSError:
+            pass
+    psutil = _psutil()
+    return None if psutil is None else int(psutil.virtual_memory().available)
+
+
+def total_ram() -> int:
+    """The RAM of the machine, in bytes; 0 when it cannot be read."""
+    if posix.available():
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    psutil = _psutil()
+    return 0 if psutil is None else int(psutil.virtual_memory().total)
+
+
+def _psutil() -> Any:
     try:
-        return parse_meminfo(_MEMINFO.read_text(encoding="ascii"))
-    except OSError:
-        pass
-    try:
-        import psutil  # optional; Windows and macOS have no /proc
+        import psutil  # optional; Windows and macOS have no /proc, Windows no sysconf
     except ImportError:
         return None
-    return int(psutil.virtual_memory().available)
+    return psutil

@@ -8,7 +8,6 @@ user's folder or a path (`profile_files`).
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from overlapviz.backends.sim.peer_link import SECTION as PEER_SECTION
 from overlapviz.backends.sim.peer_link import PeerLink, PeerLinkError, peer_link_from
 from overlapviz.backends.sim.profile_files import is_profile_path, profile_file, user_profile_keys
 from overlapviz.core.config import GIB, MIB
+from overlapviz.core.toml_text import TomlError, parse_toml
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 PER_ENGINE_QUEUES = 0  # `work_queues` value for pre-Kepler GPUs: one FIFO per engine, in issue order
@@ -230,9 +230,8 @@ def _profile_values(key: str, seen: tuple[str, ...]) -> dict[str, Any]:
     if key in seen:
         raise ProfileError(f"{label}: based_on goes round in a circle: {' -> '.join((*seen, key))}")
     try:
-        with path.open("rb") as stream:
-            data = tomllib.load(stream)
-    except tomllib.TOMLDecodeError as error:
+        data = parse_toml(path.read_bytes())
+    except TomlError as error:
         raise ProfileError(f"{label}: not valid TOML ({error})") from None
     except (OSError, UnicodeDecodeError) as error:
         cause = getattr(error, "strerror", None) or error
