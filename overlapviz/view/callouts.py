@@ -93,6 +93,9 @@ def rows_per_lane(callouts: Sequence[Callout]) -> dict[str, int]:
 
 def _host_blocked(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     calls = _of_kind(c.trace, rows, OpKind.API)
+    if calls.size == 0:  # a trace without host calls: the copies themselves
+        took = format_duration(_busy_ns(c.trace, rows))
+        return [_spanning(c, finding, rows, LaneGroup.HARDWARE, f"pageable copies: {took}, staged by the driver")]
     blocked = c.blocked_ns[calls]
     names = " and ".join(sorted({_api_name(c.trace, int(row)) for row in calls}))
     ends = c.trace["end_ns"][calls]
@@ -216,6 +219,14 @@ def _peer_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
+def _page_fault_migrations(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    covered = covered_total_ns(c.trace, OpKind.MIGRATION)
+    share = _share(covered, c.metrics.makespan_ns)
+    migrations = count_text(rows.size, "page-fault migration", thousands=True)
+    text = f"{migrations}: {format_duration(covered)}, {share} of the run"
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
 def _exposed_communication(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     exposed = exposed_comm_ns(c.trace)
     share = _share(exposed, c.metrics.makespan_ns)
@@ -241,6 +252,7 @@ _BUILDERS: dict[str, Callable[[_Context, Finding, Rows], list[Callout]]] = {
     "kernel-bound": _kernel_bound,
     "copy-bound": _copy_bound,
     "peer-bound": _peer_bound,
+    "page-fault-migrations": _page_fault_migrations,
     "exposed-communication": _exposed_communication,
     "too-few-chunks": _too_few_chunks,
     "too-many-chunks": _too_many_chunks,

@@ -9,12 +9,15 @@ from __future__ import annotations
 import math
 
 from overlapviz.core.config import format_size
+from overlapviz.core.metrics import Metrics
+from overlapviz.core.migrations import NO_COPIES as NO_COPIES  # the copy time hidden of a run without copies
+from overlapviz.core.migrations import no_copies_text
 from overlapviz.core.number_text import fixed
 
 NS_PER_MS = 1_000_000
 NS_DECIMALS = 6  # decimals of a ms that reach one ns
-NO_COPIES = "no copies"  # the copy time hidden of a run without copies
 NO_COMMUNICATION = "no communication"  # the communication hidden of a run without any
+UNKNOWN_RATE = "unknown"  # the bandwidth of copies whose bytes the trace does not record
 
 
 def format_duration(ns: float) -> str:
@@ -33,6 +36,19 @@ def format_bandwidth(gbps: float | None) -> str:
     if gbps is None or (isinstance(gbps, float) and math.isnan(gbps)):
         return "\u2014"
     return f"{_three_digits(gbps)} GB/s"
+
+
+def direction_bandwidth_text(metrics: Metrics, key: str) -> str:
+    """A copy direction's rate (``h2d``, ``d2h``); ``unknown`` where it copied but the trace records no bytes."""
+    rate = metrics.bandwidth_gbps.get(key)
+    if rate is None and metrics.busy_ns.get(key, 0) > 0:
+        return UNKNOWN_RATE
+    return format_bandwidth(rate)
+
+
+def copy_hidden_text(metrics: Metrics) -> str:
+    """``87 %``, or ``no copies`` and the run's unified-memory migrations where it had some."""
+    return format_percent(metrics.copy_hidden_pct, no_copies_text(metrics.migrations))
 
 
 def format_percent(value: float | None, missing: str = "\u2014") -> str:
