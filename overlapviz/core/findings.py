@@ -31,7 +31,7 @@ from overlapviz.core.metrics import (
     issuing_calls,
     pageable_copy_calls,
 )
-from overlapviz.core.number_text import count_text, fixed, plural
+from overlapviz.core.number_text import count_text, fixed, plural, series_text
 from overlapviz.core.peer_findings import peer_bound, peers_lead
 from overlapviz.core.program_findings import (
     legacy_default_stream,
@@ -185,7 +185,9 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     total = int(waits[rows].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
-    kinds = " and ".join(plural(_KIND_NOUNS[OpKind(int(k))], rows.size) for k in distinct(trace["kind"][rows]))
+    nouns = [_KIND_NOUNS[OpKind(int(k))] for k in distinct(trace["kind"][rows])]
+    # one kind names itself; several are counted as ops, their kinds listed after
+    what = plural(nouns[0], rows.size) if len(nouns) == 1 else f"ops ({series_text([plural(n, 2) for n in nouns])})"
     fermi = (
         " This GPU (Fermi) also holds back the completion of kernels issued back to back until the last"
         " one ends."
@@ -193,7 +195,7 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
         else ""
     )
     message = (
-        f"{rows.size} {kinds}, ready to run, waited {ms_text(total)} in all (the run took"
+        f"{rows.size} {what}, ready to run, waited {ms_text(total)} in all (the run took"
         f" {ms_text(metrics.makespan_ns)}) while the hardware they needed stood idle: not their streams but the"
         " GPU's scheduling held them back. Ops reach the engines through hardware queues in issue order,"
         " so one can sit behind an op of another stream that is not ready yet (a false dependency)."

@@ -3,7 +3,7 @@
 import pytest
 
 from overlapviz.core.config import KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.number_text import count_text, counted, fixed, plural
+from overlapviz.core.number_text import count_text, counted, fixed, plural, series_text
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,12 @@ def test_no_kernel_work_reads_copies_only_not_a_kernel_of_no_iterations():
 )  # fmt: skip
 def test_a_count_before_a_plural_phrase_makes_it_singular_for_one(count, phrase, text):
     assert counted(count, phrase) == text
+
+
+@pytest.mark.parametrize(
+    ("items", "text"),
+    [([], ""), (["kernels"], "kernels"), (["kernels", "memsets"], "kernels and memsets"),
+     (["H2D copies", "kernels", "memsets"], "H2D copies, kernels and memsets")],
+)  # fmt: skip
+def test_a_series_reads_as_a_sentence_lists_it(items, text):
+    assert series_text(items) == text

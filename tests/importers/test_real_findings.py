@@ -85,3 +85,10 @@ def test_no_false_dependency_for_waits_the_program_recorded_nor_on_one_stream():
         "torch/torch-one-stream.json.gz",  # one stream: no other stream's op to sit behind
     ]
     assert [name for name in quiet if "false-dependency" in codes(name)] == []
+
+
+def test_ops_of_several_kinds_held_back_are_counted_as_ops_with_their_kinds_listed():
+    # HTA cut this rank's trace down to no recorded waits: its held-back ops stand
+    found = analyse(read_trace_file(DATA / "torch-real/hta-sampled-rank0-of-128.json.gz")).findings
+    message = next(f.message for f in found if f.code == "false-dependency")
+    assert message.startswith("518 ops (H2D copies, kernels, memsets, D2D copies and communication kernels), ready")
