@@ -234,6 +234,19 @@ def _exposed_communication(c: _Context, finding: Finding, rows: Rows) -> list[Ca
     return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
+def _gpu_idle(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    # The brackets mark the gaps, where the GPU stood idle, on the compute lane: bracketing the
+    # busy spans of the lane with the most ops (often the migrations) read as blaming them.
+    starts, ends = union_intervals(c.trace["start_ns"][rows], c.trace["end_ns"][rows])
+    idle = c.metrics.makespan_ns - int((ends - starts).sum())
+    wide = (starts[1:] - ends[:-1]) >= c.merge_gap_ns  # gaps too short to bracket are left out
+    gaps = tuple(zip(ends[:-1][wide].tolist(), starts[1:][wide].tolist(), strict=True))
+    kernels = rows[c.trace["kind"][rows] == OpKind.KERNEL]
+    lane_key = _busiest_lane(c, kernels if kernels.size else rows, LaneGroup.HARDWARE)
+    text = f"GPU idle {format_duration(idle)}, {_share(idle, c.metrics.makespan_ns)} of the run, between its ops"
+    return [Callout(finding.code, lane_key, gaps, text)]
+
+
 def _generic(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     # a clause ends at punctuation before a space or the end: "95.0 ms" is one number, not two clauses;
     # the lane already says which GPU, so a finding's leading "GPU 1: " is no clause of its own
@@ -254,6 +267,7 @@ _BUILDERS: dict[str, Callable[[_Context, Finding, Rows], list[Callout]]] = {
     "peer-bound": _peer_bound,
     "page-fault-migrations": _page_fault_migrations,
     "exposed-communication": _exposed_communication,
+    "gpu-idle": _gpu_idle,
     "too-few-chunks": _too_few_chunks,
     "too-many-chunks": _too_many_chunks,
     "alloc-per-run": _alloc_per_run,
