@@ -14,6 +14,7 @@ from overlapviz.core.config import PipelineConfig, format_size
 from overlapviz.core.device_names import shown_device_name
 from overlapviz.core.finding import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
+from overlapviz.core.migrations import no_copies_text
 from overlapviz.core.number_text import counted, duration_text, fixed, rate_text
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.core.window import Window
@@ -89,16 +90,31 @@ def _figure_lines(m: Metrics, host_more: str) -> list[str]:
     busy = "   ".join(
         f"{key} {_ms(ns)} ({fixed(m.utilisation.get(key, 0.0) * 100, 0)} %)" for key, ns in m.busy_ns.items()
     )
-    bandwidth = "   ".join(f"{key} {_gbps(value)}" for key, value in m.bandwidth_gbps.items())
+    bandwidth = "   ".join(
+        f"{key} {_gbps(value, m.busy_ns.get(key, 0) > 0)}" for key, value in m.bandwidth_gbps.items()
+    )
     return [
         f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
-        f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, 'no copies')}{_comm_hidden_text(m)}"
+        f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, no_copies_text(m.migrations))}"
+        f"{_comm_hidden_text(m)}"
         f"   engines together {percent_text(m.engines_together_pct)}"
         f"   efficiency {percent_text(m.efficiency_pct)} (lower bound {_ms(m.lower_bound_ns)})",
         f"host       blocked {_ms(m.host_blocked_ns)}{host_more}",
         f"busy       {busy}",
         f"bandwidth  {bandwidth}",
+        *_migration_lines(m),
     ]
+
+
+def _migration_lines(m: Metrics) -> list[str]:
+    """``migrated   h2d 34 in 0.061 ms, 280.6 kB   d2h ...``: the unified-memory migrations, where there were some."""
+    moved = [(key, each) for key, each in m.migrations.items() if each.count]
+    if not moved:
+        return []
+    parts = "   ".join(
+        f"{key} {each.count:,} in {_ms(each.busy_ns)}, {format_size(each.bytes)}" for key, each in moved
+    )
+    return [f"migrated   {parts}"]
 
 
 def _comm_hidden_text(m: Metrics) -> str:
@@ -193,5 +209,8 @@ def _ms(ns: int) -> str:
     return duration_text(ns)
 
 
-def _gbps(value: float | None) -> str:
-    return "-" if value is None or not math.isfinite(value) else rate_text(value)
+def _gbps(value: float | None, copied: bool) -> str:
+    """A direction's rate; ``unknown`` where it copied but the trace records no bytes, ``-`` where it copied nothing."""
+    if value is None or not math.isfinite(value):
+        return "unknown" if copied else "-"
+    return rate_text(value)

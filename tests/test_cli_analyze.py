@@ -181,6 +181,24 @@ def test_analyze_a_trace_of_one_gpu_has_no_gpu_block_and_one_json_entry(capsys):
     assert gpu["device"] == 0 and {key: gpu[key] for key in figures} == figures
 
 
+def test_analyze_says_a_bandwidth_is_unknown_where_a_real_trace_records_no_bytes(capsys):
+    rocm = str(TORCH.parent / "torch-real/hta-rocm6.2-mi250.json.gz")  # ROCm's copies carry no byte counts
+    code, out, _ = run_cli(capsys, "analyze", rocm)
+    assert code == 0 and "bandwidth  h2d unknown   d2h -" in out
+    code, out, _ = run_cli(capsys, "analyze", rocm, "--json")
+    assert code == 0 and json.loads(out)["bandwidth_gbps"] == {"h2d": None, "d2h": None}
+
+
+def test_analyze_names_the_migrations_of_a_real_run_on_managed_memory(capsys):
+    code, out, _ = run_cli(capsys, "analyze", str(NSYS / "clue-2023.2-managed-prefetch.sqlite.gz"))
+    assert code == 0
+    assert "copy time hidden no copies; 735 unified-memory migrations" in out
+    assert "migrated   h2d 445 in 3.946 ms, 36.1 MiB   d2h 290 in 3.412 ms, 37.7 MiB" in out
+    code, out, _ = run_cli(capsys, "analyze", str(NSYS / "clue-2023.2-managed-prefetch.sqlite.gz"), "--json")
+    migrations = json.loads(out)["migrations"]
+    assert migrations["h2d"]["count"] == 445 and migrations["d2h"]["bytes"] == 39_526_400
+
+
 def _analyze_in_a_child(path: Path, **env: str) -> subprocess.CompletedProcess[bytes]:
     """`overlapviz analyze PATH` in a process of its own, writing to real pipes in the encoding `env` gives."""
     kept = {key: value for key, value in os.environ.items() if key not in ("PYTHONIOENCODING", "LANG", "LC_ALL")}

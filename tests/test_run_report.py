@@ -22,4 +22,10 @@ def test_a_caveat_is_one_sentence_of_text_or_none():
 def test_no_figure_of_the_summary_reads_as_a_negative_zero():
     assert run_report.percent_text(-0.04) == "0 %" and run_report.percent_text(-0.6) == "-1 %"
     assert run_report._ms(-0.4) == "0 ms"
-    assert run_report._gbps(-0.0) == "0 GB/s"
+    assert run_report._gbps(-0.0, True) == "0 GB/s"
+
+
+def test_a_bandwidth_is_unknown_where_copies_ran_without_bytes_and_a_dash_where_none_ran():
+    assert run_report._gbps(None, True) == "unknown"
+    assert run_report._gbps(None, False) == "-"
+    assert run_report._gbps(55.04, True) == "55.0 GB/s"

@@ -9,6 +9,7 @@ matter of a few percent.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import numpy as np
@@ -22,6 +23,7 @@ from overlapviz.core.host_findings import alloc_per_run, gpu_idle, host_blocked_
 from overlapviz.core.lanes import is_legacy_stream
 from overlapviz.core.memory_findings import memory_findings
 from overlapviz.core.metrics import (
+    COPY_KINDS,
     Metrics,
     compute_metrics,
     covered_total_ns,
@@ -29,9 +31,15 @@ from overlapviz.core.metrics import (
     issuing_calls,
     pageable_copy_calls,
 )
-from overlapviz.core.number_text import count_text, plural
+from overlapviz.core.number_text import count_text, plural, series_text
 from overlapviz.core.peer_findings import peer_bound, peers_lead
-from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
+from overlapviz.core.program_findings import (
+    legacy_default_stream,
+    page_fault_migrations,
+    small_copies,
+    staged_peer_copy,
+)
+from overlapviz.core.program_kind import Advice
 from overlapviz.core.trace import OpKind, Trace, Unit
 from overlapviz.core.trace_facts import (
     bottleneck_stage,
@@ -74,6 +82,9 @@ IDLE_WHILE_ISSUING_SHARE = 0.25
 # allows. A long issue loop that finishes while the device is still busy with earlier chunks
 # costs nothing.
 HOST_LOSS_RATIO = 1.1
+# Streams are worth advising where host copies ran a hundredth of the run: below that there is
+# nothing for a kernel to hide (kernels on one stream alone are how most programs run).
+STREAM_COPY_SHARE = 0.01
 _DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _KIND_NOUNS = {
     OpKind.H2D: "H2D copy", OpKind.KERNEL: "kernel", OpKind.D2H: "D2H copy", OpKind.MEMSET: "memset",
@@ -112,12 +123,15 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     chunks = chunk_count(trace)
     if len(distinct(trace["stream"][device])) != 1 or chunks < 2:
         return []
+    if covered_total_ns(trace, *COPY_KINDS) < STREAM_COPY_SHARE * metrics.makespan_ns:
+        return []  # no host copies worth hiding under the kernels
     of_what = f"of the {chunks} chunks " if is_pipeline(trace) else ""
     legacy = is_legacy_stream(trace.meta, int(trace["stream"][device[0]]))
     where = "the legacy default stream" if legacy else "one stream"
     which = "Non-blocking streams" if legacy else "Two or more streams"
     what = "one chunk's copies run beside another chunk's kernel" if is_pipeline(trace) else "copies run beside kernels"
-    advice = f"{which} let {what}."
+    in_words = _LEGACY_STREAM_ADVICE if legacy else _STREAMS_ADVICE
+    advice = dataclasses.replace(in_words, overlapviz=f"{which} let {what}.").words(trace)
     message = (
         f"All {device.size} device ops {of_what}ran on {where}: every op waited for the"
         f" one before it, so nothing overlapped and the run took {ms_text(metrics.makespan_ns)}"
@@ -171,7 +185,9 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     total = int(waits[rows].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
-    kinds = " and ".join(plural(_KIND_NOUNS[OpKind(int(k))], rows.size) for k in distinct(trace["kind"][rows]))
+    nouns = [_KIND_NOUNS[OpKind(int(k))] for k in distinct(trace["kind"][rows])]
+    # one kind names itself; several are counted as ops, their kinds listed after
+    what = plural(nouns[0], rows.size) if len(nouns) == 1 else f"ops ({series_text([plural(n, 2) for n in nouns])})"
     fermi = (
         " This GPU (Fermi) also holds back the completion of kernels issued back to back until the last"
         " one ends."
@@ -179,7 +195,7 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
         else ""
     )
     message = (
-        f"{rows.size} {kinds}, ready to run, waited {ms_text(total)} in all (the run took"
+        f"{rows.size} {what}, ready to run, waited {ms_text(total)} in all (the run took"
         f" {ms_text(metrics.makespan_ns)}) while the hardware they needed stood idle: not their streams but the"
         " GPU's scheduling held them back. Ops reach the engines through hardware queues in issue order,"
         " so one can sit behind an op of another stream that is not ready yet (a false dependency)."
@@ -285,8 +301,7 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
         message = (
             f"The host spent {ms_text(issue)} ({pct_text(issue, makespan)} of the run) issuing"
             f" {calls.size:,} API calls, {each}, so the GPU was fed slower than it worked{starved}: the run is"
-            " launch-bound. Fewer, larger kernels and copies, or a CUDA Graph that launches them all at once,"
-            " cut the calls."
+            f" launch-bound. {_LAUNCH_ADVICE.words(trace)}"
         )
         return [Finding("launch-bound", message, rows_of(calls))]
     message = (
@@ -319,6 +334,7 @@ RULES: tuple[Rule, ...] = (
     copy_queue,
     small_copies,
     staged_peer_copy,
+    page_fault_migrations,
     false_dependency,
     peer_bound,
     exposed_communication,
@@ -334,6 +350,27 @@ RULES: tuple[Rule, ...] = (
 PROGRAM_RULES: tuple[Rule, ...] = (
     host_blocked_pageable, sync_after_copy, small_copies, staged_peer_copy, alloc_per_run,
 )  # fmt: skip
+
+
+_STREAMS_ADVICE = Advice(
+    cuda="cudaMemcpyAsync from pinned memory (cudaMallocHost) on two or more streams (cudaStreamCreate), the"
+    " data split in parts, lets one part's copies run beside another part's kernel.",
+    python="Copies on a torch.cuda.Stream() of their own (with torch.cuda.stream(s): x.to('cuda',"
+    " non_blocking=True) from pinned memory) run beside the kernels on the current stream.",
+)
+_LEGACY_STREAM_ADVICE = Advice(
+    cuda="cudaMemcpyAsync from pinned memory (cudaMallocHost) on two or more streams created with"
+    " cudaStreamCreateWithFlags(cudaStreamNonBlocking), the data split in parts, lets copies run beside"
+    " kernels.",
+    python="Copies on a torch.cuda.Stream() of their own (with torch.cuda.stream(s): x.to('cuda',"
+    " non_blocking=True) from pinned memory) run beside the kernels on the current stream.",
+)
+_LAUNCH_ADVICE = Advice(
+    cuda="Fewer, larger kernels and copies, or a CUDA Graph (stream capture, then cudaGraphLaunch) that launches"
+    " them all at once, cut the calls.",
+    python="Fewer, larger kernels and copies (batched tensors, fused operations: torch.compile), or a CUDA Graph"
+    " (torch.cuda.CUDAGraph, torch.compile(mode='reduce-overhead')) that launches them all at once, cut the calls.",
+)
 
 
 def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:

@@ -14,17 +14,20 @@ from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, plain_
 from overlapviz.core.metrics import (
     Metrics,
     allocation_calls,
-    covered_total_ns,
+    covered_rows_ns,
     host_blocked_per_row,
     issuing_calls,
     pageable_copy_calls,
 )
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.number_text import count_text, fixed
+from overlapviz.core.program_kind import Advice, Program
+from overlapviz.core.trace import MemoryKind, OpKind, Trace
 from overlapviz.core.trace_facts import is_pipeline
 
-# A quarter of the run spent blocked is no detail: the host thread, not the device, then sets
-# the pace of anything else it should be doing (issuing the next chunk, say).
-PAGEABLE_BLOCKED_SHARE = 0.25
+# Pageable copies that cost a hundredth of the run are worth pinning for: staged by the driver
+# they run at a fraction of the link's rate and hold the host thread. Under that they are left
+# alone, so a tiny one-off copy from malloc (well under a thousandth of the run) never is.
+PAGEABLE_COST_SHARE = 0.01
 # Half the copies followed by a synchronize is a habit, not a last wait for the results; a
 # tenth of the run spent in those calls is where the host's stalls show on its lane.
 SYNC_AFTER_COPY_SHARE = 0.5
@@ -49,22 +52,64 @@ def synchronizes(trace: Trace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.boo
     return found
 
 
+def pageable_copies(trace: Trace) -> npt.NDArray[np.intp]:
+    """The H2D and D2H copies from or to pageable memory."""
+    return np.flatnonzero(trace.mask(OpKind.H2D, OpKind.D2H) & (trace["memory"] == MemoryKind.PAGEABLE))
+
+
+def pageable_cost_ns(trace: Trace) -> int:
+    """What the program paid for its pageable copies: for each, the host's time blocked in its call, or its own time.
+
+    A pageable copy's call returns only once the data has moved, so the program waits at least
+    as long as the copy ran: where the trace's host and device clocks disagree (an export made
+    under WSL) or no call is recorded, the copy's own time is what it cost.
+    """
+    calls = np.flatnonzero(pageable_copy_calls(trace))
+    blocked = np.zeros(len(trace), dtype=np.int64)
+    blocked[trace["op"][calls]] = host_blocked_per_row(trace)[calls]
+    copies = pageable_copies(trace)
+    return int(np.maximum(blocked[copies], trace.duration_ns[copies]).sum())
+
+
 def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
-    """Find the host thread blocked inside copy calls on pageable memory."""
-    blocked = host_blocked_per_row(trace)
-    pageable = pageable_copy_calls(trace) & (blocked > 0)
-    total = int(blocked[pageable].sum())
-    if total < PAGEABLE_BLOCKED_SHARE * metrics.makespan_ns:
+    """Find copies from or to pageable memory that cost the run a hundredth of its time or more."""
+    cost = pageable_cost_ns(trace)
+    if cost <= 0 or cost < PAGEABLE_COST_SHARE * metrics.makespan_ns:
         return []
-    rows = np.flatnonzero(pageable)
-    names = " and ".join(sorted({api_name(trace, int(r)) for r in rows}))
+    calls = np.flatnonzero(pageable_copy_calls(trace))
+    copies = pageable_copies(trace)
+    share = pct_text(cost, metrics.makespan_ns)
+    if calls.size:
+        names = " and ".join(sorted({api_name(trace, int(r)) for r in calls}))
+        what = f"The host thread was blocked {ms_text(cost)} ({share} of the run) inside {names}"
+    else:
+        what = f"{count_text(copies.size, 'copy')} from or to pageable memory took {ms_text(cost)} ({share} of the run)"
     message = (
-        f"The host thread was blocked {ms_text(total)} ({pct_text(total, metrics.makespan_ns)} of the run) inside"
-        f" {names}: the host buffer is pageable, so the driver stages every copy through its own"
-        " pinned buffer and the call returns only when the data has moved. Pinned memory"
-        " (cudaMallocHost) lets the call return at once."
+        f"{what}: the host buffer is pageable, so the driver stages every copy through its own pinned buffer"
+        f" and the call returns only when the data has moved.{_rate(trace, copies)} {_PAGEABLE_ADVICE.words(trace)}"
     )
-    return [Finding("host-blocked-pageable", message, rows_of(rows, trace["op"][rows]))]
+    return [Finding("host-blocked-pageable", message, rows_of(calls, copies))]
+
+
+def _rate(trace: Trace, copies: npt.NDArray[np.intp]) -> str:
+    """`` The copies ran at 3.9 GB/s.``; nothing where the trace records no bytes, nor for overlapviz's own runs.
+
+    overlapviz's own summary prints the bandwidths beside the finding; another program's reader
+    learns here how far below the link's rate its copies ran.
+    """
+    if Program.of(trace.meta) is Program.OVERLAPVIZ:
+        return ""
+    moved, busy = int(trace["bytes"][copies].sum()), int(trace.duration_ns[copies].sum())
+    return f" The copies ran at {fixed(moved / busy, 1)} GB/s." if moved > 0 and busy > 0 else ""
+
+
+_PAGEABLE_ADVICE = Advice(
+    overlapviz="Pinned memory (cudaMallocHost) lets the call return at once.",
+    cuda="Pinned memory (cudaMallocHost or cudaHostAlloc, or cudaHostRegister on a buffer the program has)"
+    " copies at the link's full rate, and cudaMemcpyAsync from it returns at once.",
+    python="Pinned memory (tensor.pin_memory(), or DataLoader(pin_memory=True)) copies at the link's full"
+    " rate, and tensor.to('cuda', non_blocking=True) from it returns at once.",
+)
 
 
 def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -86,9 +131,8 @@ def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
     message = (
         f"The host called {sync_names} right after {followed.size} of the {copies} copies and waited"
         f" {ms_text(waited)} in those calls ({pct_text(waited, metrics.makespan_ns)} of the run): each copy had to"
-        " finish before the program went on, so nothing it issued next could overlap with it. Synchronize"
-        " only where the data is needed; in PyTorch, tensor.to(device, non_blocking=True) from pinned memory"
-        " (pin_memory()) lets the copy run while the host goes on."
+        " finish before the program went on, so nothing it issued next could overlap with it."
+        f" {_SYNC_ADVICE.words(trace)}"
     )
     return [Finding("sync-after-copy", message, rows_of(calls[followed], syncs, trace["op"][calls[followed]]))]
 
@@ -98,16 +142,13 @@ def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
     device = trace.device_mask
     if is_pipeline(trace) or int(device.sum()) < 2:
         return []  # overlapviz's pipeline issues nothing but its ops: too-many-chunks speaks for it
-    busy = covered_total_ns(trace, OpKind.H2D, OpKind.KERNEL, OpKind.D2H, OpKind.COMMUNICATION)  # talking is no idling
+    busy = covered_rows_ns(trace, device)  # migrations, memsets and communication keep the GPU busy too
     makespan = metrics.makespan_ns
     if busy >= GPU_BUSY_SHARE * makespan:
         return []
     message = (
         f"The GPU was busy only {ms_text(busy)} of the {ms_text(makespan)} between its first op and its last"
-        f" ({pct_text(busy, makespan)}): the host's own work between the launches (loading and preparing data,"
-        " Python) sets the pace, and no overlap of copies and kernels can win much here. Do that work"
-        " beside the GPU's: in PyTorch, DataLoader(num_workers=...) prepares the next batches in worker"
-        " processes while the GPU computes."
+        f" ({pct_text(busy, makespan)}): {_IDLE_ADVICE.words(trace)}"
     )
     return [Finding("gpu-idle", message, rows_of(np.flatnonzero(device)))]
 
@@ -123,16 +164,44 @@ def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
         name = api_name(trace, int(row))
         per_call[name] = per_call.get(name, 0) + int(trace.duration_ns[row])
     calls = ", ".join(f"{name} {ms_text(ns)}" for name, ns in per_call.items())
-    pinning = any(name in _PINNING_CALLS for name in per_call)
+    pinning = next((name for name in per_call if name in _PINNING_CALLS), None)
     why = (
-        "cudaMallocHost pins every page of a buffer before it returns, which is why it is slow"
+        f"{pinning} pins every page of a buffer before it returns, which is why it is slow"
         if pinning
         else "the OS hands fresh pages over only when the program first touches them"
     )
     message = (
         f"Getting and giving back host memory took {ms_text(alloc)}, {pct_text(alloc, wall)} of the {ms_text(wall)} the"
         f" program waited, against {ms_text(metrics.makespan_ns)} for the copies and kernels ({calls}): {why}."
-        " Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
-        " cudaMallocHost, freed with cudaFreeHost when the program is done."
+        f" {_ALLOC_ADVICE.words(trace)}"
     )
     return [Finding("alloc-per-run", message, rows_of(rows))]
+
+
+_SYNC_ADVICE = Advice(
+    overlapviz="Synchronize only where the data is needed; in PyTorch, tensor.to(device, non_blocking=True) from"
+    " pinned memory (pin_memory()) lets the copy run while the host goes on.",
+    cuda="Synchronize only where the data is needed: cudaMemcpyAsync from pinned memory (cudaMallocHost) on a"
+    " stream of its own returns at once, and one cudaStreamSynchronize (or cudaEventSynchronize on an event"
+    " recorded after the copy) waits where the result is read.",
+    python="Synchronize only where the data is needed: tensor.to(device, non_blocking=True) from pinned memory"
+    " (pin_memory()) lets the copy run while the host goes on; .item(), .cpu() and printing a CUDA tensor"
+    " each wait for the GPU.",
+)
+_IDLE_ADVICE = Advice(
+    cuda="the host's own work between the launches (reading and preparing data, the program's own code) sets the"
+    " pace, and no overlap of copies and kernels can win much here. Do that work beside the GPU's: kernels and"
+    " cudaMemcpyAsync return at once, so the host can prepare the next batch (or another host thread can)"
+    " while the GPU computes, with a synchronize only where the results are read.",
+    python="the host's own work between the launches (loading and preparing data, Python) sets the pace, and no"
+    " overlap of copies and kernels can win much here. Do that work beside the GPU's: in PyTorch,"
+    " DataLoader(num_workers=...) prepares the next batches in worker processes while the GPU computes.",
+)
+_ALLOC_ADVICE = Advice(
+    overlapviz="Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
+    " cudaMallocHost, freed with cudaFreeHost when the program is done.",
+    cuda="Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
+    " cudaMallocHost, freed with cudaFreeHost when the program is done.",
+    python="Allocate the host tensors once, before the loop, and reuse them (copy_() into them); pinned ones with"
+    " torch.empty(..., pin_memory=True), which PyTorch's caching host allocator then keeps for reuse.",
+)

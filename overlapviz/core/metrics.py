@@ -28,7 +28,11 @@ tooltips and ``--help`` show.
   back); speedup: serial / makespan.
 - best for this chunking: a tighter bound for these very ops, with the fill and drain that
   the chunking forces (see `chunking_bound_ns`); the too-few-chunks finding measures from it.
-- bandwidth per direction: the direction's bytes over its busy time (GB/s, 1e9 bytes/s).
+- bandwidth per direction: the direction's bytes over its busy time (GB/s, 1e9 bytes/s);
+  None (unknown) where the trace records no bytes for that direction's copies.
+- migrations per direction (``h2d``, ``d2h``): the unified-memory migrations the driver made,
+  their count, summed time and bytes (`overlapviz.core.migrations`); transfers like the
+  copies, but never counted as H2D or D2H copies.
 - host blocked: for every host API call that issued a device op, the part of the call during
   which its own op was already running on the device, ``max(0, end - max(start, op.start))``:
   the host waited for the device. Summed over the calls.
@@ -55,7 +59,7 @@ tooltips and ``--help`` show.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -63,6 +67,7 @@ import numpy.typing as npt
 
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals
+from overlapviz.core.migrations import Moved, migrations_by_direction
 from overlapviz.core.per_trace import once_per_trace
 from overlapviz.core.pinning import pipeline_pinned_bytes
 from overlapviz.core.trace import DEVICE_KINDS, MemoryKind, OpKind, Trace, Unit
@@ -127,6 +132,7 @@ class Metrics:
     host_alloc_ns: int
     pinned_bytes: int | None = None  # None without a pipeline config (an imported trace)
     comm_hidden_pct: float | None = None  # None without communication
+    migrations: dict[str, Moved] = field(default_factory=dict)  # unified-memory migrations by direction
 
     @property
     def time_saved_ns(self) -> int:
@@ -154,6 +160,7 @@ class Metrics:
             "wall_ms": ns_to_ms(self.wall_ns),
             "host_alloc_ms": ns_to_ms(self.host_alloc_ns),
             "pinned_bytes": self.pinned_bytes,
+            "migrations": {key: moved.to_dict() for key, moved in self.migrations.items()},
         }
 
 
@@ -189,6 +196,7 @@ def compute_metrics(trace: Trace) -> Metrics:
         host_alloc_ns=host_alloc_ns(trace),
         pinned_bytes=pinned_bytes(trace),
         comm_hidden_pct=comm_hidden_pct(trace),
+        migrations=migrations_by_direction(trace),
     )
 
 
@@ -406,19 +414,24 @@ def host_blocked_per_row(trace: Trace) -> IntArray:
 
 
 def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
-    """Bytes of the copies of `kind` over their busy time, in GB/s; None with no copy time."""
+    """Bytes of the copies of `kind` over their busy time, in GB/s.
+
+    None with no copy time, and where the trace records no bytes for them (a ROCm trace may
+    not): the rate is then unknown, not zero.
+    """
     rows = trace.mask(kind)
     busy = int(trace.duration_ns[rows].sum())
-    if busy <= 0:
+    moved = float(trace["bytes"][rows].sum())
+    if busy <= 0 or moved <= 0:
         return None
-    return float(trace["bytes"][rows].sum()) / busy  # bytes per ns is GB/s
+    return moved / busy  # bytes per ns is GB/s
 
 
 def copy_bandwidth_gbps(trace: Trace) -> npt.NDArray[np.float64]:
-    """Each row's copy bandwidth in GB/s; NaN for kernels, host spans and instant copies."""
+    """Each row's copy bandwidth in GB/s; NaN for kernels, host spans, instant copies and copies without bytes."""
     bandwidth = np.full(len(trace), np.nan)
     durations = trace.duration_ns
-    copies = trace.mask(*COPY_KINDS) & (durations > 0)
+    copies = trace.mask(*COPY_KINDS) & (durations > 0) & (trace["bytes"] > 0)
     bandwidth[copies] = trace["bytes"][copies] / durations[copies]
     return bandwidth
 

@@ -45,6 +45,13 @@ def count_text(count: int, noun: str, *, thousands: bool = False) -> str:
     return f"{number} {plural(noun, count)}"
 
 
+def series_text(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: items as a sentence lists them."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def fixed(value: float, decimals: int) -> str:
     """`value` with `decimals` decimals, never ``-0`` or ``-0.0``: a value that rounds to zero is zero."""
     text = f"{value:.{decimals}f}"

@@ -12,6 +12,7 @@ import numpy as np
 from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.metrics import Metrics, covered_total_ns, direction_bandwidth_gbps
 from overlapviz.core.number_text import rate_text
+from overlapviz.core.program_kind import Advice
 from overlapviz.core.trace import OpKind, Trace
 
 # Peer copies limit a run when their time clearly exceeds every other stage's, as
@@ -20,6 +21,12 @@ PEER_BOUND_RATIO = 1.2
 # A peer copy at under three quarters of the rate of the same GPU's host copies is no faster
 # than a path through the host: staged, it runs at about half.
 THROUGH_HOST_RATE = 0.75
+_PEER_ACCESS_ADVICE = Advice(
+    cuda="cudaDeviceCanAccessPeer says whether the GPUs can reach each other directly; cudaDeviceEnablePeerAccess"
+    " turns it on.",
+    python="torch.cuda.can_device_access_peer(a, b) says whether the GPUs can reach each other directly (PyTorch"
+    " turns peer access on by itself where they can); where they cannot, the bytes go through the host.",
+)
 
 
 def peer_busy_ns(trace: Trace) -> int:
@@ -53,8 +60,7 @@ def peer_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         message += (
             f" That is slower than this GPU's own copies to and from the host ({rate_text(host)}): a peer copy"
             " staged through host memory, as the driver does when peer access is off, crosses the host's links"
-            " twice. cudaDeviceCanAccessPeer says whether the GPUs can reach each other directly;"
-            " cudaDeviceEnablePeerAccess turns it on."
+            f" twice. {_PEER_ACCESS_ADVICE.words(trace)}"
         )
     else:
         message += " Faster kernels or host copies would not shorten it; fewer bytes between the GPUs would."

@@ -9,12 +9,15 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.config import format_size
 from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, rows_of
 from overlapviz.core.host_findings import synchronizes
 from overlapviz.core.intervals import covered_ns, union_intervals
 from overlapviz.core.lanes import is_legacy_stream
-from overlapviz.core.metrics import Metrics
+from overlapviz.core.metrics import Metrics, covered_rows_ns
+from overlapviz.core.migrations import migrations_by_direction
 from overlapviz.core.number_text import count_text
+from overlapviz.core.program_kind import Advice
 from overlapviz.core.trace import OpKind, Trace
 
 # Ops that waited a tenth of the run for work of another stream, on hardware that was free for
@@ -31,6 +34,9 @@ SMALL_COPIES_SHARE = 0.02
 # Copies staged through the host that take a tenth of the run are plain to see on the lanes.
 STAGED_SHARE = 0.10
 _DIRECTIONS = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
+# Migrations during a tenth of the run are plain to see on the unified-memory lane, and each
+# was a stall: the GPU or the host waited on a page fault for the page to arrive.
+MIGRATION_SHARE = 0.10
 
 
 def legacy_default_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -51,9 +57,7 @@ def legacy_default_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
         f" {ms_text(metrics.makespan_ns)}) for work on another stream while the hardware they needed was free:"
         f" {count_text(int(on_legacy.sum()), 'op')} ran on the legacy default stream, which waits for everything"
         " issued before it to the other (blocking) streams, and"
-        " they wait for it, so its copies and kernels could not overlap theirs. Streams created with"
-        " cudaStreamNonBlocking, or the per-thread default stream (nvcc --default-stream per-thread), do not"
-        " wait for it; in PyTorch, issue the work on torch.cuda.Stream()s."
+        f" they wait for it, so its copies and kernels could not overlap theirs. {_LEGACY_ADVICE.words(trace)}"
     )
     return [Finding("legacy-default-stream", message, rows_of(waited))]
 
@@ -113,7 +117,7 @@ def _small_copies_finding(
         f"{n} {label} copies of less than 64 KiB each ({_kib(total_bytes)} in all, {_kib(total_bytes / n)} on"
         f" average) took {ms_text(taken)}{in_calls} ({pct_text(taken, wall)} of what the program waited for):"
         f" each paid a fixed cost of at least {ms_text(fixed)} whatever its size, more than its bytes took."
-        f" Packed into one buffer and copied at once, they would pay it once: about {ms_text(saved)} less."
+        f" {_BATCH_ADVICE.words(trace)}, they would pay it once: about {ms_text(saved)} less."
     )
     return Finding("small-copies", message, rows_of(copies, calls))
 
@@ -139,8 +143,7 @@ def staged_peer_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
         f"Data went from one GPU to another through host memory {times} ({route_text}): a D2H copy,"
         f" then an H2D copy of the same bytes ({total_bytes / 1e6:,.1f} MB in all; {ms_text(copying)} of copying,"
         f" {pct_text(copying, metrics.makespan_ns)} of the run). The bytes crossed the host link twice and waited"
-        " in between. A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess; in PyTorch,"
-        " tensor.to('cuda:1')) moves them GPU to GPU once, over NVLink where the GPUs have it."
+        f" in between. {_PEER_ADVICE.words(trace)}"
     )
     return [Finding("staged-peer-copy", message, rows_of(rows))]
 
@@ -214,3 +217,54 @@ def _issue_times(trace: Trace) -> npt.NDArray[np.int64]:
     calls = np.flatnonzero((trace["kind"] == OpKind.API) & (trace["op"] >= 0))
     times[trace["op"][calls]] = trace["start_ns"][calls]
     return times
+
+
+def page_fault_migrations(trace: Trace, metrics: Metrics) -> list[Finding]:
+    """Find unified-memory pages moved on demand by the driver for a tenth of the run or more."""
+    rows = np.flatnonzero(trace.mask(OpKind.MIGRATION))
+    covered = covered_rows_ns(trace, trace.mask(OpKind.MIGRATION))
+    if rows.size == 0 or covered < MIGRATION_SHARE * metrics.makespan_ns:
+        return []
+    moved = migrations_by_direction(trace)
+    each = ", ".join(
+        f"{key.upper()} {m.count:,} ({format_size(m.bytes)}, {ms_text(m.busy_ns)})"
+        for key, m in moved.items()
+        if m.count
+    )
+    message = (
+        f"The driver moved unified (managed) memory {count_text(rows.size, 'time', thousands=True)} on page faults"
+        f" ({each}): migrations ran during {ms_text(covered)}, {pct_text(covered, metrics.makespan_ns)} of the run,"
+        " and every fault stalled the GPU (or the host) until its page arrived, a few KiB at a time."
+        f" {_MIGRATION_ADVICE.words(trace)}"
+    )
+    return [Finding("page-fault-migrations", message, rows_of(rows))]
+
+
+_LEGACY_ADVICE = Advice(
+    cuda="Streams created with cudaStreamCreateWithFlags(cudaStreamNonBlocking), or the per-thread default stream"
+    " (nvcc --default-stream per-thread), do not wait for it.",
+    python="In PyTorch, issue the work on torch.cuda.Stream()s of its own rather than the default stream.",
+    overlapviz="Streams created with cudaStreamNonBlocking, or the per-thread default stream (nvcc --default-stream"
+    " per-thread), do not wait for it; in PyTorch, issue the work on torch.cuda.Stream()s.",
+)
+_BATCH_ADVICE = Advice(
+    cuda="Packed into one pinned buffer and copied with one cudaMemcpyAsync",
+    python="Packed into one tensor (torch.cat, or a pinned staging tensor) and copied with one .to('cuda')",
+    overlapviz="Packed into one buffer and copied at once",
+)
+_PEER_ADVICE = Advice(
+    cuda="A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess) moves them GPU to GPU once, over"
+    " NVLink where the GPUs have it.",
+    python="In PyTorch, tensor.to('cuda:1') straight from the first GPU moves them GPU to GPU once, over NVLink"
+    " where the GPUs have it.",
+    overlapviz="A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess; in PyTorch,"
+    " tensor.to('cuda:1')) moves them GPU to GPU once, over NVLink where the GPUs have it.",
+)
+_MIGRATION_ADVICE = Advice(
+    cuda="cudaMemPrefetchAsync moves a managed buffer to the GPU before its kernel runs (and back to the host"
+    " before the host reads it), in large transfers at the link's rate; cudaMemAdvise"
+    " (cudaMemAdviseSetPreferredLocation, cudaMemAdviseSetReadMostly) keeps pages where they are used.",
+    python="Keep the data in device memory (torch.empty(..., device='cuda')) and copy it with"
+    " tensor.to('cuda', non_blocking=True) from pinned memory; where managed memory must stay, prefetch it to"
+    " the GPU before the kernels touch it (cudaMemPrefetchAsync, e.g. cupy.cuda.runtime.memPrefetchAsync).",
+)

@@ -20,7 +20,7 @@ MAX_COPY_ENGINES = 64
 MAX_ROWS = 2**31  # rows are referred to by int32 columns (op)
 _TEXT_KEYS = (
     "backend", "device", "device_name", "timing", "caveat", "version",
-    "timing_reason", "source", "tool", "tool_version", "recorded", "window_name",
+    "timing_reason", "source", "tool", "tool_version", "recorded", "window_name", "process",
 )  # fmt: skip
 _COUNT_KEYS = ("host_wall_ns", "pinned_kept_bytes", "host_issue_ns", "ring_pinned_bytes", "graph_capture_ns")
 _TIMES = ("enqueue_ns", "ready_ns", "start_ns", "end_ns")

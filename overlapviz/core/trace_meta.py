@@ -49,6 +49,7 @@ class TraceMeta:
     ring_pinned_bytes: int | None = None  # the pinned bytes of a staging ring's slots
     graph_capture_ns: int | None = None  # the one capture of a CUDA Graph run, paid before the timed runs
     legacy_streams: tuple[int, ...] = ()  # the streams another tool's file names as the legacy default stream
+    process: str | None = None  # the processes that called CUDA, as another tool's file names them (comma-separated)
     extra: Mapping[str, Any] = field(default_factory=dict)  # entries that are no field, as they came
 
     @classmethod

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.migrations import migration_name
 from overlapviz.importers import nsys_enums as enums
 from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN, Activities, ActivityKind, CopyKind, empty_columns
 from overlapviz.importers.nsys_facts import FACT_TABLES, export_meta
@@ -386,7 +387,7 @@ def _firsts(meanings: Sequence[tuple[Any, str]]) -> npt.NDArray[np.int8]:
 def _copy_label(kind: tuple[CopyKind, str], src: tuple[Any, str], dst: tuple[Any, str]) -> str:
     """A copy's name as Kineto writes them (``Memcpy HtoD (Pinned -> Device)``); a migration's its own."""
     if kind[0] in enums.UNIFIED:
-        return f"Unified memory {kind[1]}"
+        return migration_name(kind[1])
     return f"Memcpy {kind[1]} ({src[1]} -> {dst[1]})"
 
 

@@ -9,7 +9,9 @@ is listed twice: as the real GPU and as Windows' virtual adapter ("Microsoft Bas
 Driver", no SMs, no bus location); the GPU with SMs and a bus location names it.
 ``TARGET_INFO_CUDA_STREAM`` says how each stream was created (``flag``; the legacy default
 stream is the ``NULL`` one), and older exports name that stream in
-``TARGET_INFO_CUDA_NULL_STREAM`` too.
+``TARGET_INFO_CUDA_NULL_STREAM`` too. The processes that called CUDA (``globalTid`` of
+``CUPTI_ACTIVITY_KIND_RUNTIME``, its process in the bits above the thread id's 24) are named
+in ``PROCESSES``, or in older exports by their main thread's name in ``ThreadNames``.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from overlapviz.importers.untrusted_sqlite import Column, UntrustedDatabase
 TOOL = "Nsight Systems"
 EXPORT, GPUS, SESSION_START = "META_DATA_EXPORT", "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME"
 STREAMS, NULL_STREAM = "TARGET_INFO_CUDA_STREAM", "TARGET_INFO_CUDA_NULL_STREAM"
-FACT_TABLES = (EXPORT, GPUS, SESSION_START, STREAMS, NULL_STREAM)
+RUNTIME, PROCESSES, THREAD_NAMES, STRINGS = "CUPTI_ACTIVITY_KIND_RUNTIME", "PROCESSES", "ThreadNames", "StringIds"
+FACT_TABLES = (EXPORT, GPUS, SESSION_START, STREAMS, NULL_STREAM, PROCESSES, THREAD_NAMES)
 _VERSIONS = (("tool_version", "EXPORT_PRODUCT_VERSION"), ("schema_version", "EXPORT_SCHEMA_VERSION"))
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
 _MAX_FACT = 200  # characters kept of a device name or a version
+_THREAD_BITS = 24  # a globalTid's low bits are the OS thread id, the next 24 the process id
 
 
 def export_meta(database: UntrustedDatabase, source: str) -> dict[str, Any]:
@@ -47,7 +51,8 @@ def export_meta(database: UntrustedDatabase, source: str) -> dict[str, Any]:
     dict
         ``tool``, ``source`` and, where the file has them, ``tool_version``,
         ``schema_version``, ``devices`` (CUDA device -> name), ``recorded`` (UTC date) and
-        ``null_streams`` (the stream ids of the legacy default stream).
+        ``null_streams`` (the stream ids of the legacy default stream) and ``process`` (the
+        names of the processes that called CUDA, comma-separated).
     """
     meta: dict[str, Any] = {"tool": TOOL, "source": source}
     export = _export(database)
@@ -61,7 +66,35 @@ def export_meta(database: UntrustedDatabase, source: str) -> dict[str, Any]:
     null_streams = _null_streams(database)
     if null_streams:
         meta[NULL_STREAMS_META] = null_streams
+    processes = _process_names(database)
+    if processes:
+        meta["process"] = ", ".join(processes)[:_MAX_FACT]
     return meta
+
+
+def _process_names(database: UntrustedDatabase) -> list[str]:
+    """The names of the processes that called CUDA, in the order of their ids."""
+    if RUNTIME not in database.tables:
+        return []
+    tids = np.unique(database.integers(RUNTIME, [Column("globalTid")])[:, 0])
+    pids = sorted({int(tid) >> _THREAD_BITS << _THREAD_BITS for tid in tids if tid >= 0})
+    if PROCESSES in database.tables:
+        names = database.lookup(PROCESSES, "globalPid", "name", pids)
+    else:
+        names = _main_thread_names(database, pids)
+    return [names[pid] for pid in pids if names.get(pid)]
+
+
+def _main_thread_names(database: UntrustedDatabase, pids: list[int]) -> dict[int, str]:
+    """Each process's main thread's name (its thread id is the process id), where ``ThreadNames`` has it."""
+    if THREAD_NAMES not in database.tables or STRINGS not in database.tables:
+        return {}
+    pid_mask = (1 << _THREAD_BITS) - 1
+    main_of = {pid | ((pid >> _THREAD_BITS) & pid_mask): pid for pid in pids}
+    rows = database.rows(THREAD_NAMES, [Column("globalTid"), Column("nameId")])
+    name_ids = {main_of[tid]: int(name) for tid, name in rows if tid in main_of}
+    strings = database.lookup(STRINGS, "id", "value", name_ids.values())
+    return {pid: strings[name] for pid, name in name_ids.items() if name in strings}
 
 
 def _null_streams(database: UntrustedDatabase) -> list[int]:

@@ -228,6 +228,7 @@ def _meta(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int6
         device_facts={"copy_engines": 2},
         not_shown=_not_shown(a),
         legacy_streams=tuple(_legacy_streams(a, ops, streams)),
+        process=a.meta.get("process"),
     )
 
 

@@ -93,6 +93,9 @@ def rows_per_lane(callouts: Sequence[Callout]) -> dict[str, int]:
 
 def _host_blocked(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     calls = _of_kind(c.trace, rows, OpKind.API)
+    if calls.size == 0:  # a trace without host calls: the copies themselves
+        took = format_duration(_busy_ns(c.trace, rows))
+        return [_spanning(c, finding, rows, LaneGroup.HARDWARE, f"pageable copies: {took}, staged by the driver")]
     blocked = c.blocked_ns[calls]
     names = " and ".join(sorted({_api_name(c.trace, int(row)) for row in calls}))
     ends = c.trace["end_ns"][calls]
@@ -216,11 +219,32 @@ def _peer_bound(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
+def _page_fault_migrations(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    covered = covered_total_ns(c.trace, OpKind.MIGRATION)
+    share = _share(covered, c.metrics.makespan_ns)
+    migrations = count_text(rows.size, "page-fault migration", thousands=True)
+    text = f"{migrations}: {format_duration(covered)}, {share} of the run"
+    return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
 def _exposed_communication(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
     exposed = exposed_comm_ns(c.trace)
     share = _share(exposed, c.metrics.makespan_ns)
     text = f"exposed communication: {format_duration(exposed)}, {share} of the run, with no kernel computing beside it"
     return [_spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+def _gpu_idle(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
+    # The brackets mark the gaps, where the GPU stood idle, on the compute lane: bracketing the
+    # busy spans of the lane with the most ops (often the migrations) read as blaming them.
+    starts, ends = union_intervals(c.trace["start_ns"][rows], c.trace["end_ns"][rows])
+    idle = c.metrics.makespan_ns - int((ends - starts).sum())
+    wide = (starts[1:] - ends[:-1]) >= c.merge_gap_ns  # gaps too short to bracket are left out
+    gaps = tuple(zip(ends[:-1][wide].tolist(), starts[1:][wide].tolist(), strict=True))
+    kernels = rows[c.trace["kind"][rows] == OpKind.KERNEL]
+    lane_key = _busiest_lane(c, kernels if kernels.size else rows, LaneGroup.HARDWARE)
+    text = f"GPU idle {format_duration(idle)}, {_share(idle, c.metrics.makespan_ns)} of the run, between its ops"
+    return [Callout(finding.code, lane_key, gaps, text)]
 
 
 def _generic(c: _Context, finding: Finding, rows: Rows) -> list[Callout]:
@@ -241,7 +265,9 @@ _BUILDERS: dict[str, Callable[[_Context, Finding, Rows], list[Callout]]] = {
     "kernel-bound": _kernel_bound,
     "copy-bound": _copy_bound,
     "peer-bound": _peer_bound,
+    "page-fault-migrations": _page_fault_migrations,
     "exposed-communication": _exposed_communication,
+    "gpu-idle": _gpu_idle,
     "too-few-chunks": _too_few_chunks,
     "too-many-chunks": _too_many_chunks,
     "alloc-per-run": _alloc_per_run,

@@ -9,12 +9,15 @@ from __future__ import annotations
 import math
 
 from overlapviz.core.config import format_size
+from overlapviz.core.metrics import Metrics
+from overlapviz.core.migrations import NO_COPIES as NO_COPIES  # the copy time hidden of a run without copies
+from overlapviz.core.migrations import no_copies_text
 from overlapviz.core.number_text import NS_PER_MS, duration_text, fixed, rate_text
 
 __all__ = ["NS_PER_MS", "format_bandwidth", "format_bytes", "format_duration", "format_percent", "format_time_saved"]
 
-NO_COPIES = "no copies"  # the copy time hidden of a run without copies
 NO_COMMUNICATION = "no communication"  # the communication hidden of a run without any
+UNKNOWN_RATE = "unknown"  # the bandwidth of copies whose bytes the trace does not record
 
 
 def format_duration(ns: float) -> str:
@@ -27,6 +30,19 @@ def format_bandwidth(gbps: float | None) -> str:
     if gbps is None or (isinstance(gbps, float) and math.isnan(gbps)):
         return "\u2014"
     return rate_text(gbps)
+
+
+def direction_bandwidth_text(metrics: Metrics, key: str) -> str:
+    """A copy direction's rate (``h2d``, ``d2h``); ``unknown`` where it copied but the trace records no bytes."""
+    rate = metrics.bandwidth_gbps.get(key)
+    if rate is None and metrics.busy_ns.get(key, 0) > 0:
+        return UNKNOWN_RATE
+    return format_bandwidth(rate)
+
+
+def copy_hidden_text(metrics: Metrics) -> str:
+    """``87 %``, or ``no copies`` and the run's unified-memory migrations where it had some."""
+    return format_percent(metrics.copy_hidden_pct, no_copies_text(metrics.migrations))
 
 
 def format_percent(value: float | None, missing: str = "\u2014") -> str:

@@ -93,10 +93,16 @@ def test_pinned_copies_do_not_fire_the_pageable_rule():
     assert "host-blocked-pageable" not in codes(pipeline_trace(8, 4, memory="pinned"))
 
 
-def test_pageable_copies_that_block_only_briefly_do_not_fire():
-    # tiny pageable copies next to long kernels: the host is blocked 1.6 ms of an 81 ms run
-    trace = pipeline_trace(8, 4, memory="pageable", h2d_ns=100 * US, d2h_ns=100 * US, kernel_ns=10 * MS)
+def test_pageable_copies_that_block_under_a_hundredth_of_the_run_do_not_fire():
+    # tiny pageable copies next to long kernels: the host is blocked 0.64 ms of an 80 ms run
+    trace = pipeline_trace(8, 4, memory="pageable", h2d_ns=40 * US, d2h_ns=40 * US, kernel_ns=10 * MS)
     assert "host-blocked-pageable" not in codes(trace)
+
+
+def test_pageable_copies_that_block_a_hundredth_of_the_run_or_more_fire():
+    # the same with copies of 100 us: blocked 1.6 ms of an 81 ms run, 2%
+    trace = pipeline_trace(8, 4, memory="pageable", h2d_ns=100 * US, d2h_ns=100 * US, kernel_ns=10 * MS)
+    assert "(2% of the run)" in the("host-blocked-pageable", trace).message
 
 
 def test_cupti_call_names_lose_their_version_suffix():

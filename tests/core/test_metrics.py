@@ -285,6 +285,7 @@ def test_to_dict_is_json_ready_and_in_milliseconds():
         "engines_together_pct", "efficiency_pct", "time_saved_ms", "speedup", "host_blocked_ms",
         "busy_ms", "utilisation", "bandwidth_gbps", "host_issue_ms", "wall_ms", "host_alloc_ms", "pinned_bytes",
         "comm_hidden_pct",
+        "migrations",
     }
     assert data["comm_hidden_pct"] is None  # no communication in a pipeline run
 
@@ -358,3 +359,18 @@ def test_wall_counts_work_not_the_ranges_around_it():
     op = b.add(OpKind.KERNEL, Unit.COMPUTE, 300, 600, name="k", stream=0)
     b.add(OpKind.API, Unit.HOST, 200, 250, name="cudaLaunchKernel", op=op)
     assert wall_ns(b.build(TraceMeta(), origin_ns=0)) == 400
+
+
+def test_a_direction_whose_copies_record_no_bytes_has_an_unknown_bandwidth():
+    # H2D copies with their bytes, D2H copies without (as some traces write them), no D2D at all
+    spans = [(OpKind.H2D, 0, 2, 0, 0, 2000), (OpKind.KERNEL, 2, 5, 0, 0, 0), (OpKind.D2H, 5, 6, 0, 0, 0)]
+    metrics = compute_metrics(build(spans))
+    assert metrics.bandwidth_gbps == {"h2d": 1000.0, "d2h": None}
+    assert metrics.busy_ns["d2h"] == 1
+    assert json.loads(json.dumps(metrics.to_dict()))["bandwidth_gbps"]["d2h"] is None
+
+
+def test_a_copy_without_recorded_bytes_has_no_bandwidth_of_its_own():
+    spans = [(OpKind.H2D, 0, 2, 0, 0, 2000), (OpKind.D2H, 5, 6, 0, 0, 0)]
+    bandwidth = copy_bandwidth_gbps(build(spans))
+    assert bandwidth[0] == 1000.0 and np.isnan(bandwidth[1])

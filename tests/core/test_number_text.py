@@ -6,7 +6,16 @@ from pathlib import Path
 import pytest
 
 from overlapviz.core.config import KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.number_text import count_text, counted, duration_text, fixed, plural, rate_text, significant
+from overlapviz.core.number_text import (
+    count_text,
+    counted,
+    duration_text,
+    fixed,
+    plural,
+    rate_text,
+    series_text,
+    significant,
+)
 
 
 @pytest.mark.parametrize(
@@ -90,3 +99,12 @@ def test_every_time_and_rate_goes_through_the_one_rule():
         if OWN_FORMAT.search(line)
     ]
     assert own == []
+
+
+@pytest.mark.parametrize(
+    ("items", "text"),
+    [([], ""), (["kernels"], "kernels"), (["kernels", "memsets"], "kernels and memsets"),
+     (["H2D copies", "kernels", "memsets"], "H2D copies, kernels and memsets")],
+)  # fmt: skip
+def test_a_series_reads_as_a_sentence_lists_it(items, text):
+    assert series_text(items) == text

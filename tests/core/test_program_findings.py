@@ -70,9 +70,10 @@ def test_no_real_trace_here_mixes_the_legacy_stream_with_others(name):
     assert "legacy-default-stream" not in codes(read_trace_file(DATA / name))
 
 
-def test_a_real_program_all_on_the_legacy_stream_is_told_so():
-    messages = [f.message for f in find_findings(read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz"))]
-    assert messages[0].startswith("All 72 device ops ran on the legacy default stream:")
+def test_a_real_program_all_on_the_legacy_stream_with_next_to_no_copies_is_not_told_to_use_streams():
+    # the hash join's copies ran 0.09 ms of its 15 ms: nothing a stream could hide under its kernels
+    codes = {f.code for f in find_findings(read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz"))}
+    assert "single-stream" not in codes and "small-copies" in codes
 
 
 # --- many small copies --------------------------------------------------------------------

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from overlapviz.core.host_findings import PAGEABLE_COST_SHARE, pageable_cost_ns
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import analyse
 
@@ -30,6 +31,16 @@ def codes(relative: str) -> set[str]:
         ("alloc-per-run", "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz", "nsys/mordred-2021-no-enums.sqlite.gz"),
         # copies of one direction queued on one engine although issued on four streams
         ("copy-queue", "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz", "torch/torch-pinned.json.gz"),
+        # pageable cudaMemcpy on the legacy default stream blocked 2% of the run; 0.2% is left alone
+        ("host-blocked-pageable", "nsys/mordred-2021-no-enums.sqlite.gz",
+         "nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz"),
+        # either side of the hundredth: ResNet-50's pageable copies cost 11.5 of 996 ms, AlexNet's 55 of 12,920 ms
+        ("host-blocked-pageable", "torch-real/kineto-2021.6-resnet50-capitalised.json.gz",
+         "torch-real/hta-alexnet-stream-wait.json.gz"),
+        # one stream with copies to hide (37% of the run) vs a hash join whose copies ran 0.6% of it
+        ("single-stream", "torch/torch-one-stream.json.gz", "nsys/mordred-2021-no-enums.sqlite.gz"),
+        # nvFuser's kernels on the legacy stream beside one copy of 0.002 ms: nothing to overlap
+        ("single-stream", "torch/torch-train-step.json.gz", "nsys/nvfuser-2024.6-nvtx.sqlite.gz"),
         # the same: copies and kernels of four streams held back behind each other with an engine idle;
         # the two streams of torch-wait-stream wait for each other because the program said so
         ("false-dependency", "nsys/test-cuda-2026.1-pinned-streams.sqlite.gz", "torch/torch-wait-stream.json.gz"),
@@ -49,6 +60,22 @@ def test_no_chunk_rule_speaks_of_another_programs_trace():
         assert all(" chunks" not in f.message for f in found), path.name
 
 
+def test_pageable_copies_between_a_thousandth_and_a_hundredth_of_the_run_are_left_alone():
+    # balinski-gomory's pageable cudaMemcpy calls blocked the host 0.03 ms of a 13.3 ms run
+    trace = read_trace_file(DATA / "nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz")
+    cost = pageable_cost_ns(trace)
+    makespan = analyse(trace).metrics.makespan_ns
+    assert 0.001 * makespan < cost < PAGEABLE_COST_SHARE * makespan
+    assert "host-blocked-pageable" not in codes("nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz")
+
+
+def test_pageable_copies_on_the_legacy_default_stream_are_found_with_their_rate():
+    found = analyse(read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz")).findings
+    message = next(f.message for f in found if f.code == "host-blocked-pageable")
+    assert "blocked 0.30 ms (2% of the run) inside cudaMemcpy:" in message
+    assert "The copies ran at 7.2 GB/s." in message
+
+
 def test_no_false_dependency_for_waits_the_program_recorded_nor_on_one_stream():
     quiet = [
         "torch/torch-wait-stream.json.gz",  # 16 cudaStreamWaitEvent, the streams they join not recorded
@@ -58,3 +85,10 @@ def test_no_false_dependency_for_waits_the_program_recorded_nor_on_one_stream():
         "torch/torch-one-stream.json.gz",  # one stream: no other stream's op to sit behind
     ]
     assert [name for name in quiet if "false-dependency" in codes(name)] == []
+
+
+def test_ops_of_several_kinds_held_back_are_counted_as_ops_with_their_kinds_listed():
+    # HTA cut this rank's trace down to no recorded waits: its held-back ops stand
+    found = analyse(read_trace_file(DATA / "torch-real/hta-sampled-rank0-of-128.json.gz")).findings
+    message = next(f.message for f in found if f.code == "false-dependency")
+    assert message.startswith("518 ops (H2D copies, kernels, memsets, D2D copies and communication kernels), ready")

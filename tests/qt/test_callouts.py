@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 from PySide6.QtGui import QColor, QFont, QFontInfo
 from qt_traces import two_chunk_trace
@@ -10,6 +12,7 @@ from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import Finding
 from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.metrics import host_blocked_per_row
+from overlapviz.importers.read import read_trace_file
 from overlapviz.session import analyse, run_pipeline
 from overlapviz.view.callouts import callouts_for, merged_segments, rows_per_lane
 from overlapviz.view.lane_rows import lanes_with_rows
@@ -96,6 +99,21 @@ def test_each_finding_code_has_its_own_words_and_lane(changes, code, lane, words
     assert callouts[0].lane_key == lane
     assert words in callouts[0].text
     assert len(callouts[0].text) <= 100 and not callouts[0].text.endswith("\u2026")  # a label, in full
+
+
+def test_an_idle_gpu_is_bracketed_where_it_stood_idle_on_the_compute_lane():
+    # a real Nsight export whose many unified-memory migrations once drew the brackets over themselves
+    data = Path(__file__).resolve().parents[1] / "data" / "nsys" / "clue-2023.2-managed-prefetch.sqlite.gz"
+    result = analyse(read_trace_file(data))
+    [callout] = [c for c in _callouts(result) if c.code == "gpu-idle"]
+    trace = result.trace
+    device = trace.device_mask
+    assert callout.lane_key == "unit-compute"
+    assert callout.text == "GPU idle 303.3 ms, 84% of the run, between its ops"
+    assert callout.segments
+    for start, end in callout.segments:  # gaps: no device op runs inside one
+        inside = (trace["start_ns"][device] < end) & (trace["end_ns"][device] > start)
+        assert not inside.any()
 
 
 def test_an_unknown_finding_gets_its_first_clause_over_the_lane_with_its_spans():

@@ -1,3 +1,4 @@
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +13,20 @@ from overlapviz.core.finding import ms_text
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.trace import OpKind
 from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.importers.read import read_trace_file
 from overlapviz.session import run_pipeline
-from overlapviz.view.formatting import format_bandwidth, format_duration, format_percent, format_time_saved
+from overlapviz.view.formatting import (
+    copy_hidden_text,
+    direction_bandwidth_text,
+    format_bandwidth,
+    format_duration,
+    format_percent,
+    format_time_saved,
+)
 from overlapviz.view.kernel_time import BEFORE_A_RUN, KernelTimeHint, kernel_rate
 from overlapviz.view.status_text import SIMULATED, status_line, status_parts
+
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def test_durations_read_in_ms_the_unit_of_the_time_axis():
@@ -83,6 +94,26 @@ def test_caption_of_a_run_without_copies_says_so():
     kernels = kernels_only_trace()
     text = caption_text(kernels, compute_metrics(kernels)).replace("\u00a0", " ")
     assert "no copies" in text and "copy time hidden" not in text and "efficiency 100 %" in text
+
+
+def test_caption_of_a_real_run_on_managed_memory_names_its_migrations():
+    trace = read_trace_file(DATA / "nsys/clue-2023.2-managed-prefetch.sqlite.gz")
+    text = caption_text(trace, compute_metrics(trace)).replace("\u00a0", " ")
+    assert "no copies; 735 unified-memory migrations" in text
+
+
+def test_caption_of_a_real_run_with_copies_and_migrations_names_both():
+    trace = read_trace_file(DATA / "nsys/balinski-gomory-2025.5-pageable-uvm.sqlite.gz")
+    text = caption_text(trace, compute_metrics(trace)).replace("\u00a0", " ")
+    assert "copy time hidden 0 %  \u00b7  67 unified-memory migrations (H2D 34, D2H 33)" in text
+
+
+def test_the_metrics_panel_says_unknown_for_copies_without_bytes_and_a_dash_for_none():
+    metrics = compute_metrics(kernels_only_trace())
+    assert direction_bandwidth_text(metrics, "h2d") == "\u2014"
+    no_bytes = dataclasses.replace(metrics, busy_ns={**metrics.busy_ns, "h2d": 1000})
+    assert direction_bandwidth_text(no_bytes, "h2d") == "unknown"
+    assert copy_hidden_text(metrics) == "no copies"
 
 
 def test_caption_without_a_config_still_describes_the_run():

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from overlapviz.app.time_window import trace_window
 from overlapviz.core.metrics import Metrics
+from overlapviz.core.migrations import migrations_text, no_copies_text
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_facts import pipeline_settings
 from overlapviz.run_report import recorded_by
-from overlapviz.view.formatting import NO_COPIES, format_duration, format_percent
+from overlapviz.view.formatting import format_duration, format_percent
 
 NBSP = "\u00a0"
 SEPARATOR = f"{NBSP}{NBSP}\u00b7  "  # a line may break after the dot, not before it
@@ -49,7 +50,10 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
     parts.append(f"makespan {format_duration(metrics.makespan_ns)}")
     parts.append(f"efficiency {format_percent(metrics.efficiency_pct)}")
     hidden = metrics.copy_hidden_pct
-    parts.append(NO_COPIES if hidden is None else f"copy time hidden {format_percent(hidden)}")
+    parts.append(no_copies_text(metrics.migrations) if hidden is None else f"copy time hidden {format_percent(hidden)}")
+    migrated = migrations_text(metrics.migrations)
+    if hidden is not None and migrated:
+        parts.append(migrated)
     if metrics.comm_hidden_pct is not None:
         parts.append(f"communication hidden {format_percent(metrics.comm_hidden_pct)}")
     if meta.simulated:

@@ -32,8 +32,8 @@ from overlapviz.core.trace import Trace
 from overlapviz.run_report import caveat_of
 from overlapviz.view.formatting import (
     NO_COMMUNICATION,
-    NO_COPIES,
-    format_bandwidth,
+    copy_hidden_text,
+    direction_bandwidth_text,
     format_duration,
     format_percent,
     format_time_saved,
@@ -74,14 +74,14 @@ def metric_texts(metrics: Metrics) -> dict[str, str]:
         "makespan": format_duration(metrics.makespan_ns),
         "serial": format_duration(metrics.serial_ns),
         "time_saved": _time_saved(metrics),
-        "copy_hidden": format_percent(metrics.copy_hidden_pct, NO_COPIES),
+        "copy_hidden": copy_hidden_text(metrics),
         "comm_hidden": format_percent(metrics.comm_hidden_pct, NO_COMMUNICATION),
         "engines_together": format_percent(metrics.engines_together_pct),
         "efficiency": _efficiency(metrics),
         "wall": _wall(metrics),
         "blocked": format_duration(metrics.host_blocked_ns) if metrics.host_blocked_ns else "none",
-        "h2d_bandwidth": format_bandwidth(metrics.bandwidth_gbps.get("h2d")),
-        "d2h_bandwidth": format_bandwidth(metrics.bandwidth_gbps.get("d2h")),
+        "h2d_bandwidth": direction_bandwidth_text(metrics, "h2d"),
+        "d2h_bandwidth": direction_bandwidth_text(metrics, "d2h"),
         "utilisation": busy,
     }
 
