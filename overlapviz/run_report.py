@@ -107,7 +107,7 @@ def _figure_lines(m: Metrics, host_more: str) -> list[str]:
 
 
 def _migration_lines(m: Metrics) -> list[str]:
-    """``migrated   h2d 34 in 0.061 ms, 280.6 kB   d2h ...``: the unified-memory migrations, where there were some."""
+    """``migrated   h2d 34 in 61.0 µs, 280.6 kB   d2h ...``: the unified-memory migrations, where there were some."""
     moved = [(key, each) for key, each in m.migrations.items() if each.count]
     if not moved:
         return []

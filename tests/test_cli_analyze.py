@@ -193,7 +193,7 @@ def test_analyze_names_the_migrations_of_a_real_run_on_managed_memory(capsys):
     code, out, _ = run_cli(capsys, "analyze", str(NSYS / "clue-2023.2-managed-prefetch.sqlite.gz"))
     assert code == 0
     assert "copy time hidden no copies; 735 unified-memory migrations" in out
-    assert "migrated   h2d 445 in 3.946 ms, 36.1 MiB   d2h 290 in 3.412 ms, 37.7 MiB" in out
+    assert "migrated   h2d 445 in 3.95 ms, 36.1 MiB   d2h 290 in 3.41 ms, 37.7 MiB" in out
     code, out, _ = run_cli(capsys, "analyze", str(NSYS / "clue-2023.2-managed-prefetch.sqlite.gz"), "--json")
     migrations = json.loads(out)["migrations"]
     assert migrations["h2d"]["count"] == 445 and migrations["d2h"]["bytes"] == 39_526_400

@@ -113,6 +113,10 @@ FINDING_TERMS: tuple[Term, ...] = (
          "In another program's trace, the GPU was busy less than a quarter of the run: the host's own work sets"
          " the pace, not the overlap of copies and kernels.",
          f"{FINDINGS} all device ops."),
+    Term("page-fault-migrations",
+         "The driver moved managed (unified) memory on page faults for a tenth of the run or more: prefetching"
+         " (cudaMemPrefetchAsync) and placement hints (cudaMemAdvise) move it ahead.",
+         f"{FINDINGS} the migrations, on the Unified memory lane."),
     Term("alloc-per-run",
          "Getting and giving back host memory took a quarter of the wall time or more: allocate the buffers once"
          " and reuse them.",

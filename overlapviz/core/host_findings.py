@@ -19,7 +19,7 @@ from overlapviz.core.metrics import (
     issuing_calls,
     pageable_copy_calls,
 )
-from overlapviz.core.number_text import count_text, fixed
+from overlapviz.core.number_text import count_text, rate_text
 from overlapviz.core.program_kind import Advice, Program
 from overlapviz.core.trace import MemoryKind, OpKind, Trace
 from overlapviz.core.trace_facts import is_pipeline
@@ -100,7 +100,7 @@ def _rate(trace: Trace, copies: npt.NDArray[np.intp]) -> str:
     if Program.of(trace.meta) is Program.OVERLAPVIZ:
         return ""
     moved, busy = int(trace["bytes"][copies].sum()), int(trace.duration_ns[copies].sum())
-    return f" The copies ran at {fixed(moved / busy, 1)} GB/s." if moved > 0 and busy > 0 else ""
+    return f" The copies ran at {rate_text(moved / busy)}." if moved > 0 and busy > 0 else ""
 
 
 _PAGEABLE_ADVICE = Advice(

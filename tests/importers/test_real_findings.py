@@ -72,8 +72,8 @@ def test_pageable_copies_between_a_thousandth_and_a_hundredth_of_the_run_are_lef
 def test_pageable_copies_on_the_legacy_default_stream_are_found_with_their_rate():
     found = analyse(read_trace_file(DATA / "nsys/mordred-2021-no-enums.sqlite.gz")).findings
     message = next(f.message for f in found if f.code == "host-blocked-pageable")
-    assert "blocked 0.30 ms (2% of the run) inside cudaMemcpy:" in message
-    assert "The copies ran at 7.2 GB/s." in message
+    assert "blocked 0.298 ms (2% of the run) inside cudaMemcpy:" in message
+    assert "The copies ran at 7.16 GB/s." in message
 
 
 def test_no_false_dependency_for_waits_the_program_recorded_nor_on_one_stream():
