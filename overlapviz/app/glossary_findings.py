@@ -45,6 +45,11 @@ FIGURE_TERMS: tuple[Term, ...] = (
     Term("Bandwidth (H2D, D2H)",
          "A copy direction's bytes over its busy time, in GB/s (10^9 bytes per second).",
          f"{PANEL} \u25b8 H2D bandwidth and D2H bandwidth; each copy's tooltip gives its own."),
+    Term("Migrations (H2D, D2H)",
+         "The pages of managed (unified) memory the driver moved between host and device, per direction: how many,"
+         " their bytes and their time. They are not copies the program issued.",
+         "The Unified memory lane; Copy time hidden of a run without copies counts them; `overlapviz analyze`"
+         " prints them on its migrated line."),
     Term("Busy (utilisation)",
          "The share of the makespan during which at least one op of a kind (H2D, kernels, D2H, communication)"
          " ran: kernels side by side count once.",
