@@ -125,6 +125,14 @@ def test_every_figure_is_in_the_glossary_and_in_metrics_md(name):
     assert undirected(name) in bold_names("metrics.md"), name
 
 
+def test_every_figure_metrics_md_defines_is_in_the_glossary():
+    text = (DOCS / "metrics.md").read_text(encoding="utf-8")
+    table = text[text.index("## Metrics") : text.index("**How figures are written.**")]
+    names = {name.lower() for name in re.findall(r"^\| \*\*([^*]+)\*\*", table, flags=re.MULTILINE)}
+    terms = " ".join(term.term.lower() for term in GLOSSARY)
+    assert len(names) >= 15 and {name for name in names if name not in terms} == set()
+
+
 @pytest.mark.parametrize("field", [field.name for field in dataclasses.fields(PipelineConfig)])
 def test_every_pipeline_setting_is_in_the_presets_table(field):
     assert f"`{PRESET_KEYS.get(field, field)}`" in table_rows("presets.md")

@@ -45,6 +45,14 @@ FIGURE_TERMS: tuple[Term, ...] = (
     Term("Bandwidth (H2D, D2H)",
          "A copy direction's bytes over its busy time, in GB/s (10^9 bytes per second).",
          f"{PANEL} \u25b8 H2D bandwidth and D2H bandwidth; each copy's tooltip gives its own."),
+    Term("Host issue",
+         "The time the host spent issuing work: each issuing call and the caller's code up to the next, less the"
+         " time blocked in them. The per-op cost of talking to the driver.",
+         "The too-many-chunks and launch-bound findings quote it; `overlapviz analyze --json` gives it."),
+    Term("Host alloc",
+         "The time the host thread spent getting and giving back host memory (cudaMallocHost, cudaFreeHost,"
+         " malloc, the first touch of fresh pages): zero when the buffers are allocated once, before the run.",
+         f"{PANEL} \u25b8 Wall, on its second line; the host lane shows the allocation calls."),
     Term("Migrations (H2D, D2H)",
          "The pages of managed (unified) memory the driver moved between host and device, per direction: how many,"
          " their bytes and their time. They are not copies the program issued.",
