@@ -528,7 +528,10 @@ def main() -> int:
     parser.add_argument("--wm", default="openbox", help="window manager to start ('' for none)")
     parser.add_argument("--session", choices=SESSIONS, help="run this one session here (what `run` starts)")
     args = parser.parse_args()
-    return run_one(args.session, args.shots) if args.session else run(args.shots, args.wm or None)
+    # absolute: the app's file dialogs open in the export folder or home, where a relative path
+    # typed into them would land, not in the folder the smoke run started from
+    shots = args.shots.resolve()
+    return run_one(args.session, shots) if args.session else run(shots, args.wm or None)
 
 
 if __name__ == "__main__":
