@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from overlapviz._qt.main_window import MainWindow
+from overlapviz._qt.widgets.metrics_panel import MetricsPanel
 
 _started_threads: weakref.WeakSet[QThread] = weakref.WeakSet()
 _started_timers: weakref.WeakSet[QTimer] = weakref.WeakSet()
@@ -69,6 +70,15 @@ def window(qtbot: QtBot, settings: QSettings) -> MainWindow:
     window.show()
     qtbot.waitUntil(lambda: window.shown() is not None, timeout=10_000)
     return window
+
+
+@pytest.fixture
+def panel(qtbot: QtBot) -> MetricsPanel:
+    """A metrics panel of its own, shown (a file may define its own)."""
+    widget = MetricsPanel()
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget
 
 
 @pytest.fixture(autouse=True)

@@ -3,10 +3,8 @@
 from functools import cache
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QLabel
 
-from overlapviz._qt.widgets.metrics_panel import MetricsPanel
 from overlapviz.core.comm_findings import exposed_comm_ns
 from overlapviz.core.metrics import METRIC_DEFINITIONS
 from overlapviz.importers.read import read_trace_file
@@ -23,14 +21,6 @@ PINNED = "torch/torch-pinned.json.gz"
 @cache
 def result_of(relative):
     return analyse(read_trace_file(DATA / relative))
-
-
-@pytest.fixture
-def panel(qtbot):
-    widget = MetricsPanel()
-    qtbot.addWidget(widget)
-    widget.show()
-    return widget
 
 
 def _row(panel, part):

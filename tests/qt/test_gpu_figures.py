@@ -1,10 +1,9 @@
 """The metrics panel of a trace of several GPUs: a choice of GPU above the figures."""
 
-import pytest
 from PySide6.QtWidgets import QComboBox
 from teaching_helpers import make_window_fixture  # noqa: F401 (the make_window fixture)
 
-from overlapviz._qt.widgets.metrics_panel import ROW_NAMES, MetricsPanel, metric_texts
+from overlapviz._qt.widgets.metrics_panel import ROW_NAMES, metric_texts
 from overlapviz.app.model import Shown
 from overlapviz.core.per_device import metrics_per_device
 from overlapviz.core.trace_meta import TraceMeta
@@ -20,14 +19,6 @@ META = TraceMeta(
 
 def two_gpus():
     return on_gpus(pipeline_trace(4, 4, h2d_ns=3 * MS), pipeline_trace(6, 3, kernel_ns=2 * MS), meta=META)
-
-
-@pytest.fixture
-def panel(qtbot):
-    widget = MetricsPanel()
-    qtbot.addWidget(widget)
-    widget.show()
-    return widget
 
 
 def _shown_texts(panel):

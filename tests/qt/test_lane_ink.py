@@ -79,11 +79,16 @@ def test_presentation_mode_inks_each_lane_as_busy_as_it_was(make_window, qtbot):
     window.teaching.presentation.leave()
 
 
-def test_a_zoomed_window_inks_each_lane_as_busy_as_it_was_there(qtbot):
+def _shown_timeline(qtbot):
     timeline = TimelineWidget()
     qtbot.addWidget(timeline)
     timeline.resize(1600, 900)
     timeline.show()
+    return timeline
+
+
+def test_a_zoomed_window_inks_each_lane_as_busy_as_it_was_there(qtbot):
+    timeline = _shown_timeline(qtbot)
     timeline.set_view(_view("16384 chunks"))
     timeline.set_view_range_ms(10.0, 12.5)  # ops of a few pixels beside ops of a fraction of one
     image = timeline.grab().toImage()
@@ -122,10 +127,7 @@ def _export_inks(view, options, image):
 
 
 def test_a_spans_tooltip_over_a_column_of_ink_says_how_busy_the_column_is(qtbot):
-    timeline = TimelineWidget()
-    qtbot.addWidget(timeline)
-    timeline.resize(1600, 900)
-    timeline.show()
+    timeline = _shown_timeline(qtbot)
     timeline.set_view(_view("1024 chunks"))
     engine = next(lane for lane in timeline.scene_items.layout.lanes if lane.lane.key == "unit-h2d-engine")
     pixel_ms = 31.0 / 1500
