@@ -150,14 +150,14 @@ class PipelineConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
-        """Build from `to_dict` output (or a preset); unknown keys are an error."""
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
+        """Build from `to_dict` output (or a preset); unknown keys are an error, a size may be text."""
+        unknown = sorted(set(data) - set(declared.BY_NAME))
         if unknown:
-            raise ConfigError(unknown[0], f"unknown setting; known: {', '.join(sorted(known))}")
+            raise ConfigError(unknown[0], f"unknown setting; known: {', '.join(sorted(declared.BY_NAME))}")
         values = dict(data)
-        if isinstance(values.get("size_bytes"), str):
-            values["size_bytes"] = parse_size(values["size_bytes"])
+        for setting in declared.SETTINGS:
+            if setting.is_size and isinstance(values.get(setting.name), str):
+                values[setting.name] = parse_size(values[setting.name])
         return cls(**values)
 
     @property
