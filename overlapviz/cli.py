@@ -33,21 +33,15 @@ from overlapviz.core.atomic import written_together
 from overlapviz.core.config import (
     DEFAULT_CHUNKS,
     DEFAULT_ITERS,
-    DEFAULT_RING_SLOTS,
     DEFAULT_SIZE_BYTES,
     DEFAULT_STREAMS,
     ConfigError,
-    GpuLayout,
-    HostAlloc,
-    HostMemory,
-    IssueOrder,
-    KernelKind,
     PipelineConfig,
-    StreamKind,
     format_size,
     parse_count,
     parse_size,
 )
+from overlapviz.core.config.cli_flags import add_pipeline_flags
 from overlapviz.core.destination import DestinationError, check_destination
 from overlapviz.core.number_text import count_text, rate_text, significant
 from overlapviz.core.trace import Trace
@@ -245,60 +239,7 @@ def add_run(commands: Any) -> None:
     where.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), help="default: auto")
     where.add_argument("--device", metavar="PROFILE", help="a simulated profile or a GPU (see 'overlapviz devices')")
     where.add_argument("--preset", metavar="NAME", help="start from a preset (see 'overlapviz presets')")
-    pipeline = run.add_argument_group("the pipeline (default: the preset's value, else the default)")
-    pipeline.add_argument("--size", type=_size, metavar="SIZE", help="total size, e.g. 256MiB, 1GiB")
-    pipeline.add_argument("--chunks", type=_count, metavar="N", help=f"chunks (default {DEFAULT_CHUNKS})")
-    pipeline.add_argument("--streams", type=_count, metavar="N", help=f"streams (default {DEFAULT_STREAMS})")
-    pipeline.add_argument("--memory", choices=[m.value for m in HostMemory], help="host memory (default pinned)")
-    pipeline.add_argument("--order", choices=[o.value for o in IssueOrder], help="issue order (default depth)")
-    pipeline.add_argument(
-        "--stream-kind",
-        choices=[k.value for k in StreamKind],
-        help="non-blocking streams, or every op on the legacy default stream (default nonblocking)",
-    )
-    pipeline.add_argument(
-        "--kernel",
-        choices=[k.value for k in KernelKind],
-        help="an FMA chain, or the sin/cos kernel of Harris 2012 (default fma)",
-    )
-    pipeline.add_argument(
-        "--kernel-iters", type=_count, metavar="N", help=f"FMA iterations per element (default {DEFAULT_ITERS})"
-    )
-    pipeline.add_argument(
-        "--fresh-output",
-        action=argparse.BooleanOptionalAction,
-        help="copy back into a never-touched buffer each run; needs --memory pageable (default off)",
-    )
-    pipeline.add_argument(
-        "--host-alloc",
-        choices=[a.value for a in HostAlloc],
-        help="allocate the host buffers once before timing (reuse), or inside every run (per-run);"
-        " default reuse",
-    )
-    pipeline.add_argument(
-        "--ring-slots", type=_count, metavar="N",
-        help=f"pinned slots of the staging ring; needs --memory staged (default {DEFAULT_RING_SLOTS})",
-    )  # fmt: skip
-    pipeline.add_argument(
-        "--graph", action=argparse.BooleanOptionalAction, help="issue the pipeline as one CUDA Graph (default off)"
-    )
-    pipeline.add_argument(
-        "--gpus", type=_count, metavar="N",
-        help="1, or 2 GPUs of one host, shared as --gpu-layout says"
-        " (default 1; two GPUs need a profile with a peer link: h200x2-nvlink, h200x2-pcie, h200x2-pcie-switch)",
-    )  # fmt: skip
-    pipeline.add_argument(
-        "--gpu-layout", choices=[layout.value for layout in GpuLayout],
-        help="with --gpus 2: chain sends each chunk H2D to GPU 0, its kernel, a peer copy to GPU 1, its kernel,"
-        " D2H from GPU 1; split runs chunk c H2D, kernel, D2H on GPU c %% 2, both GPUs on one portable pinned"
-        " buffer (default chain)",
-    )  # fmt: skip
-    pipeline.add_argument(
-        "--peer-access", action=argparse.BooleanOptionalAction,
-        help="with --gpus 2 in a chain: peer copies GPU to GPU over NVLink or PCIe (on), or staged by the driver"
-        " through the host (off);"
-        " default on",
-    )  # fmt: skip
+    add_pipeline_flags(run)
     output = run.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     output.add_argument("--trace", type=Path, metavar="FILE.json", help="write the trace as Chrome trace JSON")

@@ -17,6 +17,8 @@ from typing import Any
 
 from overlapviz.backends.registry import BACKEND_NAMES
 from overlapviz.core.config import ConfigError, PipelineConfig, parse_size
+from overlapviz.core.config.setting import Setting
+from overlapviz.core.config.settings import SETTINGS
 from overlapviz.core.safe_read import read_input_bytes
 from overlapviz.core.toml_text import TomlError, parse_toml
 from overlapviz.resources import asset_path
@@ -24,7 +26,20 @@ from overlapviz.resources import asset_path
 PRESET_SUFFIX = ".toml"
 MAX_PRESET_BYTES = 1024**2  # a preset is a few dozen lines: a larger file is not one, and is not read whole
 _TOP_KEYS = {"title", "text", "device", "backend", "lesson", "config", "a", "b"}
-_SIDE_KEYS = {"label", "device"}  # keys of [a]/[b] that are not pipeline settings
+# The keys of [a]/[b] that are not pipeline settings: what each is and its default, as the
+# table of docs/presets.md gives them (docs/make_presets_table.py writes it).
+SIDE_KEYS: dict[str, tuple[str, str]] = {
+    "label": (
+        "in `[a]`/`[b]`: the name of that side of the comparison (required); in `[config]`: optional",
+        "the title",
+    ),
+    "device": (
+        "in `[a]`/`[b]` only: the device that side runs on, instead of the top-level `device`",
+        "the top-level `device`",
+    ),
+}
+# The settings a preset gives under a key of their own (size for size_bytes)
+_RENAMED = [setting for setting in SETTINGS if setting.preset_key != setting.name]
 _BACKENDS = ("auto", *BACKEND_NAMES)
 
 
@@ -222,16 +237,23 @@ def _config_tables(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _config_from(table_name: str, table: dict[str, Any]) -> PipelineConfig:
-    values = {key: value for key, value in table.items() if key not in _SIDE_KEYS}
+    values = {key: value for key, value in table.items() if key not in SIDE_KEYS}
     try:
-        if "size" in values:
-            if "size_bytes" in values:
-                raise PresetError("gives both size and size_bytes; keep one")
-            size = values.pop("size")
-            values["size_bytes"] = parse_size(size) if isinstance(size, str) else size
+        for setting in _RENAMED:
+            _rename(values, setting)
         return PipelineConfig.from_dict(values)
     except (ConfigError, PresetError) as error:
         raise PresetError(f"[{table_name}] {error}") from None
+
+
+def _rename(values: dict[str, Any], setting: Setting[object]) -> None:
+    """Give `setting`'s value under its field name, a size written as text read as bytes."""
+    if setting.preset_key not in values:
+        return
+    if setting.name in values:
+        raise PresetError(f"gives both {setting.preset_key} and {setting.name}; keep one")
+    value = values.pop(setting.preset_key)
+    values[setting.name] = parse_size(value) if setting.is_size and isinstance(value, str) else value
 
 
 def _label_of(table_name: str, table: dict[str, Any], data: dict[str, Any]) -> str:

@@ -8,6 +8,10 @@ usable: changing one, or Run, makes them the picture's again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QGraphicsOpacityEffect, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 from superqt import QToggleSwitch
@@ -16,16 +20,9 @@ from overlapviz._qt.widgets.choice_group import ChoiceGroup
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz._qt.widgets.step_slider import StepSlider
 from overlapviz.app.run_targets import RunTarget
-from overlapviz.core.config import (
-    MAX_GPUS,
-    ConfigError,
-    GpuLayout,
-    HostMemory,
-    IssueOrder,
-    PipelineConfig,
-    StreamKind,
-    format_size,
-)
+from overlapviz.core.config import ConfigError, GpuLayout, PipelineConfig, format_size
+from overlapviz.core.config.setting import Control, Setting
+from overlapviz.core.config.settings import SETTINGS
 from overlapviz.view.kernel_time import KernelRate, KernelTimeHint
 from overlapviz.view.slider_values import (
     ITER_VALUES,
@@ -64,24 +61,15 @@ class ControlsPanel(QWidget):
         self.set_aside_note = _set_aside_note(self)
         layout.addWidget(self.set_aside_note)
         layout.addWidget(form)
-        self.streams_slider = child(form, StepSlider, "streams_slider")
-        self.chunks_slider = child(form, StepSlider, "chunks_slider")
-        self.size_slider = child(form, StepSlider, "size_slider")
-        self.iters_slider = child(form, StepSlider, "iters_slider")
-        self.ring_slots_slider = child(form, StepSlider, "ring_slots_slider")
-        self.graph_switch = child(form, QToggleSwitch, "graph_switch")
-        self.peer_access_switch = child(form, QToggleSwitch, "peer_access_switch")
         self.notice = child(form, QLabel, "notice_label")
         self.device_combo = child(form, QComboBox, "device_combo")
         self.run_button = child(form, QPushButton, "run_button")
         self.live_switch = child(form, QToggleSwitch, "live_switch")
-        self.memory = ChoiceGroup({m: child(form, QPushButton, f"memory_{m.value}") for m in HostMemory}, self)
-        self.order = ChoiceGroup({o: child(form, QPushButton, f"order_{o.value}") for o in IssueOrder}, self)
-        kinds = {k: child(form, QPushButton, f"stream_kind_{k.value}") for k in StreamKind}
-        self.stream_kind = ChoiceGroup(kinds, self)
-        self.gpus = ChoiceGroup({n: child(form, QPushButton, f"gpus_{n}") for n in range(1, MAX_GPUS + 1)}, self)
-        layouts = {layout: child(form, QPushButton, f"gpu_layout_{layout.value}") for layout in GpuLayout}
-        self.gpu_layout = ChoiceGroup(layouts, self)
+        # the settings' own controls, found by the names their declarations give them
+        self.sliders = {s.name: child(form, StepSlider, f"{s.preset_key}_slider") for s in _controlled(Control.SLIDER)}
+        self.switches = {s.name: _switch(form, s) for s in _controlled(Control.SWITCH)}
+        self.choices = {s.name: _choice_group(form, s, self) for s in _controlled(Control.CHOICE)}
+        self._name_controls()
         self._config = PipelineConfig()  # the last valid config shown or asked for
         self._wanted_chunks = self._config.chunks
         self._kernel_hint = KernelTimeHint()
@@ -89,6 +77,16 @@ class ControlsPanel(QWidget):
         self._fades = [_fade(widget) for widget in faded]
         self._connect()
         self._show(self._config)
+
+    def _name_controls(self) -> None:
+        """Each setting's control under its own name too, for the code that handles one of them."""
+        self.size_slider, self.chunks_slider = self.sliders["size_bytes"], self.sliders["chunks"]
+        self.streams_slider, self.iters_slider = self.sliders["streams"], self.sliders["iters"]
+        self.ring_slots_slider = self.sliders["ring_slots"]
+        self.graph_switch, self.peer_access_switch = self.switches["graph"], self.switches["peer_access"]
+        self.memory, self.order = self.choices["memory"], self.choices["order"]
+        self.stream_kind = self.choices["stream_kind"]
+        self.gpus, self.gpu_layout = self.choices["gpus"], self.choices["gpu_layout"]
 
     # --- configuration ---------------------------------------------------------------
 
@@ -107,28 +105,17 @@ class ControlsPanel(QWidget):
 
     def _show(self, config: PipelineConfig) -> None:
         self._config = config
-        self.size_slider.configure(_with(SIZE_VALUES, config.size_bytes), format_size)
-        self.size_slider.set_value(config.size_bytes)
-        self.chunks_slider.configure(_with(chunk_values(config.size_bytes), config.chunks), str)
-        self.chunks_slider.set_value(config.chunks)
+        for name, (values, text, log) in _slider_looks(config).items():
+            value = getattr(config, name)
+            self.sliders[name].configure(_with(values, value), text, log=log)
+            self.sliders[name].set_value(value)
         self._wanted_chunks = config.chunks
-        self.streams_slider.configure(_with(STREAM_VALUES, config.streams), str, log=False)
-        self.streams_slider.set_value(config.streams)
-        self.iters_slider.configure(_with(ITER_VALUES, config.iters), _iters_text)
-        self.iters_slider.set_value(config.iters)
-        self.ring_slots_slider.configure(_with(RING_SLOT_VALUES, config.ring_slots), str)
-        self.ring_slots_slider.set_value(config.ring_slots)
-        self.graph_switch.blockSignals(True)
-        self.graph_switch.setChecked(config.graph)
-        self.graph_switch.blockSignals(False)
-        self.peer_access_switch.blockSignals(True)
-        self.peer_access_switch.setChecked(config.peer_access)
-        self.peer_access_switch.blockSignals(False)
-        self.gpus.set_value(config.gpus)
-        self.gpu_layout.set_value(config.gpu_layout)
-        self.memory.set_value(config.memory)
-        self.order.set_value(config.order)
-        self.stream_kind.set_value(config.stream_kind)
+        for name, switch in self.switches.items():
+            switch.blockSignals(True)
+            switch.setChecked(getattr(config, name))
+            switch.blockSignals(False)
+        for name, group in self.choices.items():
+            group.set_value(getattr(config, name))
         self._show_adjustments()
         self._show_kernel_time(config)
 
@@ -188,9 +175,9 @@ class ControlsPanel(QWidget):
         for slider in self._sliders():
             slider.value_changed.connect(self._on_slider_moved)
             slider.value_committed.connect(self._on_slider_committed)
-        for group in (self.memory, self.order, self.stream_kind, self.gpus, self.gpu_layout):
+        for group in self.choices.values():
             group.chosen.connect(lambda _value: self._commit())
-        for switch in (self.graph_switch, self.peer_access_switch):
+        for switch in self.switches.values():
             switch.toggled.connect(lambda _on: self._commit())
         self.run_button.clicked.connect(self.run_clicked)
         self.live_switch.toggled.connect(self.live_toggled)
@@ -220,7 +207,7 @@ class ControlsPanel(QWidget):
         return any(s.is_dragging() for s in self._sliders())
 
     def _sliders(self) -> tuple[StepSlider, ...]:
-        return (self.streams_slider, self.chunks_slider, self.size_slider, self.iters_slider, self.ring_slots_slider)
+        return tuple(self.sliders.values())
 
     def _sync_chunks(self) -> None:
         """Offer the chunk counts the current size allows (one element per chunk at least); keep the user's wish."""
@@ -237,14 +224,11 @@ class ControlsPanel(QWidget):
         layout = self.gpu_layout.value() if gpus > 1 else GpuLayout.CHAIN
         self._enable_gpu_controls(gpus, layout)
         peer_access = self.peer_access_switch.isChecked() or not _has_peer_copies(gpus, layout)
+        values = {name: slider.value() for name, slider in self.sliders.items()}
+        values |= {name: switch.isChecked() for name, switch in self.switches.items()}
+        values |= {name: group.value() for name, group in self.choices.items()}
         try:
-            config = self._config.replace(
-                streams=self.streams_slider.value(), chunks=self.chunks_slider.value(),
-                size_bytes=self.size_slider.value(), iters=self.iters_slider.value(), memory=self.memory.value(),
-                order=self.order.value(), stream_kind=self.stream_kind.value(),
-                ring_slots=self.ring_slots_slider.value(), graph=self.graph_switch.isChecked(), gpus=gpus,
-                gpu_layout=layout, peer_access=peer_access,
-            )  # fmt: skip
+            config = self._config.replace(**values | {"gpu_layout": layout, "peer_access": peer_access})
         except ConfigError as error:
             self.notice.setText(f"Not a valid pipeline: {error}")
             self.notice.setVisible(True)
@@ -295,6 +279,38 @@ def _fade(widget: QWidget) -> QGraphicsOpacityEffect:
     effect.setEnabled(False)
     widget.setGraphicsEffect(effect)
     return effect
+
+
+def _controlled(control: Control) -> list[Setting[object]]:
+    """The settings the panel edits with `control`, in the declarations' order."""
+    return [setting for setting in SETTINGS if setting.control is control]
+
+
+def _switch(form: QWidget, setting: Setting[object]) -> QToggleSwitch:
+    """The switch of `setting`, called <key>_switch."""
+    return child(form, QToggleSwitch, f"{setting.preset_key}_switch")
+
+
+def _choice_group(form: QWidget, setting: Setting[object], parent: QWidget) -> ChoiceGroup[Any]:
+    """The buttons of `setting`'s choices, called <key>_<choice>."""
+    key = setting.preset_key
+    buttons = {value: child(form, QPushButton, f"{key}_{_choice_name(value)}") for value in setting.choices()}
+    return ChoiceGroup(buttons, parent)
+
+
+def _choice_name(value: object) -> object:
+    return value.value if isinstance(value, StrEnum) else value
+
+
+def _slider_looks(config: PipelineConfig) -> dict[str, tuple[tuple[int, ...], Callable[[int], str], bool]]:
+    """Per slider: the values it offers for `config`, how it shows one, and whether its scale is a log one."""
+    return {
+        "size_bytes": (SIZE_VALUES, format_size, True),
+        "chunks": (chunk_values(config.size_bytes), str, True),
+        "streams": (STREAM_VALUES, str, False),
+        "iters": (ITER_VALUES, _iters_text, True),
+        "ring_slots": (RING_SLOT_VALUES, str, True),
+    }
 
 
 def _with(values: tuple[int, ...], extra: int) -> tuple[int, ...]:

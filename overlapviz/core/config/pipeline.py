@@ -1,0 +1,188 @@
+"""The pipeline a user asks for: what is copied, how it is split, how it is issued.
+
+The pipeline is the one measured in ``shared/reference/h200/README.md``: a float32 host buffer
+of ``size_bytes`` split into ``chunks`` chunks; chunk ``c`` runs on stream ``c % streams``;
+per chunk an H2D copy, the FMA-chain kernel on the chunk and a D2H copy into a second host
+buffer.
+
+With ``gpus = 2`` the ``gpu_layout`` says how the two GPUs share the work. In a chain each
+chunk goes H2D to GPU 0, through the kernel there, by a peer copy to GPU 1, through the kernel
+there and D2H from GPU 1 back to the host. Split, the chunks take turns: chunk ``c`` runs H2D,
+kernel and D2H on GPU ``c % 2``, both GPUs reading the one input buffer and writing the one
+output buffer. Either way each GPU has ``streams`` streams of its own (see
+`PipelineConfig.stream_of`).
+
+Any chunk count from 1 to the number of elements is allowed. Every chunk holds
+``elements // chunks`` elements, chunk ``c`` starting at element ``c * (elements // chunks)``,
+except the last, which also takes the ``elements % chunks`` left over. That always makes
+exactly ``chunks`` chunks of at least one element each; a rule of equal chunks rounded up
+with a shorter last one cannot promise that (10 elements in 6 chunks of 2 leave nothing for
+the sixth).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from overlapviz.core.config import settings as declared
+from overlapviz.core.config.kinds import GpuLayout, HostAlloc, HostMemory, IssueOrder, KernelKind, StreamKind
+from overlapviz.core.config.refusals import first_refusal
+from overlapviz.core.config.settings import MULTI_GPU_DEFAULTS, checking_order
+from overlapviz.core.config.values import FLOAT32_BYTES, ConfigError, format_size, parse_size
+from overlapviz.core.number_text import count_text
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineConfig:
+    """A copy + compute pipeline, validated on construction.
+
+    Each field's type, range, default and help are declared once in `settings`; a test keeps
+    these fields and those declarations the same.
+    """
+
+    size_bytes: int = declared.SIZE_BYTES.default
+    chunks: int = declared.CHUNKS.default
+    streams: int = declared.STREAMS.default
+    memory: HostMemory = declared.MEMORY.default
+    order: IssueOrder = declared.ORDER.default
+    stream_kind: StreamKind = declared.STREAM_KIND.default
+    iters: int = declared.ITERS.default
+    kernel: KernelKind = declared.KERNEL.default
+    fresh_output: bool = declared.FRESH_OUTPUT.default  # D2H into a never-touched pageable buffer each run
+    host_alloc: HostAlloc = declared.HOST_ALLOC.default
+    ring_slots: int = declared.RING_SLOTS.default  # pinned slots of the staging ring (used only with staged memory)
+    graph: bool = declared.GRAPH.default  # issue the pipeline as one captured CUDA Graph per run
+    gpus: int = declared.GPUS.default  # 2: two GPUs of one host, sharing the work as `gpu_layout` says
+    peer_access: bool = declared.PEER_ACCESS.default  # with 2 GPUs in a chain; off: peer copies staged by the host
+    gpu_layout: GpuLayout = declared.GPU_LAYOUT.default  # with 2 GPUs: each chunk through both, or shared out
+
+    def __post_init__(self) -> None:
+        for setting in checking_order():
+            object.__setattr__(self, setting.name, setting.checked(getattr(self, setting.name)))
+        refusal = first_refusal(self)
+        if refusal is not None:
+            raise ConfigError(refusal.field, refusal.reason(self))
+
+    @property
+    def uses_ring(self) -> bool:
+        """Whether the pipeline stages its pageable data through the ring of pinned slots."""
+        return self.memory is HostMemory.STAGED
+
+    @property
+    def ring_slots_used(self) -> int:
+        """Slots the staging ring allocates: a ring larger than the chunk count never fills; 0 without a ring."""
+        return min(self.ring_slots, self.chunks) if self.uses_ring else 0
+
+    @property
+    def elements(self) -> int:
+        """Number of float32 values in the host buffer."""
+        return self.size_bytes // FLOAT32_BYTES
+
+    @property
+    def chunk_elements(self) -> int:
+        """Number of float32 values in every chunk but the last (see `chunk_elements_of`)."""
+        return self.elements // self.chunks
+
+    @property
+    def chunk_bytes(self) -> int:
+        """Bytes of every chunk but the last, and so of their copies."""
+        return self.chunk_elements * FLOAT32_BYTES
+
+    @property
+    def last_chunk_elements(self) -> int:
+        """Number of float32 values in the last chunk: a common chunk plus the remainder."""
+        return self.chunk_elements + self.elements % self.chunks
+
+    def chunk_offset_of(self, chunk: int) -> int:
+        """The first element of `chunk` in the host and device buffers."""
+        self._check_chunk(chunk)
+        return chunk * self.chunk_elements
+
+    def chunk_elements_of(self, chunk: int) -> int:
+        """Number of float32 values in `chunk` (the last one also holds the remainder)."""
+        self._check_chunk(chunk)
+        return self.last_chunk_elements if chunk == self.chunks - 1 else self.chunk_elements
+
+    def chunk_bytes_of(self, chunk: int) -> int:
+        """Bytes of `chunk`, and so of each of its two copies."""
+        return self.chunk_elements_of(chunk) * FLOAT32_BYTES
+
+    def _check_chunk(self, chunk: int) -> None:
+        if not 0 <= chunk < self.chunks:
+            raise IndexError(f"chunk {chunk} is not one of the pipeline's {self.chunks} chunks")
+
+    @property
+    def is_split(self) -> bool:
+        """Whether the chunks are shared out between two GPUs (see `gpu_of`) instead of chained through both."""
+        return self.gpus > 1 and self.gpu_layout is GpuLayout.SPLIT
+
+    def gpu_of(self, chunk: int) -> int:
+        """The GPU that copies `chunk` in: its own GPU when split, GPU 0 (the chain's start) otherwise."""
+        return chunk % self.gpus if self.is_split else 0
+
+    def stream_of(self, chunk: int, gpu: int = 0) -> int:
+        """The stream (0-based) that carries `chunk` on `gpu`.
+
+        Each GPU has streams of its own, numbered on from the last GPU's: with 4 streams, GPU 1
+        has streams 4 to 7 (its legacy default stream is stream 1). Split, a GPU's chunks take
+        its streams in turn (its ``k``-th chunk, ``c // 2``, on its stream ``k % streams``), so
+        that every stream of each GPU carries work, as with one GPU.
+        """
+        if self.stream_kind is StreamKind.LEGACY:
+            return gpu
+        turn = chunk // self.gpus if self.is_split else chunk
+        return gpu * self.streams + turn % self.streams
+
+    def replace(self, **changes: Any) -> PipelineConfig:
+        """A copy with some fields changed, validated again."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values (enums as their names)."""
+        return {
+            f.name: _plain(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if f.name not in MULTI_GPU_DEFAULTS or getattr(self, f.name) != MULTI_GPU_DEFAULTS[f.name]
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
+        """Build from `to_dict` output (or a preset); unknown keys are an error, a size may be text."""
+        unknown = sorted(set(data) - set(declared.BY_NAME))
+        if unknown:
+            raise ConfigError(unknown[0], f"unknown setting; known: {', '.join(sorted(declared.BY_NAME))}")
+        values = dict(data)
+        for setting in declared.SETTINGS:
+            if setting.is_size and isinstance(values.get(setting.name), str):
+                values[setting.name] = parse_size(values[setting.name])
+        return cls(**values)
+
+    @property
+    def has_kernel_work(self) -> bool:
+        """Whether a kernel runs on each chunk: the FMA chain with no iterations is copies only, no launch."""
+        return self.kernel is not KernelKind.FMA or self.iters > 0
+
+    def describe(self) -> str:
+        """One line for captions and summaries."""
+        streams = "legacy stream" if self.stream_kind is StreamKind.LEGACY else count_text(self.streams, "stream")
+        work = f"{self.kernel.value} x{self.iters}" if self.kernel is KernelKind.FMA else self.kernel.value
+        work = f"kernel {work}" if self.has_kernel_work else "copies only"
+        extras = ", fresh output buffer" * self.fresh_output
+        extras += ", host buffers allocated per run" * (self.host_alloc is HostAlloc.PER_RUN)
+        extras += f", ring of {count_text(self.ring_slots, 'slot')}" * self.uses_ring
+        extras += ", one CUDA Graph" * self.graph
+        if self.is_split:
+            extras += f", {self.gpus} GPUs, split layout"
+        elif self.gpus > 1:
+            extras += f", {self.gpus} GPUs, chain layout, peer access {'on' if self.peer_access else 'off'}"
+        return (
+            f"{format_size(self.size_bytes)}, {streams} x {count_text(self.chunks, 'chunk')}, {self.memory.value},"
+            f" {self.order.value}, {work}{extras}"
+        )
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, StrEnum) else value
