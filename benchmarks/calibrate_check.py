@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.machine import machine
-from overlapviz import cli
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.backends.sim import create_backend
+from overlapviz.commands.main import main as overlapviz_main
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.core.metrics import compute_metrics
 
@@ -52,7 +52,7 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     profile = args.out / "calibrated_h200.toml"
     started = time.perf_counter()
-    code = cli.main(["calibrate", "-o", str(profile), "--force"])
+    code = overlapviz_main(["calibrate", "-o", str(profile), "--force"])
     calibrate_s = time.perf_counter() - started
     if code != 0:
         print(f"calibrate failed with exit code {code}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """Refresh the command-line examples in README.md with what the commands print now.
 
 A block in README.md that starts with a line ``$ overlapviz ...`` shows that command's output.
-This script runs each such command (in-process, through `overlapviz.cli.main`) and rewrites
+This script runs each such command (in-process, through `overlapviz.commands.main.main`) and rewrites
 the block; ``--check`` only says whether any block is stale. The run time that `run` prints
 changes from run to run, so it is compared as ``run took ... ms``.
 
@@ -18,7 +18,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from overlapviz import cli
+from overlapviz.commands.main import main as overlapviz_main
 from overlapviz.core.atomic import atomic_write_text
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -30,7 +30,7 @@ def command_output(command: str) -> str:
     """What `command` (``overlapviz ...``) prints on stdout."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = cli.main(shlex.split(command)[1:])
+        code = overlapviz_main(shlex.split(command)[1:])
     if code != 0:
         raise RuntimeError(f"{command!r} exited with {code}")
     return out.getvalue()

@@ -2,7 +2,7 @@
 
 import sys
 
-from overlapviz.cli import main
+from overlapviz.commands.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

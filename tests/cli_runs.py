@@ -1,10 +1,10 @@
 """Running the command line in-process, as the CLI tests do."""
 
-from overlapviz import cli
+from overlapviz.commands.main import main
 
 
 def run_cli(capsys, *argv):
     """(exit code, stdout, stderr) of ``overlapviz ARGV...`` (paths may be given as Path)."""
-    code = cli.main([str(arg) for arg in argv])
+    code = main([str(arg) for arg in argv])
     out, err = capsys.readouterr()
     return code, out, err

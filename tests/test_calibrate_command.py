@@ -6,11 +6,12 @@ import json
 
 import pytest
 
-from overlapviz import calibrate_command, cli
 from overlapviz.backends import registry
 from overlapviz.backends.base import BackendError
 from overlapviz.backends.cupy import calibrate as gpu_calibrate
 from overlapviz.backends.sim.profile import load_profile
+from overlapviz.commands import calibrate as calibrate_command
+from overlapviz.commands.main import main
 from tests.backends.test_calibration import measurements_of_the_model
 
 
@@ -38,7 +39,7 @@ def gpu(monkeypatch, config_home):
 
 
 def one_line_error(capsys, code, argv):
-    assert cli.main(argv) == code
+    assert main(argv) == code
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("overlapviz: error: ")
     assert captured.err.count("\n") == 1
@@ -83,7 +84,7 @@ def test_an_output_that_is_a_folder_is_refused(capsys, gpu, tmp_path):
 
 
 def test_it_writes_a_profile_the_model_runs_and_devices_lists(capsys, gpu, config_home, monkeypatch):
-    assert cli.main(["calibrate"]) == 0
+    assert main(["calibrate"]) == 0
     captured = capsys.readouterr()
     path = config_home / "test-gpu-calibrated.toml"
     assert path.is_file() and gpu == [0]
@@ -94,7 +95,7 @@ def test_it_writes_a_profile_the_model_runs_and_devices_lists(capsys, gpu, confi
     assert load_profile("test-gpu-calibrated").name == "Test GPU (calibrated 2026-12-01)"
     monkeypatch.undo()  # the real registry again: the model runs the profile by its name
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config_home.parents[1]))
-    assert cli.main(["run", "--backend", "sim", "--device", "test-gpu-calibrated", "--json"]) == 0
+    assert main(["run", "--backend", "sim", "--device", "test-gpu-calibrated", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["device_name"] == "Test GPU (calibrated 2026-12-01)"
 
 
@@ -104,13 +105,13 @@ def test_an_existing_profile_is_kept_unless_forced(capsys, gpu, config_home):
     path.write_text("# my own notes\n")
     assert "exists; --force replaces it" in one_line_error(capsys, 2, ["calibrate", "--name", "mine"])
     assert path.read_text() == "# my own notes\n" and gpu == []
-    assert cli.main(["calibrate", "--name", "mine", "--force"]) == 0
+    assert main(["calibrate", "--name", "mine", "--force"]) == 0
     assert load_profile("mine").sm_count == 132
 
 
 def test_a_profile_written_to_a_path_is_run_by_that_path(capsys, gpu, tmp_path):
     path = tmp_path / "here.toml"
-    assert cli.main(["calibrate", "-o", str(path)]) == 0
+    assert main(["calibrate", "-o", str(path)]) == 0
     assert f"run it     overlapviz run --device {path}" in capsys.readouterr().out
     assert load_profile(str(path)).copy_engines == 3
 
@@ -121,7 +122,7 @@ def test_a_failed_measurement_writes_nothing(capsys, gpu, config_home, monkeypat
         raise BackendError("CUDA error while calibrating: an illegal memory access was encountered")
 
     monkeypatch.setattr(gpu_calibrate, "measure", broken)
-    assert cli.main(["calibrate"]) == 1
+    assert main(["calibrate"]) == 1
     assert "illegal memory access" in capsys.readouterr().err
     assert not config_home.exists() or not list(config_home.iterdir())
 

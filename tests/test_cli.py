@@ -9,9 +9,10 @@ import pytest
 from cli_runs import run_cli
 from fake_backend import FakeBackend, fake_loader
 
-from overlapviz import cli, presets, run_report
+from overlapviz import presets, run_report
 from overlapviz.backends import registry
 from overlapviz.backends.base import DeviceInfo
+from overlapviz.commands.main import main
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import METRIC_DEFINITIONS
 from overlapviz.core.pinning import PINNED_SHARE_ENV
@@ -291,7 +292,7 @@ def test_write_failure_after_the_run_is_one_line(backends, tmp_path, capsys, mon
     def full_disk(trace, path):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(cli, "export_chrome", full_disk)
+    monkeypatch.setattr("overlapviz.commands.outputs.export_chrome", full_disk)
     code, _, err = run_cli(capsys, "run", "--trace", str(tmp_path / "t.json"))
     assert code == 2
     assert err == f"overlapviz: error: [Errno 28] No space left on device: '{tmp_path / 't.json'}'\n"
@@ -307,7 +308,7 @@ def test_interrupt_is_one_line(backends, capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "run_on", interrupted)
+    monkeypatch.setattr("overlapviz.commands.run.run_on", interrupted)
     code, _, err = run_cli(capsys, "run")
     assert (code, err) == (130, "overlapviz: error: interrupted\n")
 
@@ -402,7 +403,7 @@ def test_no_command_starts_the_app(capsys, monkeypatch):
     app = types.ModuleType("overlapviz._qt.app")
     app.main = lambda: started.append(True) or 0
     monkeypatch.setitem(sys.modules, "overlapviz._qt.app", app)
-    assert cli.main([]) == 0
+    assert main([]) == 0
     assert started == [True]
 
 

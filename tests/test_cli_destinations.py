@@ -18,7 +18,8 @@ from cli_runs import run_cli
 from fake_backend import FakeBackend
 from fs_snapshot import make_device, make_fifo, make_socket, partials, permissions_hold, snapshot
 
-from overlapviz import cli, presets
+from overlapviz import presets
+from overlapviz.commands.errors import UsageError
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.file_system import name_limit
 from overlapviz.core.safe_read import MAX_INPUT_ENV
@@ -159,10 +160,10 @@ def test_a_failure_before_the_end_leaves_the_old_outputs_whole(backends, capsys,
     table.write_text("old table")
 
     def picture_fails(*args):
-        raise cli.UsageError("cannot draw")
+        raise UsageError("cannot draw")
 
-    monkeypatch.setattr(cli, "_draw", picture_fails)
-    monkeypatch.setattr(cli, "_check_picture", lambda *args: None)
+    monkeypatch.setattr("overlapviz.commands.run.draw", picture_fails)
+    monkeypatch.setattr("overlapviz.commands.run.check_picture", lambda *args: None)
     code, out, err = run_cli(capsys, "run", "--trace", trace, "--csv", table, "--png", folder / "run.png")
     assert_one_line_exit_2(code, out, err, "cannot draw")
     assert (trace.read_text(), table.read_text()) == ("old trace", "old table")
@@ -238,9 +239,10 @@ def test_a_preset_saved_with_a_byte_order_mark_is_read(backends, capsys, tmp_pat
 PRESETS_IN = """
 import sys
 from pathlib import Path
-from overlapviz import cli, presets
+from overlapviz import presets
+from overlapviz.commands.main import main
 presets.presets_folder = lambda: Path(sys.argv[1])
-sys.exit(cli.main(["presets"]))
+sys.exit(main(["presets"]))
 """
 
 
@@ -257,7 +259,7 @@ def test_a_fifo_among_the_presets_is_refused_not_awaited(tmp_path):
 
 KILLED_RUN = """
 import sys, time
-from overlapviz import cli
+from overlapviz.commands.main import main
 from overlapviz.core import atomic
 call, stop_at = sys.argv[1], int(sys.argv[2])
 real = getattr(atomic.os, call)
@@ -269,7 +271,7 @@ def stall(*args):
         time.sleep(60)
     return real(*args)
 setattr(atomic.os, call, stall)
-cli.main(sys.argv[3:])
+main(sys.argv[3:])
 """
 
 

@@ -1,6 +1,6 @@
 """The run command's pipeline flags are written from the settings' declarations."""
 
-from overlapviz.cli import build_parser
+from overlapviz.commands.main import build_parser
 from overlapviz.core.config.cli_flags import FLAG_FIELDS
 from overlapviz.core.config.settings import SETTINGS
 

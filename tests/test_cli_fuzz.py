@@ -1,4 +1,4 @@
-"""Generated argument vectors through `cli.main`, in-process: a summary or one line on stderr, never a traceback."""
+"""Generated argument vectors through `main`, in-process: a summary or one line on stderr, never a traceback."""
 
 import json
 
@@ -7,8 +7,8 @@ from fuzzing import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
-from overlapviz import cli
 from overlapviz.backends import registry
+from overlapviz.commands.main import main
 
 pytestmark = pytest.mark.fuzz
 
@@ -51,7 +51,7 @@ def argument_vectors(draw):
 @given(argv=argument_vectors())
 def test_any_argument_vector_gives_a_summary_or_one_line(argv, capsys, monkeypatch):
     monkeypatch.delenv(registry.BACKEND_ENV, raising=False)
-    code = cli.main(argv)
+    code = main(argv)
     out, err = capsys.readouterr()
     if code == 0:
         report = json.loads(out)

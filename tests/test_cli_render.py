@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from cli_runs import run_cli
 
-from overlapviz import cli
+from overlapviz.commands.pictures import PICTURE_FORMATS_HELP
 
 DATA = Path(__file__).parent / "data"
 NSYS = DATA / "nsys" / "test-cuda-2026.1-pinned-streams.sqlite.gz"
@@ -65,4 +65,4 @@ def test_the_help_says_where_a_trace_opens_and_what_window_takes(capsys):
     assert code == 0
     assert "a trace recorded by another tool (PyTorch, Nsight Systems) its GPU work" in text
     assert "--window START:END|NAME" in text and "ProfilerStep#3" in text
-    assert cli.PICTURE_FORMATS_HELP in text
+    assert PICTURE_FORMATS_HELP in text

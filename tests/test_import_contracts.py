@@ -50,9 +50,10 @@ def _plant(module: str, line: str, *breaks: str) -> Plant:
 # Each plant imports packages and modules that the layering itself names, so that it still
 # means the same when modules move within their layer.
 PLANTS = {
-    # Qt anywhere but _qt, and reached from no command but cli
+    # Qt anywhere but _qt, and reached from no command but app and pictures, and only through _qt
     "Qt in presets": _plant("presets.py", "from PySide6.QtGui import QColor", QT),
-    "Qt in cli at module level": _plant("cli.py", "import pyqtgraph", QT),
+    "Qt in the main command at module level": _plant("commands/main.py", "import pyqtgraph", QT),
+    "Qt in the app command, not through _qt": _plant("commands/app.py", "import pyqtgraph", QT),
     "Qt in core": _plant("core/planted.py", "from PySide6 import QtCore", QT),
     "Qt in session": _plant("session.py", "import superqt", QT),
     "Qt in the view, from a package nothing imports yet": _plant("view/planted.py", "import shiboken6", QT),
@@ -80,12 +81,12 @@ PLANTS = {
     "session importing a command": _plant("session.py", "from overlapviz import record", LAYERS),
     "a module in no layer": _plant("planted.py", '"""Not placed."""', LAYERS),
     # indirect paths, each through a module that may import what the plant's first module may not
-    "Qt through _qt from a command but cli": Plant(
-        {"_qt/planted.py": "from PySide6 import QtCore", "analyze_command.py": "from overlapviz._qt import planted"},
+    "Qt through _qt from a command but app and pictures": Plant(
+        {"_qt/planted.py": "from PySide6 import QtCore", "commands/analyze.py": "from overlapviz._qt import planted"},
         frozenset({QT}),
     ),
-    # __main__ is in no layer; base imports core, so it reaches cli and the registry too
-    "core reaching cli through __main__": Plant(
+    # __main__ is in no layer; base imports core, so it reaches the commands and the registry too
+    "core reaching the commands through __main__": Plant(
         {"core/planted.py": "import overlapviz.__main__", "backends/base.py": "from overlapviz.core import planted"},
         frozenset({LAYERS, BACKENDS}),
     ),

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from overlapviz.backends.base import BackendError
-from overlapviz.cli import main
+from overlapviz.commands.main import main
 from overlapviz.core.config import (
     GIB,
     HostMemory,

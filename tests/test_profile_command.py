@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from overlapviz.cli import main
+from overlapviz.commands.main import main
 from overlapviz.importers.read import read_trace_file
 from tests.backends.cupy.test_recording import fake_gpu, issue_loop
 

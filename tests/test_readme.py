@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from docs.make_readme import BLOCK, README, comparable, refreshed
-from overlapviz.cli import build_parser
+from overlapviz.commands.main import build_parser
 
 
 def test_readme_begins_with_the_two_setup_commands():

@@ -157,7 +157,7 @@ def test_device_info_is_enough_for_a_backend():  # the fake keeps to the protoco
 
 def test_session_imports_no_qt():
     code = (
-        "import sys, overlapviz.session, overlapviz.cli;"
+        "import sys, overlapviz.session, overlapviz.commands.main;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'superqt', 'cupy')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

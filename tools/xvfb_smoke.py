@@ -512,7 +512,7 @@ def run_one(name: str, shots_dir: Path) -> int:
     shots = Shots(shots_dir, name)
     driver = Driver(SESSIONS[name](shots), shots)
     QTimer.singleShot(0, driver.start)
-    from overlapviz.cli import main as overlapviz_main
+    from overlapviz.commands.main import main as overlapviz_main
 
     code = overlapviz_main([])
     del app

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from overlapviz import cli
 from overlapviz.backends import registry
 from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.profile import PROFILE_DIR, ProfileError, load_profile, user_profiles
 from overlapviz.backends.sim.profile_files import is_profile_path, is_valid_key, user_profile_dir
+from overlapviz.commands.main import main
 from overlapviz.session import UnknownDeviceError, find_backend
 
 H200_TEXT = (PROFILE_DIR / "h200.toml").read_text()
@@ -130,11 +130,11 @@ def test_the_model_runs_a_profile_file_and_a_bad_one_is_bad_input(tmp_path):
 def test_run_with_a_profile_file_and_with_a_bad_one(tmp_path, capsys):
     path = tmp_path / "mine.toml"
     path.write_text(a_profile(name="Calibrated test GPU"))
-    assert cli.main(["run", "--backend", "sim", "--device", str(path), "--json"]) == 0
+    assert main(["run", "--backend", "sim", "--device", str(path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["device_name"] == "Calibrated test GPU" and report["simulated"] is True
     (tmp_path / "broken.toml").write_text(a_profile(h2d="-1"))
-    assert cli.main(["run", "--device", str(tmp_path / "broken.toml")]) == 2
+    assert main(["run", "--device", str(tmp_path / "broken.toml")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("overlapviz: error: ") and "h2d_gbps must be finite and not negative" in err
     assert len(err.strip().splitlines()) == 1
@@ -144,7 +144,7 @@ def test_devices_lists_the_users_profiles(config_home, capsys, monkeypatch):
     (config_home / "my-gpu.toml").write_text(a_profile(name="My calibrated GPU"))
     monkeypatch.setattr(registry, "_loaded", {})
     monkeypatch.setattr(registry.importlib.util, "find_spec", lambda name: None)  # no CuPy here
-    assert cli.main(["devices"]) == 0
+    assert main(["devices"]) == 0
     out = capsys.readouterr().out
     profiles = out.split("simulated profiles", 1)[1]
     assert "my-gpu" in profiles and "My calibrated GPU" in profiles

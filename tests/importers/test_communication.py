@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from overlapviz import cli
+from overlapviz.commands.main import main
 from overlapviz.core.communication import collective_of
 from overlapviz.core.lanes import lanes_of
 from overlapviz.core.trace import OpKind, Unit
@@ -185,16 +185,16 @@ def test_a_trace_without_nccl_has_no_communication_and_the_figures_it_always_had
 
 def test_analyze_prints_and_writes_communication_hidden_only_where_there_is_communication(capsys):
     path = DATA / NCCL_SAMPLED[0]
-    assert cli.main(["analyze", str(path)]) == 0
+    assert main(["analyze", str(path)]) == 0
     text = capsys.readouterr().out
     hidden = round(result_of(NCCL_SAMPLED[0]).metrics.comm_hidden_pct)
     assert f"copy time hidden 2 %   communication hidden {hidden} %" in text
     assert "communication 396.2 ms (32 %)" in text
-    assert cli.main(["analyze", str(path), "--json"]) == 0
+    assert main(["analyze", str(path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["comm_hidden_pct"] == pytest.approx(expected_shares(NCCL_SAMPLED[0])[1], abs=1e-3)
     assert report["busy_ms"]["communication"] == pytest.approx(396.199, abs=1e-3)
     assert "exposed-communication" in {finding["code"] for finding in report["findings"]}
-    assert cli.main(["analyze", str(DATA / "torch/torch-pinned.json.gz"), "--json"]) == 0
+    assert main(["analyze", str(DATA / "torch/torch-pinned.json.gz"), "--json"]) == 0
     quiet = json.loads(capsys.readouterr().out)
     assert quiet["comm_hidden_pct"] is None and "communication" not in quiet["busy_ms"]

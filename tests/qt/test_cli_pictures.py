@@ -7,9 +7,9 @@ from export_probes import picture_layout, rasterise_svg, wrong_pixels
 from PySide6.QtGui import QImage
 from qt_traces import two_chunk_trace
 
-from overlapviz import cli
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
+from overlapviz.commands.main import main
 from overlapviz.core.trace_io import export_chrome
 from overlapviz.importers.read import read_trace_file
 from overlapviz.presets import get_preset
@@ -21,7 +21,7 @@ KINDS = {KIND_COLOURS[style].upper() for style in (SpanStyle.H2D, SpanStyle.KERN
 
 
 def _run(capsys, *args):
-    code = cli.main(list(args))
+    code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
 

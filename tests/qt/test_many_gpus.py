@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from overlapviz.cli import main
+from overlapviz.commands.main import main
 from overlapviz.core import trace_facts
 from overlapviz.importers.read import read_trace_file
 from overlapviz.view.gpus_drawn import DRAWN_GPUS

@@ -12,7 +12,7 @@ from file_waits import FILE_TIMEOUT_MS
 
 import overlapviz._qt.app as qt_app
 from overlapviz._qt.app import start_window
-from overlapviz.cli import main
+from overlapviz.commands.main import main
 from overlapviz.importers.read import read_trace_file
 from tests.backends.cupy.test_recording import fake_gpu, issue_loop
 

@@ -9,13 +9,13 @@ from PySide6.QtGui import QColor, QFont, QImage
 from qt_traces import two_chunk_trace
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
-from overlapviz import cli
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import picture_view, render_image, svg_bytes
 from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.simulated_badge import BADGE_COLOUR, BADGE_WORD, badge_text, is_simulated
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.commands.main import main
 from overlapviz.core.trace_io import export_chrome
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file
@@ -146,7 +146,7 @@ def test_each_side_of_a_comparison_says_whether_it_was_simulated(qapp):
 def test_render_draws_the_badge_only_for_the_model(capsys, tmp_path):
     export_chrome(two_chunk_trace(), tmp_path / "sim.json")
     for name, source in (("sim", tmp_path / "sim.json"), ("real", REAL_GPU)):
-        assert cli.main(["render", str(source), "-o", str(tmp_path / f"{name}.png")]) == 0
+        assert main(["render", str(source), "-o", str(tmp_path / f"{name}.png")]) == 0
     capsys.readouterr()
     (rect,) = _badge_rects(prepare_trace(read_trace_file(tmp_path / "sim.json")), ExportOptions())
     sim = QImage(str(tmp_path / "sim.png")).convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)

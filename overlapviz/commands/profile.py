@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from overlapviz.backends.cupy.recording import RecordingUnavailable
+from overlapviz.commands.app import open_in_app
+from overlapviz.commands.pictures import render_module
 from overlapviz.core.atomic import written_together
 from overlapviz.core.destination import DestinationError, check_destination
 from overlapviz.core.trace import Trace
@@ -30,22 +32,15 @@ from overlapviz.core.window import WindowError, clip_to_window, parse_window
 from overlapviz.importers.to_trace import EmptyTraceError
 from overlapviz.record import Recorder
 from overlapviz.run_report import finite_json, json_run, summary_lines
-from overlapviz.session import analyse
+from overlapviz.session import RunResult, analyse
 
 UsageFailure = Callable[[str], NoReturn]
-Pictures = Callable[[], Any]  # the app's headless drawing code, imported when first asked for
-AppOpener = Callable[[Path], int]  # the app, on one file, until its window closes: the exit code
 EXIT_SCRIPT_FAILED = 1
 OPEN_NAME = "overlapviz-profile-{stem}.json"  # where --open writes the recording when --out names no file
 
 
-def add_profile(commands: Any, pictures: Pictures, open_app: AppOpener | None = None) -> None:
-    """Add ``overlapviz profile``.
-
-    Its parser's `error` is how the command reports bad input; `pictures` gives the drawing
-    code for ``--png`` and `open_app` the app for ``--open``, both Qt's: only ``cli`` reaches
-    Qt, so it hands them in.
-    """
+def add_profile(commands: Any) -> None:
+    """Add ``overlapviz profile`` (its parser's `error` is how the command reports bad input)."""
     profile = commands.add_parser(
         "profile",
         help="run a Python script, recording its GPU copies, kernels and API calls, and analyse them",
@@ -55,7 +50,7 @@ def add_profile(commands: Any, pictures: Pictures, open_app: AppOpener | None = 
         " script may use CuPy or PyTorch. Memsets and NVTX ranges are not recorded. Put '--' before the"
         " script when its arguments look like options.",
     )
-    profile.set_defaults(command=profile_command, usage_error=profile.error, pictures=pictures, open_app=open_app)
+    profile.set_defaults(command=profile_command, usage_error=profile.error)
     profile.add_argument("--out", type=Path, metavar="TRACE.json", help="write the recording as a Chrome trace")
     profile.add_argument("--png", type=Path, metavar="OUT.png", help="draw the recording (.svg: as SVG)")
     profile.add_argument(
@@ -80,24 +75,9 @@ def profile_command(args: argparse.Namespace) -> int:
     """Check the paths, run the script while recording, then report and write what was asked for."""
     fail: UsageFailure = args.usage_error
     script: Path = args.script
-    script_args: list[str] = args.script_args
     _check_inputs(script, args, fail)
-    recorder = Recorder(source=str(script))
-    try:
-        recorder.__enter__()
-    except RecordingUnavailable as error:
-        fail(str(error))
-    ending = run_script(script, script_args, quiet=args.json)
-    try:
-        recorder.__exit__(None, None, None)
-    except Exception as error:  # the final synchronize: a GPU the script left broken says so here
-        print(f"overlapviz: error: the recording could not be finished: {_one_line(str(error))}", file=sys.stderr)
-        _say_ending(ending)
-        return EXIT_SCRIPT_FAILED
-    try:
-        result = recorder.result
-    except EmptyTraceError:
-        print(f"overlapviz: {script} issued no host-device copy and no kernel: nothing to show", file=sys.stderr)
+    result, ending = _recorded(script, args.script_args, args.json, fail)
+    if result is None:
         _say_ending(ending)
         return EXIT_SCRIPT_FAILED
     if args.window is not None:
@@ -108,34 +88,50 @@ def profile_command(args: argparse.Namespace) -> int:
     out: Path | None = args.out
     if args.open and out is None:
         out = Path(tempfile.gettempdir()) / OPEN_NAME.format(stem=script.stem)
-    written = _write(result.trace, out, args.png, fail, args.pictures)
-    if args.json:
-        report = {"script": str(script), "script_args": script_args, "script_ending": ending or None}
-        print(json.dumps(finite_json({**report, **json_run(None, result)}), indent=2))
-    else:
-        print(
-            "\n".join(
-                [
-                    f"script     {' '.join([str(script), *script_args])}",
-                    *summary_lines(None, result),
-                    *(f"wrote      {path}" for path in written),
-                ]
-            )
-        )
-        _say_ending(ending)
+    written = _write(result.trace, out, args.png, fail)
+    _report(args, result, ending, written)
     if args.open and out is not None:
-        opened = _open_in_app(args.open_app, out, fail)
+        sys.stdout.flush()  # the report comes before anything the app prints
+        opened = open_in_app(out)
         if opened != 0:
             return opened
     return EXIT_SCRIPT_FAILED if ending else 0
 
 
-def _open_in_app(open_app: AppOpener | None, path: Path, fail: UsageFailure) -> int:
-    """Show `path` in the app until its window closes (the trace is written already)."""
-    if open_app is None:
-        fail(f"--open: the desktop app is not available here; {path} is written")
-    sys.stdout.flush()
-    return open_app(path)
+def _recorded(script: Path, script_args: list[str], quiet: bool, fail: UsageFailure) -> tuple[RunResult | None, str]:
+    """Run `script` while recording: what it recorded (None where nothing is to be shown), and how it ended.
+
+    Where nothing is shown, one line on stderr has said why.
+    """
+    recorder = Recorder(source=str(script))
+    try:
+        recorder.__enter__()
+    except RecordingUnavailable as error:
+        fail(str(error))
+    ending = run_script(script, script_args, quiet=quiet)
+    try:
+        recorder.__exit__(None, None, None)
+    except Exception as error:  # the final synchronize: a GPU the script left broken says so here
+        print(f"overlapviz: error: the recording could not be finished: {_one_line(str(error))}", file=sys.stderr)
+        return None, ending
+    try:
+        return recorder.result, ending
+    except EmptyTraceError:
+        print(f"overlapviz: {script} issued no host-device copy and no kernel: nothing to show", file=sys.stderr)
+        return None, ending
+
+
+def _report(args: argparse.Namespace, result: RunResult, ending: str, written: list[Path]) -> None:
+    """Print the summary (then how the script ended, if badly) or, with ``--json``, the JSON alone."""
+    script: Path = args.script
+    script_args: list[str] = args.script_args
+    if args.json:
+        report = {"script": str(script), "script_args": script_args, "script_ending": ending or None}
+        print(json.dumps(finite_json({**report, **json_run(None, result)}), indent=2))
+        return
+    lines = [f"script     {' '.join([str(script), *script_args])}", *summary_lines(None, result)]
+    print("\n".join([*lines, *(f"wrote      {path}" for path in written)]))
+    _say_ending(ending)
 
 
 def run_script(script: Path, script_args: list[str], quiet: bool = False) -> str:
@@ -195,17 +191,17 @@ def _check_inputs(script: Path, args: argparse.Namespace, fail: UsageFailure) ->
             except DestinationError as error:
                 fail(str(error))
     if args.png is not None:
-        args.pictures()
+        render_module()
 
 
-def _write(trace: Trace, out: Path | None, png: Path | None, fail: UsageFailure, pictures: Pictures) -> list[Path]:
+def _write(trace: Trace, out: Path | None, png: Path | None, fail: UsageFailure) -> list[Path]:
     written: list[Path] = []
     with _together(fail):
         if out is not None:
             export_chrome(trace, out)
             written.append(out)
         if png is not None:
-            written.append(_draw(trace, png, pictures()))
+            written.append(_draw(trace, png, render_module()))
     return written
 
 
@@ -223,4 +219,3 @@ def _draw(trace: Trace, path: Path, render: Any) -> Path:
     if path.suffix.lower() == ".svg":
         return Path(render.render_trace_svg(trace, path))
     return Path(render.render_trace_png(trace, path))
-

@@ -1,0 +1,49 @@
+"""The desktop app from the command line: ``overlapviz``, ``overlapviz FILE`` and ``profile --open``.
+
+The app is imported only here, and only when it is started, so that nothing else on the
+command line loads Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from overlapviz.commands.errors import EXIT_FAILED, EXIT_USAGE, PROG, fail
+
+OPENED_SUFFIXES = (".json", ".gz", ".sqlite", ".db")  # the files the app's File > Open offers
+
+
+def file_to_open(argv: Sequence[str]) -> Path | None:
+    """The file of ``overlapviz FILE``: one argument, no command's name, an existing file or a trace's name."""
+    if len(argv) != 1 or argv[0].startswith("-"):
+        return None
+    path = Path(argv[0])
+    return path if os.path.isfile(path) or path.name.lower().endswith(OPENED_SUFFIXES) else None
+
+
+def open_in_app(path: Path, otherwise: str | None = None) -> int:
+    """The app on `path` until its window closes (``profile --open``); 2 where no window can be shown."""
+    try:
+        from overlapviz._qt.app import main as app_main
+    except ImportError as error:
+        why = f"the desktop app is not available in this build ({error})"
+        return fail(f"{why}; {otherwise}" if otherwise else f"--open: {why}; {path} is written", EXIT_USAGE)
+    return int(app_main(path) or 0)
+
+
+def app_command(args: argparse.Namespace) -> int:
+    """Start the desktop app (imported only here, so nothing else on the command line loads Qt)."""
+    try:
+        from overlapviz._qt.app import main as app_main
+    except ImportError as error:
+        print(
+            f"{PROG}: the desktop app is not available in this build ({error});"
+            f" 'overlapviz run' works without it",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    return int(app_main() or 0)

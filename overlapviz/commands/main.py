@@ -1,0 +1,124 @@
+"""``overlapviz``: the parser of every subcommand, and `main`, which runs the one asked for.
+
+The console script and ``python -m overlapviz`` both call `main`; it turns every failure
+into one line and an exit code (`overlapviz.commands.errors`), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from overlapviz import __version__
+from overlapviz.backends.base import BackendError
+from overlapviz.commands.analyze import add_analyze
+from overlapviz.commands.app import app_command, file_to_open, open_in_app
+from overlapviz.commands.bandwidth import add_bandwidth
+from overlapviz.commands.calibrate import add_calibrate
+from overlapviz.commands.devices import add_devices
+from overlapviz.commands.errors import EXIT_FAILED, EXIT_USAGE, PROG, UsageError, fail
+from overlapviz.commands.presets import add_presets
+from overlapviz.commands.profile import add_profile
+from overlapviz.commands.render import add_render
+from overlapviz.commands.run import add_run
+from overlapviz.core.config import ConfigError
+from overlapviz.desktop_entry import install_desktop_entry
+from overlapviz.presets import PresetError
+from overlapviz.session import UnknownDeviceError
+
+Command = Callable[[argparse.Namespace], int]
+SUBCOMMANDS = (add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets, add_calibrate)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (argparse prints the usage too)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise instead of printing usage and exiting."""
+        raise UsageError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code.
+
+    Parameters
+    ----------
+    argv
+        The arguments after the program name; None for ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        0 on success, 1 when a run failed, 2 for bad arguments.
+    """
+    never_fail_to_print()
+    try:
+        args = _parse(argv)
+        command: Command = args.command
+        return command(args)
+    except SystemExit as done:  # --help and --version
+        return done.code if isinstance(done.code, int) else 0
+    except (UsageError, ConfigError, PresetError, UnknownDeviceError) as error:
+        return fail(str(error), EXIT_USAGE)
+    except BackendError as error:
+        return fail(str(error), EXIT_FAILED)
+    except KeyboardInterrupt:
+        return fail("interrupted", 130)
+    except BrokenPipeError:  # the reader went away (`overlapviz run | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILED
+
+
+def never_fail_to_print() -> None:
+    r"""Write what the terminal's encoding cannot hold escaped (``\ud800``), never stopping on it.
+
+    Text from a file (a device, kernel or file name) may hold a lone surrogate, which no
+    encoding writes, and any name may hold letters that an ASCII terminal (``LANG=C``) lacks.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
+class _InstallDesktop(argparse.Action):
+    """``--install-desktop``: write the desktop entry (`desktop_entry`), say where, and stop, as --version does."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        try:
+            path = install_desktop_entry()
+        except OSError as error:
+            raise UsageError(f"--install-desktop: {error}") from None
+        print(f"wrote      {path}")
+        raise SystemExit(0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the parser with every subcommand."""
+    parser = _Parser(
+        prog=PROG,
+        description="See where asynchronous GPU copies and kernels overlap. With no command, start the app;"
+        " with a file (overlapviz FILE), start it on that file.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--install-desktop", action=_InstallDesktop, nargs=0,
+                        help="add the app to the desktop's menu and to its 'Open with' for traces, then exit")
+    parser.set_defaults(command=app_command)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(commands)
+    return parser
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; ``overlapviz FILE``, as a desktop launcher gives it, is the app opening FILE."""
+    try:
+        return build_parser().parse_args(argv)
+    except UsageError:
+        path = file_to_open(sys.argv[1:] if argv is None else argv)
+        if path is None:
+            raise
+        return argparse.Namespace(command=lambda _args: open_in_app(path, f"{path} cannot be opened"))

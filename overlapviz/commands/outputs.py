@@ -1,0 +1,57 @@
+"""The files a command writes: checked before the work, renamed into place together after it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from overlapviz.commands.errors import UsageError
+from overlapviz.core.atomic import written_together
+from overlapviz.core.destination import DestinationError, check_destination
+from overlapviz.core.trace_io import export_chrome, export_csv
+from overlapviz.session import RunResult
+
+
+def output_paths(path: Path | None, runs: int) -> list[Path]:
+    """One path per run (FILE-a.json, FILE-b.json for two), each checked to be writable."""
+    if path is None:
+        return []
+    if not path.name:  # "/" or ".": no file name to derive FILE-a from
+        raise UsageError(f"cannot write {path}: it is a folder")
+    paths = [path] if runs == 1 else [path.with_name(f"{path.stem}-{k}{path.suffix}") for k in "ab"[:runs]]
+    for each in paths:
+        check_writable(each)
+    return paths
+
+
+def check_writable(path: Path) -> None:
+    """Fail before a long run, not after it, when an output file cannot be written."""
+    try:
+        check_destination(path)
+    except DestinationError as error:
+        raise UsageError(str(error)) from None
+
+
+def write_outputs(results: list[RunResult], outputs: dict[str, list[Path]]) -> list[Path]:
+    """Write each run's trace (``trace``: Chrome JSON, ``csv``: CSV) to its paths; the paths written."""
+    writers = {"trace": export_chrome, "csv": export_csv}
+    written = []
+    for kind, paths in outputs.items():
+        for result, path in zip(results, paths, strict=False):
+            try:
+                writers[kind](result.trace, path)
+            except OSError as error:
+                raise UsageError(str(error)) from None
+            written.append(path)
+    return written
+
+
+@contextmanager
+def outputs_together() -> Iterator[None]:
+    """Rename every output of the run into place at the end, together (docs/files.md says what holds)."""
+    try:
+        with written_together():
+            yield
+    except OSError as error:  # a rename at the end failed; the message names the file
+        raise UsageError(str(error)) from None

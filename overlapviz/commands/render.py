@@ -1,0 +1,73 @@
+"""``overlapviz render TRACE -o OUT.png``: a trace file drawn as the app exports it, no display needed."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from overlapviz.app.time_window import cut_trace, text_window
+from overlapviz.commands.errors import UsageError
+from overlapviz.commands.pictures import PICTURE_FORMATS_HELP, add_picture_options, check_picture, draw
+from overlapviz.core.trace import Trace
+from overlapviz.core.trace_io import TraceFormatError
+from overlapviz.core.window import WindowError
+from overlapviz.importers.read import read_trace_file
+
+_RENDER_HELP = f"""\
+Draw a trace file as the app exports it: caption, colour key, timeline and the findings as
+callouts. No display needed. The trace is one overlapviz wrote (run --trace, the app's Export
+Chrome trace, profile --out), a PyTorch profiler trace or an Nsight Systems SQLite export,
+gzipped or not.
+
+The picture shows the time the app's window opens on: a trace recorded by another tool
+(PyTorch, Nsight Systems) its GPU work, from the first copy or kernel to the last, with a
+small margin; a run of overlapviz all of it. --window picks the part yourself, as the app's
+View > Time window does: the picture, its caption and its callouts are then of that part
+alone.
+
+{PICTURE_FORMATS_HELP}
+"""
+
+
+def add_render(commands: Any) -> None:
+    """Add ``overlapviz render``."""
+    render = commands.add_parser(
+        "render",
+        help="draw a trace file (overlapviz, PyTorch profiler or Nsight Systems) to a PNG or SVG",
+        description=_RENDER_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    render.set_defaults(command=render_command)
+    render.add_argument("trace", type=Path, metavar="TRACE", help="the trace to draw (.json, .sqlite, gzipped or not)")
+    render.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png",
+                        help="the picture to write: OUT.png or OUT.svg")
+    render.add_argument(
+        "--window", metavar="START:END|NAME",
+        help="draw only this part: ms from the trace's start as the app's time axis shows them (e.g. 2:4.5, or 10:"
+        " to the end), or the NVTX / record_function range of that name (e.g. ProfilerStep#3; NAME#k its k-th)",
+    )  # fmt: skip
+    add_picture_options(render)
+
+
+def render_command(args: argparse.Namespace) -> int:
+    """Read a trace file and draw it (the part --window names, if given)."""
+    check_picture(args.output, args.width, args.theme, "-o")
+    try:
+        trace = read_trace_file(args.trace)
+    except TraceFormatError as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"cannot read {args.trace}: {error.strerror or error}") from None
+    if args.window is not None:
+        trace = _windowed(trace, args.window)
+    print(f"wrote      {draw([trace], [''], args.output, args.width, args.theme)}")
+    return 0
+
+
+def _windowed(trace: Trace, text: str) -> Trace:
+    """`trace` cut to the window `text` gives, as the app cuts it."""
+    try:
+        return cut_trace(trace, text_window(trace, text))
+    except WindowError as error:
+        raise UsageError(f"--window: {error}") from None
