@@ -1,22 +1,31 @@
-"""Open any trace file overlapviz reads, whatever tool wrote it, telling them apart by content.
+"""The one door for files: which format a file is gets decided here, by its content, and only here.
 
 - an Nsight Systems SQLite export (``nsys export --type sqlite``), by its SQLite header (any other
   SQLite file is refused as no such export);
 - a PyTorch profiler (Kineto) trace, by its first bytes (`looks_like_kineto`);
 - an Nsight Systems report (``.nsys-rep``) or overlapviz's own CSV export is refused with what
   to open instead (`other_files`);
-- anything else is taken for overlapviz's own Chrome trace JSON.
-Each may be gzip-compressed (`overlapviz.core.safe_read` un-gzips, by content too). Every
-failure is a `TraceFormatError` or an `InputFileError`, one line naming the file.
+- anything else is overlapviz's own JSON: a session (`core.session_document`, read by
+  `read_with_settings` only) or a Chrome trace it wrote (`core.trace_io`).
+Each may be gzip-compressed (`overlapviz.core.safe_read` un-gzips, by content too). The command
+line reads the trace (`read_trace_file`), the app the trace with its settings
+(`read_with_settings`); every failure is a `TraceFormatError` or an `InputFileError`, one line
+that names the file (but for a trace's own settings out of range, which the app alone reads).
+Another tool's format is one entry of `IMPORTERS`.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from overlapviz.core.config import ConfigError
 from overlapviz.core.safe_read import read_input_bytes
+from overlapviz.core.session_document import SessionData, config_of, is_session, session_of
 from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import TraceFormatError, parse_json, trace_from_chrome
+from overlapviz.core.trace_io import TraceFormatError, parse_json, trace_at_once, trace_from_chrome
+from overlapviz.importers.activity import Activities
 from overlapviz.importers.kineto import SNIFF_BYTES, KinetoFormatError, looks_like_kineto, read_kineto
 from overlapviz.importers.nsys import NsysFormatError, read_nsys
 from overlapviz.importers.other_files import what_to_open_instead
@@ -24,8 +33,33 @@ from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
 from overlapviz.importers.untrusted_sqlite import SQLITE_MAGIC
 
 
+@dataclass(frozen=True)
+class Importer:
+    """Another tool's trace format: how its file is known, and its reader."""
+
+    tool: str
+    recognises: Callable[[bytes], bool]
+    read: Callable[[bytes, str], Activities]
+    refusal: type[ValueError]  # what `read` raises for a damaged file; its words reach the user as they are
+
+
+def _starts_like_sqlite(raw: bytes) -> bool:
+    # A damaged export gets the Nsight reader's words, not JSON's, so its header alone decides.
+    return raw.startswith(SQLITE_MAGIC)
+
+
+def _starts_like_kineto(raw: bytes) -> bool:
+    return looks_like_kineto(raw[:SNIFF_BYTES])
+
+
+IMPORTERS = (
+    Importer("Nsight Systems", _starts_like_sqlite, read_nsys, NsysFormatError),
+    Importer("PyTorch profiler", _starts_like_kineto, read_kineto, KinetoFormatError),
+)
+
+
 def read_trace_file(path: str | os.PathLike[str]) -> Trace:
-    """The trace in the file at `path`, from whichever tool wrote it.
+    """The trace in the file at `path`, from whichever tool wrote it (a session is no trace here).
 
     Raises
     ------
@@ -35,17 +69,35 @@ def read_trace_file(path: str | os.PathLike[str]) -> Trace:
         The file cannot be read, is not a regular file, or is over the size limit (an `OSError`).
     """
     raw = read_input_bytes(path, what="trace")
-    return trace_from_bytes(raw, os.fspath(path))
-
-
-def trace_from_bytes(raw: bytes, source: str) -> Trace:
-    """The trace in a file's bytes (see `read_trace_file`); `source` names it in messages."""
-    trace = another_tools_trace(raw, source)
+    source = os.fspath(path)
+    trace = _another_tools_trace(raw, source)
     return trace if trace is not None else _own_trace(raw, source)
 
 
-def another_tools_trace(raw: bytes, source: str) -> Trace | None:
-    """The trace in another tool's file (Nsight Systems, PyTorch profiler); None for any other file.
+def read_with_settings(path: str | os.PathLike[str]) -> SessionData:
+    """What the file at `path` holds: a session, or a trace with the settings that made it.
+
+    Another tool's trace comes with no pipeline settings; overlapviz's trace with those in its
+    metadata.
+
+    Raises
+    ------
+    TraceFormatError
+        The file is neither a session nor a trace any importer reads, or is damaged; the
+        message names the file.
+    InputFileError
+        As for `read_trace_file`.
+    """
+    raw = read_input_bytes(path, what="session")
+    source = os.fspath(path)
+    trace = _another_tools_trace(raw, source)
+    if trace is not None:
+        return SessionData(None, trace)
+    return _own_file(raw, source)
+
+
+def _another_tools_trace(raw: bytes, source: str) -> Trace | None:
+    """The trace in another tool's file; None for any other file.
 
     Raises
     ------
@@ -57,19 +109,56 @@ def another_tools_trace(raw: bytes, source: str) -> Trace | None:
     instead = what_to_open_instead(raw, source)
     if instead is not None:
         raise TraceFormatError(instead)
+    importer = next((importer for importer in IMPORTERS if importer.recognises(raw)), None)
+    if importer is None:
+        return None
     try:
-        if raw.startswith(SQLITE_MAGIC):  # a damaged export gets the Nsight reader's words, not JSON's
-            return activities_to_trace(read_nsys(raw, source))
-        if looks_like_kineto(raw[:SNIFF_BYTES]):
-            return activities_to_trace(read_kineto(raw, source))
-    except (KinetoFormatError, NsysFormatError, EmptyTraceError) as error:
+        return activities_to_trace(importer.read(raw, source))
+    except (importer.refusal, EmptyTraceError) as error:
         raise TraceFormatError(str(error)) from None
-    return None
 
 
 def _own_trace(raw: bytes, source: str) -> Trace:
+    """A Chrome trace overlapviz wrote: the fast way when it is well formed, else the way that says what is wrong."""
+    trace = trace_at_once(raw)
+    if trace is not None:
+        return trace
     document = parse_json(raw, source)
     try:
         return trace_from_chrome(document)
     except TraceFormatError as error:
         raise TraceFormatError(f"{source}: {error}") from None
+
+
+def _own_file(raw: bytes, source: str) -> SessionData:
+    """A session or a Chrome trace overlapviz wrote, with its settings."""
+    trace = trace_at_once(raw)
+    if trace is not None:
+        try:
+            return _with_settings(trace)
+        except TraceFormatError:
+            pass  # read again the slow way, which says what is wrong
+    document = parse_json(raw, source)
+    try:
+        if is_session(document):
+            return session_of(document)
+        trace = trace_from_chrome(document)
+    except (TraceFormatError, ConfigError, TypeError) as error:
+        raise TraceFormatError(f"{source}: {error}") from None
+    return _with_settings(trace)
+
+
+def _with_settings(trace: Trace) -> SessionData:
+    """`trace` with the settings, backend and device its metadata holds.
+
+    Raises
+    ------
+    TraceFormatError
+        The settings are not an object, or one is unknown or out of range; the message, as
+        ever, does not name the file.
+    """
+    try:
+        config = config_of(trace.meta.config)
+    except (ConfigError, TypeError) as error:
+        raise TraceFormatError(str(error)) from None
+    return SessionData(config, trace, trace.meta.backend, trace.meta.device)

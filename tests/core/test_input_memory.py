@@ -27,7 +27,7 @@ LIMIT = 24 * MIB
 @pytest.fixture(autouse=True)
 def small_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(MAX_INPUT_ENV, str(LIMIT))
-    monkeypatch.setattr("overlapviz.core.trace_io.PYTHON_JSON_BYTES", MIB, raising=False)
+    monkeypatch.setattr("overlapviz.core.trace_import.PYTHON_JSON_BYTES", MIB, raising=False)
 
 
 def peak_while(read: Callable[[Path], object], path: Path) -> int:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from overlapviz.core import trace_io
+from overlapviz.core import trace_import
 from overlapviz.core.trace import COLUMNS, MemoryKind, OpKind, Trace, TraceBuilder, Unit
 from overlapviz.core.trace_io import (
     CSV_HEADER,
@@ -449,15 +449,15 @@ ASSET_TRACES = Path(__file__).parents[2] / "assets" / "traces"
 def test_a_whole_file_is_read_a_column_at_a_time_to_the_trace_the_event_by_event_reading_gives(name, monkeypatch):
     path = ASSET_TRACES / name
     document = json.loads(path.read_text())
-    events, other = trace_io._document_parts(document)
+    events, other = trace_import._document_parts(document)
     names = {n: i for i, n in enumerate(other["names"])}
-    int_args = trace_io._int_args_of(other["overlapviz"])
-    assert trace_io._columns_at_once(events, names, int_args) is not None  # the fast way was taken
+    int_args = trace_import._int_args_of(other["overlapviz"])
+    assert trace_import._columns_at_once(events, names, int_args) is not None  # the fast way was taken
     at_once = trace_from_chrome(document)
-    decoded = trace_io.trace_at_once(path.read_bytes())  # straight from the bytes, no dict per event
+    decoded = trace_import.trace_at_once(path.read_bytes())  # straight from the bytes, no dict per event
     assert decoded is not None
     assert_same_trace(decoded, at_once)
-    monkeypatch.setattr(trace_io, "_columns_at_once", lambda *_args: None)
+    monkeypatch.setattr(trace_import, "_columns_at_once", lambda *_args: None)
     assert_same_trace(at_once, trace_from_chrome(document))
 
 
@@ -480,6 +480,6 @@ def test_a_bad_value_anywhere_is_named_by_the_event_by_event_reading(where, valu
         trace_from_chrome(json.loads(json.dumps(document)))
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(document))
-    assert trace_io.trace_at_once(path.read_bytes()) is None
+    assert trace_import.trace_at_once(path.read_bytes()) is None
     with pytest.raises(TraceFormatError, match=re.escape(message)):
         import_chrome(path)

@@ -66,7 +66,7 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
     def fail(*_args):
         raise TypeError("boom")
 
-    monkeypatch.setattr("overlapviz.app.session_file.chrome_dict", fail)
+    monkeypatch.setattr("overlapviz.core.session_document.chrome_dict", fail)
     with pytest.raises(TypeError):
         save_session(path, SessionData(PipelineConfig(chunks=2), two_chunk_trace()))
     assert path.read_text() == before and json.loads(before)["config"]["chunks"] == 16
