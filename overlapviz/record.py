@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from overlapviz.backends.cupy.recording import Recording
-    from overlapviz.core.finding import Finding
+    from overlapviz.core.findings.finding import Finding
     from overlapviz.core.metrics import Metrics
     from overlapviz.core.trace import Trace
     from overlapviz.importers.activity import Activities

@@ -12,7 +12,7 @@ from typing import Any
 
 from overlapviz.core.config import PipelineConfig, format_size
 from overlapviz.core.device_names import shown_device_name
-from overlapviz.core.finding import Finding
+from overlapviz.core.findings.finding import Finding
 from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
 from overlapviz.core.migrations import no_copies_text
 from overlapviz.core.number_text import counted, duration_text, fixed, rate_text

@@ -1,11 +1,10 @@
 """Every control, memory kind, finding and figure has its glossary entry and its line in the docs.
 
-The lists come from the code (the controls' form, `HostMemory`, the `Finding` codes the rules
-in `overlapviz.core` write, `METRIC_DEFINITIONS` and the metrics panel's form), so a new one
-without its words fails here.
+The lists come from the code (the controls' form, `HostMemory`, the codes of the finding
+rules (`overlapviz.core.findings.RULES`), `METRIC_DEFINITIONS` and the metrics panel's form), so
+a new one without its words fails here.
 """
 
-import ast
 import dataclasses
 import re
 import xml.etree.ElementTree as ElementTree
@@ -20,7 +19,6 @@ from overlapviz.core.metrics import FIGURE_NAMES, METRIC_DEFINITIONS
 from overlapviz.view.deltas import delta_rows
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = ROOT / "overlapviz" / "core"
 DOCS = ROOT / "docs"
 UNDER = "Controls \u25b8 "
 GROUP_OF_CONTROLS = "pipeline_box"  # a box around several controls, each with its own title
@@ -51,15 +49,8 @@ def memory_buttons() -> dict[HostMemory, str]:
 
 
 def finding_codes() -> set[str]:
-    """The code of every `Finding(...)` that a module of `overlapviz.core` writes."""
-    codes = set()
-    for path in CORE.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Finding" and node.args:
-                first = node.args[0]
-                if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    codes.add(first.value)
-    return codes
+    """The code of every finding rule (`overlapviz.core.findings.RULES`)."""
+    return {rule.code for rule in RULES}
 
 
 def figure_names() -> set[str]:
@@ -93,7 +84,7 @@ def test_the_lists_come_out_of_the_code():
     assert len(control_titles()) >= 12 and "Host memory" in control_titles() and "Ring slots" in control_titles()
     assert len(memory_buttons()) == len(HostMemory) == 8
     assert {"copy-queue", "exposed-communication", "graph-launch", "alloc-per-run"} <= finding_codes()
-    assert all(rule.__module__.startswith("overlapviz.core.") for rule in (*RULES, *PROGRAM_RULES))
+    assert all(rule.detect.__module__.startswith("overlapviz.core.") for rule in (*RULES, *PROGRAM_RULES))
     assert {"makespan", "copy time hidden", "ram pinned", "h2d bandwidth", "busy"} <= figure_names()
     assert FIGURE_NAMES.keys() == METRIC_DEFINITIONS.keys()  # a defined figure has its name
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from overlapviz.core.finding import Finding
+from overlapviz.core.findings.finding import Finding
 from overlapviz.core.lanes import gpus_of
 from overlapviz.core.metrics import Metrics
 from overlapviz.core.per_device import findings_per_device, gpu_title, metrics_per_device

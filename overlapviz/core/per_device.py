@@ -29,8 +29,8 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.finding import Finding
 from overlapviz.core.findings import PROGRAM_RULES, RULES, find_findings, findings_by_rule
+from overlapviz.core.findings.finding import Finding
 from overlapviz.core.lanes import gpus_of
 from overlapviz.core.metrics import (
     Metrics,

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from overlapviz.core.comm_findings import EXPOSED_COMM_SHARE, exposed_comm_ns, exposed_communication
+from overlapviz.core.findings.communication import EXPOSED_COMM_SHARE, exposed_comm_ns, exposed_communication
 from overlapviz.core.metrics import comm_hidden_pct, compute_metrics, copy_hidden_pct
 from overlapviz.core.per_device import metrics_per_device
 from overlapviz.core.trace import OpKind, TraceBuilder, Unit

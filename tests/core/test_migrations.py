@@ -6,9 +6,9 @@ import pytest
 from tracefactory import MS, US
 
 from overlapviz.core.findings import find_findings
+from overlapviz.core.findings.program import MIGRATION_SHARE
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.migrations import migration_name, migrations_text, no_copies_text
-from overlapviz.core.program_findings import MIGRATION_SHARE
 from overlapviz.core.trace import OpKind, TraceBuilder, Unit
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file

@@ -3,8 +3,8 @@
 import pytest
 
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.findings.peers import peer_bound
 from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.peer_findings import peer_bound
 from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.session import run_pipeline

@@ -6,8 +6,8 @@ import pytest
 
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import find_findings
+from overlapviz.core.findings.program import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.program_findings import legacy_default_stream, small_copies, staged_peer_copy
 from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
 from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file

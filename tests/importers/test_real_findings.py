@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from overlapviz.core.host_findings import PAGEABLE_COST_SHARE, pageable_cost_ns
+from overlapviz.core.findings.host import PAGEABLE_COST_SHARE, pageable_cost_ns
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import analyse
 

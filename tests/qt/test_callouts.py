@@ -19,6 +19,8 @@ from overlapviz.view.lane_rows import lanes_with_rows
 from overlapviz.view.layout import CALLOUT_HEIGHT, MAX_CALLOUT_SHARE, VIEW_PAD, callout_row_height, layout_lanes
 from overlapviz.view.prepared import prepare_trace
 
+FIRST_CLAUSE = "small-copies"  # a rule whose callout is its finding's first clause (`first_clause_callout`)
+
 
 def _callouts(result):
     return _callouts_of(result, result.findings)
@@ -116,9 +118,9 @@ def test_an_idle_gpu_is_bracketed_where_it_stood_idle_on_the_compute_lane():
         assert not inside.any()
 
 
-def test_an_unknown_finding_gets_its_first_clause_over_the_lane_with_its_spans():
+def test_a_finding_without_words_of_its_own_gets_its_first_clause_over_the_lane_with_its_spans():
     result = analyse(two_chunk_trace())
-    odd = Finding("something-new", "Kernels waited for a reason nobody has named yet: more words follow.", (1, 4))
+    odd = Finding(FIRST_CLAUSE, "Kernels waited for a reason nobody has named yet: more words follow.", (1, 4))
     [callout] = _callouts_of(result, [odd])
     assert callout.text == "Kernels waited for a reason nobody has named yet"
     assert callout.lane_key in {"unit-compute", "stream-0", "stream-1"}
@@ -126,16 +128,22 @@ def test_an_unknown_finding_gets_its_first_clause_over_the_lane_with_its_spans()
 
 def test_a_first_clause_is_not_the_gpu_that_leads_a_finding_of_several_gpus():
     result = analyse(two_chunk_trace())
-    odd = Finding("something-new", "GPU 1: Kernels waited for a reason nobody has named yet: more.", (1, 4))
+    odd = Finding(FIRST_CLAUSE, "GPU 1: Kernels waited for a reason nobody has named yet: more.", (1, 4))
     [callout] = _callouts_of(result, [odd])
     assert callout.text == "Kernels waited for a reason nobody has named yet"
 
 
 def test_a_first_clause_keeps_its_decimal_numbers_whole():
     result = analyse(two_chunk_trace())
-    odd = Finding("something-new", "Copies took 95.0 ms (99%): more words follow.", (1, 4))
+    odd = Finding(FIRST_CLAUSE, "Copies took 95.0 ms (99%): more words follow.", (1, 4))
     [callout] = _callouts_of(result, [odd])
     assert callout.text == "Copies took 95.0 ms (99%)"
+
+
+def test_a_finding_of_a_code_no_rule_declares_is_a_mistake():
+    result = analyse(two_chunk_trace())
+    with pytest.raises(KeyError, match="something-new"):
+        _callouts_of(result, [Finding("something-new", "Kernels waited: more words follow.", (1, 4))])
 
 
 def test_a_finding_with_no_spans_draws_nothing():

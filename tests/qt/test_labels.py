@@ -9,7 +9,7 @@ from overlapviz.app.run_targets import RunTarget, available_targets, default_tar
 from overlapviz.backends.sim.ops import kernel_cost
 from overlapviz.backends.sim.profile import load_profile
 from overlapviz.core.config import MIB, KernelKind, PipelineConfig
-from overlapviz.core.finding import ms_text
+from overlapviz.core.findings.finding import ms_text
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.trace import OpKind
 from overlapviz.core.trace_meta import TraceMeta

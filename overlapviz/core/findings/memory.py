@@ -12,9 +12,12 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.config import HostMemory, PipelineConfig, format_size
-from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
-from overlapviz.core.metrics import Metrics, covered_rows_ns
-from overlapviz.core.number_text import rate_text
+from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, busy_ns, callout, of_kind, share, spanning
+from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
+from overlapviz.core.findings.rule import Rule
+from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.metrics import Metrics, covered_rows_ns, covered_total_ns
+from overlapviz.core.number_text import count_text, duration_text, rate_text
 from overlapviz.core.pipeline_plan import HOST_READ_NAME, PREFETCH_IN, PREFETCH_OUT
 from overlapviz.core.trace import OpKind, Trace
 from overlapviz.core.trace_facts import pipeline_settings
@@ -27,7 +30,10 @@ PREFETCH_SHARE = 0.5
 
 
 def memory_findings(trace: Trace, metrics: Metrics) -> list[Finding]:
-    """Every finding about the run's kind of host memory and how it was issued, in a fixed order."""
+    """Every finding about the run's kind of host memory and how it was issued, in a fixed order.
+
+    The rules of this module share it: each keeps the findings of its own code.
+    """
     config = pipeline_settings(trace)
     if config is None:
         return []
@@ -174,3 +180,112 @@ def _busy(trace: Trace, rows: npt.NDArray[np.intp]) -> int:
 
 def _gbps(nbytes: int, ns: int) -> str:
     return rate_text(nbytes / ns) if ns > 0 else "at no measurable rate"
+
+
+def mapped_memory_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How many bytes the kernels moved across the link, bracketing them."""
+    kernels = of_kind(c.trace, rows, OpKind.KERNEL)
+    moved = format_size(int(c.trace["bytes"][kernels].sum()))
+    text = f"zero-copy: the kernels move {moved} across the link themselves; no copies, the copy engines idle"
+    return [spanning(c, finding, kernels, LaneGroup.HARDWARE, text)]
+
+
+def graph_launch_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How long the one graph launch took for how many ops, bracketing it on the host lane."""
+    ops = int(c.trace.device_mask.sum())
+    took = duration_text(busy_ns(c.trace, rows))
+    text = f"one CUDA Graph: {took} in cudaGraphLaunch for {count_text(ops, 'op', thousands=True)}"
+    return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+def managed_faults_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How many kernels faulted their pages over and for how long, bracketing them."""
+    kernels = of_kind(c.trace, rows, OpKind.KERNEL)
+    busy = duration_text(busy_ns(c.trace, kernels))
+    text = f"page faults inside the kernels: {count_text(kernels.size, 'kernel')}, {busy}, migrating on first touch"
+    return [spanning(c, finding, kernels, LaneGroup.HARDWARE, text)]
+
+
+def prefetch_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How much of the run the prefetches ran, bracketing them."""
+    covered = covered_total_ns(c.trace, OpKind.PREFETCH)
+    text = f"prefetches set the pace: {duration_text(covered)}, {share(covered, c.metrics.makespan_ns)} of the run"
+    return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+def staging_host_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How much of the wall time the host's ring copies took, bracketing them on the host lane."""
+    copying = busy_ns(c.trace, rows)
+    of_wall = share(copying, c.metrics.wall_ns)
+    text = f"the host copies through the ring: {duration_text(copying)}, {of_wall} of the wall time"
+    return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+def write_combined_read_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How long the host's uncached read took, bracketing it on the host lane."""
+    text = f"the host reads the write-combined output back uncached: {duration_text(busy_ns(c.trace, rows))}"
+    return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
+
+
+MAPPED_MEMORY = Rule(
+    code="mapped-memory",
+    detect=memory_findings,
+    callout=mapped_memory_callout,
+    fires_when=(
+        "The run's kernels read and wrote mapped host memory (`--memory mapped`) across the link: their "
+        "bytes, the rate over their busy time, the copy engines idle, and when zero-copy pays (data touched "
+        "once, arithmetic that hides the link)."
+    ),
+    points_at="the kernels",
+)
+MANAGED_FAULTS = Rule(
+    code="managed-faults",
+    detect=memory_findings,
+    callout=managed_faults_callout,
+    fires_when=(
+        "Managed memory without prefetch: the kernels brought their chunks over by page faults, and the "
+        "host's read of the output (where drawn) faulted it back; prefetching is the way out."
+    ),
+    points_at="the kernels and the host's read",
+)
+PREFETCH_BOUND = Rule(
+    code="prefetch-bound",
+    detect=memory_findings,
+    callout=prefetch_bound_callout,
+    fires_when=(
+        "Managed memory with prefetch, and the prefetches ran during half the makespan or more: whether they "
+        "ran one at a time, the rate of each direction, and that the prefetches back to the host are the slow "
+        "step."
+    ),
+    points_at="the prefetches",
+)
+STAGING_HOST_BOUND = Rule(
+    code="staging-host-bound",
+    detect=memory_findings,
+    callout=staging_host_bound_callout,
+    fires_when=(
+        "A staging ring whose host copies took half of the wall time or more: one thread copying every chunk "
+        "sets the pace (more slots cannot help); what the ring pins against pinning both buffers."
+    ),
+    points_at="the host copies",
+)
+WRITE_COMBINED_READ = Rule(
+    code="write-combined-read",
+    detect=memory_findings,
+    callout=write_combined_read_callout,
+    fires_when=(
+        "Write-combined memory: the host's read of the output after the run, its time and rate, and what "
+        "write-combined memory is for."
+    ),
+    points_at="the host's read",
+)
+GRAPH_LAUNCH = Rule(
+    code="graph-launch",
+    detect=memory_findings,
+    callout=graph_launch_callout,
+    fires_when=(
+        "The pipeline ran as one CUDA Graph: the host's time in `cudaGraphLaunch` and per op; capturing is "
+        "paid once."
+    ),
+    points_at="the launch call",
+)

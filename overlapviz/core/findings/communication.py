@@ -11,9 +11,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
+from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, share, spanning
+from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
+from overlapviz.core.findings.rule import Rule
 from overlapviz.core.intervals import covered_ns
+from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.metrics import Metrics, comm_time_ns, compute_union
+from overlapviz.core.number_text import duration_text
 from overlapviz.core.trace import OpKind, Trace
 
 # Exposed communication worth a tenth of the run: a stretch plain to see on the timeline, and
@@ -52,3 +56,31 @@ def exposed_communication(trace: Trace, metrics: Metrics) -> list[Finding]:
         " backward_prefetch=BackwardPrefetch.BACKWARD_PRE."
     )
     return [Finding("exposed-communication", message, rows_of(exposed_comm_rows(trace)))]
+
+
+def exposed_communication_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How long communication ran alone, bracketing the spans that did."""
+    exposed = exposed_comm_ns(c.trace)
+    of_run = share(exposed, c.metrics.makespan_ns)
+    text = f"exposed communication: {duration_text(exposed)}, {of_run} of the run, with no kernel computing beside it"
+    return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+EXPOSED_COMMUNICATION = Rule(
+    code="exposed-communication",
+    detect=exposed_communication,
+    callout=exposed_communication_callout,
+    fires_when=(
+        "Communication (NCCL, RCCL kernels) ran with no compute kernel beside it (the union of its intervals "
+        "less the part a compute kernel covered) for a tenth of the makespan or more: a stretch plain to see, "
+        "and a tenth of every step that overlapping could give back. The sentence gives that time, its share "
+        "and the communication hidden, and how to overlap the collectives with the computation: DDP "
+        "all-reduces gradients in buckets during the backward pass (a smaller `bucket_cap_mb` starts the "
+        "first sooner); FSDP prefetches the next layer's parameters (`forward_prefetch=True`, "
+        "`backward_prefetch=BackwardPrefetch.BACKWARD_PRE`). Quiet where communication is hidden or absent. "
+        "Fires on HTA's sampled ranks of a 128-rank job "
+        "(`tests/data/torch-real/hta-sampled-rank0-of-128.json.gz`: 337.0 ms of 1222.8 ms exposed); quiet on "
+        "its rank 0 of 2 (`hta-nccl-a100-rank0-of-2.json.gz`: 6% exposed)."
+    ),
+    points_at="the communication spans that ran, at least in part, alone",
+)

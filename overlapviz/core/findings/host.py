@@ -2,7 +2,7 @@
 
 Copies from pageable memory, a synchronize after every copy, a GPU left idle by the host's own
 work, and time spent getting and giving back host memory. The thresholds are round on
-purpose, as in `overlapviz.core.findings`.
+purpose, as in `overlapviz.core.findings.streams`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,22 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
+from overlapviz.core.findings.callout import (
+    Callout,
+    CalloutContext,
+    Rows,
+    busiest_lane,
+    busy_ns,
+    callout,
+    first_clause_callout,
+    of_kind,
+    share,
+    spanning,
+)
+from overlapviz.core.findings.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
+from overlapviz.core.findings.rule import Rule, Scope
+from overlapviz.core.intervals import union_intervals
+from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.metrics import (
     Metrics,
     allocation_calls,
@@ -19,7 +34,7 @@ from overlapviz.core.metrics import (
     issuing_calls,
     pageable_copy_calls,
 )
-from overlapviz.core.number_text import count_text, rate_text
+from overlapviz.core.number_text import count_text, duration_text, rate_text
 from overlapviz.core.program_kind import Advice, Program
 from overlapviz.core.trace import MemoryKind, OpKind, Trace
 from overlapviz.core.trace_facts import is_pipeline
@@ -204,4 +219,100 @@ _ALLOC_ADVICE = Advice(
     " cudaMallocHost, freed with cudaFreeHost when the program is done.",
     python="Allocate the host tensors once, before the loop, and reuse them (copy_() into them); pinned ones with"
     " torch.empty(..., pin_memory=True), which PyTorch's caching host allocator then keeps for reuse.",
+)
+
+
+def host_blocked_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How long the host was blocked in its copy calls, bracketing the blocked ends of those calls."""
+    calls = of_kind(c.trace, rows, OpKind.API)
+    if calls.size == 0:  # a trace without host calls: the copies themselves
+        took = duration_text(busy_ns(c.trace, rows))
+        return [spanning(c, finding, rows, LaneGroup.HARDWARE, f"pageable copies: {took}, staged by the driver")]
+    blocked = c.blocked_ns[calls]
+    names = " and ".join(sorted({api_name(c.trace, int(row)) for row in calls}))
+    ends = c.trace["end_ns"][calls]
+    text = f"host blocked {duration_text(int(blocked.sum()))} in {names}: the host buffer is pageable"
+    return [callout(c, finding, "host", ends - blocked, ends, text)]
+
+
+def gpu_idle_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How long the GPU stood idle, bracketing the gaps between its ops."""
+    # The brackets mark the gaps, where the GPU stood idle, on the compute lane: bracketing the
+    # busy spans of the lane with the most ops (often the migrations) read as blaming them.
+    starts, ends = union_intervals(c.trace["start_ns"][rows], c.trace["end_ns"][rows])
+    idle = c.metrics.makespan_ns - int((ends - starts).sum())
+    wide = (starts[1:] - ends[:-1]) >= c.merge_gap_ns  # gaps too short to bracket are left out
+    gaps = tuple(zip(ends[:-1][wide].tolist(), starts[1:][wide].tolist(), strict=True))
+    kernels = rows[c.trace["kind"][rows] == OpKind.KERNEL]
+    lane_key = busiest_lane(c, kernels if kernels.size else rows, LaneGroup.HARDWARE)
+    text = f"GPU idle {duration_text(idle)}, {share(idle, c.metrics.makespan_ns)} of the run, between its ops"
+    return [Callout(finding.code, lane_key, gaps, text)]
+
+
+def alloc_per_run_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How long getting and giving back host memory took, bracketing those calls."""
+    calls = of_kind(c.trace, rows, OpKind.API)
+    names = {api_name(c.trace, int(row)) for row in calls}
+    why = ": cudaMallocHost pins every page" if names & {"cudaMallocHost", "cudaHostAlloc"} else ""
+    alloc, wall = c.metrics.host_alloc_ns, c.metrics.wall_ns
+    text = f"allocating and freeing host memory: {duration_text(alloc)}, {share(alloc, wall)} of the wait{why}"
+    return [callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
+
+
+HOST_BLOCKED_PAGEABLE = Rule(
+    code="host-blocked-pageable",
+    detect=host_blocked_pageable,
+    callout=host_blocked_callout,
+    fires_when=(
+        "Copies from or to pageable memory cost 1% of the makespan or more, on any stream, the legacy default "
+        "stream too. Each copy costs the time the host was blocked in the call that issued it, or its own "
+        "time where that is longer: the call returns only once the data has moved, so a host and device clock "
+        "that disagree (an export made under WSL) or a trace without host calls still counts the copy. Under "
+        "1% the rule is quiet, so pageable copies under 0.1% of the run (a one-off copy from `malloc`) are "
+        "never reported: no other rule advises pinning either. The driver stages a pageable copy through its "
+        "own pinned buffer, so the call returns only when the data has moved; for another program's trace the "
+        "sentence adds the copies' rate (`The copies ran at 7.2 GB/s.`). Pinned memory lets the call return "
+        "at once."
+    ),
+    points_at="those calls and their copies",
+    scope=Scope.PROGRAM,
+)
+SYNC_AFTER_COPY = Rule(
+    code="sync-after-copy",
+    detect=sync_after_copy,
+    callout=first_clause_callout,
+    fires_when=(
+        "A synchronize call (`cudaStreamSynchronize`, `cudaDeviceSynchronize`, `cudaEventSynchronize`, or "
+        "their driver calls) came right after at least half of the copies (and at least two), and the host "
+        "waited in those calls for 10% of the makespan or more: each copy had to finish before the program "
+        "went on. PyTorch's `non_blocking=False` does this."
+    ),
+    points_at="those copies, their calls and the synchronize calls",
+    scope=Scope.PROGRAM,
+)
+GPU_IDLE = Rule(
+    code="gpu-idle",
+    detect=gpu_idle,
+    callout=gpu_idle_callout,
+    fires_when=(
+        "Another program's trace: the GPU was busy (any device op running: copies, kernels, communication, "
+        "memsets, unified-memory migrations) for less than a quarter of the makespan. The host's own work "
+        "between launches sets the pace; no overlap of copies and kernels can win much. A GPU busy migrating "
+        "pages is not idle."
+    ),
+    points_at="all device ops",
+)
+ALLOC_PER_RUN = Rule(
+    code="alloc-per-run",
+    detect=alloc_per_run,
+    callout=alloc_per_run_callout,
+    fires_when=(
+        "Getting and giving back host memory (**host alloc**) took 25% of the **wall** time or more. The "
+        "sentence lists each allocation call's total time and says why it is slow (`cudaMallocHost` pins "
+        "every page before it returns; with pageable memory, the pages arrive at the first touch), then what "
+        "to do: allocate the host buffers once, before the work, and reuse them; pinned ones with "
+        "`cudaMallocHost`, freed with `cudaFreeHost` when the program is done."
+    ),
+    points_at="the allocation and free calls",
+    scope=Scope.PROGRAM,
 )

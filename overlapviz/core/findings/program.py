@@ -1,7 +1,7 @@
 """Findings about how a real program issues its work: the legacy default stream, many small copies, staged peer copies.
 
 overlapviz's own pipeline never does these things; other people's programs often do. The
-thresholds are round on purpose, as in `overlapviz.core.findings`.
+thresholds are round on purpose, as in `overlapviz.core.findings.streams`.
 """
 
 from __future__ import annotations
@@ -10,13 +10,22 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.config import format_size
-from overlapviz.core.finding import Finding, api_name, ms_text, pct_text, rows_of
-from overlapviz.core.host_findings import synchronizes
+from overlapviz.core.findings.callout import (
+    Callout,
+    CalloutContext,
+    Rows,
+    first_clause_callout,
+    share,
+    spanning,
+)
+from overlapviz.core.findings.finding import Finding, api_name, ms_text, pct_text, rows_of
+from overlapviz.core.findings.host import synchronizes
+from overlapviz.core.findings.rule import Rule, Scope
 from overlapviz.core.intervals import covered_ns, union_intervals
-from overlapviz.core.lanes import is_legacy_stream
-from overlapviz.core.metrics import Metrics, covered_rows_ns
+from overlapviz.core.lanes import LaneGroup, is_legacy_stream
+from overlapviz.core.metrics import Metrics, covered_rows_ns, covered_total_ns
 from overlapviz.core.migrations import migrations_by_direction
-from overlapviz.core.number_text import count_text
+from overlapviz.core.number_text import count_text, duration_text
 from overlapviz.core.program_kind import Advice
 from overlapviz.core.trace import OpKind, Trace
 
@@ -267,4 +276,69 @@ _MIGRATION_ADVICE = Advice(
     python="Keep the data in device memory (torch.empty(..., device='cuda')) and copy it with"
     " tensor.to('cuda', non_blocking=True) from pinned memory; where managed memory must stay, prefetch it to"
     " the GPU before the kernels touch it (cudaMemPrefetchAsync, e.g. cupy.cuda.runtime.memPrefetchAsync).",
+)
+
+
+def page_fault_migrations_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How many migrations ran and how much of the run, bracketing them."""
+    covered = covered_total_ns(c.trace, OpKind.MIGRATION)
+    of_run = share(covered, c.metrics.makespan_ns)
+    migrations = count_text(rows.size, "page-fault migration", thousands=True)
+    text = f"{migrations}: {duration_text(covered)}, {of_run} of the run"
+    return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+LEGACY_DEFAULT_STREAM = Rule(
+    code="legacy-default-stream",
+    detect=legacy_default_stream,
+    callout=first_clause_callout,
+    fires_when=(
+        "Some device ops ran on the legacy default stream (a file names it: Nsight Systems' stream tables) "
+        "and others on other streams, and ops of either side, ready to run, waited for the other side's ops "
+        "for a tenth of the makespan or more while those ran on another unit than their own (so not their "
+        "engine, but the legacy stream's implicit synchronisation held them back). Streams created with "
+        "`cudaStreamNonBlocking`, or the per-thread default stream, do not wait for it."
+    ),
+    points_at="the ops that waited",
+)
+SMALL_COPIES = Rule(
+    code="small-copies",
+    detect=small_copies,
+    callout=first_clause_callout,
+    fires_when=(
+        "16 or more copies of one direction under 64 KiB each, whose fixed cost (the cheapest one's: its "
+        "call, or the copy where no call is recorded) makes at least half the time they take (their calls and "
+        "the copies together), and that time is 2% of the **wall** or more. The sentence gives the count, "
+        "their bytes, the time they take and what one batch would save: the fixed cost, paid once instead of "
+        "by each."
+    ),
+    points_at="the copies and their calls",
+    scope=Scope.PROGRAM,
+)
+STAGED_PEER_COPY = Rule(
+    code="staged-peer-copy",
+    detect=staged_peer_copy,
+    callout=first_clause_callout,
+    fires_when=(
+        "Data went from one GPU to another through host memory: a D2H copy on one GPU, then an H2D copy of as "
+        "many bytes to another GPU that starts after it ends, the pairs' copying a tenth of the makespan or "
+        "more. Where the trace has host calls, only a D2H copy the host waited for counts (it ended while the "
+        "host sat in a synchronize, or in the copy's own blocking call): a host that issues on without "
+        "waiting never held the bytes. A peer copy (`cudaMemcpyPeerAsync`; in PyTorch `tensor.to('cuda:1')`) "
+        "crosses once."
+    ),
+    points_at="the paired copies",
+    scope=Scope.PROGRAM,
+)
+PAGE_FAULT_MIGRATIONS = Rule(
+    code="page-fault-migrations",
+    detect=page_fault_migrations,
+    callout=page_fault_migrations_callout,
+    fires_when=(
+        "Unified-memory migrations (the driver moving managed pages on page faults) ran during a tenth of the "
+        "makespan or more. The sentence gives how many, by direction with their bytes and time, how long they "
+        "ran and what share of the run, and advises prefetching (`cudaMemPrefetchAsync`) and placement hints "
+        "(`cudaMemAdvise`); for a Python program, device tensors copied from pinned memory."
+    ),
+    points_at="the migrations",
 )

@@ -7,16 +7,21 @@ peer access off, it crosses the host's links twice and runs at about half a host
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from overlapviz.core.finding import Finding, ms_text, pct_text, rows_of
+from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, share, spanning
+from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
+from overlapviz.core.findings.rule import Rule
+from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.metrics import Metrics, covered_total_ns, direction_bandwidth_gbps
 from overlapviz.core.number_text import rate_text
 from overlapviz.core.program_kind import Advice
 from overlapviz.core.trace import OpKind, Trace
 
 # Peer copies limit a run when their time clearly exceeds every other stage's, as
-# `findings.BOUND_RATIO` asks of the copies and kernels.
+# `pipeline.BOUND_RATIO` asks of the copies and kernels.
 PEER_BOUND_RATIO = 1.2
 # A peer copy at under three quarters of the rate of the same GPU's host copies is no faster
 # than a path through the host: staged, it runs at about half.
@@ -65,3 +70,33 @@ def peer_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
     else:
         message += " Faster kernels or host copies would not shorten it; fewer bytes between the GPUs would."
     return [Finding("peer-bound", message, rows_of(rows))]
+
+
+def peer_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
+    """How much of the run the peer copies ran and at what rate, bracketing them."""
+    covered = covered_total_ns(c.trace, OpKind.PEER)
+    rate = direction_bandwidth_gbps(c.trace, OpKind.PEER) or 0.0
+    of_run = share(covered, c.metrics.makespan_ns)
+    text = f"peer-bound: copies between the GPUs ran {of_run} of the run, at {_rate_words(rate)}"
+    return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+def _rate_words(gbps: float) -> str:
+    """``55.4 GB/s``; a dash for a rate that cannot be measured (as the metrics panel writes it)."""
+    return "\u2014" if math.isnan(gbps) else rate_text(gbps)
+
+
+PEER_BOUND = Rule(
+    code="peer-bound",
+    detect=peer_bound,
+    callout=peer_bound_callout,
+    fires_when=(
+        "The peer copies (`memcpy PtoP`, from one GPU to another) ran at least 1.2× as long as the busier "
+        "host copy direction and as the kernels: the link between the GPUs sets the pace. The sentence gives "
+        "their time and rate; when that rate is under three quarters of the same GPU's host copies' it adds "
+        "that a peer copy staged through host memory, as the driver does with peer access off, crosses the "
+        "host's links twice, and names `cudaDeviceCanAccessPeer` and `cudaDeviceEnablePeerAccess`. "
+        "`kernel-bound` and `copy-bound` then stay silent."
+    ),
+    points_at="the peer copies",
+)
