@@ -302,14 +302,8 @@ def _one_span(c: _Context, finding: Finding, row: int, text: str) -> Callout:
 
 def merged_segments(starts: npt.ArrayLike, ends: npt.ArrayLike, gap_ns: float) -> Segments:
     """The union of [start, end] intervals, with gaps shorter than `gap_ns` closed."""
-    union_s, union_e = union_intervals(starts, ends)
-    if not len(union_s):
-        return ()
-    reach = np.maximum.accumulate(union_e)
-    opens = np.concatenate(([True], (union_s[1:] - reach[:-1]) >= gap_ns))
-    first = np.flatnonzero(opens)
-    last = np.concatenate((first[1:] - 1, [len(union_s) - 1]))
-    return tuple(zip(union_s[first].tolist(), reach[last].tolist(), strict=True))
+    union_s, union_e = union_intervals(starts, ends, join_below=gap_ns)
+    return tuple(zip(union_s.tolist(), union_e.tolist(), strict=True))
 
 
 def _busiest_lane(c: _Context, rows: npt.NDArray[np.intp], group: LaneGroup | None) -> str:
