@@ -1003,7 +1003,7 @@ def _peer_rate(side: Side) -> str:
     return _rate(side, side.trace.mask(OpKind.PEER))
 
 
-def _peer_busy(side: Side) -> str:
+def _peer_covered(side: Side) -> str:
     """How long the side's peer copies ran, overlapping ones counted once."""
     return ms(covered_total_ns(side.trace, OpKind.PEER))
 
@@ -1032,7 +1032,7 @@ def _peer_access(lesson: Lesson, model: Model) -> list[str]:
         first GPU and a copy into the second, one after the other."""),
         side_table(lesson, {
             "makespan": lambda s: ms(s.metrics.makespan_ns),
-            "peer copies": lambda s: f"{_peer_busy(s)} at {_peer_rate(s)} GB/s",
+            "peer copies": lambda s: f"{_peer_covered(s)} at {_peer_rate(s)} GB/s",
             "findings": findings,
         }),
         para(TWO_GPU_CAVEAT),
@@ -1054,7 +1054,7 @@ def _nvlink(lesson: Lesson, model: Model) -> list[str]:
         host, so it hardly shows on the timeline; through the host it is the slowest step of the run."""),
         side_table(lesson, {
             "makespan": lambda s: ms(s.metrics.makespan_ns),
-            "peer copies": lambda s: f"{_peer_busy(s)} at {_peer_rate(s)} GB/s",
+            "peer copies": lambda s: f"{_peer_covered(s)} at {_peer_rate(s)} GB/s",
             "bandwidth H2D / D2H": rate_pair,
             "findings": findings,
         }),

@@ -2,30 +2,70 @@
 
 Every metric that asks "how much of this happened while that was going on" reduces to these:
 merge a set of spans into a disjoint union, then measure how much of a window the union covers.
+Merging is written once (`merge_runs`): the metrics' unions, the callouts' brackets (gaps
+shorter than a share of the run closed) and the timeline's rectangles in device pixels all
+merge through it.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 IntArray = npt.NDArray[np.int64]
+IntpArray = npt.NDArray[np.intp]
+Times = npt.NDArray[Any]  # any numeric dtype: int64 ns, or float device pixels
 
 
-def union_intervals(starts: npt.ArrayLike, ends: npt.ArrayLike) -> tuple[IntArray, IntArray]:
-    """Merge intervals into sorted, disjoint ones (touching intervals join)."""
+def by_start(starts: npt.ArrayLike, ends: npt.ArrayLike) -> tuple[IntArray, IntArray]:
+    """The spans `starts`, `ends` as int64, sorted by start (stably: equal starts keep their order)."""
     s = np.asarray(starts, dtype=np.int64)
     e = np.asarray(ends, dtype=np.int64)
-    if s.size == 0:
-        return s.copy(), e.copy()
-    order = np.argsort(s, kind="stable")
-    s, e = s[order], e[order]
-    reach = np.maximum.accumulate(e)
-    # an interval opens a new piece when it starts after everything before it has ended
-    opens = np.concatenate(([True], s[1:] > reach[:-1]))
-    first = np.flatnonzero(opens)
-    last = np.concatenate((first[1:] - 1, [s.size - 1]))
-    return s[first], reach[last]
+    if s.size > 1 and (np.diff(s) < 0).any():  # sorted already (as traces mostly are): no argsort
+        order = np.argsort(s, kind="stable")
+        s, e = s[order], e[order]
+    return s, e
+
+
+def merge_runs(
+    starts: Times, ends: Times, join_below: float | None = None, *, overlapping: bool = True
+) -> tuple[IntpArray, Times]:
+    """Of spans sorted by start, the runs that merge into one piece: each run's first span and its end.
+
+    A span joins the run before it when it starts no later than every span of the run has
+    ended (touching spans join), or, with `join_below`, less than `join_below` after it: a
+    gap exactly `join_below` wide stays open. With `overlapping` False, a span joins only
+    where it starts exactly where the span before it ends (a translucent fill paints an
+    overlap twice). Returns the index of each run's first span and where each run ends,
+    in the dtype of `ends`.
+    """
+    if not len(starts):
+        return np.zeros(0, dtype=np.intp), ends.copy()
+    reach = np.maximum.accumulate(ends) if overlapping else ends
+    # a span opens a new run when it starts after everything before it has ended
+    opens = starts[1:] > reach[:-1] if overlapping else starts[1:] != ends[:-1]
+    if join_below is not None:
+        opens &= (starts[1:] - reach[:-1]) >= join_below
+    first = np.flatnonzero(np.concatenate(([True], opens)))
+    last = np.concatenate((first[1:] - 1, [len(starts) - 1]))
+    return first, reach[last]
+
+
+def union_intervals(
+    starts: npt.ArrayLike, ends: npt.ArrayLike, join_below: float | None = None
+) -> tuple[IntArray, IntArray]:
+    """Merge intervals into sorted, disjoint ones (touching intervals join; see `merge_runs` for `join_below`)."""
+    s, e = by_start(starts, ends)
+    first, union_e = merge_runs(s, e, join_below)
+    return s[first], union_e
+
+
+def union_ns(starts: npt.ArrayLike, ends: npt.ArrayLike) -> int:
+    """Time covered by at least one of the intervals (overlapping ones count once)."""
+    union_s, union_e = union_intervals(starts, ends)
+    return int((union_e - union_s).sum())
 
 
 def covered_ns(union_starts: IntArray, union_ends: IntArray, a: npt.ArrayLike, b: npt.ArrayLike) -> IntArray:

@@ -8,8 +8,8 @@ are drawn as their density instead: for each pixel column, the share of its time
 cover, once however many of them overlap (`column_ink`). Spans at least a pixel wide are
 drawn as they are; the density counts only the time they leave uncovered.
 
-The busy time before any instant comes from the union of the spans, made once (`BusyTime`),
-so a window's columns cost a binary search each, whatever the number of spans.
+The time covered before any instant comes from the union of the spans, made once
+(`CoveredTime`), so a window's columns cost a binary search each, whatever the number of spans.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ INT64_MIN = int(np.iinfo(np.int64).min)
 
 
 @dataclass(frozen=True, slots=True)
-class BusyTime:
-    """The union of some spans as sorted, disjoint pieces, and the busy time before each piece.
+class CoveredTime:
+    """The union of some spans as sorted, disjoint pieces, and the time they cover before each piece.
 
     The first piece is an empty one before any instant, so that every instant has a piece
     at or before it.
@@ -38,29 +38,29 @@ class BusyTime:
 
     starts: Int64Array
     lengths: Int64Array
-    before: Int64Array  # busy ns before each piece
+    before: Int64Array  # covered ns before each piece
 
     @classmethod
-    def of(cls, starts: npt.ArrayLike, ends: npt.ArrayLike) -> BusyTime:
-        """The busy time of the spans `starts`, `ends` (ns, any order, overlapping or not)."""
+    def of(cls, starts: npt.ArrayLike, ends: npt.ArrayLike) -> CoveredTime:
+        """The time covered by the spans `starts`, `ends` (ns, any order, overlapping or not)."""
         union_s, union_e = union_intervals(starts, ends)
         lengths = np.concatenate(([0], union_e - union_s)).astype(np.int64)
         return cls(np.concatenate(([INT64_MIN], union_s)).astype(np.int64), lengths, np.cumsum(lengths) - lengths)
 
     @property
     def total(self) -> int:
-        """The busy time in all (ns)."""
+        """The time covered in all (ns)."""
         return int(self.before[-1] + self.lengths[-1])
 
     def until(self, t: FloatArray) -> FloatArray:
-        """The busy time before each instant of `t` (ns, within `WHOLE_NS_LIMIT` of 0)."""
+        """The time covered before each instant of `t` (ns, within `WHOLE_NS_LIMIT` of 0)."""
         # whole-ns keys: a float key would have searchsorted convert every start to float first
         last = np.searchsorted(self.starts, np.floor(t).astype(np.int64), side="right") - 1
         inside: FloatArray = np.minimum(t - self.starts[last], self.lengths[last])
         return self.before[last] + inside
 
     def within(self, edges: FloatArray) -> FloatArray:
-        """The busy time between each pair of neighbouring `edges` (sorted instants, ns)."""
+        """The time covered between each pair of neighbouring `edges` (sorted instants, ns)."""
         return np.diff(self.until(edges))
 
 
@@ -81,20 +81,20 @@ def column_edges(t0: float, t1: float, pixel: float) -> FloatArray:
     return np.minimum(t0 + pixel * np.arange(count + 1, dtype=np.float64), t1)
 
 
-def column_ink(busy: BusyTime, drawn: BusyTime, edges: FloatArray, cursor: float | None = None) -> FloatArray:
-    """The share of each column's time that `busy` covers and the spans drawn as they are (`drawn`) do not.
+def column_ink(covered: CoveredTime, drawn: CoveredTime, edges: FloatArray, cursor: float | None = None) -> FloatArray:
+    """The share of each column's time that `covered` covers and the spans drawn as they are (`drawn`) do not.
 
     `drawn` is the union of the spans drawn as they are, those at least a pixel wide (what
-    of them lies outside the columns does not matter); it must lie within `busy`. With
+    of them lies outside the columns does not matter); it must lie within `covered`. With
     `cursor` (a replay), time after it counts as idle. Returns one value from 0 to 1 per
     column (a column of no width: 0).
     """
     upto = edges if cursor is None else np.minimum(edges, cursor)
     widths = np.diff(edges)
     ends = upto[[0, -1]]
-    if busy.within(ends)[0] <= drawn.within(ends)[0]:  # (two look-ups) nothing left to ink: zoomed in on wide spans
+    if covered.within(ends)[0] <= drawn.within(ends)[0]:  # (two look-ups) nothing left to ink: zoomed in on wide spans
         return np.zeros_like(widths)
-    left = busy.within(upto)
+    left = covered.within(upto)
     if drawn.total:
         left -= drawn.within(upto)
     share = np.divide(left, widths, out=np.zeros_like(widths), where=widths > 0)

@@ -22,7 +22,7 @@ from itertools import groupby
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.intervals import union_intervals
+from overlapviz.core.intervals import union_ns
 from overlapviz.core.lanes import Lane, LaneGroup, lane_rows
 from overlapviz.core.trace import Trace
 
@@ -78,11 +78,10 @@ def arrange_streams(
     return arranged
 
 
-def busy_ns(trace: Trace, lane: Lane, rows: IntpArray | None = None) -> int:
+def lane_covered_ns(trace: Trace, lane: Lane, rows: IntpArray | None = None) -> int:
     """The time during which the lane ran at least one span (`rows`: its rows, where already found)."""
     rows = lane_rows(trace, lane) if rows is None else rows
-    starts, ends = union_intervals(trace["start_ns"][rows], trace["end_ns"][rows])
-    return int((ends - starts).sum())
+    return union_ns(trace["start_ns"][rows], trace["end_ns"][rows])
 
 
 def _arrange_block(
@@ -91,15 +90,15 @@ def _arrange_block(
     """One GPU's stream lanes (with their `rows` by key), filtered, sorted and folded."""
     wanted = text.strip().casefold()
     kept = [lane for lane in block if not wanted or _mentions(trace, lane, rows[lane.key], wanted)]
-    busy = {lane.key: busy_ns(trace, lane, rows[lane.key]) for lane in kept}
-    ordered = sorted(kept, key=lambda lane: -busy[lane.key])  # stable: equal ones keep their order
+    covered = {lane.key: lane_covered_ns(trace, lane, rows[lane.key]) for lane in kept}
+    ordered = sorted(kept, key=lambda lane: -covered[lane.key])  # stable: equal ones keep their order
     if len(ordered) <= collapse_above:
         return ordered
     quiet_below = quiet_share * _run_ns(trace, [rows[lane.key] for lane in block])
-    quiet = [lane for lane in ordered if busy[lane.key] < quiet_below]
+    quiet = [lane for lane in ordered if covered[lane.key] < quiet_below]
     if len(quiet) < 2:
         return ordered
-    return [*(lane for lane in ordered if busy[lane.key] >= quiet_below), _folded(quiet)]
+    return [*(lane for lane in ordered if covered[lane.key] >= quiet_below), _folded(quiet)]
 
 
 def _mentions(trace: Trace, lane: Lane, rows: IntpArray, wanted: str) -> bool:

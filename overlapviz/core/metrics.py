@@ -66,7 +66,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.config import ConfigError, PipelineConfig
-from overlapviz.core.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals
+from overlapviz.core.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals, union_ns
 from overlapviz.core.migrations import Moved, migrations_by_direction
 from overlapviz.core.per_trace import once_per_trace
 from overlapviz.core.pinning import pipeline_pinned_bytes
@@ -123,7 +123,7 @@ class Metrics:
     engines_together_pct: float
     efficiency_pct: float | None  # None without device ops
     speedup: float
-    busy_ns: dict[str, int]
+    busy_ns: dict[str, int]  # summed durations per kind (side by side count twice); time covered is `utilisation`
     utilisation: dict[str, float]
     host_blocked_ns: int
     bandwidth_gbps: dict[str, float | None]
@@ -175,7 +175,7 @@ def compute_metrics(trace: Trace) -> Metrics:
     serial = int(trace.duration_ns[trace.device_mask].sum())
     lower = lower_bound_ns(trace)
     kinds = busy_keys(trace)
-    busy = {key: busy_ns(trace, kind) for kind, key in kinds.items()}
+    summed = {key: summed_ns(trace, kind) for kind, key in kinds.items()}
     blocked = host_blocked_per_row(trace)
     issuing = issuing_calls(trace)
     return Metrics(
@@ -187,7 +187,7 @@ def compute_metrics(trace: Trace) -> Metrics:
         engines_together_pct=100 * _share(engines_together_ns(trace), makespan),
         efficiency_pct=100 * min(1.0, lower / makespan) if makespan > 0 else None,
         speedup=serial / makespan if makespan > 0 else 1.0,
-        busy_ns=busy,
+        busy_ns=summed,
         utilisation={key: _share(covered_total_ns(trace, k), makespan) for k, key in kinds.items()},
         host_blocked_ns=int(blocked.sum()),
         bandwidth_gbps={STAGE_KEYS[kind]: direction_bandwidth_gbps(trace, kind) for kind in COPY_KINDS},
@@ -313,11 +313,10 @@ def allocation_calls(trace: Trace) -> npt.NDArray[np.bool_]:
 def host_alloc_ns(trace: Trace) -> int:
     """Time the host spent in allocation and free calls (nested calls count once)."""
     rows = allocation_calls(trace)
-    starts, ends = union_intervals(trace["start_ns"][rows], trace["end_ns"][rows])
-    return int((ends - starts).sum())
+    return union_ns(trace["start_ns"][rows], trace["end_ns"][rows])
 
 
-def busy_ns(trace: Trace, kind: OpKind) -> int:
+def summed_ns(trace: Trace, kind: OpKind) -> int:
     """Sum the durations of the ops of `kind`."""
     return int(trace.duration_ns[trace.mask(kind)].sum())
 
@@ -329,8 +328,7 @@ def covered_total_ns(trace: Trace, *kinds: OpKind) -> int:
 
 def covered_rows_ns(trace: Trace, rows: npt.NDArray[np.bool_]) -> int:
     """Time during which at least one of `rows` ran (overlapping spans count once)."""
-    starts, ends = union_intervals(trace["start_ns"][rows], trace["end_ns"][rows])
-    return int((ends - starts).sum())
+    return union_ns(trace["start_ns"][rows], trace["end_ns"][rows])
 
 
 def chunking_bound_ns(trace: Trace) -> int:
@@ -420,11 +418,11 @@ def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
     not): the rate is then unknown, not zero.
     """
     rows = trace.mask(kind)
-    busy = int(trace.duration_ns[rows].sum())
+    summed = int(trace.duration_ns[rows].sum())
     moved = float(trace["bytes"][rows].sum())
-    if busy <= 0 or moved <= 0:
+    if summed <= 0 or moved <= 0:
         return None
-    return moved / busy  # bytes per ns is GB/s
+    return moved / summed  # bytes per ns is GB/s
 
 
 def copy_bandwidth_gbps(trace: Trace) -> npt.NDArray[np.float64]:

@@ -52,10 +52,10 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     device = trace.device_mask & ~trace.mask(OpKind.PREFETCH)
     ready, start = trace["ready_ns"], trace["start_ns"]
     for on_unit in _each_unit(trace, device, _scheduling_units(trace)):
-        busy_s, busy_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
+        unit_s, unit_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
         waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
-        busy = covered_ns(busy_s, busy_e, ready[waited], start[waited])
-        waits[waited] = np.maximum(start[waited] - ready[waited] - busy - START_LATENCY_NS, 0)
+        covered = covered_ns(unit_s, unit_e, ready[waited], start[waited])
+        waits[waited] = np.maximum(start[waited] - ready[waited] - covered - START_LATENCY_NS, 0)
     return waits
 
 
@@ -135,11 +135,11 @@ def _each_unit(
 def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     """Time inside the run with no device op running while the host was issuing `calls`."""
     device = trace.device_mask
-    busy_s, busy_e = union_intervals(trace["start_ns"][device], trace["end_ns"][device])
-    if busy_s.size < 2 or calls.size == 0:
+    ran_s, ran_e = union_intervals(trace["start_ns"][device], trace["end_ns"][device])
+    if ran_s.size < 2 or calls.size == 0:
         return 0
     issue_s, issue_e = union_intervals(*issuing_parts(trace, calls))
-    return int(covered_ns(issue_s, issue_e, busy_e[:-1], busy_s[1:]).sum())
+    return int(covered_ns(issue_s, issue_e, ran_e[:-1], ran_s[1:]).sum())
 
 
 def issuing_parts(trace: Trace, calls: npt.NDArray[np.intp]) -> tuple[IntArray, IntArray]:

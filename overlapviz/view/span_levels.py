@@ -8,8 +8,8 @@ zoom and pan; so, with the rest of a prepared trace (off the GUI thread), each l
 gets a few levels holding only its spans at least 4, 16, 64, ... times wider, up to a few
 thousand spans for the whole run. A window starts from the coarsest level whose pixel is
 no wider than its own and cuts it to the window by binary search (starts are sorted, and
-the running maximum of the ends is too); the layer's busy time (`core.lod.BusyTime`, made
-once) gives the columns' ink, whatever the number of spans. Pure: no Qt here.
+the running maximum of the ends is too); the time the layer's spans cover
+(`core.lod.CoveredTime`, made once) gives the columns' ink, whatever the number of spans. Pure: no Qt here.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lod import BusyTime, column_edges, column_ink
+from overlapviz.core.intervals import by_start
+from overlapviz.core.lod import CoveredTime, column_edges, column_ink
 
 Int64Array = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -46,10 +47,7 @@ class Level:
     @classmethod
     def of(cls, pixel_ns: float, starts: npt.ArrayLike, ends: npt.ArrayLike) -> Level:
         """The spans `starts`, `ends` as a level for `pixel_ns` (sorted by start here if they are not)."""
-        s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
-        if len(s) > 1 and (np.diff(s) < 0).any():
-            order = np.argsort(s, kind="stable")
-            s, e = s[order], e[order]
+        s, e = by_start(starts, ends)
         return cls(pixel_ns, s, e, np.maximum.accumulate(e) if len(e) else e)
 
     def wider(self, pixel_ns: float) -> Level:
@@ -75,10 +73,10 @@ class ShownSpans:
 
 @dataclass(frozen=True, slots=True)
 class SpanLevels:
-    """A layer's spans (level 0, pixel 0), the coarser levels above them (finest first), and their busy time."""
+    """A layer's spans (level 0, pixel 0), the coarser levels above them (finest first), and the time they cover."""
 
     levels: tuple[Level, ...]
-    busy: BusyTime
+    covered: CoveredTime
 
     def visible(self, t0: float, t1: float, pixel_ns: float, cursor_ns: float | None = None) -> ShownSpans:
         """What to draw for the window [t0, t1] with pixels `pixel_ns` wide (see `core.lod`).
@@ -97,7 +95,7 @@ class SpanLevels:
         if pixel_ns <= 0:
             return ShownSpans(shown_s[wide], shown_e[wide], NO_COLUMNS, NO_COLUMNS)
         edges = column_edges(t0, t1, pixel_ns)
-        ink = column_ink(self.busy, BusyTime.of(starts[wide], ends[wide]), edges, cursor_ns)
+        ink = column_ink(self.covered, CoveredTime.of(starts[wide], ends[wide]), edges, cursor_ns)
         return ShownSpans(shown_s[wide], shown_e[wide], edges, ink)
 
 
@@ -112,12 +110,12 @@ def _whole_ns(t: int) -> int:
 
 
 def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
-    """The spans `starts`, `ends`, their coarser levels and their busy time."""
+    """The spans `starts`, `ends`, their coarser levels and the time they cover."""
     base = Level.of(0.0, starts, ends)
     levels = [base]
-    busy = BusyTime.of(base.starts, base.ends)
+    covered = CoveredTime.of(base.starts, base.ends)
     if len(base.starts) < 2:
-        return SpanLevels(tuple(levels), busy)
+        return SpanLevels(tuple(levels), covered)
     coarsest = float(base.reach[-1] - base.starts[0]) / COARSEST_PIXELS
     for step in range(FINEST_STEPS, -1, -1):
         pixel = coarsest / LEVEL_STEP**step
@@ -126,4 +124,4 @@ def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
         level = levels[-1].wider(pixel)
         if len(level.starts) * MIN_SHRINK <= len(levels[-1].starts):
             levels.append(level)
-    return SpanLevels(tuple(levels), busy)
+    return SpanLevels(tuple(levels), covered)

@@ -38,7 +38,7 @@ KIND_STYLES = {
 class SpanSet:
     """Spans of one style in one lane, sorted by start; times in ns from the run's start.
 
-    `levels` holds the wider of them again, by level, and their busy time (`span_levels`), for the item to draw.
+    `levels` holds the wider of them again, by level, and the time they cover (`span_levels`), for the item to draw.
     """
 
     lane_key: str

@@ -2,7 +2,7 @@ import numpy as np
 from tracefactory import pipeline_trace
 
 from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
-from overlapviz.core.many_streams import arrange_streams, busy_ns
+from overlapviz.core.many_streams import arrange_streams, lane_covered_ns
 from overlapviz.core.trace import OpKind, TraceBuilder, Unit
 from overlapviz.core.trace_meta import TraceMeta
 
@@ -162,7 +162,7 @@ def test_hundreds_of_quiet_streams_fold_into_one_lane_with_all_their_spans():
     folded = streams[-1]
     assert folded.stream is None and len(folded.streams) == 297 and 7 not in folded.streams
     assert lane_rows(trace, folded).size == 297
-    assert busy_ns(trace, streams[1]) == 5_000
+    assert lane_covered_ns(trace, streams[1]) == 5_000
     assert [lane.key for lane in arranged if lane.group is not LaneGroup.STREAMS] == ["host", "unit-compute"]
 
 

@@ -3,13 +3,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from overlapviz.core.lod import BusyTime, column_edges, column_ink
+from overlapviz.core.lod import CoveredTime, column_edges, column_ink
 
-NONE = BusyTime.of([], [])
+NONE = CoveredTime.of([], [])
 
 
 def busy(*pairs):
-    return BusyTime.of([p[0] for p in pairs], [p[1] for p in pairs])
+    return CoveredTime.of([p[0] for p in pairs], [p[1] for p in pairs])
 
 
 def ink(spans, t0, t1, pixel, drawn=NONE, cursor=None):
@@ -75,7 +75,7 @@ def test_the_ink_is_the_time_covered_ns_by_ns_and_not_drawn(raw, t0, columns, pi
     pairs = [(s, s + d) for s, d in raw]
     wide = [(s, e) for s, e in pairs if e - s >= wide_from]
     t1 = t0 + columns * pixel
-    found = ink(BusyTime.of(*_columns(pairs)), t0, t1, pixel, drawn=BusyTime.of(*_columns(wide)))
+    found = ink(CoveredTime.of(*_columns(pairs)), t0, t1, pixel, drawn=CoveredTime.of(*_columns(wide)))
     left = _covered(pairs) & ~_covered(wide)
     expected = [left[a + 100 : a + 100 + pixel].mean() for a in range(t0, t1, pixel)]
     assert found == pytest.approx(expected)
@@ -88,7 +88,7 @@ def _columns(pairs):
 def test_a_million_spans_ink_their_busy_time_and_no_more():
     rng = np.random.default_rng(0)
     starts = np.sort(rng.integers(0, 10**9, 10**6))
-    spans = BusyTime.of(starts, starts + 500)
+    spans = CoveredTime.of(starts, starts + 500)
     edges = column_edges(0, 10**9 + 500, 10**9 / 2000)
     shares = column_ink(spans, NONE, edges)
     assert len(shares) == 2001

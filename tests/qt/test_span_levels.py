@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtGui import QTransform
 
 from overlapviz._qt.timeline.span_item import ink_rects, join_touching
-from overlapviz.core.lod import BusyTime, column_edges, column_ink
+from overlapviz.core.lod import CoveredTime, column_edges, column_ink
 from overlapviz.view.lane_ink import ink_bases
 from overlapviz.view.palette import SpanStyle
 from overlapviz.view.span_levels import COARSEST_PIXELS, span_levels
@@ -25,7 +25,7 @@ def _from_every_span(starts, ends, t0, t1, pixel):
     shown_s, shown_e = np.maximum(starts, t0), np.minimum(ends, t1)
     wide = (starts <= t1) & (ends >= t0) & (shown_e - shown_s >= pixel)
     edges = column_edges(t0, t1, pixel)
-    ink = column_ink(BusyTime.of(starts, ends), BusyTime.of(starts[wide], ends[wide]), edges)
+    ink = column_ink(CoveredTime.of(starts, ends), CoveredTime.of(starts[wide], ends[wide]), edges)
     return shown_s[wide], shown_e[wide], ink
 
 
@@ -57,9 +57,9 @@ def test_what_is_drawn_as_spans_and_as_ink_adds_up_to_the_busy_time():
     starts, ends = _spans(widest=20_000)
     t0, t1, pixel = 1e6, 9e6, 4_000.0
     shown = span_levels(starts, ends).visible(t0, t1, pixel)
-    drawn = BusyTime.of(shown.starts.astype(np.int64), shown.ends.astype(np.int64)).total
+    drawn = CoveredTime.of(shown.starts.astype(np.int64), shown.ends.astype(np.int64)).total
     inked = float((shown.ink * np.diff(shown.edges)).sum())
-    busy = BusyTime.of(np.clip(starts, t0, t1), np.clip(ends, t0, t1)).total
+    busy = CoveredTime.of(np.clip(starts, t0, t1), np.clip(ends, t0, t1)).total
     assert 0 < inked < busy and drawn + inked == pytest.approx(busy, abs=2.0)
 
 

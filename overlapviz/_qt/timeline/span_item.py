@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
+from overlapviz.core.intervals import merge_runs
 from overlapviz.view.lane_ink import NOT_BUSY
 from overlapviz.view.layout import PlacedLane
 from overlapviz.view.palette import SpanStyle
@@ -237,19 +238,11 @@ def join_touching(rects: FloatArray, *, overlapping: bool) -> FloatArray:
         return rects
     if (np.diff(rects[:, 0]) < 0).any():
         rects = rects[np.argsort(rects[:, 0], kind="stable")]
-    left, right = rects[:, 0], rects[:, 0] + rects[:, 2]
-    if overlapping:
-        reach = np.maximum.accumulate(right)
-        opens = left[1:] > reach[:-1]
-    else:
-        reach = right
-        opens = left[1:] != right[:-1]
-    first = np.flatnonzero(np.concatenate(([True], opens)))
+    first, run_right = merge_runs(rects[:, 0], rects[:, 0] + rects[:, 2], overlapping=overlapping)
     if len(first) == len(rects):
         return rects
-    last = np.concatenate((first[1:] - 1, [len(rects) - 1]))
     joined = rects[first]
-    joined[:, 2] = reach[last] - joined[:, 0]
+    joined[:, 2] = run_right - joined[:, 0]
     return joined
 
 

@@ -99,14 +99,8 @@ def one_span(c: CalloutContext, finding: Finding, row: int, text: str) -> Callou
 
 def merged_segments(starts: npt.ArrayLike, ends: npt.ArrayLike, gap_ns: float) -> Segments:
     """The union of [start, end] intervals, with gaps shorter than `gap_ns` closed."""
-    union_s, union_e = union_intervals(starts, ends)
-    if not len(union_s):
-        return ()
-    reach = np.maximum.accumulate(union_e)
-    opens = np.concatenate(([True], (union_s[1:] - reach[:-1]) >= gap_ns))
-    first = np.flatnonzero(opens)
-    last = np.concatenate((first[1:] - 1, [len(union_s) - 1]))
-    return tuple(zip(union_s[first].tolist(), reach[last].tolist(), strict=True))
+    union_s, union_e = union_intervals(starts, ends, join_below=gap_ns)
+    return tuple(zip(union_s.tolist(), union_e.tolist(), strict=True))
 
 
 def busiest_lane(c: CalloutContext, rows: npt.NDArray[np.intp], group: LaneGroup | None) -> str:
@@ -132,8 +126,8 @@ def of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:
     return picked
 
 
-def busy_ns(trace: Trace, rows: Rows) -> int:
-    """The durations of `rows` added up, as the memory findings count them."""
+def summed_ns(trace: Trace, rows: Rows) -> int:
+    """The durations of `rows` added up (ops side by side count twice)."""
     return int(trace.duration_ns[rows].sum())
 
 

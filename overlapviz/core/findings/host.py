@@ -15,12 +15,12 @@ from overlapviz.core.findings.callout import (
     CalloutContext,
     Rows,
     busiest_lane,
-    busy_ns,
     callout,
     first_clause_callout,
     of_kind,
     share,
     spanning,
+    summed_ns,
 )
 from overlapviz.core.findings.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
 from overlapviz.core.findings.rule import Rule, Scope
@@ -114,8 +114,8 @@ def _rate(trace: Trace, copies: npt.NDArray[np.intp]) -> str:
     """
     if Program.of(trace.meta) is Program.OVERLAPVIZ:
         return ""
-    moved, busy = int(trace["bytes"][copies].sum()), int(trace.duration_ns[copies].sum())
-    return f" The copies ran at {rate_text(moved / busy)}." if moved > 0 and busy > 0 else ""
+    moved, summed = int(trace["bytes"][copies].sum()), int(trace.duration_ns[copies].sum())
+    return f" The copies ran at {rate_text(moved / summed)}." if moved > 0 and summed > 0 else ""
 
 
 _PAGEABLE_ADVICE = Advice(
@@ -157,13 +157,13 @@ def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
     device = trace.device_mask
     if is_pipeline(trace) or int(device.sum()) < 2:
         return []  # overlapviz's pipeline issues nothing but its ops: too-many-chunks speaks for it
-    busy = covered_rows_ns(trace, device)  # migrations, memsets and communication keep the GPU busy too
+    covered = covered_rows_ns(trace, device)  # migrations, memsets and communication keep the GPU busy too
     makespan = metrics.makespan_ns
-    if busy >= GPU_BUSY_SHARE * makespan:
+    if covered >= GPU_BUSY_SHARE * makespan:
         return []
     message = (
-        f"The GPU was busy only {ms_text(busy)} of the {ms_text(makespan)} between its first op and its last"
-        f" ({pct_text(busy, makespan)}): {_IDLE_ADVICE.words(trace)}"
+        f"The GPU was busy only {ms_text(covered)} of the {ms_text(makespan)} between its first op and its last"
+        f" ({pct_text(covered, makespan)}): {_IDLE_ADVICE.words(trace)}"
     )
     return [Finding("gpu-idle", message, rows_of(np.flatnonzero(device)))]
 
@@ -226,7 +226,7 @@ def host_blocked_callout(c: CalloutContext, finding: Finding, rows: Rows) -> lis
     """How long the host was blocked in its copy calls, bracketing the blocked ends of those calls."""
     calls = of_kind(c.trace, rows, OpKind.API)
     if calls.size == 0:  # a trace without host calls: the copies themselves
-        took = duration_text(busy_ns(c.trace, rows))
+        took = duration_text(summed_ns(c.trace, rows))
         return [spanning(c, finding, rows, LaneGroup.HARDWARE, f"pageable copies: {took}, staged by the driver")]
     blocked = c.blocked_ns[calls]
     names = " and ".join(sorted({api_name(c.trace, int(row)) for row in calls}))

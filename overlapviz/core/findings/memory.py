@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.config import HostMemory, PipelineConfig, format_size
-from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, busy_ns, callout, of_kind, share, spanning
+from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, callout, of_kind, share, spanning, summed_ns
 from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.rule import Rule
 from overlapviz.core.lanes import LaneGroup
@@ -50,10 +50,10 @@ def mapped_memory(trace: Trace, metrics: Metrics, config: PipelineConfig) -> lis
     moved = int(trace["bytes"][kernels].sum())
     if config.memory is not HostMemory.MAPPED or moved == 0:
         return []
-    busy = int(trace.duration_ns[kernels].sum())
+    summed = summed_ns(trace, kernels)
     message = (
         f"No copies ran: the {kernels.size} kernels read and wrote {format_size(moved)} of mapped host memory"
-        f" across the link themselves, {_gbps(moved, busy)} over their {ms_text(busy)}, while the copy engines"
+        f" across the link themselves, {_gbps(moved, summed)} over their {ms_text(summed)}, while the copy engines"
         " stood idle. Mapped (zero-copy) memory pays when the kernel touches each byte once and its"
         " arithmetic hides the link; a kernel that reads its data k times moves it k times across the link,"
         " where copies to device memory would move it once."
@@ -67,16 +67,16 @@ def managed_faults(trace: Trace, metrics: Metrics, config: PipelineConfig) -> li
     moved = int(trace["bytes"][kernels].sum())
     if config.memory is not HostMemory.MANAGED or moved == 0:
         return []
-    busy = int(trace.duration_ns[kernels].sum())
+    summed = summed_ns(trace, kernels)
     read = _host_read(trace)
     back = (
-        f"; afterwards the host's read of the output faulted its pages back for {ms_text(_busy(trace, read))}"
+        f"; afterwards the host's read of the output faulted its pages back for {ms_text(summed_ns(trace, read))}"
         if read.size
         else ""
     )
     message = (
         f"The {kernels.size} kernels on managed memory brought {format_size(moved)} over to the GPU by page faults"
-        f" on first touch, inside the kernels: they took {ms_text(busy)} in all, stalled while the pages"
+        f" on first touch, inside the kernels: they took {ms_text(summed)} in all, stalled while the pages"
         f" migrated{back}. cudaMemPrefetchAsync on each chunk's stream (managed-prefetch) moves the pages as"
         " copy-like spans on the copy engines, ahead of the kernels and beside other chunks' work."
     )
@@ -91,10 +91,10 @@ def prefetch_bound(trace: Trace, metrics: Metrics, config: PipelineConfig) -> li
     covered = covered_rows_ns(trace, trace.mask(OpKind.PREFETCH))
     if covered < PREFETCH_SHARE * metrics.makespan_ns:
         return []
-    summed = _busy(trace, prefetches)
+    summed = summed_ns(trace, prefetches)
     at_once = "one at a time, whichever their direction" if covered >= summed else "partly side by side"
     rates = ", ".join(
-        f"{stage.name} {_gbps(int(trace['bytes'][rows].sum()), _busy(trace, rows))}"
+        f"{stage.name} {_gbps(int(trace['bytes'][rows].sum()), summed_ns(trace, rows))}"
         for stage in (PREFETCH_IN, PREFETCH_OUT)
         if (rows := np.flatnonzero(trace.mask(OpKind.PREFETCH) & _named(trace, stage.name))).size
     )
@@ -111,7 +111,7 @@ def prefetch_bound(trace: Trace, metrics: Metrics, config: PipelineConfig) -> li
 def staging_ring_host_bound(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list[Finding]:
     """Find a staging ring whose host copies took half of the run or more."""
     copies = _rows(trace, OpKind.HOST_COPY)
-    copying = _busy(trace, copies)
+    copying = summed_ns(trace, copies)
     if not config.uses_ring or copies.size == 0 or copying < STAGING_HOST_SHARE * metrics.wall_ns:
         return []
     pinned = metrics.pinned_bytes or 0
@@ -131,7 +131,7 @@ def write_combined_read(trace: Trace, metrics: Metrics, config: PipelineConfig) 
     read = _host_read(trace)
     if config.memory is not HostMemory.WRITE_COMBINED or read.size == 0:
         return []
-    took = _busy(trace, read)
+    took = summed_ns(trace, read)
     message = (
         f"The host's read of the {format_size(config.size_bytes)} write-combined output took {ms_text(took)}"
         f" ({_gbps(config.size_bytes, took)}). Write-combined memory bypasses the CPU's caches where the flag is"
@@ -149,7 +149,7 @@ def graph_launch(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list
     ops = int(trace.device_mask.sum())
     if launches.size == 0 or ops == 0:
         return []
-    took = _busy(trace, launches)
+    took = summed_ns(trace, launches)
     message = (
         f"The pipeline went out as one CUDA Graph: the host spent {ms_text(took)} in cudaGraphLaunch for its"
         f" {ops} ops, {ms_text(took / ops)} each, instead of a call per op. Capturing and instantiating the"
@@ -174,10 +174,6 @@ def _host_read(trace: Trace) -> npt.NDArray[np.intp]:
     return np.flatnonzero((trace["kind"] == OpKind.API) & _named(trace, HOST_READ_NAME))
 
 
-def _busy(trace: Trace, rows: npt.NDArray[np.intp]) -> int:
-    return int(trace.duration_ns[rows].sum())
-
-
 def _gbps(nbytes: int, ns: int) -> str:
     return rate_text(nbytes / ns) if ns > 0 else "at no measurable rate"
 
@@ -193,7 +189,7 @@ def mapped_memory_callout(c: CalloutContext, finding: Finding, rows: Rows) -> li
 def graph_launch_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How long the one graph launch took for how many ops, bracketing it on the host lane."""
     ops = int(c.trace.device_mask.sum())
-    took = duration_text(busy_ns(c.trace, rows))
+    took = duration_text(summed_ns(c.trace, rows))
     text = f"one CUDA Graph: {took} in cudaGraphLaunch for {count_text(ops, 'op', thousands=True)}"
     return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
@@ -201,7 +197,7 @@ def graph_launch_callout(c: CalloutContext, finding: Finding, rows: Rows) -> lis
 def managed_faults_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How many kernels faulted their pages over and for how long, bracketing them."""
     kernels = of_kind(c.trace, rows, OpKind.KERNEL)
-    busy = duration_text(busy_ns(c.trace, kernels))
+    busy = duration_text(summed_ns(c.trace, kernels))
     text = f"page faults inside the kernels: {count_text(kernels.size, 'kernel')}, {busy}, migrating on first touch"
     return [spanning(c, finding, kernels, LaneGroup.HARDWARE, text)]
 
@@ -215,7 +211,7 @@ def prefetch_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> l
 
 def staging_host_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How much of the wall time the host's ring copies took, bracketing them on the host lane."""
-    copying = busy_ns(c.trace, rows)
+    copying = summed_ns(c.trace, rows)
     of_wall = share(copying, c.metrics.wall_ns)
     text = f"the host copies through the ring: {duration_text(copying)}, {of_wall} of the wall time"
     return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
@@ -223,7 +219,7 @@ def staging_host_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) 
 
 def write_combined_read_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How long the host's uncached read took, bracketing it on the host lane."""
-    text = f"the host reads the write-combined output back uncached: {duration_text(busy_ns(c.trace, rows))}"
+    text = f"the host reads the write-combined output back uncached: {duration_text(summed_ns(c.trace, rows))}"
     return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
 

@@ -78,8 +78,8 @@ def _waits_for(trace: Trace, waiting: npt.NDArray[np.bool_], others: npt.NDArray
     for value in np.unique(unit[waiting]):
         rows = np.flatnonzero(waiting & (unit == value) & (ready >= 0) & (start > ready))
         elsewhere = others & (unit != value)
-        busy_s, busy_e = union_intervals(start[elsewhere], trace["end_ns"][elsewhere])
-        waits[rows] = covered_ns(busy_s, busy_e, ready[rows], start[rows])
+        elsewhere_s, elsewhere_e = union_intervals(start[elsewhere], trace["end_ns"][elsewhere])
+        waits[rows] = covered_ns(elsewhere_s, elsewhere_e, ready[rows], start[rows])
     return waits
 
 
