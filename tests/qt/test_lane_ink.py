@@ -68,9 +68,9 @@ def test_the_timeline_inks_each_lane_as_busy_as_it_was(qtbot, name, theme):
 def test_presentation_mode_inks_each_lane_as_busy_as_it_was(make_window, qtbot):
     window = make_window()
     run_and_wait(qtbot, window, PipelineConfig(chunks=1024))
-    window.teaching.presentation.enter()
+    with qtbot.waitSignal(window.teaching.presentation.settled, timeout=5000):  # painted in its final layout
+        window.teaching.presentation.enter()
     assert window.theme_name() == "projector"
-    qtbot.wait(50)
     timeline = window.timeline
     image = timeline.grab().toImage()
     _assert_true_to_the_numbers(

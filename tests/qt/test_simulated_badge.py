@@ -85,8 +85,8 @@ def test_the_badge_goes_with_the_trace_and_follows_the_font(timeline):
 def test_presentation_mode_keeps_the_badge_in_sight(make_window, qtbot):
     window = make_window()
     run_and_wait(qtbot, window)
-    window.teaching.presentation.enter()
-    qtbot.wait(50)
+    with qtbot.waitSignal(window.teaching.presentation.settled, timeout=5000):  # painted in its final layout
+        window.teaching.presentation.enter()
     badge = window.timeline.simulated_badge
     assert window.statusBar().isHidden() and badge.isVisible()
     assert badge.text().startswith(BADGE_WORD)
