@@ -26,7 +26,8 @@ from overlapviz.core.session_document import SessionData, config_of, is_session,
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, parse_json, trace_at_once, trace_from_chrome
 from overlapviz.importers.activity import Activities
-from overlapviz.importers.kineto import SNIFF_BYTES, KinetoFormatError, looks_like_kineto, read_kineto
+from overlapviz.importers.kineto import SNIFF_BYTES, looks_like_kineto, read_kineto
+from overlapviz.importers.kineto_errors import KinetoFormatError
 from overlapviz.importers.nsys import NsysFormatError, read_nsys
 from overlapviz.importers.other_files import what_to_open_instead
 from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace

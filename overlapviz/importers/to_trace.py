@@ -82,44 +82,67 @@ def activities_to_trace(activities: Activities) -> Trace:
     range_rows = np.flatnonzero(a.mask(ActivityKind.ANNOTATION) & (a["on_device"] == 0))
     order = device_rows[np.argsort(a["start_ns"][device_rows], kind="stable")]
     op_kind = _op_kinds(a, order)
+    streams = _streams_of(a, order, op_kind)
+    columns = _columns(a, order, op_kind, streams, api_rows, range_rows)
+    _count_from_first_record(columns)
+    return Trace(columns, a.names, _meta(a, order, streams))
+
+
+def _streams_of(a: Activities, order: npt.NDArray[np.intp], op_kind: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    """The stream index of each device op (`order`); -1 for a migration."""
     # A migration is on no stream: the driver moved the pages, whatever the program had queued.
     on_stream = op_kind != OpKind.MIGRATION
     streams = np.full(order.size, UNKNOWN, dtype=np.int64)
     streams[on_stream] = _stream_indices(a, order[on_stream])
+    return streams
+
+
+def _columns(
+    a: Activities,
+    order: npt.NDArray[np.intp],
+    op_kind: npt.NDArray[np.int8],
+    streams: npt.NDArray[np.int64],
+    api_rows: npt.NDArray[np.intp],
+    range_rows: npt.NDArray[np.intp],
+) -> dict[str, npt.NDArray[Any]]:
+    """The trace's columns: the device ops (`order`), then the API calls, then the ranges."""
     issued_by = _issuing_calls(a, order, api_rows)
     enqueue = np.where(issued_by >= 0, a["start_ns"][np.maximum(issued_by, 0)], UNKNOWN)
     handed_over = np.where(issued_by >= 0, np.minimum(a["end_ns"][np.maximum(issued_by, 0)], a["start_ns"][order]),
-                           UNKNOWN)
+                           UNKNOWN)  # fmt: skip
+    ready = _ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over,
+                   awaited_ns(a, order, streams, enqueue))  # fmt: skip
     op_of_call = _ops_of_calls(a, order, api_rows)
     op_device = np.maximum(a["device"][order], 0)
+    call_device = np.where(op_of_call >= 0, op_device[np.maximum(op_of_call, 0)], UNKNOWN)
+    op_thread = np.where(issued_by >= 0, a["thread"][np.maximum(issued_by, 0)], UNKNOWN)
     host = np.concatenate([api_rows, range_rows])
     n_dev, n_host = order.size, host.size
-    columns: dict[str, npt.NDArray[Any]] = {
+    return {
         "kind": np.concatenate([op_kind, np.full(api_rows.size, OpKind.API),
                                 np.full(range_rows.size, OpKind.ANNOTATION)]),
         "unit": np.concatenate([_units(op_kind), np.full(n_host, Unit.HOST)]),
         "stream": np.concatenate([streams, np.full(n_host, UNKNOWN)]),
         "chunk": np.full(n_dev + n_host, UNKNOWN),
         "enqueue_ns": np.concatenate([enqueue, np.full(n_host, UNKNOWN)]),
-        "ready_ns": np.concatenate([_ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over,
-                                           awaited_ns(a, order, streams, enqueue)),
-                                    np.full(n_host, UNKNOWN)]),
+        "ready_ns": np.concatenate([ready, np.full(n_host, UNKNOWN)]),
         "start_ns": np.concatenate([a["start_ns"][order], a["start_ns"][host]]),
         "end_ns": np.concatenate([a["end_ns"][order], a["end_ns"][host]]),
         "bytes": np.concatenate([a["bytes"][order], np.zeros(n_host, dtype=np.int64)]),
         "memory": np.concatenate([_memory(a, order), np.full(n_host, MemoryKind.NONE)]),
         "name": np.concatenate([a["name"][order], a["name"][host]]),
         "op": np.concatenate([np.full(n_dev, UNKNOWN), op_of_call, np.full(range_rows.size, UNKNOWN)]),
-        "device": np.concatenate([op_device, np.where(op_of_call >= 0, op_device[np.maximum(op_of_call, 0)], UNKNOWN),
-                                  np.full(range_rows.size, UNKNOWN)]),
-        "thread": np.concatenate([np.where(issued_by >= 0, a["thread"][np.maximum(issued_by, 0)], UNKNOWN),
-                                  a["thread"][host]]),
+        "device": np.concatenate([op_device, call_device, np.full(range_rows.size, UNKNOWN)]),
+        "thread": np.concatenate([op_thread, a["thread"][host]]),
     }  # fmt: skip
+
+
+def _count_from_first_record(columns: dict[str, npt.NDArray[Any]]) -> None:
+    """Shift the known times so that the first record starts at 0."""
     origin = int(columns["start_ns"].min())  # device ops, calls and ranges alike
     for name in ("enqueue_ns", "ready_ns", "start_ns", "end_ns"):
         known = columns[name] != UNKNOWN
         columns[name][known] -= origin
-    return Trace(columns, a.names, _meta(a, order, streams))
 
 
 def _device_rows(a: Activities) -> npt.NDArray[np.intp]:

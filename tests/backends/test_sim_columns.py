@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from overlapviz.backends.sim import engine
-from overlapviz.backends.sim.engine import GpuModel, clear_in_pieces
+from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.ops import build_ops, op_column
+from overlapviz.backends.sim.timeline_columns import clear_in_pieces
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace import OpKind
 from tests.backends.simrun import SIM

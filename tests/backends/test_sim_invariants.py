@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 
 from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim import engine
-from overlapviz.backends.sim.engine import GpuModel, Timeline, _kernel_batches
+from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.host_kinds import needs_host_kinds
 from overlapviz.backends.sim.invariants import ModelInvariantError, check_timeline
+from overlapviz.backends.sim.op_order import kernel_batches as _kernel_batches
 from overlapviz.backends.sim.ops import Op, build_ops
 from overlapviz.backends.sim.profile import available_profiles
+from overlapviz.backends.sim.timeline_columns import Timeline
 from overlapviz.core.config import (
     GRAPH_MEMORIES,
     IN_PLACE_MEMORIES,

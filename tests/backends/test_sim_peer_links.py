@@ -12,10 +12,11 @@ import pytest
 
 from overlapviz.backends.sim.backend import SimBackend
 from overlapviz.backends.sim.device_calls import EVENT_RECORD, SET_DEVICE, STREAM_WAIT_EVENT
-from overlapviz.backends.sim.engine import GpuModel, Timeline
+from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.invariants import check_timeline
 from overlapviz.backends.sim.ops import Op, copy_ns, peer_copy_ns
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, load_profile
+from overlapviz.backends.sim.timeline_columns import Timeline
 from overlapviz.core.config import MIB, HostMemory, PipelineConfig
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.trace import MemoryKind, OpKind, Trace, Unit

@@ -40,8 +40,9 @@ from overlapviz.backends.cupy.failures import describe_error, releasing_on_error
 from overlapviz.backends.cupy.kernels import fills_device, load_kernels
 from overlapviz.backends.cupy.per_run import run_buffers
 from overlapviz.backends.cupy.plan import device_plan
+from overlapviz.backends.cupy.prepared import Prepared, Samples
 from overlapviz.backends.cupy.ram_guard import pin_share
-from overlapviz.backends.cupy.runner import PipelineRunner, Prepared, Samples
+from overlapviz.backends.cupy.runner import PipelineRunner
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import Trace

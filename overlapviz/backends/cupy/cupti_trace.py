@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord, HostStep, host_memory_of
-from overlapviz.backends.cupy.side_times import SideTimes, is_side_op
+from overlapviz.backends.cupy.side_times import SideTimes, Span, is_side_op
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pipeline_plan import PlannedOp
 from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
@@ -149,28 +149,61 @@ def trace_from_cupti(
     for planned in plan:
         row = recorded.get(planned.index)
         if row is None:  # a host copy or a prefetch
-            span = side.span(planned.index)
-            builder.add(
-                planned.kind, planned.unit, span.start_ns, span.end_ns, name=planned.name, stream=planned.stream,
-                chunk=planned.chunk, enqueue_ns=span.ready_ns, ready_ns=span.ready_ns, nbytes=planned.nbytes,
-                memory=planned.memory,
-            )  # fmt: skip
+            _add_side_op(builder, planned, side.span(planned.index))
             continue
         record, issued = ops[row], enqueue[row]
-        copy = record.kind is not OpKind.KERNEL
-        builder.add(
-            record.kind,
-            planned.unit,
-            record.start_ns,
-            record.end_ns,
-            name=record.name or planned.name,
-            stream=streams[record.stream_id],
-            chunk=planned.chunk,
-            enqueue_ns=issued,
-            ready_ns=ready[row] if issued >= 0 else -1,
-            nbytes=record.nbytes if copy else planned.nbytes,  # a kernel's bytes over the link are the plan's
-            memory=host_memory_of(record, config.memory) if copy else planned.memory,
-        )
+        ready_ns = ready[row] if issued >= 0 else -1
+        _add_recorded_op(builder, planned, record, streams[record.stream_id], issued, ready_ns, config)
+    _add_host_spans(builder, plan, apis, timed, ops, calls)
+    for step in host_steps:
+        builder.add(OpKind.API, Unit.HOST, step.start_ns, step.end_ns, name=step.name)
+    return builder.build(replace(meta, timing="cupti"))
+
+
+def _add_side_op(builder: TraceBuilder, planned: PlannedOp, span: Span) -> None:
+    """A host copy or a prefetch, which CUPTI does not report: the runner's times for it."""
+    builder.add(
+        planned.kind, planned.unit, span.start_ns, span.end_ns, name=planned.name, stream=planned.stream,
+        chunk=planned.chunk, enqueue_ns=span.ready_ns, ready_ns=span.ready_ns, nbytes=planned.nbytes,
+        memory=planned.memory,
+    )  # fmt: skip
+
+
+def _add_recorded_op(
+    builder: TraceBuilder,
+    planned: PlannedOp,
+    record: DeviceRecord,
+    stream: int,
+    issued: int,
+    ready_ns: int,
+    config: PipelineConfig,
+) -> None:
+    """A copy or kernel CUPTI reported: its times, bytes, host memory and name, the plan's unit."""
+    copy = record.kind is not OpKind.KERNEL
+    builder.add(
+        record.kind,
+        planned.unit,
+        record.start_ns,
+        record.end_ns,
+        name=record.name or planned.name,
+        stream=stream,
+        chunk=planned.chunk,
+        enqueue_ns=issued,
+        ready_ns=ready_ns,
+        nbytes=record.nbytes if copy else planned.nbytes,  # a kernel's bytes over the link are the plan's
+        memory=host_memory_of(record, config.memory) if copy else planned.memory,
+    )
+
+
+def _add_host_spans(
+    builder: TraceBuilder,
+    plan: Sequence[PlannedOp],
+    apis: Sequence[ApiRecord],
+    timed: Sequence[PlannedOp],
+    ops: Sequence[DeviceRecord],
+    calls: Sequence[ApiRecord | None],
+) -> None:
+    """The host thread's API calls (see `host_spans`), each linked to the op it issued."""
     row_of = {record.correlation_id: timed[row].index for row, record in enumerate(ops)}
     threads = {call.thread_id for call in calls if call is not None}
     for api in host_spans(apis, set(row_of), threads):
@@ -184,6 +217,3 @@ def trace_from_cupti(
             chunk=plan[row].chunk if row >= 0 else -1,
             op=row,
         )
-    for step in host_steps:
-        builder.add(OpKind.API, Unit.HOST, step.start_ns, step.end_ns, name=step.name)
-    return builder.build(replace(meta, timing="cupti"))

@@ -77,6 +77,25 @@ def issuer(targets: Targets, side: SideTimes, clock: Clock) -> IssueOne:
         assert move is not None, "a prefetch needs managed memory's prefetchers"
         move(t.dev_ptrs[op.chunk], t.nbytes[op.chunk], t.stream_ptrs[op.stream])
 
+    host_copy = _host_copier(t, done, side, clock)
+
+    by_kind: dict[OpKind, IssueOne] = {
+        OpKind.H2D: copy_in, OpKind.KERNEL: launch, OpKind.D2H: copy_out,
+        OpKind.PREFETCH: prefetch, OpKind.HOST_COPY: host_copy,
+    }  # fmt: skip
+
+    def issue_one(op: PlannedOp) -> None:
+        by_kind[op.kind](op)
+        event = done.get(op.index)
+        if event is not None:
+            event.record(t.streams[op.stream])
+
+    return issue_one
+
+
+def _host_copier(t: Targets, done: dict[int, Any], side: SideTimes, clock: Clock) -> IssueOne:
+    """The host thread's copy into or out of a ring slot, first waiting on the event of the op it waits for."""
+
     def host_copy(op: PlannedOp) -> None:
         ring = t.ring
         assert ring is not None and t.host_in is not None and t.host_out is not None, "a host copy needs the ring"
@@ -92,15 +111,4 @@ def issuer(targets: Targets, side: SideTimes, clock: Clock) -> IssueOne:
         end = clock()
         side.host[op.index] = Span(start, start, end)
 
-    by_kind: dict[OpKind, IssueOne] = {
-        OpKind.H2D: copy_in, OpKind.KERNEL: launch, OpKind.D2H: copy_out,
-        OpKind.PREFETCH: prefetch, OpKind.HOST_COPY: host_copy,
-    }  # fmt: skip
-
-    def issue_one(op: PlannedOp) -> None:
-        by_kind[op.kind](op)
-        event = done.get(op.index)
-        if event is not None:
-            event.record(t.streams[op.stream])
-
-    return issue_one
+    return host_copy

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -30,9 +29,10 @@ from overlapviz.backends.cupy.event_trace import EventTimes
 from overlapviz.backends.cupy.graph_capture import capture, external_record
 from overlapviz.backends.cupy.kernels import Kernels, kernel_args
 from overlapviz.backends.cupy.nvtx_ranges import NvtxRanges
-from overlapviz.backends.cupy.op_issue import D2H, H2D, Clock, Targets, issuer
+from overlapviz.backends.cupy.op_issue import D2H, H2D, Clock, issuer
 from overlapviz.backends.cupy.output_check import check_output, fill_input, sample_indices
-from overlapviz.backends.cupy.plan import chunk_slices
+from overlapviz.backends.cupy.plan import ChunkSlice, chunk_slices
+from overlapviz.backends.cupy.prepared import CapturedGraph, Prepared, Samples
 from overlapviz.backends.cupy.records import HostStep
 from overlapviz.backends.cupy.side_times import SideTimes, event_spans
 from overlapviz.backends.cupy.staging_ring import RING_ROLE, StagingRing
@@ -46,69 +46,6 @@ ON_HOST_BUFFER = frozenset({HostMemory.MAPPED, HostMemory.MANAGED, HostMemory.MA
 HOST_READ_BLOCK = 1 << 20  # float32 values read per step of the host read of a write-combined output
 HOST_READ_NAME = "host read of the output"
 GRAPH_LAUNCH_NAME = "cudaGraphLaunch"
-
-
-Samples = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]  # (inputs, outputs) at the sample
-
-
-@dataclass
-class Prepared:
-    """One plan made ready to issue: pointers, arguments, streams, the output sample.
-
-    With host buffers allocated per run, `host_in`/`host_out` and their pointers are set by
-    `attach` inside each run and cleared by `detach`.
-    """
-
-    plan: PipelinePlan
-    host_in: npt.NDArray[np.float32] | None
-    host_out: npt.NDArray[np.float32] | None
-    streams: list[Any]  # cupy.cuda.Stream per stream index
-    stream_ptrs: list[int]
-    in_ptrs: list[int]
-    out_ptrs: list[int]
-    dev_ptrs: list[int]
-    kernel: Any  # cupy.cuda.function.Function of the chunk kernel
-    grids: list[tuple[int]]  # per chunk
-    block: tuple[int]
-    args: list[tuple[Any, ...]]
-    copy_bytes: list[int]  # per chunk: the last chunk may be longer than the others
-    sample: npt.NDArray[np.int64]
-    in_place: HostBuffer | None = None  # the host buffer the kernels work on in place (mapped, managed)
-    ring: StagingRing | None = None
-    to_device: prefetch.Prefetch | None = None
-    to_host: prefetch.Prefetch | None = None
-    done: dict[int, Any] | None = None  # plan row -> event recorded after it, for the ops that wait for it
-    graph: CapturedGraph | None = None
-
-    @property
-    def config(self) -> PipelineConfig:
-        """The pipeline of the plan."""
-        return self.plan.config
-
-    def targets(self) -> Targets:
-        """Where this run's ops read and write (after `PipelineRunner.attach`)."""
-        return Targets(
-            streams=self.streams, stream_ptrs=self.stream_ptrs, dev_ptrs=self.dev_ptrs, in_ptrs=self.in_ptrs,
-            out_ptrs=self.out_ptrs, nbytes=self.copy_bytes, slices=chunk_slices(self.config), kernel=self.kernel,
-            grids=self.grids, block=self.block, args=self.args, ring=self.ring, host_in=self.host_in,
-            host_out=self.host_out, to_device=self.to_device, to_host=self.to_host, done=self.done,
-        )  # fmt: skip
-
-
-@dataclass
-class CapturedGraph:
-    """The run's ops captured once into a CUDA Graph, with the events recorded inside it.
-
-    Only an event after each op: every event is a node the launch pays for. When an op's
-    stream reached it (its ``ready``) follows from the end of the op before it in its stream.
-    `key` names the buffers and streams it was captured on: a graph holds their addresses.
-    """
-
-    key: tuple[Any, ...]
-    graph: Any  # cupy.cuda.graph.Graph
-    origin: Any
-    after: list[Any]  # per plan row: an event recorded right after the op
-    capture_ns: int
 
 
 class PipelineRunner:
@@ -146,23 +83,13 @@ class PipelineRunner:
     def prepare(self, plan: PipelinePlan) -> Prepared:
         """Allocate (or reuse) everything the run of `plan` needs and warm the kernel up."""
         config = plan.config
-        n, slices = config.elements, chunk_slices(config)
+        slices = chunk_slices(config)
         per_run = config.host_alloc is HostAlloc.PER_RUN
-        self.pool.check_host(2 * config.size_bytes, ("in", "out"))  # every kind, pageable too
-        if per_run:  # the run allocates them; the guard speaks now, before anything is issued
-            if config.memory is not HostMemory.PAGEABLE:
-                self.pool.check_pin(2 * config.size_bytes)
-            self._reference_input(n)
+        self._before_allocating(config, per_run)
         if not config.uses_ring:
             self.pool.drop(RING_ROLE)
         in_place = self._in_place_buffer(config)
-        if in_place is None:
-            device = self.pool.device("data", n)
-            base = int(device.data.ptr)
-            views: list[Any] = [device[s.offset : s.stop] for s in slices]
-        else:
-            base = in_place.device_pointer
-            views = [_device_pointer(base + s.byte_offset, s.nbytes) for s in slices]
+        base, views = self._kernel_memory(config, slices, in_place)
         streams = self.streams(config)
         prepared = Prepared(
             plan=plan,
@@ -182,19 +109,48 @@ class PipelineRunner:
             in_place=in_place,
             done=self._done_events(plan),
         )
+        self._add_host_side(prepared, slices, in_place, per_run)
+        self._warm_up(prepared)
+        if config.graph:
+            prepared.graph = self._captured(prepared)
+        return prepared
+
+    def _before_allocating(self, config: PipelineConfig, per_run: bool) -> None:
+        """The memory guard speaks before anything is allocated; a run that allocates its buffers gets its input."""
+        self.pool.check_host(2 * config.size_bytes, ("in", "out"))  # every kind, pageable too
+        if per_run:  # the run allocates them; the guard speaks now, before anything is issued
+            if config.memory is not HostMemory.PAGEABLE:
+                self.pool.check_pin(2 * config.size_bytes)
+            self._reference_input(config.elements)
+
+    def _kernel_memory(
+        self, config: PipelineConfig, slices: list[ChunkSlice], in_place: HostBuffer | None
+    ) -> tuple[int, list[Any]]:
+        """Where the kernels work (the device buffer, or the in-place host buffer) and each chunk's view of it."""
+        if in_place is None:
+            device = self.pool.device("data", config.elements)
+            base = int(device.data.ptr)
+            views: list[Any] = [device[s.offset : s.stop] for s in slices]
+        else:
+            base = in_place.device_pointer
+            views = [_device_pointer(base + s.byte_offset, s.nbytes) for s in slices]
+        return base, views
+
+    def _add_host_side(
+        self, prepared: Prepared, slices: list[ChunkSlice], in_place: HostBuffer | None, per_run: bool
+    ) -> None:
+        """The prefetchers, the staging ring, and the host buffers of a run that does not allocate its own."""
+        config = prepared.config
         if config.memory is HostMemory.MANAGED_PREFETCH:
             prepared.to_device, prepared.to_host = prefetch.to_device(_current_device()), prefetch.to_host()
         if config.uses_ring:
             slot_elements = max(s.elements for s in slices)
             prepared.ring = StagingRing(self.pool, config.ring_slots_used, slot_elements)
         if in_place is not None:
-            self.attach(prepared, self._reference_input(n), in_place.array)
+            self.attach(prepared, self._reference_input(config.elements), in_place.array)
         elif not per_run:
+            n = config.elements
             self.attach(prepared, self.pool.host(config.memory, "in", n, fill=fill_input).array, self._output(config))
-        self._warm_up(prepared)
-        if config.graph:
-            prepared.graph = self._captured(prepared)
-        return prepared
 
     def _in_place_buffer(self, config: PipelineConfig) -> HostBuffer | None:
         """The host buffer the kernels work on in place, for the kinds that have one; None for the others.

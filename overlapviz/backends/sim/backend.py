@@ -19,12 +19,13 @@ from overlapviz.backends.base import (
 )
 from overlapviz.backends.sim.alloc import host_alloc_calls
 from overlapviz.backends.sim.bandwidth import bandwidth_sweep
-from overlapviz.backends.sim.engine import GpuModel, HostCalls, Timeline, clear_in_pieces
+from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.host_reads import host_read_calls
 from overlapviz.backends.sim.invariants import check_timeline
 from overlapviz.backends.sim.ops import Op, build_ops, column_of, op_column
 from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
+from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pinning import check_pinned_request, pipeline_pinned_bytes
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit

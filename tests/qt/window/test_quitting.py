@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from quit_states import EXIT_LEFT_RUNNING, STATES
 
-ROOT = Path(__file__).parents[2]
-HELPER = Path(__file__).with_name("quit_states.py")
+ROOT = Path(__file__).parents[3]
+HELPER = Path(__file__).parents[1] / "quit_states.py"
 ABORT = "QThread: Destroyed"
 
 

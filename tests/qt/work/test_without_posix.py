@@ -16,7 +16,7 @@ import pytest
 from cli_runs import run_cli
 from PySide6.QtGui import QImage
 
-TORCH = Path(__file__).resolve().parents[1] / "data" / "torch" / "torch-pinned.json.gz"
+TORCH = Path(__file__).resolve().parents[2] / "data" / "torch" / "torch-pinned.json.gz"
 POSIX_ONLY = ("O_NONBLOCK", "O_NOCTTY", "set_blocking", "fchmod", "fchown", "geteuid", "getuid", "sysconf")
 
 

@@ -22,7 +22,7 @@ from overlapviz._qt.files import file_loading
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.trace_io import import_chrome
 
-ASSET = Path(__file__).resolve().parents[2] / "assets" / "traces" / "h200-default-pinned.json"
+ASSET = Path(__file__).resolve().parents[3] / "assets" / "traces" / "h200-default-pinned.json"
 
 
 def _asset() -> dict:

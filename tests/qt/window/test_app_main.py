@@ -56,7 +56,7 @@ def test_display_detection(monkeypatch, env, platform, expected):
     assert has_display(env) is expected
 
 
-TORCH = Path(__file__).resolve().parents[1] / "data" / "torch" / "torch-pinned.json.gz"
+TORCH = Path(__file__).resolve().parents[2] / "data" / "torch" / "torch-pinned.json.gz"
 OVERLAPVIZ = [sys.executable, "-m", "overlapviz"]
 
 

@@ -15,7 +15,7 @@ from overlapviz._qt.timeline.window_band import CLICK_PX
 from overlapviz.app.aligning import first_device_ns
 from overlapviz.view.opening import opening_ms
 
-DATA = Path(__file__).parent.parent / "data"
+DATA = Path(__file__).parents[2] / "data"
 PAGEABLE = DATA / "torch" / "torch-pageable.json.gz"
 PINNED = DATA / "torch" / "torch-pinned.json.gz"
 TRAIN_STEP = DATA / "torch" / "torch-train-step.json.gz"

@@ -26,7 +26,7 @@ from overlapviz.view.formatting import (
 from overlapviz.view.kernel_time import BEFORE_A_RUN, KernelTimeHint, kernel_rate
 from overlapviz.view.status_text import SIMULATED, status_line, status_parts
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def test_durations_read_in_ms_the_unit_of_the_time_axis():

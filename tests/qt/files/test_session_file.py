@@ -78,7 +78,7 @@ def test_another_tools_traces_open_without_settings():
 
     from overlapviz.app.session_file import open_file
 
-    data_dir = Path(__file__).resolve().parents[1] / "data"
+    data_dir = Path(__file__).resolve().parents[2] / "data"
     torch = open_file(data_dir / "torch" / "torch-pinned.json.gz")
     assert torch.config is None and torch.trace is not None and torch.trace.meta.tool == "PyTorch profiler"
     nsys = open_file(data_dir / "nsys" / "mordred-2021-no-enums.sqlite.gz")

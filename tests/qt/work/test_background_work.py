@@ -16,7 +16,7 @@ from overlapviz._qt.worker import RunController
 from overlapviz.app.heap import collections_paused
 from overlapviz.backends.base import RunCancelled
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

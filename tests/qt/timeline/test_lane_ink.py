@@ -24,7 +24,7 @@ from overlapviz.importers.read import read_trace_file
 from overlapviz.session import run_pipeline
 from overlapviz.view.prepared import prepare_trace, prepare_view
 
-DATA = Path(__file__).parents[1] / "data"
+DATA = Path(__file__).parents[2] / "data"
 POINTS = 0.03  # ink and busy share may differ by this much (rounding of span edges to pixels)
 RUNS = {"16 chunks": 16, "1024 chunks": 1024, "16384 chunks": 16384}
 TRACES = {

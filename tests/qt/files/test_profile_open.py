@@ -65,7 +65,7 @@ def test_without_a_display_open_says_so_after_writing_the_trace(tmp_path, monkey
 
 
 def test_the_apps_window_opens_on_the_file_it_is_given(qtbot, settings):
-    path = Path(__file__).parent.parent / "data" / "torch" / "torch-pinned.json.gz"
+    path = Path(__file__).parents[2] / "data" / "torch" / "torch-pinned.json.gz"
     window = start_window(path, settings)
     qtbot.addWidget(window)
     qtbot.waitUntil(lambda: window.model.shown is not None, timeout=FILE_TIMEOUT_MS)

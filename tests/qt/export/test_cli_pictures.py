@@ -110,7 +110,7 @@ def test_a_refused_run_draws_nothing(capsys, tmp_path):
     assert not (tmp_path / "p.png").exists()
 
 
-NSYS = Path(__file__).parent.parent / "data" / "nsys" / "test-cuda-2026.1-pinned-streams.sqlite.gz"
+NSYS = Path(__file__).parents[2] / "data" / "nsys" / "test-cuda-2026.1-pinned-streams.sqlite.gz"
 
 
 def test_render_draws_another_tools_trace_over_its_gpu_work(capsys, tmp_path):

@@ -21,7 +21,7 @@ from overlapviz.core.trace_meta import TraceMeta
 from overlapviz.importers.read import read_trace_file
 from overlapviz.view.prepared import prepare_trace
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 REAL_GPU = ROOT / "assets" / "traces" / "h200-legacy-stream.json"  # the CuPy backend on an H200
 RECORDED = ROOT / "tests" / "data" / "torch" / "torch-pinned.json.gz"  # the PyTorch profiler's file
 

@@ -143,7 +143,7 @@ def test_exports_without_a_timeline_say_so(qtbot, settings, tmp_path):
     assert not (tmp_path / "x.png").exists()
 
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def filter_patterns(filters):

@@ -13,7 +13,7 @@ from overlapviz.view.deltas import delta_rows
 from overlapviz.view.formatting import format_duration, format_percent
 from overlapviz.view.prepared import prepare_view
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 RANK0, RANK1 = (f"torch-real/hta-sampled-rank{rank}-of-128.json.gz" for rank in (0, 1))
 PINNED = "torch/torch-pinned.json.gz"
 

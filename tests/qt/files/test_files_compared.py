@@ -11,7 +11,7 @@ from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (th
 from overlapviz._qt.export.caption import caption_text
 from overlapviz.app.aligning import first_device_ns
 
-DATA = Path(__file__).parent.parent / "data"
+DATA = Path(__file__).parents[2] / "data"
 PAGEABLE = DATA / "torch" / "torch-pageable.json.gz"
 PINNED = DATA / "torch" / "torch-pinned.json.gz"
 TRAIN_STEP = DATA / "torch" / "torch-train-step.json.gz"

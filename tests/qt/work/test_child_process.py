@@ -18,7 +18,7 @@ from overlapviz.core.destination import DestinationError
 from overlapviz.core.safe_read import InputFileError
 from overlapviz.core.trace_io import export_chrome, export_csv
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _same(a, b):

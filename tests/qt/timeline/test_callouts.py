@@ -105,7 +105,7 @@ def test_each_finding_code_has_its_own_words_and_lane(changes, code, lane, words
 
 def test_an_idle_gpu_is_bracketed_where_it_stood_idle_on_the_compute_lane():
     # a real Nsight export whose many unified-memory migrations once drew the brackets over themselves
-    data = Path(__file__).resolve().parents[1] / "data" / "nsys" / "clue-2023.2-managed-prefetch.sqlite.gz"
+    data = Path(__file__).resolve().parents[2] / "data" / "nsys" / "clue-2023.2-managed-prefetch.sqlite.gz"
     result = analyse(read_trace_file(data))
     [callout] = [c for c in _callouts(result) if c.code == "gpu-idle"]
     trace = result.trace

@@ -12,7 +12,7 @@ from overlapviz._qt.help import shortcut_rows
 from overlapviz._qt.widgets.controls import SET_ASIDE_NOTE
 from overlapviz.view.opening import opening_ms, pair_opening_ms
 
-DATA = Path(__file__).parent.parent / "data"
+DATA = Path(__file__).parents[2] / "data"
 NSYS = DATA / "nsys" / "test-cuda-2026.1-pinned-streams.sqlite.gz"
 TRAIN_STEP = DATA / "torch" / "torch-train-step.json.gz"
 DATALOADER = DATA / "torch" / "torch-dataloader.json.gz"

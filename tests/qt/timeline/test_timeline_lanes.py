@@ -23,8 +23,8 @@ from overlapviz.view.prepared import legend_of, prepare_trace
 from overlapviz.view.span_sets import styles_present
 from overlapviz.view.span_text import describe_span
 
-NSYS = Path(__file__).resolve().parent.parent / "data" / "nsys"
-TORCH_REAL = Path(__file__).resolve().parent.parent / "data" / "torch-real"
+NSYS = Path(__file__).resolve().parents[2] / "data" / "nsys"
+TORCH_REAL = Path(__file__).resolve().parents[2] / "data" / "torch-real"
 
 
 @pytest.fixture

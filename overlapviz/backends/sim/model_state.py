@@ -1,0 +1,165 @@
+"""The state of the GPU model before and during a run: what each op waits for, the queues, the engines, the host.
+
+`engine.GpuModel` runs the events that change it; see that module for what the model models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from overlapviz.backends.sim.device_calls import Calls, device_calls
+from overlapviz.backends.sim.host_links import link_paths
+from overlapviz.backends.sim.issue_calls import issue_calls
+from overlapviz.backends.sim.op_order import first_in_stream, kernel_batches, stream_successors, work_queues
+from overlapviz.backends.sim.ops import Op
+from overlapviz.backends.sim.profile import DeviceProfile
+from overlapviz.core.trace import OpKind, Unit
+
+MIGRATIONS = max(int(unit) for unit in Unit) + 1  # the engine of prefetches done one at a time
+ENGINES_PER_GPU = MIGRATIONS + 1  # GPU g's engine for unit u is g * ENGINES_PER_GPU + u
+NOT_YET = -1.0  # no time yet (the model's times are never negative)
+
+
+class Engine:
+    """A copy engine, or the SMs (capacity shared by occupancy)."""
+
+    __slots__ = ("busy", "last_queue", "pending", "running")
+
+    def __init__(self) -> None:
+        self.pending: list[int] = []  # ops handed over by their queue, waiting for this engine
+        self.running: list[int] = []
+        self.busy = 0.0  # occupancy in use (copy engines: 0 or 1)
+        self.last_queue = -1  # the queue that last started an op here (Hyper-Q keeps serving it)
+
+
+class ModelState:
+    """One pipeline's ops on one device profile, set up to run, and the host's calls recorded as they happen."""
+
+    def __init__(
+        self,
+        profile: DeviceProfile,
+        ops: list[Op],
+        host_before: Sequence[tuple[str, float]] = (),
+        host_after: Sequence[tuple[str, float]] = (),
+        graph_op_ns: float | None = None,
+        *,
+        peer_access: bool = True,
+    ) -> None:
+        """Prepare to run `ops`; `host_before`/`host_after` are (name, ns) host calls around them.
+
+        `graph_op_ns`, when given, issues every op in one cudaGraphLaunch at that host cost per op.
+        `peer_access` says whether peer copies go straight to the other GPU (else the driver
+        stages them through the host: one span that crosses no link in the model).
+        """
+        self.profile = profile
+        self.ops = ops
+        self._set_up_op_times(len(ops))
+        self._set_up_waits(ops)
+        self._set_up_gpus(ops, peer_access)
+        self._set_up_queues_and_engines(ops)
+        self._set_up_host_call_columns()
+        self._set_up_host_thread(ops, graph_op_ns)
+        self._host_after = host_after
+        for name, ns in host_before:
+            self._host_call(name, ns)
+
+    def _set_up_op_times(self, n: int) -> None:
+        """Each op's times (-1: not started or ended yet), and whether the host has issued it."""
+        self.enqueue = [0.0] * n
+        self.submitted = [False] * n
+        self.ready = [0.0] * n
+        self.start = [-1.0] * n
+        self.end = [-1.0] * n
+
+    def _set_up_waits(self, ops: list[Op]) -> None:
+        """What each op waits for before it may go, and whom it signals when it ends."""
+        # The op before it in its stream (none for the first of a stream) and an op of another
+        # stream (an event), where it has one.
+        firsts = first_in_stream(ops)
+        self._signals_left = [int(not first) + int(op.after >= 0) for first, op in zip(firsts, ops, strict=True)]
+        self.signalled = [left == 0 for left in self._signals_left]
+        self._dependents: dict[int, list[int]] = {}  # op -> the ops of other streams waiting for it
+        for i, op in enumerate(ops):
+            if op.after >= 0:
+                self._dependents.setdefault(op.after, []).append(i)
+        self._successor = stream_successors(ops)
+        self._kernel_batch, self._batch_left = kernel_batches(ops, self.profile.delayed_kernel_signal)
+        self._batch_done: dict[int, list[int]] = {}
+        self._stream_reached = [NOT_YET] * len(ops)  # when the op before each in its stream ended
+
+    def _set_up_gpus(self, ops: list[Op], peer_access: bool) -> None:
+        """The GPU of each op, and (two GPUs) the PCIe link directions each copy crosses."""
+        self._device = [op.device for op in ops]
+        self._several_gpus = any(self._device)
+        peer = self.profile.peer
+        self._paths = (
+            link_paths(ops, shared_host_link=peer is not None and peer.shared_host_link,
+                       peer_over_pcie=peer_access and peer is not None and not peer.nvlink)
+            if self._several_gpus else []
+        )  # fmt: skip
+
+    def _set_up_queues_and_engines(self, ops: list[Op]) -> None:
+        """The work queues, the engine of each op, the engines, and the events that drive the run."""
+        profile = self.profile
+        self._events: list[tuple[float, int, int, int, int]] = []  # (time, seq, kind, op, version)
+        self._seq = 0
+        self._version = [0] * len(ops)  # bumped when an op's end moves: an event of an older one is stale
+        self._queue_of, self._queues = work_queues(ops, profile)
+        self._queue_pos = [0] * len(self._queues)
+        # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
+        one_migration = profile.host_kinds is not None and profile.host_kinds.migrations_one_at_a_time
+        self._unit = [MIGRATIONS if one_migration and op.kind is OpKind.PREFETCH else int(op.unit) for op in ops]
+        if self._several_gpus:
+            self._unit = [op.device * ENGINES_PER_GPU + unit for op, unit in zip(ops, self._unit, strict=True)]
+        self._engines = [Engine() for _ in range(ENGINES_PER_GPU * (1 + max(self._device, default=0)))]
+        self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
+
+    def _set_up_host_call_columns(self) -> None:
+        """The host's calls, one list per column (see `_host_calls`)."""
+        self._call_names: dict[str, int] = {}
+        self._call_name_of: list[int] = []
+        self._call_start: list[float] = []
+        self._call_end: list[float] = []
+        self._call_op: list[int] = []
+        self._call_device: list[int] = []
+
+    def _set_up_host_thread(self, ops: list[Op], graph_op_ns: float | None) -> None:
+        """What each op's call costs the host, the calls around it, and where the host thread stands."""
+        profile = self.profile
+        self._call_ns, self._call_name = issue_calls(ops, profile, self._call_name_index)
+        self._on_host = [op.kind is OpKind.HOST_COPY for op in ops]
+        self._gap_ns = profile.issue_gap_us * 1e3
+        self._graph = graph_op_ns is not None
+        if graph_op_ns is not None:  # one call issues them all: no caller's code between ops
+            self._call_ns, self._gap_ns = [graph_op_ns] * len(ops), 0.0
+        # Host calls of two GPUs that issue no op, before and after each op's own call; the
+        # host's step for an op (it reaching its queue) comes `_lead_ns` after the first of them.
+        self._calls_before: list[Calls] = []
+        self._calls_after: list[Calls] = []
+        self._lead_ns = self._call_ns
+        if self._several_gpus and profile.peer is not None and graph_op_ns is None:
+            self._calls_before, self._calls_after = device_calls(ops, profile.peer)
+            self._lead_ns = [
+                sum(call.ns + self._gap_ns for call in calls) + ns
+                for calls, ns in zip(self._calls_before, self._call_ns, strict=True)
+            ]
+        self._graph_begin = 0.0
+        self._host_next = 0
+        self._host_time = 0.0
+        self._host_waiting_for = -1
+
+    def _host_call(self, name: str, ns: float) -> None:
+        """The host spends `ns` in a call that issues no device op."""
+        self._add_call(self._call_name_index(name), self._host_time, self._host_time + ns, -1)
+        self._host_time += ns
+
+    def _call_name_index(self, name: str) -> int:
+        return self._call_names.setdefault(name, len(self._call_names))
+
+    def _add_call(self, name: int, start_ns: float, end_ns: float, op: int, device: int = -1) -> None:
+        """Record a host call; one that issued an op acts on that op's GPU."""
+        self._call_name_of.append(name)
+        self._call_start.append(start_ns)
+        self._call_end.append(end_ns)
+        self._call_op.append(op)
+        self._call_device.append(self._device[op] if op >= 0 else device)
