@@ -3,7 +3,7 @@
 The Qt window implements `MainView` through a small adapter (`_qt.window_view`), turning its
 controls' and menus' signals into the plain `Requests` events below; the controller connects
 to them (`AppController.connect_view`) and says what happened through the `Messages` part.
-The controller's tests use a `MagicMock(spec=MainView)` or a plain subclass. No Qt here.
+The controller's tests use a plain subclass. No Qt here.
 """
 
 from __future__ import annotations
