@@ -1,13 +1,13 @@
 """The main window: controls on the left, the timeline in the middle, metrics on the right.
 
 The window only composes. It builds the widgets, the menus and the parts that keep them in
-step with the application model (`app.model`): `RunOnShow` shows the run, `WindowLooks` the
-theme and text size, `WindowView` (the controller's `app.main_view.MainView`) hands what the
-user asks for to the controller (`app.controller`), which decides. The teaching tools
-(`teaching.tools`) add a toolbar, the Compare and Lessons menus, a second timeline for
-comparisons, a lesson panel above the metrics and a caption for presentation mode; the
-window makes room for them. Files dropped on the window open or are compared
-(`files.file_comparison`).
+step with the application model (`app.model`): `RunOnShow` shows the run, `ControlsOnShow`
+the user's choices, `WindowLooks` the theme and text size; `WindowView` (the controller's
+`app.main_view.MainView`) hands what the user asks for to the controller (`app.controller`),
+which decides. The teaching tools (`teaching.tools`) add a toolbar, the Compare and Lessons
+menus, a second timeline for comparisons, a lesson panel above the metrics and a caption for
+presentation mode; the window makes room for them. Files dropped on the window open or are
+compared (`files.file_comparison`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
 from overlapviz._qt.buffer_release import BufferRelease
+from overlapviz._qt.controls_on_show import ControlsOnShow
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.files.export_folder import ExportFolder
 from overlapviz._qt.files.file_actions import FileActions
@@ -120,10 +121,6 @@ class MainWindow(QMainWindow):
         self.fonts = FontScale(app) if isinstance(app, QApplication) else None
         self.window_actions = a = build_actions(self)
         self.looks = WindowLooks(self.model, self.fonts, self.timeline, self.compare, self.legend, a.themes)
-        self.run_on_show = RunOnShow(
-            self.model, self.timeline, self.legend, self.metrics, self.controls, self.status_label,
-            self.setWindowTitle, self.timeline_drawn.emit,
-        )  # fmt: skip
         timelines = [self.timeline, self.compare.timeline_a]
         self.time_windows = TimeWindowMenu(a, self.model, self.controller.windows, timelines, self)
         self.help = HelpDialogs(self, a.help_shortcuts, a.help_glossary)
@@ -135,6 +132,11 @@ class MainWindow(QMainWindow):
             self, self.presentation_caption, [self.controls_column, self.right_column], self.looks
         )
         self.teaching = TeachingTools(self, presenting, self.controller, self.compare, self.lesson_panel, self.fonts)
+        # after the teaching tools: the caption follows a new run before `timeline_drawn` says it is drawn
+        self.run_on_show = RunOnShow(
+            self.model, self.timeline, self.legend, self.metrics, self.controls, self.status_label,
+            self.setWindowTitle, self.timeline_drawn.emit,
+        )  # fmt: skip
         self.buffers = BufferRelease(self.view.show_notice, self)
 
     def _lessons(self) -> list[Preset]:
@@ -151,35 +153,13 @@ class MainWindow(QMainWindow):
 
     def _show_model(self) -> None:
         """Show the model's facts as they are now (at start, after the settings were read), and follow them."""
-        m = self.model
         self.looks.follow_fonts(self.timeline.set_font, self.compare.set_font, self.metrics.set_font)
         self.looks.show()
-        self.controls.set_config(m.config)
-        self.controls.set_target(m.target)
-        self._show_live(m.live)
-        self._show_explanations(m.explanations)
-        self._show_history()
-        self._refresh_recent()
-        m.config_changed.connect(self.controls.set_config)
-        m.target_changed.connect(self.controls.set_target)
-        m.live_changed.connect(self._show_live)
-        m.controls_set_aside_changed.connect(self.controls.set_aside)
-        m.explanations_changed.connect(self._show_explanations)
-        self.controller.runs.history.changed.connect(lambda _none: self._show_history())
-        self.runner.busy_changed.connect(lambda busy: self.busy_label.setText("Running\u2026" if busy else ""))
-
-    def _show_live(self, live: bool) -> None:
-        self.controls.set_live(live)
-        self.window_actions.live.setChecked(live)
-
-    def _show_explanations(self, on: bool) -> None:
-        self.compare.set_explanations(on)
-        self.teaching.actions.explanations.setChecked(on)
-
-    def _show_history(self) -> None:
+        explanations = self.teaching.actions.explanations
         history = self.controller.runs.history
-        self.window_actions.undo.setEnabled(history.can_undo)
-        self.window_actions.redo.setEnabled(history.can_redo)
+        ControlsOnShow(self.model, history, self.controls, self.window_actions, explanations, self.compare).show()
+        self._refresh_recent()
+        self.runner.busy_changed.connect(lambda busy: self.busy_label.setText("Running\u2026" if busy else ""))
 
     def _refresh_recent(self) -> None:
         fill_recent_menu(self.window_actions.recent_menu, RecentFiles(self._settings).paths(), self.files.open)
