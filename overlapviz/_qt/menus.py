@@ -1,12 +1,19 @@
-"""The window's actions, with their shortcuts, arranged in the File, Edit, Run, View and Help menus."""
+"""The window's actions, with their shortcuts, arranged in the File, Edit, Run, View and Help menus.
+
+Also what fills File ▸ Open recent and what the File menu's actions do.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
+from overlapviz._qt.files.file_actions import FileActions
 from overlapviz._qt.themes import THEMES
 
 
@@ -130,3 +137,23 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
         theme_menu.addAction(action)
     help_menu = bar.addMenu("&Help")
     help_menu.addActions([a.help_shortcuts, a.help_glossary])
+
+
+def fill_recent_menu(menu: QMenu, paths: list[Path], open_path: Callable[[Path], object]) -> None:
+    """File ▸ Open recent: one entry per path, newest first (disabled when there are none)."""
+    menu.clear()
+    for path in paths:
+        action = menu.addAction(str(path))
+        action.triggered.connect(partial(open_path, path))
+    menu.setEnabled(bool(paths))
+
+
+def connect_file_menu(a: WindowActions, files: FileActions) -> None:
+    """The File menu's actions do what `files` does (each asks for its path)."""
+    a.open.triggered.connect(lambda: files.open())
+    a.save_session.triggered.connect(lambda: files.save_session())
+    a.export_png.triggered.connect(lambda: files.export_png())
+    a.export_svg.triggered.connect(lambda: files.export_svg())
+    a.copy_image.triggered.connect(files.copy_image)
+    a.export_trace.triggered.connect(lambda: files.export_trace())
+    a.export_csv.triggered.connect(lambda: files.export_csv())

@@ -20,7 +20,8 @@ from overlapviz.app.comparing import Comparing
 from overlapviz.app.events import Event
 from overlapviz.app.executor import Executor, RunFunction
 from overlapviz.app.lessons import Lessons
-from overlapviz.app.model import AppModel, Shown
+from overlapviz.app.main_view import MainView
+from overlapviz.app.model import DEFAULT_TEXT_SCALE, DEFAULT_THEME, AppModel, Shown
 from overlapviz.app.pair_run import Side
 from overlapviz.app.ports import Messages, SettingsStore, Timer
 from overlapviz.app.run_targets import RunTarget
@@ -73,6 +74,19 @@ class AppController:
                 messages.show_notice(dropped)
             remembered.remember(model, settings)
         self.runs.note_committed()
+
+    def connect_view(self, view: MainView) -> None:
+        """Do what the user asks through `view` (its messages are the ones given at the start)."""
+        r = view.requests
+        r.run.connect(lambda _none: self.run())
+        r.edit_config.connect(self.edit_config)
+        r.commit_config.connect(self.commit_config)
+        r.choose_target.connect(self.choose_target)
+        r.set_live.connect(self.set_live)
+        r.undo.connect(lambda _none: self.undo())
+        r.redo.connect(lambda _none: self.redo())
+        r.reset_to_defaults.connect(lambda _none: self.reset_to_defaults())
+        r.choose_theme.connect(self.model.set_theme)
 
     def start(self) -> bool:
         """The window's first picture: the pipeline runs once, whatever live mode was remembered.
@@ -157,10 +171,12 @@ class AppController:
             self.model.set_controls_set_aside(data.config is None)
 
     def reset_to_defaults(self) -> None:
-        """Forget the remembered settings; the default pipeline on the default device, live, with callouts."""
+        """Forget the remembered settings: the default pipeline on the default device, live, callouts, default looks."""
         if self._settings is not None:
             remembered.forget(self._settings)
         self.model.set_explanations(True)
+        self.model.set_theme(DEFAULT_THEME)
+        self.model.set_text_scale(DEFAULT_TEXT_SCALE)
         self._user_change(Controls(PipelineConfig(), self.default_target), live=True)
         if self._settings is not None:
             remembered.forget(self._settings)  # what the reset itself wrote: the defaults need no keeping

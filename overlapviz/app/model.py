@@ -2,10 +2,11 @@
 
 The pipeline's config, the run target, live on or off, the run on show, the run pinned as A,
 the lesson on show, the comparison's axis, presentation mode, the callouts, the visible time
-span, the time window the figures are of (a fact of the run on show) and whether the
-controls describe the run on show. Each fact has one
-setter and one `Event`; a setter that changes nothing says nothing, so that a view which
-sets a fact and also listens to it is not called back with its own value.
+span, the time window the figures are of (a fact of the run on show), whether the controls
+describe the run on show, and the looks the user chose (theme and text size). Each fact is
+declared once, with its setter and its `Event` (`events.Fact`); a setter that changes nothing
+says nothing, so that a view which sets a fact and also listens to it is not called back
+with its own value.
 The views subscribe to what they show; the controller (`controller`) decides what changes.
 No Qt here.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from overlapviz.app.events import Event
+from overlapviz.app.events import Fact
 from overlapviz.app.pair_run import Side
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.time_window import TimeWindow
@@ -108,172 +109,83 @@ class CompareAxis(StrEnum):
     OWN = "own"  # each side on its own axis, fitted to its own run (x positions do not match)
 
 
-class AppModel:
-    """The app's state. Read the properties; change them through the setters (or the controller)."""
+DEFAULT_THEME = "light"
+DEFAULT_TEXT_SCALE = 1.0  # the text as large as the desktop's own
 
-    def __init__(self, config: PipelineConfig | None = None, target: RunTarget | None = None) -> None:
-        self._config = config or PipelineConfig()
-        self._target = target
-        self._live = True
-        self._shown: Shown | None = None
-        self._pinned: Pinned | None = None
-        self._lesson: LessonOnShow | None = None
-        self._axis = CompareAxis.SHARED
-        self._presenting = False
-        self._explanations = True
-        self._window_ms: tuple[float, float] | None = None
-        self._controls_set_aside = False
-        self.config_changed: Event[PipelineConfig] = Event()
-        self.target_changed: Event[RunTarget | None] = Event()
-        self.live_changed: Event[bool] = Event()
-        self.shown_changed: Event[Shown | None] = Event()
-        self.pinned_changed: Event[Pinned | None] = Event()
-        self.lesson_changed: Event[LessonOnShow | None] = Event()
-        self.axis_changed: Event[CompareAxis] = Event()
-        self.presenting_changed: Event[bool] = Event()
-        self.explanations_changed: Event[bool] = Event()
-        self.window_changed: Event[tuple[float, float] | None] = Event()
-        self.controls_set_aside_changed: Event[bool] = Event()
+
+def _same_object(old: object, new: object) -> bool:
+    return old is new  # a run on show is new whenever it is another object, however alike
+
+
+class AppModel:
+    """The app's state. Read the facts; change them through the setters (or the controller).
+
+    Each fact is declared once (`events.Fact`): ``x`` reads it, ``set_x`` changes it and
+    ``x_changed`` tells who listens, only when it did change.
+    """
 
     # --- what the user chose -------------------------------------------------------------
-
-    @property
-    def config(self) -> PipelineConfig:
-        """The pipeline the controls show and the next run runs."""
-        return self._config
-
-    def set_config(self, config: PipelineConfig) -> None:
-        """Change the pipeline."""
-        if config != self._config:
-            self._config = config
-            self.config_changed.emit(config)
-
-    @property
-    def target(self) -> RunTarget | None:
-        """The backend and device the next run runs on (None: nothing can run here)."""
-        return self._target
-
-    def set_target(self, target: RunTarget | None) -> None:
-        """Change the run target."""
-        if target != self._target:
-            self._target = target
-            self.target_changed.emit(target)
-
-    @property
-    def live(self) -> bool:
-        """Whether every change runs the pipeline again."""
-        return self._live
-
-    def set_live(self, live: bool) -> None:
-        """Switch live mode on or off."""
-        if live != self._live:
-            self._live = live
-            self.live_changed.emit(live)
-
-    @property
-    def explanations(self) -> bool:
-        """Whether the timelines draw the findings as callouts."""
-        return self._explanations
-
-    def set_explanations(self, on: bool) -> None:
-        """Callouts on the timelines, or not."""
-        if on != self._explanations:
-            self._explanations = on
-            self.explanations_changed.emit(on)
-
-    @property
-    def controls_set_aside(self) -> bool:
-        """Whether the controls do not describe the run on show: a trace opened from a file without pipeline settings.
-
-        They hold the pipeline the next run runs; once it runs, or they change, they are the picture's again.
-        """
-        return self._controls_set_aside
-
-    def set_controls_set_aside(self, aside: bool) -> None:
-        """Say whether the controls describe the run on show (False) or stand apart from it (True)."""
-        if aside != self._controls_set_aside:
-            self._controls_set_aside = aside
-            self.controls_set_aside_changed.emit(aside)
+    config = Fact(PipelineConfig())  # the pipeline the controls show and the next run runs
+    set_config = config.setter
+    config_changed = config.changed
+    target: Fact[RunTarget | None] = Fact(None)  # the backend and device the next run runs on (None: none here)
+    set_target = target.setter
+    target_changed = target.changed
+    live = Fact(True)  # whether every change runs the pipeline again
+    set_live = live.setter
+    live_changed = live.changed
+    explanations = Fact(True)  # whether the timelines draw the findings as callouts
+    set_explanations = explanations.setter
+    explanations_changed = explanations.changed
+    # Whether the controls do not describe the run on show: a trace opened from a file without
+    # pipeline settings. They hold the pipeline the next run runs; once it runs, or they change,
+    # they are the picture's again.
+    controls_set_aside = Fact(False)
+    set_controls_set_aside = controls_set_aside.setter
+    controls_set_aside_changed = controls_set_aside.changed
+    theme = Fact(DEFAULT_THEME)  # the look the user chose (presentation mode shows its own over it)
+    set_theme = theme.setter
+    theme_changed = theme.changed
+    text_scale = Fact(DEFAULT_TEXT_SCALE)  # the user's text size, a factor of the desktop's (not presentation's)
+    set_text_scale = text_scale.setter
+    text_scale_changed = text_scale.changed
 
     # --- what is on show -------------------------------------------------------------------
+    shown: Fact[Shown | None] = Fact(None, same=_same_object)  # the run on show (B when comparing), if any
+    set_shown = shown.setter
+    shown_changed = shown.changed
+    pinned: Fact[Pinned | None] = Fact(None)  # the run pinned as A, if comparing
+    set_pinned = pinned.setter
+    pinned_changed = pinned.changed
+    axis = Fact(CompareAxis.SHARED)  # whether A and B share one time axis or each has its own
+    set_axis = axis.setter
+    axis_changed = axis.changed
+    lesson: Fact[LessonOnShow | None] = Fact(None)  # the lesson on show, if any
+    set_lesson = lesson.setter
+    lesson_changed = lesson.changed
+    presenting = Fact(False)  # whether the window is in presentation mode
+    set_presenting = presenting.setter
+    presenting_changed = presenting.changed
+    window_ms: Fact[tuple[float, float] | None] = Fact(None)  # the time window on show, ms from the run's start
+    set_window_ms = window_ms.setter
+    window_changed = window_ms.changed
 
-    @property
-    def shown(self) -> Shown | None:
-        """The run on show (B when comparing), if any."""
-        return self._shown
-
-    def set_shown(self, shown: Shown | None) -> None:
-        """Put a run on show (None: none)."""
-        if shown is not self._shown:
-            self._shown = shown
-            self.shown_changed.emit(shown)
-
-    @property
-    def pinned(self) -> Pinned | None:
-        """The run pinned as A, if comparing."""
-        return self._pinned
+    def __init__(self, config: PipelineConfig | None = None, target: RunTarget | None = None) -> None:
+        if config is not None:
+            self.set_config(config)
+        self.set_target(target)
 
     @property
     def comparing(self) -> bool:
         """Whether a run is pinned as A."""
-        return self._pinned is not None
-
-    def set_pinned(self, pinned: Pinned | None) -> None:
-        """Pin a run as A (None: stop comparing)."""
-        if pinned != self._pinned:
-            self._pinned = pinned
-            self.pinned_changed.emit(pinned)
-
-    @property
-    def axis(self) -> CompareAxis:
-        """Whether A and B share one time axis or each has its own."""
-        return self._axis
-
-    def set_axis(self, axis: CompareAxis) -> None:
-        """Choose how A and B share time."""
-        if axis != self._axis:
-            self._axis = axis
-            self.axis_changed.emit(axis)
-
-    @property
-    def lesson(self) -> LessonOnShow | None:
-        """The lesson on show, if any."""
-        return self._lesson
-
-    def set_lesson(self, lesson: LessonOnShow | None) -> None:
-        """Show a lesson (None: none)."""
-        if lesson != self._lesson:
-            self._lesson = lesson
-            self.lesson_changed.emit(lesson)
-
-    def depart_lesson(self) -> None:
-        """Mark the lesson on show as no longer what the settings show (see `LessonOnShow`)."""
-        if self._lesson is not None and not self._lesson.departed:
-            self.set_lesson(dataclasses.replace(self._lesson, departed=True))
-
-    @property
-    def presenting(self) -> bool:
-        """Whether the window is in presentation mode."""
-        return self._presenting
-
-    def set_presenting(self, on: bool) -> None:
-        """Enter or leave presentation mode."""
-        if on != self._presenting:
-            self._presenting = on
-            self.presenting_changed.emit(on)
+        return self.pinned is not None
 
     @property
     def time_window(self) -> TimeWindow | None:
         """The part of the run on show that its figures and findings are of (None: the whole run)."""
-        return None if self._shown is None else self._shown.window
+        return None if self.shown is None else self.shown.window
 
-    @property
-    def window_ms(self) -> tuple[float, float] | None:
-        """The time window on show, ms from the run's start (None: no run on show)."""
-        return self._window_ms
-
-    def set_window_ms(self, window: tuple[float, float] | None) -> None:
-        """Note the time window the timeline shows."""
-        if window != self._window_ms:
-            self._window_ms = window
-            self.window_changed.emit(window)
+    def depart_lesson(self) -> None:
+        """Mark the lesson on show as no longer what the settings show (see `LessonOnShow`)."""
+        if self.lesson is not None and not self.lesson.departed:
+            self.set_lesson(dataclasses.replace(self.lesson, departed=True))

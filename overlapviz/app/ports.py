@@ -1,6 +1,6 @@
 """What the controller needs from the world around it, as small Protocols (no Qt).
 
-The window implements `Messages`; a Qt single-shot timer implements `Timer`; the settings
+The window's `MainView` (`main_view`) implements `Messages`; a Qt single-shot timer implements `Timer`; the settings
 file (QSettings in the app) implements `SettingsStore`. The controller's tests implement them
 with plain objects.
 """

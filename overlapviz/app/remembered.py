@@ -1,7 +1,7 @@
 """The settings the app remembers between launches, read back with care.
 
-The pipeline's config, the run target, live mode, the callouts and the comparison's axis are
-written as the user changes them and read when the app starts. A value that can no longer be
+The pipeline's config, the run target, live mode, the callouts, the comparison's axis, the
+theme and the text size are written as the user changes them and read when the app starts. A value that can no longer be
 used (a config from an older version that fails validation, a device that is not here any
 more) is dropped from the store, the default is used instead and `restore` says what it
 dropped: a stale settings file never stops the app from starting, nor does so in silence.
@@ -23,7 +23,12 @@ TARGET_KEY = "controls/target"
 LIVE_KEY = "controls/live"
 EXPLANATIONS_KEY = "view/explanations"
 AXIS_KEY = "compare/axis"
-KEYS = (CONFIG_KEY, TARGET_KEY, LIVE_KEY, EXPLANATIONS_KEY, AXIS_KEY)
+THEME_KEY = "theme"
+TEXT_SCALE_KEY = "view/text_scale"
+KEYS = (CONFIG_KEY, TARGET_KEY, LIVE_KEY, EXPLANATIONS_KEY, AXIS_KEY, THEME_KEY, TEXT_SCALE_KEY)
+# The looks were always read leniently: a theme the window does not know falls back to its default
+# there (`_qt.window_looks`), and a text size that is no number is passed over, without a word.
+LENIENT = (THEME_KEY, TEXT_SCALE_KEY)
 TRUE, FALSE = "true", "false"
 WHAT = {  # each key's fact, as a note of what was dropped names it
     CONFIG_KEY: "the pipeline's settings",
@@ -31,6 +36,8 @@ WHAT = {  # each key's fact, as a note of what was dropped names it
     LIVE_KEY: "live mode",
     EXPLANATIONS_KEY: "the callouts switch",
     AXIS_KEY: "the comparison's axis",
+    THEME_KEY: "the theme",
+    TEXT_SCALE_KEY: "the text size",
 }
 
 
@@ -65,6 +72,14 @@ def remembered_axis(store: SettingsStore) -> CompareAxis | None:
         return None
 
 
+def remembered_text_scale(store: SettingsStore) -> float | None:
+    """The text size kept in `store`, if it is a number."""
+    try:
+        return float(store.get(TEXT_SCALE_KEY) or "")
+    except ValueError:
+        return None
+
+
 def restore(model: AppModel, store: SettingsStore, targets: list[RunTarget]) -> str | None:
     """Put what `store` remembers into `model` (what it lacks stays as it is).
 
@@ -77,13 +92,15 @@ def restore(model: AppModel, store: SettingsStore, targets: list[RunTarget]) -> 
         (LIVE_KEY, lambda: remembered_flag(store, LIVE_KEY), model.set_live),
         (EXPLANATIONS_KEY, lambda: remembered_flag(store, EXPLANATIONS_KEY), model.set_explanations),
         (AXIS_KEY, lambda: remembered_axis(store), model.set_axis),
+        (THEME_KEY, lambda: store.get(THEME_KEY) or None, model.set_theme),
+        (TEXT_SCALE_KEY, lambda: remembered_text_scale(store), model.set_text_scale),
     ]
     dropped = []
     for key, read, put in readers:
         value, kept = read(), store.get(key)
         if value is not None:
             put(value)
-        elif kept:
+        elif kept and key not in LENIENT:
             dropped.append(f"{WHAT[key]} ({kept})" if key == TARGET_KEY else WHAT[key])
             store.remove(key)
     return dropped_note(dropped)
@@ -103,6 +120,8 @@ def remember(model: AppModel, store: SettingsStore) -> None:
     model.live_changed.connect(lambda live: store.put(LIVE_KEY, TRUE if live else FALSE))
     model.explanations_changed.connect(lambda on: store.put(EXPLANATIONS_KEY, TRUE if on else FALSE))
     model.axis_changed.connect(lambda axis: store.put(AXIS_KEY, axis.value))
+    model.theme_changed.connect(lambda theme: store.put(THEME_KEY, theme))
+    model.text_scale_changed.connect(lambda scale: store.put(TEXT_SCALE_KEY, str(scale)))
 
 
 def forget(store: SettingsStore) -> None:
