@@ -32,8 +32,9 @@ import numpy.typing as npt
 from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.lanes import lane_rows, lanes_of
 from overlapviz.core.safe_read import read_input_bytes
-from overlapviz.core.trace import COLUMNS, PLACEMENT_COLUMNS, MemoryKind, OpKind, Trace, Unit
-from overlapviz.core.trace_checks import MAX_ROWS, TraceValueError, check_int, check_spans, column_range, short_repr
+from overlapviz.core.span_columns import COLUMNS, PLACEMENT_COLUMNS
+from overlapviz.core.trace import MemoryKind, OpKind, Trace, Unit, check_spans
+from overlapviz.core.trace_checks import MAX_ROWS, TraceValueError, check_int, column_range, short_repr
 from overlapviz.core.trace_meta import TraceMeta
 
 PYTHON_JSON_BYTES = 64 * 1024**2  # the largest JSON file read again as text when the strict reader refuses it
