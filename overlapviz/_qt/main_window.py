@@ -19,6 +19,7 @@ from PySide6.QtGui import QCloseEvent, QColor, QDragEnterEvent, QDropEvent, QKey
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QWidget
 
 from overlapviz._qt.buffer_release import BufferRelease
+from overlapviz._qt.export.alignment import zoom_to_device_work
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.files.export_folder import ExportFolder
 from overlapviz._qt.files.file_actions import FileActions
@@ -28,7 +29,6 @@ from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.menus import build_actions
 from overlapviz._qt.ports import QtSettingsStore, SingleShotTimer
-from overlapviz._qt.teaching.alignment import zoom_to_device_work
 from overlapviz._qt.teaching.compare_panel import ComparePanel
 from overlapviz._qt.teaching.lesson_panel import LessonPanel
 from overlapviz._qt.teaching.presentation import caption_label
