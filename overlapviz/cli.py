@@ -27,7 +27,7 @@ from overlapviz import __version__
 from overlapviz.analyze_command import add_analyze
 from overlapviz.app.time_window import cut_trace, text_window
 from overlapviz.backends import registry
-from overlapviz.backends.base import BackendError, DeviceInfo
+from overlapviz.backends.base import DeviceInfo
 from overlapviz.calibrate_command import add_calibrate
 from overlapviz.core.atomic import written_together
 from overlapviz.core.config import (
@@ -50,6 +50,7 @@ from overlapviz.core.config import (
 )
 from overlapviz.core.destination import DestinationError, check_destination
 from overlapviz.core.number_text import count_text, rate_text, significant
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import TraceFormatError, export_chrome, export_csv
 from overlapviz.core.window import WindowError

@@ -8,9 +8,9 @@ import pytest
 
 from overlapviz import calibrate_command, cli
 from overlapviz.backends import registry
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.cupy import calibrate as gpu_calibrate
 from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.run_errors import BackendError
 from tests.backends.test_calibration import measurements_of_the_model
 
 
