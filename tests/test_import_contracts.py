@@ -84,7 +84,7 @@ PLANTS = {
     "backends importing importers": _plant("backends/registry.py", "import overlapviz.importers", LAYERS),
     "view importing app": _plant("view/planted.py", "import overlapviz.app", LAYERS, CYCLES),
     "presets importing _qt": _plant("presets.py", "import overlapviz._qt", LAYERS, CYCLES),
-    "session importing a command": _plant("session.py", "from overlapviz import record", LAYERS, CYCLES),
+    "session importing a command": _plant("session.py", "import overlapviz.record", LAYERS, CYCLES),
     "a module in no layer": _plant("planted.py", '"""Not placed."""', LAYERS),
     # a view asks a backend itself (the layers allow it: the view is above the backends)
     "a view importing a backend": _plant("view/planted.py", "from overlapviz.backends import registry", VIEWS),
