@@ -117,7 +117,8 @@ def big_trace_file(folder: Path) -> Path:
 def write_big_trace(path: Path) -> int:
     """Write the trace of `big_trace_file` to `path`; returns its row count."""
     from overlapviz.core.config import PipelineConfig
-    from overlapviz.core.trace import COLUMNS, Trace
+    from overlapviz.core.span_columns import COLUMNS
+    from overlapviz.core.trace import Trace
     from overlapviz.core.trace_io import export_chrome
     from overlapviz.session import run_pipeline
 

@@ -28,9 +28,10 @@ from typing import Any
 
 import cupy
 
-from overlapviz.backends.base import BackendError, CancelToken, RunCancelled
 from overlapviz.backends.cupy import CupyBackend
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import MIB, HostMemory, PipelineConfig
+from overlapviz.core.run_errors import BackendError, RunCancelled
 
 SIZES_MIB = (16, 24, 32, 48, 64, 96, 128)
 KINDS = (HostMemory.PINNED, HostMemory.PAGEABLE, HostMemory.REGISTERED)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from overlapviz.backends.base import BackendError, CancelToken, DeviceInfo
+from overlapviz.backends.base import DeviceInfo
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pipeline_plan import memory_kind
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
 from overlapviz.core.trace_meta import TraceMeta
 

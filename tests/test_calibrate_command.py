@@ -7,11 +7,11 @@ import json
 import pytest
 
 from overlapviz.backends import registry
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.cupy import calibrate as gpu_calibrate
 from overlapviz.backends.sim.profile import load_profile
 from overlapviz.commands import calibrate as calibrate_command
 from overlapviz.commands.main import main
+from overlapviz.core.run_errors import BackendError
 from tests.backends.test_calibration import measurements_of_the_model
 
 

@@ -16,7 +16,7 @@ from overlapviz.commands.main import main
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.metrics import METRIC_DEFINITIONS
 from overlapviz.core.pinning import PINNED_SHARE_ENV
-from overlapviz.core.trace import COLUMNS
+from overlapviz.core.span_columns import COLUMNS
 from overlapviz.core.trace_io import CSV_HEADER, import_chrome
 
 JSON_KEYS = {

@@ -36,6 +36,8 @@ LAYERS = _contract("Layers:")
 BACKENDS = _contract("Backends:")
 QT = _contract("Qt only")
 CUDA = _contract("CUDA packages only")
+VIEWS = _contract("Views never import backends")
+CYCLES = _contract("No cycles")
 
 
 class Plant(NamedTuple):
@@ -48,7 +50,8 @@ def _plant(module: str, line: str, *breaks: str) -> Plant:
 
 
 # Each plant imports packages and modules that the layering itself names, so that it still
-# means the same when modules move within their layer.
+# means the same when modules move within their layer. An import up the layers, into a part
+# that imports the plant's own, closes a cycle too, and breaks that contract as well.
 PLANTS = {
     # Qt anywhere but _qt, and reached from no command but app and pictures, and only through _qt
     "Qt in presets": _plant("presets.py", "from PySide6.QtGui import QColor", QT),
@@ -67,19 +70,55 @@ PLANTS = {
     # the backends' own layers
     "sim importing cupy": _plant("backends/sim/planted.py", "import overlapviz.backends.cupy", BACKENDS),
     "cupy importing sim": _plant("backends/cupy/planted.py", "import overlapviz.backends.sim", BACKENDS),
-    "base importing sim": _plant("backends/base.py", "import overlapviz.backends.sim", BACKENDS),
-    "calibration importing cupy": _plant("backends/calibration.py", "import overlapviz.backends.cupy", BACKENDS),
-    "sim importing the registry": _plant("backends/sim/planted.py", "import overlapviz.backends.registry", BACKENDS),
+    "base importing sim": _plant("backends/base.py", "import overlapviz.backends.sim", BACKENDS, CYCLES),
+    "calibration importing cupy": _plant(
+        "backends/calibration.py", "import overlapviz.backends.cupy", BACKENDS, CYCLES
+    ),
+    "sim importing the registry": _plant(
+        "backends/sim/planted.py", "import overlapviz.backends.registry", BACKENDS, CYCLES
+    ),
     "a backends module in no layer": _plant("backends/planted.py", '"""Not placed."""', BACKENDS),
     # the package's layers
     "core importing resources": _plant("core/planted.py", "from overlapviz import resources", LAYERS),
     "resources importing core": _plant("resources.py", "import overlapviz.core", LAYERS),
-    "core importing session": _plant("core/planted.py", "from overlapviz import session", LAYERS),
+    "core importing session": _plant("core/planted.py", "from overlapviz import session", LAYERS, CYCLES),
     "backends importing importers": _plant("backends/registry.py", "import overlapviz.importers", LAYERS),
-    "view importing app": _plant("view/planted.py", "import overlapviz.app", LAYERS),
-    "presets importing _qt": _plant("presets.py", "import overlapviz._qt", LAYERS),
-    "session importing a command": _plant("session.py", "from overlapviz import record", LAYERS),
+    "view importing app": _plant("view/planted.py", "import overlapviz.app", LAYERS, CYCLES),
+    "presets importing _qt": _plant("presets.py", "import overlapviz._qt", LAYERS, CYCLES),
+    "session importing a command": _plant("session.py", "import overlapviz.record", LAYERS, CYCLES),
     "a module in no layer": _plant("planted.py", '"""Not placed."""', LAYERS),
+    # a view asks a backend itself (the layers allow it: the view is above the backends)
+    "a view importing a backend": _plant("view/planted.py", "from overlapviz.backends import registry", VIEWS),
+    "a view importing the model": _plant("view/planted.py", "import overlapviz.backends.sim", VIEWS),
+    # cycles, also through an import only for type checking or one inside a function
+    "two core modules importing each other": Plant(
+        {
+            "core/planted.py": "import overlapviz.core.planted_too",
+            "core/planted_too.py": "import overlapviz.core.planted",
+        },
+        frozenset({CYCLES}),
+    ),
+    "a cycle closed by a type-checking import": Plant(
+        {
+            "app/planted.py": "import overlapviz.app.planted_too",
+            "app/planted_too.py": "import typing\nif typing.TYPE_CHECKING:\n    import overlapviz.app.planted",
+        },
+        frozenset({CYCLES}),
+    ),
+    "a cycle closed by an import inside a function": Plant(
+        {
+            "view/planted.py": "import overlapviz.view.planted_too",
+            "view/planted_too.py": "def later() -> None:\n    import overlapviz.view.planted  # noqa: F401",
+        },
+        frozenset({CYCLES}),
+    ),
+    "a cycle between two packages, through modules of each": Plant(
+        {
+            "_qt/export/planted.py": "import overlapviz._qt.teaching",
+            "_qt/teaching/planted.py": "import overlapviz._qt.export",
+        },
+        frozenset({CYCLES}),
+    ),
     # indirect paths, each through a module that may import what the plant's first module may not
     "Qt through _qt from a command but app and pictures": Plant(
         {"_qt/planted.py": "from PySide6 import QtCore", "commands/analyze.py": "from overlapviz._qt import planted"},
@@ -88,7 +127,7 @@ PLANTS = {
     # __main__ is in no layer; base imports core, so it reaches the commands and the registry too
     "core reaching the commands through __main__": Plant(
         {"core/planted.py": "import overlapviz.__main__", "backends/base.py": "from overlapviz.core import planted"},
-        frozenset({LAYERS, BACKENDS}),
+        frozenset({LAYERS, BACKENDS, CYCLES}),
     ),
 }
 

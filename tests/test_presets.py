@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pytest
 
-from overlapviz.backends.base import BackendError
 from overlapviz.commands.main import main
 from overlapviz.core.config import (
     GIB,
@@ -15,6 +14,7 @@ from overlapviz.core.config import (
     StreamKind,
 )
 from overlapviz.core.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import OpKind, Unit
 from overlapviz.presets import (
     MAX_PRESET_BYTES,

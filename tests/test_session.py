@@ -8,10 +8,12 @@ from fake_backend import FakeBackend
 
 from overlapviz import session as session_module
 from overlapviz.backends import registry
-from overlapviz.backends.base import Backend, BackendError, CancelToken, DeviceInfo, RunCancelled
+from overlapviz.backends.base import Backend, DeviceInfo
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import ConfigError, HostMemory, PipelineConfig
 from overlapviz.core.findings import find_findings
 from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.run_errors import BackendError, RunCancelled
 from overlapviz.core.trace_io import TraceFormatError, export_chrome
 from overlapviz.session import (
     RunResult,

@@ -74,8 +74,8 @@ def _run_window(open_path: Path | None) -> int:
 def _render_instead() -> int:
     from overlapviz._qt.export.export_view import ExportOptions
     from overlapviz._qt.export.image_export import write_png
-    from overlapviz.backends.base import BackendError
     from overlapviz.core.config import PipelineConfig
+    from overlapviz.core.run_errors import BackendError
     from overlapviz.session import run_pipeline
     from overlapviz.view.prepared import prepare_view
 

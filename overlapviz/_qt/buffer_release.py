@@ -13,8 +13,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 
 from overlapviz._qt.files.background import BackgroundTasks, TaskOutcome
-from overlapviz.backends.base import CancelToken
 from overlapviz.backends.registry import release_kept_buffers
+from overlapviz.core.cancel import CancelToken
 
 RELEASED = "Buffers released: the next run allocates (and pins) its buffers anew."
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
 from overlapviz._qt.buffer_release import BufferRelease
 from overlapviz._qt.controls_on_show import ControlsOnShow
+from overlapviz._qt.export.alignment import zoom_to_device_work
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.files.export_folder import ExportFolder
 from overlapviz._qt.files.file_actions import FileActions
@@ -30,7 +31,6 @@ from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.menus import build_actions, connect_file_menu, fill_recent_menu
 from overlapviz._qt.ports import QtSettingsStore, SingleShotTimer
 from overlapviz._qt.run_on_show import RunOnShow
-from overlapviz._qt.teaching.alignment import zoom_to_device_work
 from overlapviz._qt.teaching.compare_panel import ComparePanel
 from overlapviz._qt.teaching.lesson_panel import LessonPanel
 from overlapviz._qt.teaching.presentation import caption_label

@@ -21,7 +21,7 @@ from overlapviz._qt.thread_owner import ThreadOwner
 from overlapviz._qt.worker_thread import start_worker_thread
 from overlapviz.app.executor import Job, Outcome, outcome_of
 from overlapviz.app.heap import collections_paused
-from overlapviz.backends.base import CancelToken
+from overlapviz.core.cancel import CancelToken
 
 T = TypeVar("T")
 

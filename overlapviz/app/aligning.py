@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from overlapviz.backends.base import CancelToken
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.trace import UNKNOWN, Trace
 from overlapviz.session import RunResult
 from overlapviz.view.opening import device_work_ns

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from overlapviz.backends.base import BackendError, CancelToken, RunCancelled
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import ConfigError, PipelineConfig
+from overlapviz.core.run_errors import BackendError, RunCancelled
 from overlapviz.session import RunResult
 from overlapviz.view.prepared import PreparedView, prepare_view
 

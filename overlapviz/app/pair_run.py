@@ -8,7 +8,7 @@ from pathlib import Path
 
 from overlapviz.app.executor import RunFunction
 from overlapviz.app.run_targets import RunTarget
-from overlapviz.backends.base import CancelToken
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.session import RunResult
 from overlapviz.view.prepared import PreparedView, prepare_view

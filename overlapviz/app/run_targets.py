@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.registry import BACKEND_ENV, load_backend, probe_backends
+from overlapviz.core.run_errors import BackendError
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from overlapviz.backends.base import CancelToken
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.range_window import range_names, range_window
 from overlapviz.core.trace import Trace
 from overlapviz.core.window import NS_PER_MS, Window, WindowError, clip_to_window, is_time_range, parse_window

@@ -25,7 +25,7 @@ from overlapviz.app.time_window import (
     span_window,
     window_view,
 )
-from overlapviz.backends.base import CancelToken
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.window import WindowError
 from overlapviz.view.prepared import PreparedView
 

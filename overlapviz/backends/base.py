@@ -2,41 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import KIB, HostMemory, PipelineConfig
 from overlapviz.core.trace import Trace
-
-
-class BackendError(RuntimeError):
-    """A backend could not run the pipeline; the message says why in words."""
-
-
-class RunCancelled(BackendError):
-    """The run was cancelled before it finished (a newer request superseded it)."""
-
-
-class CancelToken:
-    """Set from any thread; a backend checks it between steps and stops cleanly."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        """Ask the run to stop."""
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        """Whether `cancel` was called."""
-        return self._event.is_set()
-
-    def check(self) -> None:
-        """Raise `RunCancelled` if the run was cancelled."""
-        if self._event.is_set():
-            raise RunCancelled("run cancelled")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,10 @@ import importlib.util
 import os
 from dataclasses import dataclass
 
-from overlapviz.backends.base import Backend, BackendError
+from overlapviz.backends.base import Backend
 from overlapviz.backends.sim.profile import ProfileError, load_profile
 from overlapviz.backends.sim.profile_files import is_profile_path
+from overlapviz.core.run_errors import BackendError
 
 BACKEND_NAMES = ("cupy", "sim")
 BACKEND_ENV = "OVERLAPVIZ_BACKEND"

@@ -6,8 +6,9 @@ import argparse
 from typing import Any
 
 from overlapviz.backends import registry
-from overlapviz.backends.base import BackendError, DeviceInfo
+from overlapviz.backends.base import DeviceInfo
 from overlapviz.core.number_text import count_text
+from overlapviz.core.run_errors import BackendError
 
 
 def add_devices(commands: Any) -> None:

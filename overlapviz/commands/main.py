@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from overlapviz import __version__
-from overlapviz.backends.base import BackendError
 from overlapviz.commands.analyze import add_analyze
 from overlapviz.commands.app import app_command, file_to_open, open_in_app
 from overlapviz.commands.bandwidth import add_bandwidth
@@ -26,6 +25,7 @@ from overlapviz.commands.profile import add_profile
 from overlapviz.commands.render import add_render
 from overlapviz.commands.run import add_run
 from overlapviz.core.config import ConfigError
+from overlapviz.core.run_errors import BackendError
 from overlapviz.desktop_entry import install_desktop_entry
 from overlapviz.presets import PresetError
 from overlapviz.session import UnknownDeviceError

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.columns import freeze_columns
-
-if TYPE_CHECKING:  # trace_meta's checks (trace_checks) read this module's columns
-    from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.span_columns import COLUMNS
+from overlapviz.core.trace_checks import TraceValueError
+from overlapviz.core.trace_meta import TraceMeta
 
 UNKNOWN = -1
 
@@ -116,23 +116,6 @@ class MemoryKind(IntEnum):
         return self.name.lower().replace("_", "-")
 
 
-COLUMNS: dict[str, type] = {
-    "kind": np.int8,
-    "unit": np.int8,
-    "stream": np.int32,  # 0-based stream index; -1 for host spans
-    "chunk": np.int32,  # chunk index; -1 when the span belongs to no chunk
-    "enqueue_ns": np.int64,
-    "ready_ns": np.int64,
-    "start_ns": np.int64,
-    "end_ns": np.int64,
-    "bytes": np.int64,
-    "memory": np.int8,
-    "name": np.int32,  # index into Trace.names
-    "op": np.int32,  # for host spans: the row of the device op the call issued, else -1
-    "device": np.int16,  # GPU index; -1 where unknown (a host call that issued nothing)
-    "thread": np.int64,  # host thread id; -1 where unknown (a device op no recorded call issued)
-}
-PLACEMENT_COLUMNS = ("device", "thread")  # the columns format 1 files lack: they read as 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,3 +229,29 @@ class TraceBuilder:
             columns[t][known] -= origin_ns
         names = tuple(sorted(self._names, key=self._names.__getitem__))
         return Trace(columns, names, meta)
+
+
+def check_spans(trace: Trace) -> None:
+    """Rows that point at rows that exist, and times that are known and in order (a file's, on load).
+
+    Raises
+    ------
+    TraceValueError
+        A row breaks one of these; the message names it.
+    """
+    n = len(trace)
+    for name in ("enqueue_ns", "ready_ns", "start_ns", "end_ns"):
+        bad = np.flatnonzero(trace[name] < UNKNOWN)
+        if bad.size:
+            raise TraceValueError(f"row {bad[0]}: {name} is negative ({trace[name][bad[0]]})")
+    for name in ("start_ns", "end_ns"):
+        bad = np.flatnonzero(trace[name] == UNKNOWN)
+        if bad.size:
+            raise TraceValueError(f"row {bad[0]}: {name} is unknown; every span needs its start and end")
+    op = trace["op"]
+    bad = np.flatnonzero((op < UNKNOWN) | (op >= n))
+    if bad.size:
+        raise TraceValueError(f"row {bad[0]}: op {op[bad[0]]} is not a row of this trace (0 to {n - 1})")
+    bad = np.flatnonzero(trace["bytes"] < 0)
+    if bad.size:
+        raise TraceValueError(f"row {bad[0]}: bytes is negative ({trace['bytes'][bad[0]]})")

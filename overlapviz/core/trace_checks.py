@@ -3,7 +3,9 @@
 A file is checked whole on load and refused with one message, so that nothing downstream
 (metrics, lanes, the picture) meets a value it cannot handle: an integer past its column's
 width, a row pointing nowhere, metadata of the wrong type, a 10 MB device name. The rules
-here are the ones a trace overlapviz wrote always satisfies.
+here are the ones a trace overlapviz wrote always satisfies. The rows' own rule
+(`overlapviz.core.trace.check_spans`) sits beside the trace, since this module is below it:
+the trace's metadata runs these checks as it is built.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from overlapviz.core.trace import COLUMNS, UNKNOWN, Trace
+from overlapviz.core.span_columns import COLUMNS
 
 MAX_META_TEXT = 1024  # characters in one metadata string: a device name, a timing note
 MAX_META_DEPTH = 16  # nesting of the metadata object; a config or device facts need three
@@ -23,7 +25,6 @@ _TEXT_KEYS = (
     "timing_reason", "source", "tool", "tool_version", "recorded", "window_name", "process",
 )  # fmt: skip
 _COUNT_KEYS = ("host_wall_ns", "pinned_kept_bytes", "host_issue_ns", "ring_pinned_bytes", "graph_capture_ns")
-_TIMES = ("enqueue_ns", "ready_ns", "start_ns", "end_ns")
 
 
 class TraceValueError(ValueError):
@@ -54,26 +55,6 @@ def check_int(where: str, name: str, value: object, column: str | None = None) -
     if not low <= value <= high:
         raise TraceValueError(f"{where}: {name} {short_repr(value)} is out of range ({low} to {high})")
     return value
-
-
-def check_spans(trace: Trace) -> None:
-    """Rows that point at rows that exist, and times that are known and in order."""
-    n = len(trace)
-    for name in _TIMES:
-        bad = np.flatnonzero(trace[name] < UNKNOWN)
-        if bad.size:
-            raise TraceValueError(f"row {bad[0]}: {name} is negative ({trace[name][bad[0]]})")
-    for name in ("start_ns", "end_ns"):
-        bad = np.flatnonzero(trace[name] == UNKNOWN)
-        if bad.size:
-            raise TraceValueError(f"row {bad[0]}: {name} is unknown; every span needs its start and end")
-    op = trace["op"]
-    bad = np.flatnonzero((op < UNKNOWN) | (op >= n))
-    if bad.size:
-        raise TraceValueError(f"row {bad[0]}: op {op[bad[0]]} is not a row of this trace (0 to {n - 1})")
-    bad = np.flatnonzero(trace["bytes"] < 0)
-    if bad.size:
-        raise TraceValueError(f"row {bad[0]}: bytes is negative ({trace['bytes'][bad[0]]})")
 
 
 def check_meta(meta: dict[str, Any]) -> None:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from overlapviz.core.trace import PLACEMENT_COLUMNS, MemoryKind, OpKind, Unit
+from overlapviz.core.span_columns import PLACEMENT_COLUMNS
+from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
 FORMAT_VERSION = 2
 PROCESS_ID = 1

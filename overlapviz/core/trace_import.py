@@ -16,8 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.safe_read import read_input_bytes
-from overlapviz.core.trace import COLUMNS, PLACEMENT_COLUMNS, Trace
-from overlapviz.core.trace_checks import MAX_ROWS, TraceValueError, check_int, check_spans, column_range, short_repr
+from overlapviz.core.span_columns import COLUMNS, PLACEMENT_COLUMNS
+from overlapviz.core.trace import Trace, check_spans
+from overlapviz.core.trace_checks import MAX_ROWS, TraceValueError, check_int, column_range, short_repr
 from overlapviz.core.trace_format import (
     FORMAT_VERSION,
     INT_ARGS,

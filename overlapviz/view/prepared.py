@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.backends.base import CancelToken
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.findings import Finding
 from overlapviz.core.lanes import gpus_of
 from overlapviz.core.metrics import Metrics, copy_bandwidth_gbps, host_blocked_per_row
@@ -34,9 +33,7 @@ from overlapviz.view.kernel_time import KernelRate, kernel_rate
 from overlapviz.view.lane_rows import LaneRows, lanes_with_rows
 from overlapviz.view.palette import LegendEntry, legend_for
 from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets, styles_present
-
-if TYPE_CHECKING:
-    from overlapviz.view.stream_filter import StreamFilter
+from overlapviz.view.stream_filter import StreamFilter
 
 EMPTY_RUN_MS = 1.0  # the extent of a trace with no spans, so that the axis has a width
 
@@ -54,7 +51,7 @@ class PreparedView:
     bandwidth_gbps: npt.NDArray[np.float64]  # copy bandwidth per row (NaN for others)
     kernel_rate: KernelRate | None  # the kernel's rate and where it ran, for the kernel slider's label
     end_ms: float  # the last end, ms from the run's start
-    # Set on a view made from another for the stream lanes a filter keeps (`stream_filter`).
+    # Set on a view made from another for the stream lanes a filter keeps (`filtered_view`).
     stream_filter: StreamFilter | None = None
     unfiltered: PreparedView | None = None  # the view it was made from, every lane in it
     gpus_not_drawn: tuple[int, ...] = ()  # GPUs past those a picture has room for (`gpus_drawn`)

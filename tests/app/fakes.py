@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from overlapviz.app.executor import outcome_of
 from overlapviz.app.run_targets import RunTarget, target_title
-from overlapviz.backends.base import CancelToken
 from overlapviz.backends.sim.backend import SimBackend
+from overlapviz.core.cancel import CancelToken
 
 SIM_TARGETS = [RunTarget("sim", d.key, target_title(d.name, "sim", True), True) for d in SimBackend().devices()]
 H200 = next(t for t in SIM_TARGETS if t.device == "h200")

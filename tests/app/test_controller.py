@@ -10,8 +10,8 @@ from overlapviz.app import remembered
 from overlapviz.app.controller import LIVE_MAX_WAIT_S, AppController
 from overlapviz.app.model import AppModel, CompareAxis
 from overlapviz.app.session_file import SessionData
-from overlapviz.backends.base import BackendError
 from overlapviz.core.config import HostMemory, PipelineConfig
+from overlapviz.core.run_errors import BackendError
 from overlapviz.presets import lessons
 from overlapviz.session import run_pipeline
 from overlapviz.view.prepared import prepare_view

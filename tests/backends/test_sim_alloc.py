@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim.alloc import host_alloc_calls
 from overlapviz.backends.sim.profile import load_profile
 from overlapviz.core.config import GIB, MIB, PipelineConfig
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import OpKind, Trace
 from tests.backends.simrun import simulate
 

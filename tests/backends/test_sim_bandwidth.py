@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from overlapviz.backends.base import SWEEP_MEMORY_KINDS, SWEEP_SIZES, BackendError
+from overlapviz.backends.base import SWEEP_MEMORY_KINDS, SWEEP_SIZES
 from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.bandwidth import bandwidth_sweep, sweep_kinds
 from overlapviz.backends.sim.profile import available_profiles, load_profile
 from overlapviz.core.config import GIB, KIB, MIB
+from overlapviz.core.run_errors import BackendError
 
 H200 = load_profile("h200")
 

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from benchmarks.host_kinds_model_check import host_read_ms, measured_parts, pairs
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.ops import build_ops, kernel_cost
 from overlapviz.backends.sim.profile import ProfileError, load_profile
 from overlapviz.core.config import MIB, PipelineConfig
 from overlapviz.core.findings import find_findings
 from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import OpKind, Trace, Unit
 from tests.backends.simrun import SIM, simulate
 

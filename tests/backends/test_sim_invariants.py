@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim import engine
 from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.host_kinds import needs_host_kinds
@@ -30,6 +29,7 @@ from overlapviz.core.config import (
     StreamKind,
 )
 from overlapviz.core.pipeline_plan import chunk_stages
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import OpKind, Trace
 from tests.backends.simrun import SIM
 

@@ -7,13 +7,14 @@ import dataclasses
 import numpy as np
 import pytest
 
-from overlapviz.backends.base import CancelToken, RunCancelled
 from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.ops import build_ops, kernel_cost
 from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import MIB, KernelKind, PipelineConfig
 from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.run_errors import RunCancelled
 from overlapviz.core.trace import OpKind, Unit
 from tests.backends.simrun import harris_config, makespan_ms, overlaps, simulate, spans
 
@@ -180,7 +181,7 @@ def test_cancel_stops_a_run() -> None:
 
 
 def test_unknown_device_is_a_clear_error() -> None:
-    from overlapviz.backends.base import BackendError
+    from overlapviz.core.run_errors import BackendError
 
     with pytest.raises(BackendError, match=r"unknown device profile 'gtx'.*h200"):
         create_backend().run(PipelineConfig(), "gtx")

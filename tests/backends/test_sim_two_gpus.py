@@ -6,7 +6,6 @@ Not calibrated on two real GPUs: these hold the model to its own rules, not to m
 import numpy as np
 import pytest
 
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim.backend import SimBackend
 from overlapviz.backends.sim.device_calls import EVENT_RECORD, SET_DEVICE, STREAM_WAIT_EVENT
 from overlapviz.backends.sim.ops import build_ops, copy_ns, peer_copy_ns
@@ -15,6 +14,7 @@ from overlapviz.core.config import MIB, HostMemory, PipelineConfig
 from overlapviz.core.lanes import gpus_of, lanes_of
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.per_device import metrics_per_device
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import OpKind, Trace, Unit
 from tests.backends.simrun import kind_rows as rows
 

@@ -10,7 +10,7 @@ from enum import StrEnum
 import pytest
 
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.config.refusals import REFUSALS, refusals_of
+from overlapviz.core.config.pipeline import REFUSALS, refusals_of
 from overlapviz.core.config.setting import Control
 from overlapviz.core.config.settings import BY_NAME, SETTINGS
 from overlapviz.resources import ui_path

@@ -5,8 +5,8 @@ import json
 import pytest
 from tracefactory import pipeline_trace
 
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_checks import TraceValueError, check_int, check_meta, check_spans, short_repr
+from overlapviz.core.trace import Trace, check_spans
+from overlapviz.core.trace_checks import TraceValueError, check_int, check_meta, short_repr
 from overlapviz.core.trace_io import TraceFormatError, chrome_dict, import_chrome
 
 

@@ -13,7 +13,7 @@ from overlapviz.core.findings import find_findings
 from overlapviz.core.lanes import lane_rows, lanes_of
 from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.safe_read import InputFileError
-from overlapviz.core.trace import COLUMNS
+from overlapviz.core.span_columns import COLUMNS
 from overlapviz.core.trace_io import TraceFormatError, import_chrome, trace_at_once, trace_from_chrome
 from overlapviz.resources import asset_path
 

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from overlapviz.core import trace_import
-from overlapviz.core.trace import COLUMNS, MemoryKind, OpKind, Trace, TraceBuilder, Unit
+from overlapviz.core.span_columns import COLUMNS
+from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
 from overlapviz.core.trace_io import (
     CSV_HEADER,
     FORMAT_VERSION,

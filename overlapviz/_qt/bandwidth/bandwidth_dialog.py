@@ -18,7 +18,7 @@ from overlapviz._qt.themes import Theme
 from overlapviz._qt.worker import RunController
 from overlapviz.app.executor import Outcome
 from overlapviz.app.run_targets import RunTarget
-from overlapviz.backends.base import CancelToken
+from overlapviz.core.cancel import CancelToken
 from overlapviz.session import BandwidthSweep, sweep_bandwidth
 
 EXPLAINED = "one copy at a time, 64 KiB to 1 GiB; the dashed line is the link's theoretical limit"

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout
 
+from overlapviz._qt.export.alignment import align_timelines, side_caption, side_name
 from overlapviz._qt.export.export_view import (
     CHROME_PX,
     ExportOptions,
@@ -22,7 +23,6 @@ from overlapviz._qt.export.export_view import (
     export_timeline,
     style_export_widget,
 )
-from overlapviz._qt.teaching.alignment import align_timelines, side_caption, side_name
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.legend import LegendBar
 from overlapviz.view.deltas import delta_html, delta_line, delta_rows

@@ -27,8 +27,9 @@ import numpy.typing as npt
 
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData, open_file, save_session
-from overlapviz.backends.base import CancelToken
-from overlapviz.core.trace import COLUMNS, Trace
+from overlapviz.core.cancel import CancelToken
+from overlapviz.core.span_columns import COLUMNS
+from overlapviz.core.trace import Trace
 from overlapviz.core.trace_io import export_chrome, export_csv
 
 POLL_S = 0.05  # how often a wait on the child looks at the cancel token

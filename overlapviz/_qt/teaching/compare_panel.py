@@ -17,8 +17,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
+from overlapviz._qt.export.alignment import align_timelines, release_timeline, side_caption, side_name
 from overlapviz._qt.export.comparison_view import ComparisonPicture
-from overlapviz._qt.teaching.alignment import align_timelines, release_timeline, side_caption, side_name
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.app.model import AppModel, CompareAxis, Pinned

@@ -4,7 +4,7 @@ Also the findings drawn as callouts (on by default, `set_explanations`) in the t
 font, their rows as tall as the words (the lanes are placed again when the font or the
 plot's height changes), a replay cursor (`set_cursor_ms`), a time extent shared with
 another timeline (`fit_time`), above a trace of more than 16 stream lanes a filter of its
-streams (`view.stream_filter`), and a time window measured by dragging along the time axis
+streams (`view.filtered_view`), and a time window measured by dragging along the time axis
 (`window_dragged`; the band is `window_band`). A trace cut to a time window is fitted to the
 window; another tool's trace opens on its GPU work (`view.opening`), Home shows all of it.
 It shows a prepared trace (`prepared.prepare_view`, made on the run thread): nothing
@@ -31,9 +31,10 @@ from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBo
 from overlapviz._qt.timeline.window_band import WindowDrag
 from overlapviz.core.trace import Trace
 from overlapviz.view.callouts import Callout
+from overlapviz.view.filtered_view import filtered_view, offers_filter
 from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import PreparedView
-from overlapviz.view.stream_filter import StreamFilter, filtered_view, offers_filter, stream_lane_count
+from overlapviz.view.stream_filter import StreamFilter, stream_lane_count
 
 HOVER_TOLERANCE_PX = 3
 CURSOR_PX = 2

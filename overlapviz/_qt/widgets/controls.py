@@ -19,11 +19,12 @@ from superqt import QToggleSwitch
 from overlapviz._qt.widgets.choice_group import ChoiceGroup
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz._qt.widgets.step_slider import StepSlider
+from overlapviz.app.kernel_time import KernelTimeHint
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.config import ConfigError, GpuLayout, PipelineConfig, format_size
 from overlapviz.core.config.setting import Control, Setting
 from overlapviz.core.config.settings import SETTINGS
-from overlapviz.view.kernel_time import KernelRate, KernelTimeHint
+from overlapviz.view.kernel_time import KernelRate
 from overlapviz.view.slider_values import (
     ITER_VALUES,
     RING_SLOT_VALUES,

@@ -21,14 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from overlapviz import __version__
-from overlapviz.backends.base import (
-    SWEEP_MEMORY_KINDS,
-    SWEEP_SIZES,
-    BackendError,
-    BandwidthPoint,
-    CancelToken,
-    DeviceInfo,
-)
+from overlapviz.backends.base import SWEEP_MEMORY_KINDS, SWEEP_SIZES, BandwidthPoint, DeviceInfo
 from overlapviz.backends.cupy.bandwidth import SWEEP_MEMORIES, CopyTiming, device_copy_gbps, refuse_non_copies, sweep
 from overlapviz.backends.cupy.buffers import BufferPool, HeldBytes
 from overlapviz.backends.cupy.cupti_session import CuptiCollector, CuptiUnavailable, shared_collector
@@ -43,8 +36,10 @@ from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.backends.cupy.prepared import Prepared, Samples
 from overlapviz.backends.cupy.ram_guard import pin_share
 from overlapviz.backends.cupy.runner import PipelineRunner
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.core.pipeline_plan import PlannedOp
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import Trace
 from overlapviz.core.trace_meta import TraceMeta
 

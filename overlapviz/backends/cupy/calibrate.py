@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from overlapviz.backends.base import SWEEP_SIZES, BackendError
+from overlapviz.backends.base import SWEEP_SIZES
 from overlapviz.backends.calibration import CopyTime, KernelTime, Measurements, pageable_copy_seconds
 from overlapviz.backends.cupy.bandwidth import device_copy_gbps, sweep
 from overlapviz.backends.cupy.buffers import BufferPool
@@ -27,6 +27,7 @@ from overlapviz.backends.cupy.kernels import Kernels, load_kernels
 from overlapviz.backends.cupy.ram_guard import pin_share, total_ram
 from overlapviz.core.config import FLOAT32_BYTES, MIB, HostMemory, KernelKind, PipelineConfig
 from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks, sincos_blocks
+from overlapviz.core.run_errors import BackendError
 
 Progress = Callable[[float, str], None]  # (share done, 0 to 1; the step starting)
 H2D, D2H = 1, 2

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
-from overlapviz.backends.base import BackendError, RunCancelled
 from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.output_check import OutputMismatch
 from overlapviz.backends.cupy.ram_guard import PinRefused
+from overlapviz.core.run_errors import BackendError, RunCancelled
 
 
 @contextmanager

@@ -13,10 +13,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from overlapviz.backends.base import BackendError
 from overlapviz.core import posix
 from overlapviz.core.config import format_size
 from overlapviz.core.pinning import PINNED_SHARE_ENV, check_pinned_request, configured_pinned_share
+from overlapviz.core.run_errors import BackendError
 
 _MEMINFO = Path("/proc/meminfo")
 

@@ -9,14 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz import __version__
-from overlapviz.backends.base import (
-    SWEEP_SIZES,
-    BackendError,
-    BandwidthPoint,
-    CancelToken,
-    DeviceInfo,
-    RunCancelled,
-)
+from overlapviz.backends.base import SWEEP_SIZES, BandwidthPoint, DeviceInfo
 from overlapviz.backends.sim.alloc import host_alloc_calls
 from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel
@@ -26,8 +19,10 @@ from overlapviz.backends.sim.ops import Op, build_ops, column_of, op_column
 from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
 from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.pinning import check_pinned_request, pipeline_pinned_bytes
+from overlapviz.core.run_errors import BackendError, RunCancelled
 from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 from overlapviz.core.trace_meta import TraceMeta
 

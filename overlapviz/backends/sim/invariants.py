@@ -20,9 +20,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.sim.ops import Op, op_column
 from overlapviz.backends.sim.timeline_columns import Timeline
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import Unit
 
 _COPY_UNITS = (Unit.H2D_ENGINE, Unit.D2H_ENGINE, Unit.COPY_ENGINE, Unit.DEVICE_COPY)

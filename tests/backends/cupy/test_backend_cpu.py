@@ -4,11 +4,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from overlapviz.backends.base import Backend, BackendError
+from overlapviz.backends.base import Backend
 from overlapviz.backends.cupy import CupyBackend, create_backend
 from overlapviz.backends.cupy.backend import TIMING_ENV
 from overlapviz.backends.cupy.nvtx_ranges import COLOURS, NvtxRanges
 from overlapviz.core.config import HostMemory, PipelineConfig
+from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace import OpKind
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from tests.backends.cupy.fakes import planned_ops

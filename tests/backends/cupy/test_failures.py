@@ -1,9 +1,9 @@
 import pytest
 
-from overlapviz.backends.base import BackendError, RunCancelled
 from overlapviz.backends.cupy.failures import describe_error, releasing_on_error
 from overlapviz.backends.cupy.output_check import OutputMismatch
 from overlapviz.backends.cupy.ram_guard import PinRefused
+from overlapviz.core.run_errors import BackendError, RunCancelled
 
 
 class FakePool:

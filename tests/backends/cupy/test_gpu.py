@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from overlapviz.backends.base import BackendError, CancelToken, RunCancelled
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.backends.cupy import runner as runner_module
 from overlapviz.backends.cupy.bandwidth import SWEEP_MEMORIES
 from overlapviz.backends.cupy.plan import device_plan
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import HostAlloc, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
 from overlapviz.core.pipeline_plan import memory_kind
+from overlapviz.core.run_errors import BackendError, RunCancelled
 from overlapviz.core.trace import MemoryKind, OpKind, Unit
 
 pytestmark = pytest.mark.gpu

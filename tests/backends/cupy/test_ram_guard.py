@@ -1,6 +1,5 @@
 import pytest
 
-from overlapviz.backends.base import BackendError
 from overlapviz.backends.cupy.ram_guard import (
     PINNED_SHARE_ENV,
     PinRefused,
@@ -8,6 +7,7 @@ from overlapviz.backends.cupy.ram_guard import (
     parse_meminfo,
     pin_share,
 )
+from overlapviz.core.run_errors import BackendError
 
 GIB = 1 << 30
 

@@ -5,6 +5,7 @@ import numpy as np
 from qt_traces import kernels_only_trace, two_chunk_trace
 
 from overlapviz._qt.export.caption import caption_text
+from overlapviz.app.kernel_time import BEFORE_A_RUN, KernelTimeHint
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target, target_title
 from overlapviz.backends.sim.ops import kernel_cost
 from overlapviz.backends.sim.profile import load_profile
@@ -23,7 +24,7 @@ from overlapviz.view.formatting import (
     format_percent,
     format_time_saved,
 )
-from overlapviz.view.kernel_time import BEFORE_A_RUN, KernelTimeHint, kernel_rate
+from overlapviz.view.kernel_time import kernel_rate
 from overlapviz.view.status_text import SIMULATED, status_line, status_parts
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -14,7 +14,7 @@ from overlapviz._qt.files.background import BackgroundTasks
 from overlapviz._qt.files.stepwise import Stepwise
 from overlapviz._qt.worker import RunController
 from overlapviz.app.heap import collections_paused
-from overlapviz.backends.base import RunCancelled
+from overlapviz.core.run_errors import RunCancelled
 
 ROOT = Path(__file__).resolve().parents[3]
 

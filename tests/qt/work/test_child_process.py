@@ -12,9 +12,10 @@ from overlapviz._qt.files import child_process
 from overlapviz._qt.files.child_process import ChildRefusedError, read_in_child, write_file, write_in_child
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData, open_file, save_session
-from overlapviz.backends.base import CancelToken, RunCancelled
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.destination import DestinationError
+from overlapviz.core.run_errors import RunCancelled
 from overlapviz.core.safe_read import InputFileError
 from overlapviz.core.trace_io import export_chrome, export_csv
 

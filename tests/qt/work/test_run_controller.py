@@ -7,8 +7,8 @@ from qt_traces import two_chunk_trace
 
 from overlapviz._qt.worker import RunController
 from overlapviz.app.executor import run_job
-from overlapviz.backends.base import BackendError
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.run_errors import BackendError
 from overlapviz.session import analyse
 from overlapviz.view.prepared import PreparedView
 
