@@ -26,8 +26,8 @@ from benchmarks.machine import machine
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.backends.sim import create_backend
 from overlapviz.commands.main import main as overlapviz_main
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import HostMemory, PipelineConfig
-from overlapviz.core.metrics import compute_metrics
 
 GOAL = 0.10
 RUNS = {HostMemory.PINNED: (10, 7), HostMemory.PAGEABLE: (1, 5)}  # (warm-up, timed) runs of the real backend

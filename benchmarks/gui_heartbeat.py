@@ -8,7 +8,7 @@ window's own paths (Run, File > Open, File > Export PNG), in four scenarios:
 - 30 runs of 4096 chunks, one after another, each waited for until it is drawn;
 - one run of 65,536 chunks;
 - opening a trace file of more than 10^6 spans (three 65,536-chunk model runs back to back,
-  written with `core.trace_io.export_chrome` before the clock starts);
+  written with `core.files.trace_io.export_chrome` before the clock starts);
 - a 1920-px PNG export of that trace.
 
 Each scenario runs from the request until its result is on show (or written), plus
@@ -117,9 +117,9 @@ def big_trace_file(folder: Path) -> Path:
 def write_big_trace(path: Path) -> int:
     """Write the trace of `big_trace_file` to `path`; returns its row count."""
     from overlapviz.core.config import PipelineConfig
-    from overlapviz.core.span_columns import COLUMNS
-    from overlapviz.core.trace import Trace
-    from overlapviz.core.trace_io import export_chrome
+    from overlapviz.core.files.trace_io import export_chrome
+    from overlapviz.core.trace.columns import COLUMNS
+    from overlapviz.core.trace.spans import Trace
     from overlapviz.session import run_pipeline
 
     runs = [run_pipeline(PipelineConfig(chunks=BIG_CHUNKS), "sim", "h200").trace for _ in range(3)]
@@ -294,7 +294,7 @@ def measure(
 
     from overlapviz._qt.export.export_view import ExportOptions
     from overlapviz._qt.main_window import MainWindow
-    from overlapviz.app.heap import settle_heap
+    from overlapviz.app.garbage_collection import settle_heap
     from overlapviz.core.config import PipelineConfig
     from overlapviz.session import run_pipeline
 

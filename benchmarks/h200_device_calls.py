@@ -53,7 +53,7 @@ def _python_us(call: Callable[[], Any]) -> float:
 
 def _calls(cupy: Any) -> dict[str, dict[str, float]]:
     """CUPTI's in-call times and Python's per-call times of each host call in `NAMES`."""
-    from overlapviz.record import record
+    from overlapviz.record_block import record
 
     runtime = cupy.cuda.runtime
     stream = cupy.cuda.Stream(non_blocking=True)

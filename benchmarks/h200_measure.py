@@ -27,10 +27,10 @@ import numpy as np
 
 from overlapviz import __version__
 from overlapviz.backends.cupy import CupyBackend
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import MIB, HostAlloc, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace import OpKind, Trace
-from overlapviz.core.trace_io import export_chrome
+from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.trace.spans import OpKind, Trace
 
 DEFAULT = PipelineConfig()  # 256 MiB, 4 streams x 16 chunks, pinned, depth, 1860 iterations
 PAGEABLE_RUNS, PINNED_RUNS = 3, 7

@@ -23,7 +23,7 @@ import time
 
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.core.config import MIB, PipelineConfig
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.spans import OpKind, Trace
 
 
 def makespan_ms(trace: Trace) -> float:

@@ -20,10 +20,10 @@ import numpy as np
 
 from benchmarks.h200_measure import measure
 from overlapviz.backends.cupy import CupyBackend
+from overlapviz.core.analysis.intervals import union_intervals
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.intervals import union_intervals
-from overlapviz.core.trace import OpKind, Trace
-from overlapviz.core.trace_io import export_chrome
+from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.trace.spans import OpKind, Trace
 
 CONFIGS = {
     "4x256-depth": PipelineConfig(chunks=256),

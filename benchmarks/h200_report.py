@@ -12,10 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig, format_size
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace_io import import_chrome
+from overlapviz.core.files.atomic_write import atomic_write_text
+from overlapviz.core.files.trace_io import import_chrome
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"

@@ -21,8 +21,8 @@ import numpy.typing as npt
 from overlapviz.backends.cupy.kernels import kernel_args, load_kernels
 from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.core.config import FLOAT32_BYTES, KernelKind, PipelineConfig, format_size
-from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks, kernel_blocks, pipeline_plan
-from overlapviz.core.trace import OpKind
+from overlapviz.core.config.pipeline_plan import THREADS_PER_BLOCK, fma_blocks, kernel_blocks, pipeline_plan
+from overlapviz.core.trace.spans import OpKind
 
 # CUDA runtime values (driver_types.h); CuPy exposes some under other names, these never change.
 HOST_ALLOC_DEFAULT = 0  # cudaHostAllocDefault: what cudaMallocHost does

@@ -28,10 +28,10 @@ from typing import Any
 
 from benchmarks.machine import RESULTS, write_result
 from overlapviz.backends.sim import create_backend
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.pipeline_plan import HOST_READ_NAME
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.config.pipeline_plan import HOST_READ_NAME
+from overlapviz.core.trace.spans import OpKind, Trace
 
 MEASURED = RESULTS / "h200_host_kinds.json"
 PINNED_KINDS_GOAL = 0.10  # pinned, write-combined, mapped

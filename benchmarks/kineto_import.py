@@ -90,7 +90,7 @@ def _child(what: str, path: str, events: int) -> None:
         Path(path).write_bytes(raw)
         print(replicas)
         return
-    from overlapviz.core.safe_read import read_input_bytes
+    from overlapviz.core.files.safe_read import read_input_bytes
     from overlapviz.importers.kineto import read_kineto
 
     raw = read_input_bytes(path)

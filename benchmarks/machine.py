@@ -9,7 +9,7 @@ import platform
 from pathlib import Path
 from typing import Any
 
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.files.atomic_write import atomic_write_text
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

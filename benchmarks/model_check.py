@@ -16,9 +16,9 @@ from typing import Any
 from benchmarks import host_kinds_model_check
 from benchmarks.machine import write_result
 from overlapviz.backends.sim import create_backend
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.files.atomic_write import atomic_write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = (

@@ -53,7 +53,7 @@ ZOOMS = {"a tenth of the run": ("run", 0.1), "1,000 chunks": ("ms", 90.0), "30 c
 
 def pipeline_columns(spans: int, seed: int = 0) -> dict[str, np.ndarray]:
     """The columns of a pipeline trace of about `spans` spans (whole chunks), built without a loop."""
-    from overlapviz.core.trace import MemoryKind, OpKind, Unit
+    from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 
     rng = np.random.default_rng(seed)
     chunks = max(1, spans // SPANS_PER_CHUNK)
@@ -105,8 +105,8 @@ def pipeline_columns(spans: int, seed: int = 0) -> dict[str, np.ndarray]:
 
 def pipeline_trace(spans: int) -> Any:
     """`pipeline_columns` as a trace (with no config: a pipeline of 10^6 chunks is past the controls' range)."""
-    from overlapviz.core.trace import Trace
-    from overlapviz.core.trace_meta import TraceMeta
+    from overlapviz.core.trace.meta import TraceMeta
+    from overlapviz.core.trace.spans import Trace
 
     columns = pipeline_columns(spans)
     names = ("memcpy HtoD", "fma_chain", "memcpy DtoH", "cudaMemcpyAsync", "cuLaunchKernel")

@@ -25,7 +25,7 @@ from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from overlapviz._qt.app import ensure_app
 from overlapviz._qt.main_window import MainWindow
 from overlapviz._qt.render import render_comparison_png, render_trace_png
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.files.atomic_write import atomic_write_text
 from overlapviz.core.run_errors import BackendError
 from overlapviz.presets import Preset, lessons
 from overlapviz.session import run_pipeline

@@ -33,14 +33,14 @@ from pathlib import Path
 from overlapviz.backends.base import BandwidthPoint
 from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.analysis.metrics import Metrics, allocation_calls, covered_total_ns
 from overlapviz.core.config import GIB, GpuLayout, HostMemory, IssueOrder, PipelineConfig, StreamKind, format_size
+from overlapviz.core.config.pinning import DEFAULT_PINNED_SHARE, PINNED_SHARE_ENV, gib
+from overlapviz.core.config.pipeline_plan import HOST_READ_NAME
+from overlapviz.core.files.atomic_write import atomic_write_text
 from overlapviz.core.findings import Finding
-from overlapviz.core.metrics import Metrics, allocation_calls, covered_total_ns
-from overlapviz.core.pinning import DEFAULT_PINNED_SHARE, PINNED_SHARE_ENV, gib
-from overlapviz.core.pipeline_plan import HOST_READ_NAME
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.spans import OpKind, Trace
 from overlapviz.presets import Preset, lessons
 from overlapviz.session import RunResult, run_pipeline
 

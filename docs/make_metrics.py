@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.files.atomic_write import atomic_write_text
 from overlapviz.core.findings import RULES, Rule
 
 METRICS = Path(__file__).resolve().parents[1] / "docs" / "metrics.md"

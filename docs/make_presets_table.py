@@ -17,8 +17,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from overlapviz.core.atomic import atomic_write_text
 from overlapviz.core.config.docs_table import HEADER, setting_rows, table_row
+from overlapviz.core.files.atomic_write import atomic_write_text
 from overlapviz.presets import SIDE_KEYS
 
 PAGE = Path(__file__).resolve().parent / "presets.md"

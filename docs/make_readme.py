@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from overlapviz.commands.main import main as overlapviz_main
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.files.atomic_write import atomic_write_text
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCK = re.compile(r"```\n\$ (overlapviz [^\n]*)\n(.*?)```", re.DOTALL)

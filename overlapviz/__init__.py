@@ -2,7 +2,7 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from overlapviz.record import record
+from overlapviz.record_block import record
 
 try:
     __version__ = version("overlapviz")

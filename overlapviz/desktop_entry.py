@@ -14,7 +14,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.files.atomic_write import atomic_write_text
 
 ENTRY_NAME = "overlapviz.desktop"
 MIME_TYPES = ("application/json", "application/gzip", "application/x-gzip", "application/vnd.sqlite3",

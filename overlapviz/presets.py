@@ -19,8 +19,8 @@ from overlapviz.backends.registry import BACKEND_NAMES
 from overlapviz.core.config import ConfigError, PipelineConfig, parse_size
 from overlapviz.core.config.setting import Setting
 from overlapviz.core.config.settings import SETTINGS
-from overlapviz.core.safe_read import read_input_bytes
-from overlapviz.core.toml_text import TomlError, parse_toml
+from overlapviz.core.files.safe_read import read_input_bytes
+from overlapviz.core.files.toml_text import TomlError, parse_toml
 from overlapviz.resources import asset_path
 
 PRESET_SUFFIX = ".toml"
@@ -164,7 +164,7 @@ def _is_file(path: Path) -> bool:
 
 
 def load_preset(path: Path) -> Preset:
-    """Read and check one preset file (UTF-8, with or without a byte order mark; see `core.safe_read`).
+    """Read and check one preset file (UTF-8, with or without a byte order mark; see `core.files.safe_read`).
 
     Raises
     ------

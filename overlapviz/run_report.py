@@ -1,7 +1,7 @@
 """What `overlapviz run` prints about a run: the summary lines and the JSON report.
 
 One module for both so that the text and the JSON always speak of the same figures; the
-definitions themselves live in `overlapviz.core.metrics.METRIC_DEFINITIONS`.
+definitions themselves live in `overlapviz.core.analysis.metrics.METRIC_DEFINITIONS`.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from overlapviz.core.analysis.metrics import METRIC_DEFINITIONS, Metrics
+from overlapviz.core.analysis.migrations import no_copies_text
+from overlapviz.core.analysis.time_window import Window
 from overlapviz.core.config import PipelineConfig, format_size
-from overlapviz.core.device_names import shown_device_name
+from overlapviz.core.devices.names import shown_device_name
 from overlapviz.core.findings.finding import Finding
-from overlapviz.core.metrics import METRIC_DEFINITIONS, Metrics
-from overlapviz.core.migrations import no_copies_text
 from overlapviz.core.number_text import counted, duration_text, fixed, rate_text
-from overlapviz.core.trace_meta import TraceMeta
-from overlapviz.core.window import Window
+from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.session import RunResult
 
 # The order and the words in which `overlapviz run --help` defines the headline figures.

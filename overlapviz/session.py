@@ -15,13 +15,13 @@ from typing import Any
 
 from overlapviz.backends import registry
 from overlapviz.backends.base import SWEEP_SIZES, Backend, DeviceInfo
+from overlapviz.core.analysis.metrics import Metrics, compute_metrics
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.devices.figures import trace_findings
 from overlapviz.core.findings import Finding
-from overlapviz.core.metrics import Metrics, compute_metrics
-from overlapviz.core.per_device import trace_findings
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from overlapviz.backends.base import DeviceInfo
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.pipeline_plan import memory_kind
+from overlapviz.core.config.pipeline_plan import memory_kind
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, TraceBuilder, Unit
 
 STAGES = ((OpKind.H2D, Unit.H2D_ENGINE, "memcpy HtoD"), (OpKind.KERNEL, Unit.COMPUTE, "kernel"),
           (OpKind.D2H, Unit.D2H_ENGINE, "memcpy DtoH"))

@@ -6,7 +6,7 @@ import socket
 import stat
 from pathlib import Path
 
-from overlapviz.core.partial_files import writer_of
+from overlapviz.core.files.partial_files import writer_of
 
 
 def snapshot(folder: Path) -> dict[str, tuple]:

@@ -13,11 +13,11 @@ from overlapviz import presets, run_report
 from overlapviz.backends import registry
 from overlapviz.backends.base import DeviceInfo
 from overlapviz.commands.main import main
+from overlapviz.core.analysis.metrics import METRIC_DEFINITIONS
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import METRIC_DEFINITIONS
-from overlapviz.core.pinning import PINNED_SHARE_ENV
-from overlapviz.core.span_columns import COLUMNS
-from overlapviz.core.trace_io import CSV_HEADER, import_chrome
+from overlapviz.core.config.pinning import PINNED_SHARE_ENV
+from overlapviz.core.files.trace_io import CSV_HEADER, import_chrome
+from overlapviz.core.trace.columns import COLUMNS
 
 JSON_KEYS = {
     "makespan_ms", "serial_ms", "speedup", "host_blocked_ms", "busy_ms", "copy_hidden_pct", "engines_together_pct",

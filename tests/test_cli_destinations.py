@@ -21,9 +21,9 @@ from fs_snapshot import make_device, make_fifo, make_socket, partials, permissio
 from overlapviz import presets
 from overlapviz.commands.errors import UsageError
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.file_system import name_limit
-from overlapviz.core.safe_read import MAX_INPUT_ENV
-from overlapviz.core.trace_io import export_chrome, import_chrome
+from overlapviz.core.files.file_system import name_limit
+from overlapviz.core.files.safe_read import MAX_INPUT_ENV
+from overlapviz.core.files.trace_io import export_chrome, import_chrome
 
 REPO = Path(__file__).resolve().parents[1]
 SMALL_RUN = ("run", "--backend", "sim", "--size", "1MiB")
@@ -260,7 +260,7 @@ def test_a_fifo_among_the_presets_is_refused_not_awaited(tmp_path):
 KILLED_RUN = """
 import sys, time
 from overlapviz.commands.main import main
-from overlapviz.core import atomic
+from overlapviz.core.files import atomic_write as atomic
 call, stop_at = sys.argv[1], int(sys.argv[2])
 real = getattr(atomic.os, call)
 seen = []

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from overlapviz.app.glossary import GLOSSARY
+from overlapviz.core.analysis.metrics import FIGURE_NAMES, METRIC_DEFINITIONS
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.core.findings import PROGRAM_RULES, RULES
-from overlapviz.core.metrics import FIGURE_NAMES, METRIC_DEFINITIONS
 from overlapviz.view.deltas import delta_rows
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -66,7 +66,7 @@ PLANTS = {
     "cupy in core": _plant("core/planted.py", "import cupy", CUDA),
     "cuda-python in the app": _plant("app/planted.py", "from cuda.bindings import runtime", CUDA),
     "nvtx in the registry": _plant("backends/registry.py", "import nvtx", CUDA),
-    "cupti in a command": _plant("record.py", "from cupti import cupti", CUDA),
+    "cupti in a command": _plant("record_block.py", "from cupti import cupti", CUDA),
     # the backends' own layers
     "sim importing cupy": _plant("backends/sim/planted.py", "import overlapviz.backends.cupy", BACKENDS),
     "cupy importing sim": _plant("backends/cupy/planted.py", "import overlapviz.backends.sim", BACKENDS),
@@ -85,7 +85,7 @@ PLANTS = {
     "backends importing importers": _plant("backends/registry.py", "import overlapviz.importers", LAYERS),
     "view importing app": _plant("view/planted.py", "import overlapviz.app", LAYERS, CYCLES),
     "presets importing _qt": _plant("presets.py", "import overlapviz._qt", LAYERS, CYCLES),
-    "session importing a command": _plant("session.py", "import overlapviz.record", LAYERS, CYCLES),
+    "session importing a command": _plant("session.py", "import overlapviz.record_block", LAYERS, CYCLES),
     "a module in no layer": _plant("planted.py", '"""Not placed."""', LAYERS),
     # a view asks a backend itself (the layers allow it: the view is above the backends)
     "a view importing a backend": _plant("view/planted.py", "from overlapviz.backends import registry", VIEWS),

@@ -9,7 +9,7 @@ import pytest
 
 from docs import make_lessons
 from docs.make_lessons import COMMAND, PAGE, LessonsPageError, main, render_page, stale_message, wrap
-from overlapviz.core.pinning import PINNED_SHARE_ENV
+from overlapviz.core.config.pinning import PINNED_SHARE_ENV
 from overlapviz.presets import lessons
 
 ROOT = Path(__file__).resolve().parents[1]

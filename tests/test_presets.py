@@ -13,9 +13,9 @@ from overlapviz.core.config import (
     PipelineConfig,
     StreamKind,
 )
-from overlapviz.core.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
+from overlapviz.core.config.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import OpKind, Unit
+from overlapviz.core.trace.spans import OpKind, Unit
 from overlapviz.presets import (
     MAX_PRESET_BYTES,
     Preset,

@@ -1,5 +1,5 @@
 from overlapviz import run_report
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.run_report import caveat_of, recorded_by
 
 

@@ -9,12 +9,12 @@ from fake_backend import FakeBackend
 from overlapviz import session as session_module
 from overlapviz.backends import registry
 from overlapviz.backends.base import Backend, DeviceInfo
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import ConfigError, HostMemory, PipelineConfig
+from overlapviz.core.files.trace_io import TraceFormatError, export_chrome
 from overlapviz.core.findings import find_findings
-from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.run_errors import BackendError, RunCancelled
-from overlapviz.core.trace_io import TraceFormatError, export_chrome
 from overlapviz.session import (
     RunResult,
     Session,

@@ -59,7 +59,7 @@ def start_window(open_path: Path | None = None, settings: QSettings | None = Non
 
 
 def _run_window(open_path: Path | None) -> int:
-    from overlapviz.app.heap import settle_heap
+    from overlapviz.app.garbage_collection import settle_heap
 
     app = ensure_app()
     window = start_window(open_path)

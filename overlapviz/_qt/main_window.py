@@ -29,7 +29,7 @@ from overlapviz._qt.files.path_dialogs import PathDialogs
 from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.menus import build_actions, connect_file_menu, fill_recent_menu
-from overlapviz._qt.ports import QtSettingsStore, SingleShotTimer
+from overlapviz._qt.qt_ports import QtSettingsStore, SingleShotTimer
 from overlapviz._qt.run_on_show import RunOnShow
 from overlapviz._qt.teaching.compare_panel import ComparePanel
 from overlapviz._qt.teaching.lesson_panel import LessonPanel
@@ -43,18 +43,18 @@ from overlapviz._qt.widgets.elided_label import ElidedLabel
 from overlapviz._qt.widgets.error_banner import ErrorBanner
 from overlapviz._qt.widgets.font_scale import FontScale
 from overlapviz._qt.widgets.legend import LegendBar
+from overlapviz._qt.widgets.main_window_layout import arrange_columns
 from overlapviz._qt.widgets.metrics_panel import MetricsPanel
-from overlapviz._qt.widgets.window_layout import arrange_columns
 from overlapviz._qt.window_hosts import WindowFileHost, WindowPresentationHost
 from overlapviz._qt.window_looks import WindowLooks
 from overlapviz._qt.window_view import WindowView
 from overlapviz._qt.worker import RunController
 from overlapviz.app.controller import AppController
 from overlapviz.app.executor import RunFunction
+from overlapviz.app.main_window_title import APP_TITLE
 from overlapviz.app.model import AppModel, CompareAxis, Shown
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target
-from overlapviz.app.window_title import APP_TITLE
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.presets import Preset, PresetError, lessons
 from overlapviz.session import run_pipeline
 from overlapviz.view.prepared import PreparedView

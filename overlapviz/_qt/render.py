@@ -18,7 +18,7 @@ from overlapviz._qt.app import quiet_platform_notes as quiet_platform_notes  # t
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import write_png, write_svg
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import prepare_trace
 
@@ -36,7 +36,7 @@ def render_trace_png(
     Parameters
     ----------
     trace
-        The trace to draw (from a run or `core.trace_io.import_chrome`).
+        The trace to draw (from a run or `core.files.trace_io.import_chrome`).
     path
         The PNG to create or replace (written atomically; a symbolic link is written
         through, see ``docs/files.md``).
@@ -54,7 +54,7 @@ def render_trace_png(
     ValueError
         `width` is out of range or `theme` is unknown (the message says which).
     OSError
-        The file cannot be written (`core.destination.DestinationError` when something other
+        The file cannot be written (`core.files.write_destination.DestinationError` when something other
         than a regular file is there); nothing is left behind.
     """
     options = ExportOptions(
@@ -112,7 +112,7 @@ def render_comparison_png(
     ValueError
         Not two traces and two labels, `width` out of range or `theme` unknown.
     OSError
-        The file cannot be written (`core.destination.DestinationError` when something other
+        The file cannot be written (`core.files.write_destination.DestinationError` when something other
         than a regular file is there); nothing is left behind.
     """
     picture = _comparison(traces, labels, title)

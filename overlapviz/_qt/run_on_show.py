@@ -14,9 +14,9 @@ from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.controls import ControlsPanel
 from overlapviz._qt.widgets.legend import LegendBar
 from overlapviz._qt.widgets.metrics_panel import MetricsPanel
+from overlapviz.app.main_window_title import window_title
 from overlapviz.app.model import AppModel, Shown
 from overlapviz.app.time_window import window_status
-from overlapviz.app.window_title import window_title
 from overlapviz.view.palette import LEGEND
 from overlapviz.view.prepared import legend_of
 from overlapviz.view.status_text import status_line

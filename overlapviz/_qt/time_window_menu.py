@@ -18,7 +18,7 @@ from overlapviz._qt.menus import WindowActions
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.app.model import AppModel
 from overlapviz.app.time_window import window_choices
-from overlapviz.app.windowing import Windowing
+from overlapviz.app.time_window_control import Windowing
 
 
 class TimeWindowMenu(QObject):

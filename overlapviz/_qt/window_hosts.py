@@ -20,7 +20,7 @@ from overlapviz._qt.window_looks import WindowLooks
 from overlapviz.app.controller import AppController
 from overlapviz.app.main_view import MainView
 from overlapviz.app.session_file import SessionData
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.opening import opening_note
 from overlapviz.view.prepared import PreparedView
 

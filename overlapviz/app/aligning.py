@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from overlapviz.core.cancel import CancelToken
-from overlapviz.core.trace import UNKNOWN, Trace
+from overlapviz.core.trace.spans import UNKNOWN, Trace
 from overlapviz.session import RunResult
 from overlapviz.view.opening import device_work_ns
 from overlapviz.view.prepared import PreparedView, prepare_view

@@ -27,7 +27,7 @@ from overlapviz.app.ports import Messages, SettingsStore, Timer
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.runs import Controls, Runs
 from overlapviz.app.session_file import SessionData
-from overlapviz.app.windowing import Windowing
+from overlapviz.app.time_window_control import Windowing
 from overlapviz.core.config import PipelineConfig
 from overlapviz.presets import Preset
 from overlapviz.view.prepared import PreparedView

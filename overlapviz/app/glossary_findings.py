@@ -1,13 +1,13 @@
 """The glossary's entries for the figures of the metrics panel and for the findings.
 
-A figure that `core.metrics.METRIC_DEFINITIONS` defines takes its meaning from there, so that
+A figure that `core.analysis.metrics.METRIC_DEFINITIONS` defines takes its meaning from there, so that
 its tooltip, ``run --help`` and the glossary say one thing; docs/metrics.md says each at length.
 """
 
 from __future__ import annotations
 
 from overlapviz.app.glossary_term import Term
-from overlapviz.core.metrics import FIGURE_NAMES, METRIC_DEFINITIONS
+from overlapviz.core.analysis.metrics import FIGURE_NAMES, METRIC_DEFINITIONS
 
 PANEL = "The metrics panel"
 FINDINGS = "The Findings list beside the timeline (its tooltip names the code); clicking it outlines"

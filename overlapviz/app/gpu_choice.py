@@ -2,7 +2,7 @@
 
 A trace of one GPU offers no choice: the panel shows the whole trace's figures. With two or
 more, the panel offers "All GPUs" (the whole trace's figures and findings, the default) and
-each GPU alone (`overlapviz.core.per_device`). The choice holds across traces that have the
+each GPU alone (`overlapviz.core.devices.figures`). The choice holds across traces that have the
 chosen GPU (a part of the same file, say) and falls back to all GPUs where a trace has not.
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from overlapviz.core.analysis.metrics import Metrics
+from overlapviz.core.devices.figures import findings_per_device, gpu_title, metrics_per_device
 from overlapviz.core.findings.finding import Finding
-from overlapviz.core.lanes import gpus_of
-from overlapviz.core.metrics import Metrics
-from overlapviz.core.per_device import findings_per_device, gpu_title, metrics_per_device
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.lanes import gpus_of
+from overlapviz.core.trace.spans import Trace
 
 ALL_GPUS = "All GPUs"
 

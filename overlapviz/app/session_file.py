@@ -1,11 +1,11 @@
 """Session files for the app: open any file it reads, save the settings and the trace on show.
 
 A session file holds the pipeline settings and the trace on show in one JSON document
-(`core.session_document`). `open_file` reads a session, a plain Chrome trace written by
+(`core.files.session_document`). `open_file` reads a session, a plain Chrome trace written by
 overlapviz or another tool's trace through the one door for files (`importers.read`), which
 tells them apart by their content; it reads regular files only, up to the input size limit
-(`core.safe_read`). Writes are atomic: a failed save leaves the old file as it was (see
-`core.atomic`).
+(`core.files.safe_read`). Writes are atomic: a failed save leaves the old file as it was (see
+`core.files.atomic_write`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import os
 
-from overlapviz.core.atomic import atomic_write_text
-from overlapviz.core.session_document import SessionData, session_dict
-from overlapviz.core.trace_io import TraceFormatError
+from overlapviz.core.files.atomic_write import atomic_write_text
+from overlapviz.core.files.session_document import SessionData, session_dict
+from overlapviz.core.files.trace_io import TraceFormatError
 from overlapviz.importers.read import read_with_settings
 
 __all__ = ["SessionData", "SessionFormatError", "open_file", "save_session"]

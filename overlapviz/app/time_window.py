@@ -1,8 +1,8 @@
 """The time window the figures are of: a named range of the trace, or a span of time.
 
 A program marks the part it cares about with a range (NVTX, ``record_function``,
-``ProfilerStep#N``; `core.range_window`); choosing one computes the metrics and findings of
-that part alone, as ``overlapviz analyze --window`` does (`core.window`). The run on show is
+``ProfilerStep#N``; `core.analysis.time_window_names`); choosing one computes the metrics and findings of
+that part alone, as ``overlapviz analyze --window`` does (`core.analysis.time_window`). The run on show is
 then the trace cut to the window; the whole trace stays at hand to go back to. Pure: no Qt.
 """
 
@@ -10,10 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from overlapviz.core.analysis.time_window import (
+    NS_PER_MS,
+    Window,
+    WindowError,
+    clip_to_window,
+    is_time_range,
+    parse_window,
+)
+from overlapviz.core.analysis.time_window_names import range_names, range_window
 from overlapviz.core.cancel import CancelToken
-from overlapviz.core.range_window import range_names, range_window
-from overlapviz.core.trace import Trace
-from overlapviz.core.window import NS_PER_MS, Window, WindowError, clip_to_window, is_time_range, parse_window
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.formatting import format_duration
 from overlapviz.view.prepared import PreparedView, prepare_trace
 

@@ -7,7 +7,7 @@ from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import KIB, HostMemory, PipelineConfig
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 
 
 @dataclass(frozen=True, slots=True)

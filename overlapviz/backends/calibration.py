@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
+from overlapviz.core.analysis.metrics import pageable_copy_calls
 from overlapviz.core.config import GIB, format_size
-from overlapviz.core.metrics import pageable_copy_calls
+from overlapviz.core.config.pipeline_plan import THREADS_PER_BLOCK  # resident blocks per SM follow from it
 from overlapviz.core.number_text import rate_text
-from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK  # resident blocks per SM follow from it
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.spans import OpKind, Trace
 
 TRIM = 0.1  # the share of calls dropped at each end before averaging host costs
 

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from overlapviz.app.time_window import text_window
-from overlapviz.core.lanes import gpus_of
-from overlapviz.core.per_device import findings_per_device, gpu_names, gpu_title, metrics_per_device
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_facts import pipeline_settings
-from overlapviz.core.trace_io import TraceFormatError
-from overlapviz.core.window import WindowError, clip_to_window
+from overlapviz.core.analysis.time_window import WindowError, clip_to_window
+from overlapviz.core.analysis.trace_facts import pipeline_settings
+from overlapviz.core.devices.figures import findings_per_device, gpu_names, gpu_title, metrics_per_device
+from overlapviz.core.files.trace_io import TraceFormatError
+from overlapviz.core.trace.lanes import gpus_of
+from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
 from overlapviz.run_report import figures_help, finite_json, gpu_lines, json_gpu, json_run, summary_lines
 from overlapviz.session import RunResult, analyse

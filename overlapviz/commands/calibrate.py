@@ -22,7 +22,7 @@ from overlapviz.backends.calibration import CalibrationError, Measurements, Sour
 from overlapviz.backends.sim.profile import ProfileError, available_profiles, load_profile
 from overlapviz.backends.sim.profile_files import SUFFIX, is_valid_key, user_profile_dir
 from overlapviz.backends.sim.profile_writer import nearest_profile, profile_toml
-from overlapviz.core.atomic import atomic_write_text
+from overlapviz.core.files.atomic_write import atomic_write_text
 from overlapviz.core.run_errors import BackendError
 
 BAR_WIDTH = 30

@@ -12,7 +12,7 @@ from typing import Any
 from overlapviz.commands.errors import UsageError
 from overlapviz.commands.outputs import check_writable
 from overlapviz.core.config.cli_flags import count_argument as count
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 
 PICTURE_SUFFIXES = (".png", ".svg")  # the formats a picture is written in, told by the name's ending
 PICTURE_FORMATS_HELP = "The name must end in .png (PNG) or .svg (SVG); any other ending is refused."

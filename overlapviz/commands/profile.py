@@ -1,7 +1,7 @@
 """``overlapviz profile -- script.py [args]``: run your own Python script, recording its GPU work with CUPTI.
 
 The script runs in this process, as ``python script.py args`` would run it (``__main__``,
-its own ``sys.argv``, its folder first on ``sys.path``), inside `overlapviz.record`. Then the
+its own ``sys.argv``, its folder first on ``sys.path``), inside `overlapviz.record_block`. Then the
 recording is summarised as ``overlapviz analyze`` summarises a trace file; with ``--open``
 the app then shows the trace it wrote. When the script
 exits with an error or raises, what it recorded up to then is still shown, and one line
@@ -21,16 +21,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
-from overlapviz.backends.cupy.recording import RecordingUnavailable
+from overlapviz.backends.cupy.cupti_recording import RecordingUnavailable
 from overlapviz.commands.app import open_in_app
 from overlapviz.commands.pictures import render_module
-from overlapviz.core.atomic import written_together
-from overlapviz.core.destination import DestinationError, check_destination
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import export_chrome
-from overlapviz.core.window import WindowError, clip_to_window, parse_window
+from overlapviz.core.analysis.time_window import WindowError, clip_to_window, parse_window
+from overlapviz.core.files.atomic_write import written_together
+from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.write_destination import DestinationError, check_destination
+from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.to_trace import EmptyTraceError
-from overlapviz.record import Recorder
+from overlapviz.record_block import Recorder
 from overlapviz.run_report import finite_json, json_run, summary_lines
 from overlapviz.session import RunResult, analyse
 

@@ -9,9 +9,9 @@ from typing import Any
 from overlapviz.app.time_window import cut_trace, text_window
 from overlapviz.commands.errors import UsageError
 from overlapviz.commands.pictures import PICTURE_FORMATS_HELP, add_picture_options, check_picture, draw
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import TraceFormatError
-from overlapviz.core.window import WindowError
+from overlapviz.core.analysis.time_window import WindowError
+from overlapviz.core.files.trace_io import TraceFormatError
+from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
 
 _RENDER_HELP = f"""\

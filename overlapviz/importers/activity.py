@@ -3,7 +3,7 @@
 One row per record: a copy, a memset, a kernel, a host API call, a synchronisation, or an
 annotation range (NVTX, ``record_function``). Times are integer nanoseconds on the tool's own
 clock (the converter shifts them); unknown values are -1. Names (kernel names, API names,
-annotation texts) are indices into ``names``, as in `overlapviz.core.trace.Trace`.
+annotation texts) are indices into ``names``, as in `overlapviz.core.trace.spans.Trace`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.columns import freeze_columns
+from overlapviz.core.trace.frozen_columns import freeze_columns
 
 UNKNOWN = -1
 NULL_STREAMS_META = "null_streams"  # the tool's ids of the legacy default stream, where the file says them
@@ -48,7 +48,7 @@ class CopyKind(IntEnum):
 
 
 class HostMemory(IntEnum):
-    """The host side of a copy, as the tool says (the memory kinds of `overlapviz.core.trace`)."""
+    """The host side of a copy, as the tool says (the memory kinds of `overlapviz.core.trace.spans`)."""
 
     UNKNOWN = 0
     PAGEABLE = 1

@@ -8,7 +8,7 @@ A kernel is communication when
 - the tool recorded the collective it ran: Kineto copies ``Collective name`` (with ``Process
   Group Name``, message sizes, ...) from the ``record_param_comms`` op onto its kernel.
 
-Such a span's name then carries its collective (`overlapviz.core.communication`).
+Such a span's name then carries its collective (`overlapviz.core.trace.communication`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import re
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.communication import with_collective
+from overlapviz.core.trace.communication import with_collective
 from overlapviz.importers.activity import UNKNOWN, Activities, ActivityKind
 
 _LIBRARY_KERNEL = re.compile(r"^(?:void\s+)?(?:nccl|rccl)", re.IGNORECASE)

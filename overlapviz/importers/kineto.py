@@ -96,7 +96,7 @@ def read_kineto(raw: bytes, source: str) -> Activities:
     Parameters
     ----------
     raw
-        The whole file, decompressed (as `overlapviz.core.safe_read.read_input_bytes` gives it).
+        The whole file, decompressed (as `overlapviz.core.files.safe_read.read_input_bytes` gives it).
     source
         The file's name, for messages and ``meta["source"]``.
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace_checks import short_repr
+from overlapviz.core.trace.checks import short_repr
 from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN, ActivityKind, empty_columns
 from overlapviz.importers.copy_names import parse_copy_name
 from overlapviz.importers.kineto_categories import (

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.migrations import migration_name
+from overlapviz.core.analysis.migrations import migration_name
 from overlapviz.importers import nsys_enums as enums
 from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN, Activities, ActivityKind, CopyKind, empty_columns
 from overlapviz.importers.nsys_facts import FACT_TABLES, export_meta
@@ -93,7 +93,7 @@ def read_nsys(raw: bytes, source: str, *, max_records: int | None = None) -> Act
     Parameters
     ----------
     raw
-        The whole file, decompressed (as `overlapviz.core.safe_read.read_input_bytes` gives it).
+        The whole file, decompressed (as `overlapviz.core.files.safe_read.read_input_bytes` gives it).
     source
         The file's name, for messages and ``meta["source"]``.
     max_records

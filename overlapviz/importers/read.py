@@ -5,9 +5,9 @@
 - a PyTorch profiler (Kineto) trace, by its first bytes (`looks_like_kineto`);
 - an Nsight Systems report (``.nsys-rep``) or overlapviz's own CSV export is refused with what
   to open instead (`other_files`);
-- anything else is overlapviz's own JSON: a session (`core.session_document`, read by
-  `read_with_settings` only) or a Chrome trace it wrote (`core.trace_io`).
-Each may be gzip-compressed (`overlapviz.core.safe_read` un-gzips, by content too). The command
+- anything else is overlapviz's own JSON: a session (`core.files.session_document`, read by
+  `read_with_settings` only) or a Chrome trace it wrote (`core.files.trace_io`).
+Each may be gzip-compressed (`overlapviz.core.files.safe_read` un-gzips, by content too). The command
 line reads the trace (`read_trace_file`), the app the trace with its settings
 (`read_with_settings`); every failure is a `TraceFormatError` or an `InputFileError`, one line
 that names the file (but for a trace's own settings out of range, which the app alone reads).
@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from overlapviz.core.config import ConfigError
-from overlapviz.core.safe_read import read_input_bytes
-from overlapviz.core.session_document import SessionData, config_of, is_session, session_of
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import TraceFormatError, parse_json, trace_at_once, trace_from_chrome
+from overlapviz.core.files.safe_read import read_input_bytes
+from overlapviz.core.files.session_document import SessionData, config_of, is_session, session_of
+from overlapviz.core.files.trace_io import TraceFormatError, parse_json, trace_at_once, trace_from_chrome
+from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.activity import Activities
 from overlapviz.importers.kineto import SNIFF_BYTES, looks_like_kineto, read_kineto
 from overlapviz.importers.kineto_errors import KinetoFormatError

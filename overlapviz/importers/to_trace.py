@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 from overlapviz.importers.activity import NULL_STREAMS_META, Activities, ActivityKind, CopyKind, HostMemory
 from overlapviz.importers.communication import communication_rows, named_collectives
 from overlapviz.importers.keys import correlation_keys, groups

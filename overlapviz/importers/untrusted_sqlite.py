@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace_checks import short_repr
+from overlapviz.core.trace.checks import short_repr
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _FETCH_ROWS = 65_536  # rows turned into numpy at a time: bounded memory for Python's row tuples

@@ -15,8 +15,8 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lanes import Lane
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.lanes import Lane
+from overlapviz.core.trace.spans import Trace
 
 Int64Array = npt.NDArray[np.int64]
 

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.findings import Callout, CalloutContext, Finding, merged_segments, rule_for
-from overlapviz.core.metrics import Metrics
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.lane_rows import LaneRows
 
 __all__ = ["MERGE_SHARE", "Callout", "callouts_for", "merged_segments", "rows_per_lane"]
@@ -33,7 +33,7 @@ def callouts_for(
     """The callouts of `findings`, in finding order (a finding may give two, or none).
 
     `lanes` are the trace's lanes with their rows, `blocked_ns` the host time blocked per row
-    (`core.metrics.host_blocked_per_row`): both found once per trace, with the rest of it. A
+    (`core.analysis.metrics.host_blocked_per_row`): both found once per trace, with the rest of it. A
     finding of a code no rule declares raises KeyError (`core.findings.rule_for`).
     """
     merge_gap_ns = MERGE_SHARE * max(metrics.wall_ns, metrics.makespan_ns, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from overlapviz.core.metrics import Metrics
+from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.number_text import count_text
 from overlapviz.view.formatting import (
     NO_COMMUNICATION,

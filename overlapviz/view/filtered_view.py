@@ -1,6 +1,6 @@
 """A prepared view re-made for the stream lanes a `StreamFilter` keeps, without preparing it again.
 
-`core.many_streams.arrange_streams` says which lanes to show; a lane the view had keeps its
+`core.analysis.many_streams.arrange_streams` says which lanes to show; a lane the view had keeps its
 rows and span sets, only a lane it did not have (the folded quiet streams) gets its own, and
 the hover index and callouts follow the lanes kept. The timeline offers the filter only where
 a trace has more stream lanes than `COLLAPSE_ABOVE`; below that it shows every stream, in
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.many_streams import COLLAPSE_ABOVE, arrange_streams
+from overlapviz.core.analysis.many_streams import COLLAPSE_ABOVE, arrange_streams
+from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.view.hover_index import HoverIndex
 from overlapviz.view.lane_rows import LaneRows, lanes_with_rows
 from overlapviz.view.prepared import PreparedView

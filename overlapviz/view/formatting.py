@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 
+from overlapviz.core.analysis.metrics import Metrics
+from overlapviz.core.analysis.migrations import NO_COPIES as NO_COPIES  # the copy time hidden of a run without copies
+from overlapviz.core.analysis.migrations import no_copies_text
 from overlapviz.core.config import format_size
-from overlapviz.core.metrics import Metrics
-from overlapviz.core.migrations import NO_COPIES as NO_COPIES  # the copy time hidden of a run without copies
-from overlapviz.core.migrations import no_copies_text
 from overlapviz.core.number_text import NS_PER_MS, duration_text, fixed, rate_text
 
 __all__ = ["NS_PER_MS", "format_bandwidth", "format_bytes", "format_duration", "format_percent", "format_time_saved"]

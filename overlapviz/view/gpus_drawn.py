@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from overlapviz.core.lanes import Lane, gpus_of, lanes_of
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.lanes import Lane, gpus_of, lanes_of
+from overlapviz.core.trace.spans import Trace
 
 DRAWN_GPUS = 8
 

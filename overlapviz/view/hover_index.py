@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.lane_rows import LaneRows
 from overlapviz.view.palette import SpanStyle
 from overlapviz.view.span_sets import SpanSet

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from overlapviz.core.config import KernelKind, PipelineConfig
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.spans import OpKind, Trace
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Where each layer's ink bars start in its lane: the layers of one lane stacked, bottom up.
 
 Where spans are narrower than a pixel, each layer draws, per pixel column, a bar as tall as
-the share of the column's time it keeps busy (`core.lod`). A stream lane holds copies and
+the share of the column's time it keeps busy (`core.analysis.lod`). A stream lane holds copies and
 kernels, a host lane calls and the host's own copies, each a layer of its own: drawn from
 the lane's bottom, the later bar would hide the earlier, so a lane's layers stack in paint
 order and the column shows each kind's share and their sum. Host time blocked is part of a

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.lanes import Lane, LaneGroup, lane_rows, lanes_of
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.annotation_depth import split_by_depth
 
 

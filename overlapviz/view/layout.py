@@ -1,6 +1,6 @@
 """Where each lane sits on the timeline's vertical axis.
 
-Lanes come from `core.lanes` (host threads, annotations, streams, hardware units), found with
+Lanes come from `core.trace.lanes` (host threads, annotations, streams, hardware units), found with
 their rows once per trace (`lane_rows`); here they get a vertical position: one unit of height
 per lane (a thinner row per depth of nested annotation ranges), a header row above each group,
 a small gap between groups, and above a lane one short row per explanation (callout) that
@@ -22,7 +22,7 @@ from itertools import groupby
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lanes import Lane, LaneGroup
+from overlapviz.core.trace.lanes import Lane, LaneGroup
 from overlapviz.view.gpus_drawn import not_drawn_title
 from overlapviz.view.lane_rows import LaneRows
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from overlapviz.core.per_trace import kept_per_trace
-from overlapviz.core.trace import Trace
-from overlapviz.core.window import Window
+from overlapviz.core.analysis.time_window import Window
+from overlapviz.core.trace.answer_cache import kept_per_trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.formatting import NS_PER_MS, format_duration
 
 MARGIN = 0.03  # of the device work's length, on each side

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.metrics import Metrics, copy_bandwidth_gbps, host_blocked_per_row
+from overlapviz.core.analysis.time_window_names import range_names
 from overlapviz.core.cancel import CancelToken
+from overlapviz.core.devices.figures import findings_per_device, metrics_per_device
 from overlapviz.core.findings import Finding
-from overlapviz.core.lanes import gpus_of
-from overlapviz.core.metrics import Metrics, copy_bandwidth_gbps, host_blocked_per_row
-from overlapviz.core.per_device import findings_per_device, metrics_per_device
-from overlapviz.core.range_window import range_names
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.lanes import gpus_of
+from overlapviz.core.trace.spans import Trace
 from overlapviz.session import RunResult, analyse
 from overlapviz.view.callouts import Callout, callouts_for
 from overlapviz.view.formatting import NS_PER_MS

@@ -2,14 +2,14 @@
 
 At the window on show, a span at least a pixel wide is drawn as it is, and the spans
 narrower than a pixel are drawn as their density: the share of each pixel column they
-keep busy (`core.lod`). Finding the wide spans of a window by reading every span of the
+keep busy (`core.analysis.lod`). Finding the wide spans of a window by reading every span of the
 layer would cost tens of milliseconds with the whole of a 10^6-span run in view, at every
 zoom and pan; so, with the rest of a prepared trace (off the GUI thread), each layer also
 gets a few levels holding only its spans at least 4, 16, 64, ... times wider, up to a few
 thousand spans for the whole run. A window starts from the coarsest level whose pixel is
 no wider than its own and cuts it to the window by binary search (starts are sorted, and
 the running maximum of the ends is too); the time the layer's spans cover
-(`core.lod.CoveredTime`, made once) gives the columns' ink, whatever the number of spans. Pure: no Qt here.
+(`core.analysis.lod.CoveredTime`, made once) gives the columns' ink, whatever the number of spans. Pure: no Qt here.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.intervals import by_start
-from overlapviz.core.lod import CoveredTime, column_edges, column_ink
+from overlapviz.core.analysis.intervals import by_start
+from overlapviz.core.analysis.lod import CoveredTime, column_edges, column_ink
 
 Int64Array = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -79,7 +79,7 @@ class SpanLevels:
     covered: CoveredTime
 
     def visible(self, t0: float, t1: float, pixel_ns: float, cursor_ns: float | None = None) -> ShownSpans:
-        """What to draw for the window [t0, t1] with pixels `pixel_ns` wide (see `core.lod`).
+        """What to draw for the window [t0, t1] with pixels `pixel_ns` wide (see `core.analysis.lod`).
 
         With `cursor_ns`, only what started by then, cut at it (a replay).
         """

@@ -3,7 +3,7 @@
 A device op is drawn running (start -> end) in its stream lane and its unit lane, and waiting
 (ready -> start) in its stream lane only: in a unit lane the unit was busy with another op at
 that time. A host API call is drawn grey, with the part in which the host waited for its own
-op (as `core.metrics.host_blocked_per_row` measures it) painted over it as blocked; the
+op (as `core.analysis.metrics.host_blocked_per_row` measures it) painted over it as blocked; the
 host thread's own copies (a staging ring's) are drawn in their colour on its lane. An
 annotation range is drawn as it ran, in its row of the annotation lane.
 Sets are batched by (lane group, kind): the timeline draws one item per batch. A set names
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.lanes import LaneGroup
+from overlapviz.core.trace.spans import OpKind, Trace
 from overlapviz.view.lane_rows import LaneRows
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from overlapviz.view.span_levels import SpanLevels, span_levels
@@ -73,7 +73,7 @@ SpanBatches = dict[BatchKey, tuple[SpanSet, ...]]
 def build_span_sets(trace: Trace, lanes: Sequence[LaneRows], blocked: Int64Array) -> SpanBatches:
     """Every span set of `trace`, batched by (lane group, kind), layers in paint order.
 
-    `blocked` is the host time blocked per row (`core.metrics.host_blocked_per_row`).
+    `blocked` is the host time blocked per row (`core.analysis.metrics.host_blocked_per_row`).
     """
     batches: dict[BatchKey, list[SpanSet]] = {}
     for lane in lanes:

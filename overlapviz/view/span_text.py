@@ -7,8 +7,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.communication import communication_rule
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace.communication import communication_rule
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, Unit
 from overlapviz.view.formatting import format_bandwidth, format_bytes, format_duration
 
 KIND_TITLES = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from overlapviz.core.config import format_size
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.run_report import caveat_of, recorded_by
 from overlapviz.view.formatting import format_duration
 

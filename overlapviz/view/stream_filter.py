@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.view.lane_rows import LaneRows
 
 

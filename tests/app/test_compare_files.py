@@ -8,7 +8,7 @@ import pytest
 from overlapviz.app.aligning import first_device_ns, pair_shifts, shifted_trace
 from overlapviz.app.session_file import open_file
 from overlapviz.app.time_window import trace_window
-from overlapviz.core.trace import UNKNOWN
+from overlapviz.core.trace.spans import UNKNOWN
 from overlapviz.view.prepared import prepare_trace
 
 DATA = Path(__file__).parent.parent / "data"

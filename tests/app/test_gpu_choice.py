@@ -3,11 +3,11 @@
 import pytest
 
 from overlapviz.app.gpu_choice import ALL_GPUS, GpuChoice, GpuOption, gpu_options
+from overlapviz.core.analysis.metrics import compute_metrics
+from overlapviz.core.analysis.time_window import Window, clip_to_window
+from overlapviz.core.devices.figures import findings_per_device, metrics_per_device
 from overlapviz.core.findings import find_findings
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.per_device import findings_per_device, metrics_per_device
-from overlapviz.core.trace_meta import TraceMeta
-from overlapviz.core.window import Window, clip_to_window
+from overlapviz.core.trace.meta import TraceMeta
 from tests.core.tracefactory import MS, on_gpus, pipeline_trace
 
 META = TraceMeta(device="cuda:0,cuda:1", device_name="NVIDIA H200 + NVIDIA A100", device_facts={"copy_engines": 2})

@@ -4,13 +4,13 @@ from pathlib import Path
 
 import pytest
 
+from overlapviz.app.main_window_title import window_title
 from overlapviz.app.model import Pinned, Shown
 from overlapviz.app.pair_run import Side
 from overlapviz.app.session_file import open_file
 from overlapviz.app.time_window import TimeWindow, cut_trace, text_window, trace_window
-from overlapviz.app.window_title import window_title
+from overlapviz.core.analysis.time_window import Window, WindowError
 from overlapviz.core.config import HostAlloc, PipelineConfig
-from overlapviz.core.window import Window, WindowError
 from overlapviz.session import run_pipeline
 from overlapviz.view.opening import (
     MARGIN,

@@ -14,8 +14,8 @@ from overlapviz.app.time_window import (
     window_choices,
     window_status,
 )
-from overlapviz.core.range_window import range_names, range_window
-from overlapviz.core.window import Window, clip_to_window
+from overlapviz.core.analysis.time_window import Window, clip_to_window
+from overlapviz.core.analysis.time_window_names import range_names, range_window
 
 
 def _compare(app, a_path, b_path):

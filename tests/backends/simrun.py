@@ -6,7 +6,7 @@ import numpy as np
 
 from overlapviz.backends.sim import create_backend
 from overlapviz.core.config import MIB, PipelineConfig
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.spans import OpKind, Trace
 
 SIM = create_backend()
 

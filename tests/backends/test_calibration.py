@@ -25,9 +25,9 @@ from overlapviz.backends.calibration import (
 from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.profile import load_profile
 from overlapviz.backends.sim.profile_writer import format_value, nearest_profile, profile_toml
+from overlapviz.core.analysis.metrics import compute_metrics, host_blocked_per_row, pageable_copy_calls
 from overlapviz.core.config import GIB, MIB, HostMemory, PipelineConfig
-from overlapviz.core.metrics import compute_metrics, host_blocked_per_row, pageable_copy_calls
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 
 H200 = load_profile("h200")
 N = 64 * MIB // 4

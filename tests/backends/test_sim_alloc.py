@@ -7,11 +7,11 @@ import pytest
 
 from overlapviz.backends.sim.alloc import host_alloc_calls
 from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import GIB, MIB, PipelineConfig
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
+from overlapviz.core.config.pinning import PINNED_SHARE_ENV, PinnedMemoryRefused, check_pinned_request
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.spans import OpKind, Trace
 from tests.backends.simrun import simulate
 
 # shared/reference/h200/alloc.json (ms): size, cudaMallocHost, cudaFreeHost, np.empty first touch, cudaHostRegister

@@ -6,7 +6,7 @@ import pytest
 
 from overlapviz.backends.sim.ops import build_ops
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 from tests.backends.simrun import SIM, simulate
 
 

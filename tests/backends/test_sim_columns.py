@@ -10,7 +10,7 @@ from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.ops import build_ops, op_column
 from overlapviz.backends.sim.timeline_columns import clear_in_pieces
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 from tests.backends.simrun import SIM
 
 CONFIG = PipelineConfig(chunks=8, streams=2, memory="pageable", host_alloc="per-run")

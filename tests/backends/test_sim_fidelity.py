@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.analysis.metrics import compute_metrics
 from tests.backends.simrun import makespan_ms, simulate
 
 DATA = Path(__file__).with_name("data") / "h200_pipelines.json"

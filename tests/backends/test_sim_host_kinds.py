@@ -11,11 +11,11 @@ from benchmarks.host_kinds_model_check import host_read_ms, measured_parts, pair
 from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.ops import build_ops, kernel_cost
 from overlapviz.backends.sim.profile import ProfileError, load_profile
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import MIB, PipelineConfig
 from overlapviz.core.findings import find_findings
-from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import OpKind, Trace, Unit
+from overlapviz.core.trace.spans import OpKind, Trace, Unit
 from tests.backends.simrun import SIM, simulate
 
 H200 = load_profile("h200")

@@ -28,9 +28,9 @@ from overlapviz.core.config import (
     PipelineConfig,
     StreamKind,
 )
-from overlapviz.core.pipeline_plan import chunk_stages
+from overlapviz.core.config.pipeline_plan import chunk_stages
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.spans import OpKind, Trace
 from tests.backends.simrun import SIM
 
 PROFILES = tuple(available_profiles())  # h200 and its one-copy-engine what-if, tesla-c1060, -c2050, -k20c

@@ -11,11 +11,11 @@ from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.ops import build_ops, kernel_cost
 from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import MIB, KernelKind, PipelineConfig
-from overlapviz.core.metrics import compute_metrics
 from overlapviz.core.run_errors import RunCancelled
-from overlapviz.core.trace import OpKind, Unit
+from overlapviz.core.trace.spans import OpKind, Unit
 from tests.backends.simrun import harris_config, makespan_ms, overlaps, simulate, spans
 
 
@@ -190,8 +190,8 @@ def test_unknown_device_is_a_clear_error() -> None:
 def test_the_issue_orders_false_dependencies_show_as_waiting_with_an_idle_engine() -> None:
     """The blog's C1060 V1 (one copy engine, filled in issue order) and C2050 V2 (held back
     kernel completion): ops wait, ready, while their engine stands idle. The K20c has neither."""
+    from overlapviz.core.analysis.trace_facts import idle_unit_waits
     from overlapviz.core.findings import find_findings
-    from overlapviz.core.trace_facts import idle_unit_waits
 
     for device, version, fires in (("tesla-c1060", "v1", True), ("tesla-c2050", "v2", True),
                                    ("tesla-k20c", "v1", False), ("tesla-k20c", "v2", False)):

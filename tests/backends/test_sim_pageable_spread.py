@@ -12,7 +12,7 @@ import pytest
 from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.pageable_spread import MEASURED_DIR, measured_pageable_spread, read_pageable_spread
 from overlapviz.core.config import MIB, PipelineConfig
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from tests.backends.simrun import SIM
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"

@@ -17,9 +17,9 @@ from overlapviz.backends.sim.invariants import check_timeline
 from overlapviz.backends.sim.ops import Op, copy_ns, peer_copy_ns
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, load_profile
 from overlapviz.backends.sim.timeline_columns import Timeline
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import MIB, HostMemory, PipelineConfig
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, Unit
 
 SIM = SimBackend()
 NVLINK, PCIE, SWITCH = "h200x2-nvlink", "h200x2-pcie", "h200x2-pcie-switch"

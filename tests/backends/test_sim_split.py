@@ -9,12 +9,12 @@ import pytest
 from overlapviz.backends.sim.backend import SimBackend
 from overlapviz.backends.sim.ops import copy_ns
 from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import MIB, HostMemory, PipelineConfig
-from overlapviz.core.lanes import gpus_of, lanes_of
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.per_device import metrics_per_device
+from overlapviz.core.devices.figures import metrics_per_device
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.lanes import gpus_of, lanes_of
+from overlapviz.core.trace.spans import OpKind, Trace
 from tests.backends.simrun import kind_rows as rows
 
 SIM = SimBackend()

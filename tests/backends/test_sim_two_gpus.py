@@ -10,12 +10,12 @@ from overlapviz.backends.sim.backend import SimBackend
 from overlapviz.backends.sim.device_calls import EVENT_RECORD, SET_DEVICE, STREAM_WAIT_EVENT
 from overlapviz.backends.sim.ops import build_ops, copy_ns, peer_copy_ns
 from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import MIB, HostMemory, PipelineConfig
-from overlapviz.core.lanes import gpus_of, lanes_of
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.per_device import metrics_per_device
+from overlapviz.core.devices.figures import metrics_per_device
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import OpKind, Trace, Unit
+from overlapviz.core.trace.lanes import gpus_of, lanes_of
+from overlapviz.core.trace.spans import OpKind, Trace, Unit
 from tests.backends.simrun import kind_rows as rows
 
 SIM = SimBackend()

@@ -11,10 +11,11 @@ from fs_snapshot import describe, make_device, make_fifo, make_socket, partials,
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from overlapviz.core import atomic, partial_files
-from overlapviz.core.atomic import atomic_write_bytes, atomic_write_text, written_together
-from overlapviz.core.destination import DestinationError, check_destination, resolve_destination
-from overlapviz.core.file_system import name_limit
+from overlapviz.core.files import atomic_write as atomic
+from overlapviz.core.files import partial_files
+from overlapviz.core.files.atomic_write import atomic_write_bytes, atomic_write_text, written_together
+from overlapviz.core.files.file_system import name_limit
+from overlapviz.core.files.write_destination import DestinationError, check_destination, resolve_destination
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -327,7 +328,7 @@ def test_a_killed_writer_leaves_a_partial_file_that_the_next_write_removes(tmp_p
 
 KILLED_WRITER = """
 import os, sys, time
-from overlapviz.core import atomic
+from overlapviz.core.files import atomic_write as atomic
 def stall(fd):
     print("writing", flush=True)
     time.sleep(60)

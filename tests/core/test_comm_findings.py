@@ -5,11 +5,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from overlapviz.core.analysis.metrics import comm_hidden_pct, compute_metrics, copy_hidden_pct
+from overlapviz.core.devices.figures import metrics_per_device
 from overlapviz.core.findings.communication import EXPOSED_COMM_SHARE, exposed_comm_ns, exposed_communication
-from overlapviz.core.metrics import comm_hidden_pct, compute_metrics, copy_hidden_pct
-from overlapviz.core.per_device import metrics_per_device
-from overlapviz.core.trace import OpKind, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind, TraceBuilder, Unit
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import analyse
 

@@ -3,8 +3,8 @@
 import pytest
 
 from overlapviz.core.config import ConfigError, PipelineConfig
-from overlapviz.core.pipeline_plan import PEER_COPY, pipeline_plan
-from overlapviz.core.trace import OpKind, Unit
+from overlapviz.core.config.pipeline_plan import PEER_COPY, pipeline_plan
+from overlapviz.core.trace.spans import OpKind, Unit
 
 TWO = PipelineConfig(size_bytes=1 << 20, chunks=4, streams=2, gpus=2)
 

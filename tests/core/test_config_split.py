@@ -3,8 +3,8 @@
 import pytest
 
 from overlapviz.core.config import ConfigError, GpuLayout, PipelineConfig
-from overlapviz.core.pipeline_plan import pipeline_plan
-from overlapviz.core.trace import OpKind
+from overlapviz.core.config.pipeline_plan import pipeline_plan
+from overlapviz.core.trace.spans import OpKind
 
 SPLIT = PipelineConfig(size_bytes=1 << 20, chunks=8, streams=2, gpus=2, gpu_layout="split")
 

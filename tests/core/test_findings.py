@@ -4,15 +4,15 @@ import numpy as np
 import pytest
 from tracefactory import MS, US, alloc_trace, pipeline_trace
 
+from overlapviz.core.analysis.metrics import compute_metrics, issuing_calls
 from overlapviz.core.findings import (
     COPY_QUEUE_SHARE,
     Finding,
     find_findings,
 )
 from overlapviz.core.findings.finding import rows_of as rows_of_groups
-from overlapviz.core.metrics import compute_metrics, issuing_calls
-from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, TraceBuilder, Unit
 
 
 def codes(trace):

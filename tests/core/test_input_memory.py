@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from overlapviz.app.session_file import SessionFormatError, open_file
-from overlapviz.core.safe_read import MAX_INPUT_ENV, InputFileError, read_input_bytes
-from overlapviz.core.trace_io import TraceFormatError
+from overlapviz.core.files.safe_read import MAX_INPUT_ENV, InputFileError, read_input_bytes
+from overlapviz.core.files.trace_io import TraceFormatError
 from overlapviz.importers.read import read_trace_file
 
 MIB = 1024**2
@@ -27,7 +27,7 @@ LIMIT = 24 * MIB
 @pytest.fixture(autouse=True)
 def small_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(MAX_INPUT_ENV, str(LIMIT))
-    monkeypatch.setattr("overlapviz.core.trace_import.PYTHON_JSON_BYTES", MIB, raising=False)
+    monkeypatch.setattr("overlapviz.core.files.trace_import.PYTHON_JSON_BYTES", MIB, raising=False)
 
 
 def peak_while(read: Callable[[Path], object], path: Path) -> int:

@@ -1,10 +1,10 @@
-"""The one interval merge (`core.intervals`): unions, gaps closed below a width, runs of rectangles."""
+"""The one interval merge (`core.analysis.intervals`): unions, gaps closed below a width, runs of rectangles."""
 
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from overlapviz.core.intervals import by_start, merge_runs, union_intervals, union_ns
+from overlapviz.core.analysis.intervals import by_start, merge_runs, union_intervals, union_ns
 
 spans = st.lists(st.tuples(st.integers(-1000, 1000), st.integers(0, 300)), max_size=30).map(
     lambda pairs: ([s for s, _ in pairs], [s + d for s, d in pairs])

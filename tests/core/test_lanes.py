@@ -1,10 +1,10 @@
 import numpy as np
 from tracefactory import pipeline_trace
 
-from overlapviz.core.lanes import Lane, LaneGroup, lane_rows, lanes_of
-from overlapviz.core.many_streams import arrange_streams, lane_covered_ns
-from overlapviz.core.trace import OpKind, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.analysis.many_streams import arrange_streams, lane_covered_ns
+from overlapviz.core.trace.lanes import Lane, LaneGroup, lane_rows, lanes_of
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind, TraceBuilder, Unit
 
 
 def test_lanes_of_a_pipeline_on_two_copy_engines():

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from overlapviz.core.lod import CoveredTime, column_edges, column_ink
+from overlapviz.core.analysis.lod import CoveredTime, column_edges, column_ink
 
 NONE = CoveredTime.of([], [])
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from overlapviz.core.analysis.metrics import compute_metrics, engines_together_ns, lower_bound_ns
 from overlapviz.core.config import MIB, PipelineConfig
 from overlapviz.core.findings import find_findings
 from overlapviz.core.findings.memory import STAGING_HOST_SHARE
-from overlapviz.core.metrics import compute_metrics, engines_together_ns, lower_bound_ns
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, TraceBuilder, Unit
 
 US = 1_000
 

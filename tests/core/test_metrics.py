@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tracefactory import MS, US, alloc_trace, pipeline_trace
 
-from overlapviz.core.intervals import at_least_two_ns, covered_ns, union_intervals
-from overlapviz.core.metrics import (
+from overlapviz.core.analysis.intervals import at_least_two_ns, covered_ns, union_intervals
+from overlapviz.core.analysis.metrics import (
     Metrics,
     chunking_bound_ns,
     compute_metrics,
@@ -16,8 +16,8 @@ from overlapviz.core.metrics import (
     host_blocked_per_row,
     wall_ns,
 )
-from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind, Trace, TraceBuilder, Unit
 
 UNITS_2 = {OpKind.H2D: Unit.H2D_ENGINE, OpKind.KERNEL: Unit.COMPUTE, OpKind.D2H: Unit.D2H_ENGINE}
 UNITS_1 = {OpKind.H2D: Unit.COPY_ENGINE, OpKind.KERNEL: Unit.COMPUTE, OpKind.D2H: Unit.COPY_ENGINE}

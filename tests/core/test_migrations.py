@@ -5,12 +5,12 @@ from pathlib import Path
 import pytest
 from tracefactory import MS, US
 
+from overlapviz.core.analysis.metrics import compute_metrics
+from overlapviz.core.analysis.migrations import migration_name, migrations_text, no_copies_text
 from overlapviz.core.findings import find_findings
 from overlapviz.core.findings.program import MIGRATION_SHARE
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.migrations import migration_name, migrations_text, no_copies_text
-from overlapviz.core.trace import OpKind, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind, TraceBuilder, Unit
 from overlapviz.importers.read import read_trace_file
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -87,7 +87,7 @@ def test_a_rate_has_the_same_digits():
 PACKAGE = Path(__file__).resolve().parents[2] / "overlapviz"
 # A format of its own right before a unit: "{x:.1f} GB/s", "{fixed(x, 3)} ms".
 OWN_FORMAT = re.compile(r"(:\.\d+[fg]\}|fixed\([^()]*(\([^()]*\))?[^()]*\)\})\s*(ms|\u00b5s|ns|GB/s)\b")
-POSITIONS = {"core/window.py"}  # a time window's ends, places on the axis: `Window.describe`
+POSITIONS = {"core/analysis/time_window.py"}  # a time window's ends, places on the axis: `Window.describe`
 
 
 def test_every_time_and_rate_goes_through_the_one_rule():

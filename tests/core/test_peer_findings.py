@@ -2,11 +2,11 @@
 
 import pytest
 
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings.peers import peer_bound
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, TraceBuilder, Unit
 from overlapviz.session import run_pipeline
 
 US = 1000

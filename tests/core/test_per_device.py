@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from tracefactory import MS, on_gpus, pipeline_trace
 
-from overlapviz.core.findings import PROGRAM_RULES, find_findings
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.per_device import (
+from overlapviz.core.analysis.metrics import compute_metrics
+from overlapviz.core.analysis.trace_facts import START_LATENCY_NS, copy_engine_waits, idle_unit_waits
+from overlapviz.core.devices.figures import (
     findings_per_device,
     gpu_names,
     gpu_part,
@@ -14,9 +14,9 @@ from overlapviz.core.per_device import (
     metrics_per_device,
     trace_findings,
 )
-from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_facts import START_LATENCY_NS, copy_engine_waits, idle_unit_waits
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.findings import PROGRAM_RULES, find_findings
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind, Trace, TraceBuilder, Unit
 from overlapviz.importers.read import read_trace_file
 
 DATA = Path(__file__).parent.parent / "data"
@@ -149,7 +149,7 @@ def test_a_copy_waits_for_its_own_gpus_engine_only():
 
 def test_preparing_a_trace_of_two_gpus_works_out_each_gpus_figures_on_the_run_thread(monkeypatch):
     """Picking a GPU in the window then only reads what preparing kept: nothing is computed on the GUI thread."""
-    from overlapviz.core import per_device
+    from overlapviz.core.devices import figures as per_device
     from overlapviz.view.prepared import prepare_trace
 
     _first, _second, both = two_gpus()

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from tracefactory import pipeline_trace
 
-from overlapviz.core.columns import distinct
-from overlapviz.core.metrics import host_blocked_per_row, issuing_calls
-from overlapviz.core.per_trace import kept_per_trace, once_per_trace
+from overlapviz.core.analysis.metrics import host_blocked_per_row, issuing_calls
+from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
+from overlapviz.core.trace.frozen_columns import distinct
 
 
 def test_an_answer_is_worked_out_once_per_trace_and_read_only():

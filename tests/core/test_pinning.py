@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from overlapviz.core.config import GIB, MIB, PipelineConfig
-from overlapviz.core.pinning import (
+from overlapviz.core.config.pinning import (
     DEFAULT_PINNED_SHARE,
     PINNED_SHARE_ENV,
     PinnedMemoryRefused,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from overlapviz.core.config import COPY_MEMORIES, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.pipeline_plan import (
+from overlapviz.core.config.pipeline_plan import (
     BLOCKS_PER_SM,
     THREADS_PER_BLOCK,
     chunk_stages,
@@ -17,7 +17,7 @@ from overlapviz.core.pipeline_plan import (
     sincos_blocks,
     unit_of,
 )
-from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 
 MIB = 1 << 20
 

@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import find_findings
 from overlapviz.core.findings.program import legacy_default_stream, small_copies, staged_peer_copy
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace import MemoryKind, OpKind, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, TraceBuilder, Unit
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import run_pipeline
 

@@ -3,9 +3,9 @@
 import pytest
 from tracefactory import pipeline_trace
 
+from overlapviz.core.analysis.program_kind import Advice, Program
 from overlapviz.core.findings import find_findings
-from overlapviz.core.program_kind import Advice, Program
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
 
 WORDS = Advice(cuda="cudaMallocHost", python="pin_memory()", overlapviz="as ever")
 

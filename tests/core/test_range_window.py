@@ -1,9 +1,9 @@
 import pytest
 
-from overlapviz.core.range_window import range_names, range_window
-from overlapviz.core.trace import OpKind, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
-from overlapviz.core.window import Window, WindowError, is_time_range
+from overlapviz.core.analysis.time_window import Window, WindowError, is_time_range
+from overlapviz.core.analysis.time_window_names import range_names, range_window
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind, TraceBuilder, Unit
 
 
 def stepped_trace():

@@ -11,8 +11,8 @@ from fs_snapshot import make_device, make_fifo, make_socket
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from overlapviz.core import safe_read
-from overlapviz.core.safe_read import (
+from overlapviz.core.files import safe_read
+from overlapviz.core.files.safe_read import (
     DEFAULT_MAX_INPUT_BYTES,
     GZIP_MAGIC,
     MAX_INPUT_ENV,

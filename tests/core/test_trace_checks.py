@@ -5,9 +5,9 @@ import json
 import pytest
 from tracefactory import pipeline_trace
 
-from overlapviz.core.trace import Trace, check_spans
-from overlapviz.core.trace_checks import TraceValueError, check_int, check_meta, short_repr
-from overlapviz.core.trace_io import TraceFormatError, chrome_dict, import_chrome
+from overlapviz.core.files.trace_io import TraceFormatError, chrome_dict, import_chrome
+from overlapviz.core.trace.checks import TraceValueError, check_int, check_meta, short_repr
+from overlapviz.core.trace.spans import Trace, check_spans
 
 
 @pytest.mark.parametrize(

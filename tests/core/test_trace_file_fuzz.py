@@ -9,12 +9,12 @@ from fuzzing import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
+from overlapviz.core.analysis.metrics import compute_metrics
+from overlapviz.core.files.safe_read import InputFileError
+from overlapviz.core.files.trace_io import TraceFormatError, import_chrome, trace_at_once, trace_from_chrome
 from overlapviz.core.findings import find_findings
-from overlapviz.core.lanes import lane_rows, lanes_of
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.safe_read import InputFileError
-from overlapviz.core.span_columns import COLUMNS
-from overlapviz.core.trace_io import TraceFormatError, import_chrome, trace_at_once, trace_from_chrome
+from overlapviz.core.trace.columns import COLUMNS
+from overlapviz.core.trace.lanes import lane_rows, lanes_of
 from overlapviz.resources import asset_path
 
 pytestmark = pytest.mark.fuzz

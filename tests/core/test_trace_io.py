@@ -9,10 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from overlapviz.core import trace_import
-from overlapviz.core.span_columns import COLUMNS
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_io import (
+from overlapviz.core.files import trace_import
+from overlapviz.core.files.trace_io import (
     CSV_HEADER,
     FORMAT_VERSION,
     UNPLACED_LANE_TITLE,
@@ -24,7 +22,9 @@ from overlapviz.core.trace_io import (
     import_chrome,
     trace_from_chrome,
 )
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.columns import COLUMNS
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, TraceBuilder, Unit
 
 META = {
     "backend": "sim",

@@ -9,9 +9,9 @@ import pytest
 from tracefactory import pipeline_trace
 
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace_checks import TraceValueError
-from overlapviz.core.trace_io import TraceFormatError, chrome_dict, export_chrome, import_chrome
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.files.trace_io import TraceFormatError, chrome_dict, export_chrome, import_chrome
+from overlapviz.core.trace.checks import TraceValueError
+from overlapviz.core.trace.meta import TraceMeta
 
 OLD_FILES = Path(__file__).parents[1] / "data" / "overlapviz"
 

@@ -1,9 +1,9 @@
 import pytest
 from tracefactory import MS, pipeline_trace
 
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace import OpKind
-from overlapviz.core.window import Window, WindowError, clip_to_window, parse_window
+from overlapviz.core.analysis.metrics import compute_metrics
+from overlapviz.core.analysis.time_window import Window, WindowError, clip_to_window, parse_window
+from overlapviz.core.trace.spans import OpKind
 
 
 def test_parse_window_reads_milliseconds_and_open_ends():

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, TraceBuilder, Unit
 
 MS = 1_000_000
 US = 1_000

@@ -4,7 +4,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from overlapviz.core.safe_read import read_input_bytes
+from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.importers.kineto import read_kineto
 
 TORCH = Path(__file__).resolve().parent.parent / "data" / "torch"

@@ -4,7 +4,7 @@ import sqlite3
 from functools import cache
 from pathlib import Path
 
-from overlapviz.core.safe_read import read_input_bytes
+from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.importers.nsys import read_nsys
 
 NSYS = Path(__file__).resolve().parent.parent / "data" / "nsys"

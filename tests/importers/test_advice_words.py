@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from nsys_files import NAMES, NVTX, OLD, STREAMS, UVM, activities_of, changed
 
-from overlapviz.core.program_kind import Program, is_python_process
+from overlapviz.core.analysis.program_kind import Program, is_python_process
 from overlapviz.importers.nsys import read_nsys
 from overlapviz.importers.read import read_trace_file
 from overlapviz.importers.to_trace import activities_to_trace
@@ -92,8 +92,8 @@ def test_advice_speaks_the_language_of_the_program(path, code, words, not_words)
 
 
 def test_the_python_tools_are_the_ones_the_importers_name():
-    from overlapviz.backends.cupy.recording import TOOL as PROFILE_TOOL
-    from overlapviz.core.program_kind import PYTHON_TOOLS
+    from overlapviz.backends.cupy.cupti_recording import TOOL as PROFILE_TOOL
+    from overlapviz.core.analysis.program_kind import PYTHON_TOOLS
     from overlapviz.importers.kineto import TOOL as KINETO_TOOL
 
     assert {KINETO_TOOL, PROFILE_TOOL} == PYTHON_TOOLS

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from overlapviz.commands.main import main
-from overlapviz.core.communication import collective_of
-from overlapviz.core.lanes import lanes_of
-from overlapviz.core.trace import OpKind, Unit
-from overlapviz.core.trace_io import chrome_dict, trace_from_chrome
+from overlapviz.core.files.trace_io import chrome_dict, trace_from_chrome
+from overlapviz.core.trace.communication import collective_of
+from overlapviz.core.trace.lanes import lanes_of
+from overlapviz.core.trace.spans import OpKind, Unit
 from overlapviz.importers import to_trace
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import analyse

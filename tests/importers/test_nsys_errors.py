@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from nsys_files import NAMES, NSYS, NVTX, OLD, STREAMS, UVM, activities_of, changed, raw_of, sql
 
-from overlapviz.core.safe_read import read_input_bytes
+from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.importers.activity import ActivityKind, CopyKind, HostMemory
 from overlapviz.importers.nsys import MAX_RECORDS_ENV, NsysFormatError, looks_like_nsys, read_nsys
 

@@ -3,8 +3,8 @@ import json
 import numpy as np
 import pytest
 
-from overlapviz.core.metrics import compute_metrics, host_blocked_per_row
-from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.analysis.metrics import compute_metrics, host_blocked_per_row
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 from overlapviz.importers.activity import Activities, ActivityKind, CopyKind, HostMemory, empty_columns
 from overlapviz.importers.keys import correlation_keys
 from overlapviz.importers.kineto import read_kineto

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 from overlapviz.importers.activity import ActivityKind
 from overlapviz.importers.to_trace import activities_to_trace
 from overlapviz.importers.waits import UNRESOLVED, awaited_ns

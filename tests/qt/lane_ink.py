@@ -18,7 +18,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QColor, QImage
 
 from overlapviz._qt.timeline.scene import TimelineScene
-from overlapviz.core.intervals import covered_ns, union_intervals
+from overlapviz.core.analysis.intervals import covered_ns, union_intervals
 from overlapviz.view.palette import SpanStyle
 
 NS_PER_MS = 1e6

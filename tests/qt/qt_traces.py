@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace import MemoryKind, OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, TraceBuilder, Unit
 
 US = 1_000
 MS = 1_000_000

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from overlapviz._qt.export.caption import SEPARATOR, caption_text
 from overlapviz._qt.timeline.widget import TimelineWidget
-from overlapviz.core.metrics import Metrics
-from overlapviz.core.trace import Trace
+from overlapviz.core.analysis.metrics import Metrics
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.formatting import format_duration
 from overlapviz.view.opening import device_work_ms, opening_ms, pair_opening_ms, union_ms
 

@@ -9,10 +9,10 @@ own spaces are non-breaking and the separator keeps its dot with the value befor
 from __future__ import annotations
 
 from overlapviz.app.time_window import trace_window
-from overlapviz.core.metrics import Metrics
-from overlapviz.core.migrations import migrations_text, no_copies_text
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_facts import pipeline_settings
+from overlapviz.core.analysis.metrics import Metrics
+from overlapviz.core.analysis.migrations import migrations_text, no_copies_text
+from overlapviz.core.analysis.trace_facts import pipeline_settings
+from overlapviz.core.trace.spans import Trace
 from overlapviz.run_report import recorded_by
 from overlapviz.view.formatting import format_duration, format_percent
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QWidget
 from overlapviz._qt.export.comparison_view import ComparisonExportView, ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions, ExportView, ExportWidget
 from overlapviz._qt.themes import get_theme
-from overlapviz.core.atomic import atomic_write_bytes
+from overlapviz.core.files.atomic_write import atomic_write_bytes
 from overlapviz.view.prepared import PreparedView
 
 Subject = PreparedView | ComparisonPicture  # what a picture shows
@@ -113,7 +113,7 @@ def png_bytes(image: QImage) -> bytes:
 
 
 def write_png(subject: Subject, path: str | os.PathLike[str], options: ExportOptions) -> None:
-    """Render `subject` and write it to `path` as PNG, atomically (only over a regular file; see `core.atomic`)."""
+    """Write `subject` to `path` as PNG, atomically (only over a regular file; see `core.files.atomic_write`)."""
     atomic_write_bytes(path, png_bytes(render_image(subject, options)))
 
 
@@ -152,7 +152,7 @@ def svg_bytes(subject: Subject, options: ExportOptions) -> bytes:
 
 
 def write_svg(subject: Subject, path: str | os.PathLike[str], options: ExportOptions) -> None:
-    """Render `subject` and write it to `path` as SVG, atomically (only over a regular file; see `core.atomic`)."""
+    """Write `subject` to `path` as SVG, atomically (only over a regular file; see `core.files.atomic_write`)."""
     atomic_write_bytes(path, svg_bytes(subject, options))
 
 

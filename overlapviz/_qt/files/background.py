@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from overlapviz._qt.thread_owner import ThreadOwner
 from overlapviz._qt.worker_thread import start_worker_thread
-from overlapviz.app.heap import collections_paused
+from overlapviz.app.garbage_collection import collections_paused
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.run_errors import RunCancelled
 

@@ -28,9 +28,9 @@ import numpy.typing as npt
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData, open_file, save_session
 from overlapviz.core.cancel import CancelToken
-from overlapviz.core.span_columns import COLUMNS
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_io import export_chrome, export_csv
+from overlapviz.core.files.trace_io import export_chrome, export_csv
+from overlapviz.core.trace.columns import COLUMNS
+from overlapviz.core.trace.spans import Trace
 
 POLL_S = 0.05  # how often a wait on the child looks at the cancel token
 IN_THREAD_MAX_ROWS = 4096  # a trace this short is encoded and written here in well under the GUI's 50 ms

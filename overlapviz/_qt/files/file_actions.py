@@ -34,8 +34,8 @@ from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.files.stepwise import Stepwise
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData
-from overlapviz.core.atomic import atomic_write_bytes
-from overlapviz.core.trace import Trace
+from overlapviz.core.files.atomic_write import atomic_write_bytes
+from overlapviz.core.trace.spans import Trace
 
 FILE_ERRORS = (OSError, ValueError, ExportError)  # a bad file, a bad value in it, or a picture that failed
 NO_TIMELINE = "There is no timeline yet: run the pipeline or open a trace first."

@@ -18,7 +18,7 @@ from pathlib import Path
 from overlapviz._qt.files.child_process import read_in_child
 from overlapviz.app.session_file import SessionData, open_file
 from overlapviz.core.cancel import CancelToken
-from overlapviz.core.safe_read import GZIP_MAGIC, read_flags
+from overlapviz.core.files.safe_read import GZIP_MAGIC, read_flags
 from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import PreparedView, prepare_trace
 

@@ -29,7 +29,7 @@ from overlapviz._qt.widgets.held_paint import HeldPaint
 from overlapviz._qt.widgets.metrics_panel import metric_texts
 from overlapviz.app.lessons import Lessons
 from overlapviz.app.model import AppModel, LessonOnShow
-from overlapviz.core.metrics import Metrics
+from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.view.formatting import format_percent
 
 PROJECTOR_THEME = "projector"

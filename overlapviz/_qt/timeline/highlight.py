@@ -11,7 +11,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.timeline.device_rects import RectBatch, to_device
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.layout import TimelineLayout
 
 OUTLINE_PX = 3

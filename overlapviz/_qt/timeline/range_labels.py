@@ -19,7 +19,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QGraphicsObject
 
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.layout import PlacedLane
 from overlapviz.view.palette import ANNOTATION_TEXT
 from overlapviz.view.span_sets import SpanSet

@@ -20,8 +20,8 @@ from overlapviz._qt.timeline.callout_item import CalloutItem
 from overlapviz._qt.timeline.highlight import HighlightItem
 from overlapviz._qt.timeline.range_labels import RangeLabelItem
 from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.lanes import LaneGroup
+from overlapviz.core.trace.spans import OpKind, Trace
 from overlapviz.view.callouts import rows_per_lane
 from overlapviz.view.lane_ink import column_text, ink_bases
 from overlapviz.view.layout import CALLOUT_HEIGHT, TimelineLayout, callout_row_height, layout_lanes

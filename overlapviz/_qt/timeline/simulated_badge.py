@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QWidget
 
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.view.palette import OKABE_ITO
 
 BADGE_COLOUR = OKABE_ITO["orange"]  # no span's colour: it reads as a label, not as work done

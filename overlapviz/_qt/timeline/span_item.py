@@ -3,7 +3,7 @@
 The timeline tells the item which time window is in view and how wide a pixel is; the item
 culls its spans for it (`span_levels`, from the coarsest level made for such a pixel): the
 spans at least a pixel wide are drawn as they are, the narrower ones as the share of each
-pixel column they keep busy (`core.lod`), so the number of rectangles, and the work, follow
+pixel column they keep busy (`core.analysis.lod`), so the number of rectangles, and the work, follow
 the number of pixels, not the number of spans, and a lane is never drawn busier or emptier
 than it was. Scene x is milliseconds from the run's start. During a replay a cursor hides
 what had not started by then and cuts the rest at it.
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
-from overlapviz.core.intervals import merge_runs
+from overlapviz.core.analysis.intervals import merge_runs
 from overlapviz.view.lane_ink import NOT_BUSY
 from overlapviz.view.layout import PlacedLane
 from overlapviz.view.palette import SpanStyle

@@ -27,9 +27,9 @@ from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.simulated_badge import SimulatedBadge
 from overlapviz._qt.timeline.stream_filter_bar import StreamFilterBar
+from overlapviz._qt.timeline.time_window_band import WindowDrag
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
-from overlapviz._qt.timeline.window_band import WindowDrag
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.view.callouts import Callout
 from overlapviz.view.filtered_view import filtered_view, offers_filter
 from overlapviz.view.opening import opening_ms

@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
 
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz.app.gpu_choice import Figures, GpuChoice
+from overlapviz.core.analysis.metrics import FIGURE_NAMES, METRIC_DEFINITIONS, Metrics
 from overlapviz.core.findings import Finding
-from overlapviz.core.metrics import FIGURE_NAMES, METRIC_DEFINITIONS, Metrics
 from overlapviz.core.number_text import count_text
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 from overlapviz.run_report import caveat_of
 from overlapviz.view.formatting import (
     NO_COMMUNICATION,

@@ -38,10 +38,10 @@ from overlapviz.backends.cupy.ram_guard import pin_share
 from overlapviz.backends.cupy.runner import PipelineRunner
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import HostMemory, PipelineConfig
-from overlapviz.core.pipeline_plan import PlannedOp
+from overlapviz.core.config.pipeline_plan import PlannedOp
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import Trace
 
 TIMING_ENV = "OVERLAPVIZ_TIMING"
 GRAPH_TIMING_NOTE = (

@@ -18,7 +18,7 @@ from overlapviz.backends.base import SWEEP_SIZES
 from overlapviz.backends.cupy.buffers import BufferPool
 from overlapviz.backends.cupy.kernels import Kernels
 from overlapviz.core.config import COPY_KINDS_TEXT, COPY_MEMORIES, FLOAT32_BYTES, HostMemory
-from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks
+from overlapviz.core.config.pipeline_plan import THREADS_PER_BLOCK, fma_blocks
 
 _KIND = {"h2d": 1, "d2h": 2}
 # Every kind a copy can come from, in the enum's order (mapped and managed memory have no

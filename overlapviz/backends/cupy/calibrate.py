@@ -26,7 +26,7 @@ from overlapviz.backends.cupy.failures import describe_error, releasing_on_error
 from overlapviz.backends.cupy.kernels import Kernels, load_kernels
 from overlapviz.backends.cupy.ram_guard import pin_share, total_ram
 from overlapviz.core.config import FLOAT32_BYTES, MIB, HostMemory, KernelKind, PipelineConfig
-from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, fma_blocks, sincos_blocks
+from overlapviz.core.config.pipeline_plan import THREADS_PER_BLOCK, fma_blocks, sincos_blocks
 from overlapviz.core.run_errors import BackendError
 
 Progress = Callable[[float, str], None]  # (share done, 0 to 1; the step starting)

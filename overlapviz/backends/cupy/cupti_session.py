@@ -20,9 +20,9 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
+from overlapviz.backends.cupy.cupti_records import ApiRecord, DeviceRecord, copy_op_kind
 from overlapviz.backends.cupy.cupti_sharing import Delivery, subscriber_reason
-from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord, copy_op_kind
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 
 BUFFER_BYTES = 16 * 1024 * 1024
 

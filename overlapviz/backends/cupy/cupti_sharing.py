@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from overlapviz.backends.cupy.cupti_records import ApiRecord, DeviceRecord
 from overlapviz.backends.cupy.cupti_trace import RecordMismatch, check_matches_plan
-from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord
-from overlapviz.core.pipeline_plan import PlannedOp
-from overlapviz.core.trace import OpKind
+from overlapviz.core.config.pipeline_plan import PlannedOp
+from overlapviz.core.trace.spans import OpKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from overlapviz.backends.cupy.cupti_records import HostStep
 from overlapviz.backends.cupy.cupti_session import CuptiCollector
 from overlapviz.backends.cupy.cupti_sharing import (
     Delivery,
@@ -24,12 +25,11 @@ from overlapviz.backends.cupy.cupti_sharing import (
     should_rearm,
 )
 from overlapviz.backends.cupy.cupti_trace import RecordMismatch, cupti_ops, run_device_records, trace_from_cupti
-from overlapviz.backends.cupy.records import HostStep
 from overlapviz.backends.cupy.side_times import SideTimes
 from overlapviz.core.config import FLOAT32_BYTES, PipelineConfig
-from overlapviz.core.pipeline_plan import PlannedOp
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.config.pipeline_plan import PlannedOp
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import Trace
 
 PROBE_BYTES = FLOAT32_BYTES  # the runner's touch copy, the probe
 FLUSH_ATTEMPTS = 25  # records can trail the flush that asked for them

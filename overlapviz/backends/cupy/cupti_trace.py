@@ -14,12 +14,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from overlapviz.backends.cupy.records import ApiRecord, DeviceRecord, HostStep, host_memory_of
+from overlapviz.backends.cupy.cupti_records import ApiRecord, DeviceRecord, HostStep, host_memory_of
 from overlapviz.backends.cupy.side_times import SideTimes, Span, is_side_op
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.pipeline_plan import PlannedOp
-from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.config.pipeline_plan import PlannedOp
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind, Trace, TraceBuilder, Unit
 
 _VERSION_SUFFIX = re.compile(r"_v\d+$")
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from overlapviz.backends.cupy.cupti_records import HostStep
 from overlapviz.backends.cupy.fifo_replay import replay_groups
-from overlapviz.backends.cupy.records import HostStep
-from overlapviz.core.pipeline_plan import PlannedOp
-from overlapviz.core.trace import OpKind, Trace, TraceBuilder, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.config.pipeline_plan import PlannedOp
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind, Trace, TraceBuilder, Unit
 
 CALL_NAMES = {
     OpKind.H2D: "cudaMemcpyAsync", OpKind.D2H: "cudaMemcpyAsync", OpKind.KERNEL: "cuLaunchKernel",

@@ -1,6 +1,6 @@
 """The pipeline's CUDA kernels: one source file, loaded by one function, compiled in warm-up.
 
-The launch geometry is the pipeline plan's (`overlapviz.core.pipeline_plan`), tested without
+The launch geometry is the pipeline plan's (`overlapviz.core.config.pipeline_plan`), tested without
 a GPU; `load_kernels` needs CuPy and imports it when called.
 """
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from overlapviz import resources
 from overlapviz.core.config import KernelKind, PipelineConfig
-from overlapviz.core.pipeline_plan import BLOCKS_PER_SM, KERNEL_NAMES, PipelinePlan
+from overlapviz.core.config.pipeline_plan import BLOCKS_PER_SM, KERNEL_NAMES, PipelinePlan
 
 SOURCE = "pipeline.cu"
 COPY_KERNEL = "scale_copy"

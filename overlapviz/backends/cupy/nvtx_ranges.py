@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from overlapviz.core.pipeline_plan import PlannedOp
-from overlapviz.core.trace import OpKind
+from overlapviz.core.config.pipeline_plan import PlannedOp
+from overlapviz.core.trace.spans import OpKind
 
 DOMAIN = "overlapviz"
 # ARGB, the app's timeline colours for every kind a pipeline plan issues (Okabe-Ito: bluish

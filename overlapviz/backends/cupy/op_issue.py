@@ -17,13 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from overlapviz.backends.cupy.cupti_records import HostStep
 from overlapviz.backends.cupy.plan import ChunkSlice
 from overlapviz.backends.cupy.prefetch import Prefetch
-from overlapviz.backends.cupy.records import HostStep
 from overlapviz.backends.cupy.side_times import WAIT_NAME, SideTimes, Span
 from overlapviz.backends.cupy.staging_ring import FloatArray, StagingRing
-from overlapviz.core.pipeline_plan import RING_IN, PlannedOp
-from overlapviz.core.trace import OpKind
+from overlapviz.core.config.pipeline_plan import RING_IN, PlannedOp
+from overlapviz.core.trace.spans import OpKind
 
 H2D, D2H = 1, 2  # cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost
 Clock = Callable[[], int]

@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.backends.cupy.cupti_records import HostStep
 from overlapviz.backends.cupy.prepared import Prepared
-from overlapviz.backends.cupy.records import HostStep
 from overlapviz.backends.cupy.runner import PipelineRunner
 from overlapviz.core.config import FLOAT32_BYTES, HostAlloc, HostMemory, PipelineConfig
 

@@ -1,7 +1,7 @@
 """The pipeline on one CUDA device: its plan from the device's facts, and where each chunk lies (pure: no CUDA here).
 
 The ops, their order, units, names and grids are the pipeline's plan
-(`overlapviz.core.pipeline_plan`), the one the model runs too. Both timing paths and the
+(`overlapviz.core.config.pipeline_plan`), the one the model runs too. Both timing paths and the
 trace conversion walk its rows, so the trace's rows come out in issue order: row ``i`` of a
 trace is ``plan.ops()[i]``.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.core.config import FLOAT32_BYTES, PipelineConfig
-from overlapviz.core.pipeline_plan import PipelinePlan, pipeline_plan
+from overlapviz.core.config.pipeline_plan import PipelinePlan, pipeline_plan
 
 
 def device_plan(config: PipelineConfig, facts: Mapping[str, Any]) -> PipelinePlan:

@@ -14,7 +14,7 @@ from overlapviz.backends.cupy.op_issue import Targets
 from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.backends.cupy.staging_ring import StagingRing
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.pipeline_plan import PipelinePlan
+from overlapviz.core.config.pipeline_plan import PipelinePlan
 
 Samples = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]  # (inputs, outputs) at the sample
 

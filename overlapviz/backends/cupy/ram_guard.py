@@ -1,6 +1,6 @@
 """Refuse to pin more host memory than the machine can spare (the real GPU's side of it).
 
-The rule and its message are `overlapviz.core.pinning`'s, shared with the model: a request
+The rule and its message are `overlapviz.core.config.pinning`'s, shared with the model: a request
 that would take the pinned total past a share of the RAM (by default half) is refused,
 because pinned pages cannot be swapped out and pinning most of the RAM starves the system.
 Here the RAM is what the system reports as available now, plus what this process already
@@ -13,9 +13,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from overlapviz.core import posix
 from overlapviz.core.config import format_size
-from overlapviz.core.pinning import PINNED_SHARE_ENV, check_pinned_request, configured_pinned_share
+from overlapviz.core.config.pinning import PINNED_SHARE_ENV, check_pinned_request, configured_pinned_share
+from overlapviz.core.files import posix
 from overlapviz.core.run_errors import BackendError
 
 _MEMINFO = Path("/proc/meminfo")

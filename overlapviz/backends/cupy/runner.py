@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from overlapviz.backends.cupy import prefetch
 from overlapviz.backends.cupy.buffers import BufferPool, HostBuffer
+from overlapviz.backends.cupy.cupti_records import HostStep
 from overlapviz.backends.cupy.event_trace import EventTimes
 from overlapviz.backends.cupy.graph_capture import capture, external_record
 from overlapviz.backends.cupy.kernels import Kernels, kernel_args
@@ -33,12 +34,11 @@ from overlapviz.backends.cupy.op_issue import D2H, H2D, Clock, issuer
 from overlapviz.backends.cupy.output_check import check_output, fill_input, sample_indices
 from overlapviz.backends.cupy.plan import ChunkSlice, chunk_slices
 from overlapviz.backends.cupy.prepared import CapturedGraph, Prepared, Samples
-from overlapviz.backends.cupy.records import HostStep
 from overlapviz.backends.cupy.side_times import SideTimes, event_spans
 from overlapviz.backends.cupy.staging_ring import RING_ROLE, StagingRing
 from overlapviz.core.config import FLOAT32_BYTES, HostAlloc, HostMemory, PipelineConfig, StreamKind
-from overlapviz.core.pipeline_plan import PipelinePlan, PlannedOp
-from overlapviz.core.trace import OpKind
+from overlapviz.core.config.pipeline_plan import PipelinePlan, PlannedOp
+from overlapviz.core.trace.spans import OpKind
 
 SCRATCH_ELEMENTS = 1024  # a 4 KiB pinned buffer for the tiny copy before each timed region
 # The kinds whose kernels work in place on the host buffer (no device buffer, no copies).

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from overlapviz.backends.cupy.cupti_records import HostStep
 from overlapviz.backends.cupy.fifo_replay import replay_groups
-from overlapviz.backends.cupy.records import HostStep
-from overlapviz.core.pipeline_plan import PlannedOp
-from overlapviz.core.trace import OpKind, Unit
+from overlapviz.core.config.pipeline_plan import PlannedOp
+from overlapviz.core.trace.spans import OpKind, Unit
 
 WAIT_NAME = "cudaEventSynchronize"  # what the host calls to wait for a slot's D2H
 

@@ -10,14 +10,14 @@ With ``host_alloc = "per-run"`` the run gets its two host buffers (input and out
 - registered: ``malloc``, first touch, ``cudaHostRegister``; ``cudaHostUnregister``, ``free``.
 
 These are host spans on the host lane, with no device op. The RAM guard counts what the
-pipeline pins (`overlapviz.core.pinning.pipeline_pinned_bytes`), whenever it is allocated.
+pipeline pins (`overlapviz.core.config.pinning.pipeline_pinned_bytes`), whenever it is allocated.
 """
 
 from __future__ import annotations
 
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import HostAlloc, HostMemory, PipelineConfig
-from overlapviz.core.pinning import HOST_BUFFERS
+from overlapviz.core.config.pinning import HOST_BUFFERS
 
 HostCallCost = tuple[str, float]  # (call name, nanoseconds)
 

@@ -21,10 +21,10 @@ from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, availab
 from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.pinning import check_pinned_request, pipeline_pinned_bytes
+from overlapviz.core.config.pinning import check_pinned_request, pipeline_pinned_bytes
 from overlapviz.core.run_errors import BackendError, RunCancelled
-from overlapviz.core.trace import UNKNOWN, MemoryKind, OpKind, Trace, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 
 DEFAULT_PROFILE = "h200"
 
@@ -59,7 +59,7 @@ class SimBackend:
         ------
         BackendError
             The profile is unknown, or the pipeline would pin more of the host's RAM than the
-            guard allows (`overlapviz.core.pinning`); the message says why. Also when the
+            guard allows (`overlapviz.core.config.pinning`); the message says why. Also when the
             model's timeline breaks one of its rules (`overlapviz.backends.sim.invariants`):
             a wrong trace is never returned.
         """
@@ -124,7 +124,7 @@ def _call_devices(op_devices: npt.NDArray[np.int64], calls: HostCalls) -> npt.ND
     With several GPUs a call that acts on one GPU without issuing an op (`cudaSetDevice`,
     `cudaEventRecord`, `cudaStreamWaitEvent`) is that GPU's; one that issued no op and acts on
     none (the final synchronize, an allocation) serves them all, so it has no GPU of its own
-    (`UNKNOWN`), as `overlapviz.core.per_device` reads it.
+    (`UNKNOWN`), as `overlapviz.core.devices.figures` reads it.
     """
     if not op_devices.any():
         return np.zeros(len(calls), dtype=np.int64)

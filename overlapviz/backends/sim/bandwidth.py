@@ -17,7 +17,7 @@ from overlapviz.backends.base import SWEEP_MEMORY_KINDS, SWEEP_SIZES, BandwidthP
 from overlapviz.backends.sim.ops import copy_ns
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import HostMemory
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 
 DIRECTIONS = {"h2d": OpKind.H2D, "d2h": OpKind.D2H}
 

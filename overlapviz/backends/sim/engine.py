@@ -43,7 +43,7 @@ from overlapviz.backends.sim.device_calls import Calls, DeviceCall
 from overlapviz.backends.sim.host_links import copy_shares
 from overlapviz.backends.sim.model_state import ENGINES_PER_GPU, NOT_YET, Engine, ModelState
 from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces, column, float_column
-from overlapviz.core.trace import Unit
+from overlapviz.core.trace.spans import Unit
 
 _COMPLETE, _SIGNAL, _EVENT = 0, 1, 2  # _EVENT: an op of another stream this one waits for has ended
 _COMPUTE = int(Unit.COMPUTE)

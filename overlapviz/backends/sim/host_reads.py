@@ -18,7 +18,7 @@ from __future__ import annotations
 from overlapviz.backends.sim.alloc import HostCallCost
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import HostMemory, PipelineConfig
-from overlapviz.core.pipeline_plan import HOST_READ_NAME
+from overlapviz.core.config.pipeline_plan import HOST_READ_NAME
 
 
 def host_read_calls(config: PipelineConfig, profile: DeviceProfile) -> list[HostCallCost]:

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from overlapviz.backends.sim.ops import Op, op_column
 from overlapviz.backends.sim.timeline_columns import Timeline
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import Unit
+from overlapviz.core.trace.spans import Unit
 
 _COPY_UNITS = (Unit.H2D_ENGINE, Unit.D2H_ENGINE, Unit.COPY_ENGINE, Unit.DEVICE_COPY)
 

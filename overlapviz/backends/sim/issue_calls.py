@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from overlapviz.backends.sim.ops import Op
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 
 
 def issue_calls(

@@ -13,7 +13,7 @@ from overlapviz.backends.sim.issue_calls import issue_calls
 from overlapviz.backends.sim.op_order import first_in_stream, kernel_batches, stream_successors, work_queues
 from overlapviz.backends.sim.ops import Op
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.trace import OpKind, Unit
+from overlapviz.core.trace.spans import OpKind, Unit
 
 MIGRATIONS = max(int(unit) for unit in Unit) + 1  # the engine of prefetches done one at a time
 ENGINES_PER_GPU = MIGRATIONS + 1  # GPU g's engine for unit u is g * ENGINES_PER_GPU + u

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from overlapviz.backends.sim.ops import Op
 from overlapviz.backends.sim.profile import DeviceProfile
-from overlapviz.core.trace import OpKind, Unit
+from overlapviz.core.trace.spans import OpKind, Unit
 
 NO_QUEUE = -1  # host copies reach no hardware queue
 

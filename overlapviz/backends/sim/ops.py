@@ -1,7 +1,7 @@
 """The operations a pipeline issues, in the host's order, with what each one costs alone.
 
 Which ops there are, in what order, on which stream and engine, with what bytes, names and
-grids is the pipeline's plan (`overlapviz.core.pipeline_plan`), the same one the real GPU
+grids is the pipeline's plan (`overlapviz.core.config.pipeline_plan`), the same one the real GPU
 runs; this module adds what the model needs on top: how long each op takes on a profile.
 """
 
@@ -17,7 +17,7 @@ from overlapviz.backends.sim.host_kinds import missing_host_kinds_message, needs
 from overlapviz.backends.sim.peer_link import missing_peer_message
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import COPY_KINDS_TEXT, COPY_MEMORIES, FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
-from overlapviz.core.pipeline_plan import (
+from overlapviz.core.config.pipeline_plan import (
     COPY_IN,
     COPY_OUT,
     KERNEL,
@@ -33,7 +33,7 @@ from overlapviz.core.pipeline_plan import (
     kernel_link_bytes,
     pipeline_plan,
 )
-from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 
 KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
 StageValues = npt.NDArray[np.float64]  # one value per stage, indexed like `pipeline_plan.STAGES`
@@ -199,7 +199,7 @@ def peer_copy_ns(peer_access: bool, nbytes: int, profile: DeviceProfile) -> floa
 def kernel_cost(config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) -> tuple[float, float]:
     """(nanoseconds, occupancy) of the kernel on `chunk`.
 
-    Its grid is the plan's (`overlapviz.core.pipeline_plan.kernel_blocks`), each thread
+    Its grid is the plan's (`overlapviz.core.config.pipeline_plan.kernel_blocks`), each thread
     striding over its elements. A kernel takes the longer of two bounds: the GPU's throughput
     (``n x cost per element`` with every SM busy) and one thread's dependent chain (its
     elements times ``iters`` FMA latencies), which is what limits a grid too small to fill the
@@ -207,7 +207,7 @@ def kernel_cost(config: PipelineConfig, profile: DeviceProfile, chunk: int = 0) 
     it. ``iters = 0`` launches a kernel with nothing to do.
 
     A kernel that reaches host memory itself pays for the bytes it moves across the link
-    (`overlapviz.core.pipeline_plan.kernel_link_bytes`): on mapped memory the loads and stores
+    (`overlapviz.core.config.pipeline_plan.kernel_link_bytes`): on mapped memory the loads and stores
     overlap the arithmetic, so the kernel takes the longer of the two; on managed memory each
     fault stalls the threads that touched the page until it has migrated, so the migrations
     add to it.

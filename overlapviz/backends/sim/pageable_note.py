@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from overlapviz.backends.sim.pageable_spread import PageableSpread
 from overlapviz.backends.sim.profile import DeviceProfile
+from overlapviz.core.analysis.trace_facts import pipeline_settings
 from overlapviz.core.config import HostMemory, PipelineConfig, format_size
 from overlapviz.core.number_text import rate_text, significant
-from overlapviz.core.trace import Trace
-from overlapviz.core.trace_facts import pipeline_settings
+from overlapviz.core.trace.spans import Trace
 
 
 def pageable_spread_note(trace: Trace, profile: DeviceProfile) -> str | None:

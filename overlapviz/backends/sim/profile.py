@@ -21,7 +21,7 @@ from overlapviz.backends.sim.peer_link import SECTION as PEER_SECTION
 from overlapviz.backends.sim.peer_link import PeerLink, PeerLinkError, peer_link_from
 from overlapviz.backends.sim.profile_files import is_profile_path, profile_file, user_profile_keys
 from overlapviz.core.config import GIB, MIB
-from overlapviz.core.toml_text import TomlError, parse_toml
+from overlapviz.core.files.toml_text import TomlError, parse_toml
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 PER_ENGINE_QUEUES = 0  # `work_queues` value for pre-Kepler GPUs: one FIFO per engine, in issue order

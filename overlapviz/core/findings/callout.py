@@ -15,11 +15,11 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.intervals import union_intervals
+from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.findings.finding import Finding, pct_text
-from overlapviz.core.intervals import union_intervals
-from overlapviz.core.lanes import Lane, LaneGroup
-from overlapviz.core.metrics import Metrics
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.lanes import Lane, LaneGroup
+from overlapviz.core.trace.spans import OpKind, Trace
 
 MAX_GENERIC_CHARS = 60
 _GPU_PREFIX = re.compile(r"^GPU \d+: ")  # how a trace of several GPUs leads each GPU's finding
@@ -55,7 +55,7 @@ class ShownLane(Protocol):
 class CalloutContext:
     """What every callout reads: the trace, its metrics and lanes, and how close brackets merge.
 
-    `blocked_ns` is the host time blocked per row (`core.metrics.host_blocked_per_row`);
+    `blocked_ns` is the host time blocked per row (`core.analysis.metrics.host_blocked_per_row`);
     brackets closer than `merge_gap_ns` read as one.
     """
 

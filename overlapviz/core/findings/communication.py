@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.intervals import covered_ns
+from overlapviz.core.analysis.metrics import Metrics, comm_time_ns, compute_union
 from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, share, spanning
 from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.rule import Rule
-from overlapviz.core.intervals import covered_ns
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.metrics import Metrics, comm_time_ns, compute_union
 from overlapviz.core.number_text import duration_text
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.lanes import LaneGroup
+from overlapviz.core.trace.spans import OpKind, Trace
 
 # Exposed communication worth a tenth of the run: a stretch plain to see on the timeline, and
 # a tenth of every step that overlapping it with the backward pass could give back. Below it

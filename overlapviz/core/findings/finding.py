@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.columns import distinct
-from overlapviz.core.lanes import gpus_of
 from overlapviz.core.number_text import duration_text, fixed, plural
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.frozen_columns import distinct
+from overlapviz.core.trace.lanes import gpus_of
+from overlapviz.core.trace.spans import Trace
 
 Rows = npt.NDArray[np.int64]
 

@@ -10,6 +10,17 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.intervals import union_intervals
+from overlapviz.core.analysis.metrics import (
+    Metrics,
+    allocation_calls,
+    covered_rows_ns,
+    host_blocked_per_row,
+    issuing_calls,
+    pageable_copy_calls,
+)
+from overlapviz.core.analysis.program_kind import Advice, Program
+from overlapviz.core.analysis.trace_facts import is_pipeline
 from overlapviz.core.findings.callout import (
     Callout,
     CalloutContext,
@@ -24,20 +35,9 @@ from overlapviz.core.findings.callout import (
 )
 from overlapviz.core.findings.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
 from overlapviz.core.findings.rule import Rule, Scope
-from overlapviz.core.intervals import union_intervals
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.metrics import (
-    Metrics,
-    allocation_calls,
-    covered_rows_ns,
-    host_blocked_per_row,
-    issuing_calls,
-    pageable_copy_calls,
-)
 from overlapviz.core.number_text import count_text, duration_text, rate_text
-from overlapviz.core.program_kind import Advice, Program
-from overlapviz.core.trace import MemoryKind, OpKind, Trace
-from overlapviz.core.trace_facts import is_pipeline
+from overlapviz.core.trace.lanes import LaneGroup
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace
 
 # Pageable copies that cost a hundredth of the run are worth pinning for: staged by the driver
 # they run at a fraction of the link's rate and hold the host thread. Under that they are left

@@ -11,16 +11,16 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.metrics import Metrics, covered_rows_ns, covered_total_ns
+from overlapviz.core.analysis.trace_facts import pipeline_settings
 from overlapviz.core.config import HostMemory, PipelineConfig, format_size
+from overlapviz.core.config.pipeline_plan import HOST_READ_NAME, PREFETCH_IN, PREFETCH_OUT
 from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, callout, of_kind, share, spanning, summed_ns
 from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.rule import Rule
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.metrics import Metrics, covered_rows_ns, covered_total_ns
 from overlapviz.core.number_text import count_text, duration_text, rate_text
-from overlapviz.core.pipeline_plan import HOST_READ_NAME, PREFETCH_IN, PREFETCH_OUT
-from overlapviz.core.trace import OpKind, Trace
-from overlapviz.core.trace_facts import pipeline_settings
+from overlapviz.core.trace.lanes import LaneGroup
+from overlapviz.core.trace.spans import OpKind, Trace
 
 # Half of what the program waited for spent in the host's own copies: the host thread, not the
 # GPU, sets the pace of a staged pipeline.

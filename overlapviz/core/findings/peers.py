@@ -11,14 +11,14 @@ import math
 
 import numpy as np
 
+from overlapviz.core.analysis.metrics import Metrics, covered_total_ns, direction_bandwidth_gbps
+from overlapviz.core.analysis.program_kind import Advice
 from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, share, spanning
 from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.rule import Rule
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.metrics import Metrics, covered_total_ns, direction_bandwidth_gbps
 from overlapviz.core.number_text import rate_text
-from overlapviz.core.program_kind import Advice
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.lanes import LaneGroup
+from overlapviz.core.trace.spans import OpKind, Trace
 
 # Peer copies limit a run when their time clearly exceeds every other stage's, as
 # `pipeline.BOUND_RATIO` asks of the copies and kernels.

@@ -10,6 +10,21 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.metrics import (
+    Metrics,
+    covered_total_ns,
+    host_issue_ns,
+    issuing_calls,
+    pageable_copy_calls,
+)
+from overlapviz.core.analysis.program_kind import Advice
+from overlapviz.core.analysis.trace_facts import (
+    bottleneck_stage,
+    chunk_count,
+    idle_while_issuing_ns,
+    is_pipeline,
+    streams_available,
+)
 from overlapviz.core.findings.callout import (
     Callout,
     CalloutContext,
@@ -27,18 +42,9 @@ from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.peers import peers_lead
 from overlapviz.core.findings.rule import Rule
 from overlapviz.core.findings.streams import DIRECTION
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.metrics import Metrics, covered_total_ns, host_issue_ns, issuing_calls, pageable_copy_calls
 from overlapviz.core.number_text import count_text, duration_text
-from overlapviz.core.program_kind import Advice
-from overlapviz.core.trace import OpKind, Trace
-from overlapviz.core.trace_facts import (
-    bottleneck_stage,
-    chunk_count,
-    idle_while_issuing_ns,
-    is_pipeline,
-    streams_available,
-)
+from overlapviz.core.trace.lanes import LaneGroup
+from overlapviz.core.trace.spans import OpKind, Trace
 
 # A stage limits the run when its busy time clearly exceeds the other's; within 20% the two
 # are balanced and neither explanation would be honest.

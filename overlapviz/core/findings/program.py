@@ -9,6 +9,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.intervals import covered_ns, union_intervals
+from overlapviz.core.analysis.metrics import Metrics, covered_rows_ns, covered_total_ns
+from overlapviz.core.analysis.migrations import migrations_by_direction
+from overlapviz.core.analysis.program_kind import Advice
 from overlapviz.core.config import format_size
 from overlapviz.core.findings.callout import (
     Callout,
@@ -21,13 +25,9 @@ from overlapviz.core.findings.callout import (
 from overlapviz.core.findings.finding import Finding, api_name, ms_text, pct_text, rows_of
 from overlapviz.core.findings.host import synchronizes
 from overlapviz.core.findings.rule import Rule, Scope
-from overlapviz.core.intervals import covered_ns, union_intervals
-from overlapviz.core.lanes import LaneGroup, is_legacy_stream
-from overlapviz.core.metrics import Metrics, covered_rows_ns, covered_total_ns
-from overlapviz.core.migrations import migrations_by_direction
 from overlapviz.core.number_text import count_text, duration_text
-from overlapviz.core.program_kind import Advice
-from overlapviz.core.trace import OpKind, Trace
+from overlapviz.core.trace.lanes import LaneGroup, is_legacy_stream
+from overlapviz.core.trace.spans import OpKind, Trace
 
 # Ops that waited a tenth of the run for work of another stream, on hardware that was free for
 # them: the legacy stream's implicit synchronisation, not the GPU, held them back.

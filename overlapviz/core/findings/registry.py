@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import MappingProxyType
 
+from overlapviz.core.analysis.metrics import Metrics, compute_metrics
 from overlapviz.core.findings.communication import EXPOSED_COMMUNICATION
 from overlapviz.core.findings.finding import Finding
 from overlapviz.core.findings.host import ALLOC_PER_RUN, GPU_IDLE, HOST_BLOCKED_PAGEABLE, SYNC_AFTER_COPY
@@ -31,8 +32,7 @@ from overlapviz.core.findings.program import (
 )
 from overlapviz.core.findings.rule import Detect, Rule, Scope
 from overlapviz.core.findings.streams import COPY_QUEUE, FALSE_DEPENDENCY, SINGLE_STREAM
-from overlapviz.core.metrics import Metrics, compute_metrics
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 
 RULES: tuple[Rule, ...] = (
     HOST_BLOCKED_PAGEABLE,

@@ -11,10 +11,10 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.findings.callout import Callout, CalloutContext, Rows
 from overlapviz.core.findings.finding import Finding
-from overlapviz.core.metrics import Metrics
-from overlapviz.core.trace import Trace
+from overlapviz.core.trace.spans import Trace
 
 Detect = Callable[[Trace, Metrics], list[Finding]]
 BuildCallouts = Callable[[CalloutContext, Finding, Rows], list[Callout]]

@@ -12,16 +12,9 @@ import dataclasses
 
 import numpy as np
 
-from overlapviz.core.columns import distinct
-from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, busiest_lane, callout, lane_title
-from overlapviz.core.findings.finding import Finding, ms_text, rows_of, unit_text
-from overlapviz.core.findings.rule import Rule
-from overlapviz.core.lanes import LaneGroup, is_legacy_stream
-from overlapviz.core.metrics import COPY_KINDS, Metrics, covered_total_ns
-from overlapviz.core.number_text import count_text, duration_text, plural, series_text
-from overlapviz.core.program_kind import Advice
-from overlapviz.core.trace import OpKind, Trace, Unit
-from overlapviz.core.trace_facts import (
+from overlapviz.core.analysis.metrics import COPY_KINDS, Metrics, covered_total_ns
+from overlapviz.core.analysis.program_kind import Advice
+from overlapviz.core.analysis.trace_facts import (
     chunk_count,
     copy_engine_waits,
     delays_kernel_signals,
@@ -29,6 +22,13 @@ from overlapviz.core.trace_facts import (
     is_pipeline,
     on_gpus_of_several_streams,
 )
+from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, busiest_lane, callout, lane_title
+from overlapviz.core.findings.finding import Finding, ms_text, rows_of, unit_text
+from overlapviz.core.findings.rule import Rule
+from overlapviz.core.number_text import count_text, duration_text, plural, series_text
+from overlapviz.core.trace.frozen_columns import distinct
+from overlapviz.core.trace.lanes import LaneGroup, is_legacy_stream
+from overlapviz.core.trace.spans import OpKind, Trace, Unit
 
 # Queueing is normal in a busy pipeline; a tenth of the run is where it starts to show as
 # visible waiting bars on the stream lanes.

@@ -6,11 +6,11 @@ kernels) with a growing correlation id; each stream and each unit runs its ops i
 
 from __future__ import annotations
 
+from overlapviz.backends.cupy.cupti_records import ApiRecord, CuptiMemory, DeviceRecord
 from overlapviz.backends.cupy.plan import device_plan
-from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.pipeline_plan import PlannedOp
-from overlapviz.core.trace import OpKind
+from overlapviz.core.config.pipeline_plan import PlannedOp
+from overlapviz.core.trace.spans import OpKind
 
 US = 1_000
 BASE = 1_700_000_000_000_000_000  # CUPTI timestamps are wall-clock ns

@@ -10,7 +10,7 @@ from overlapviz.backends.cupy.backend import TIMING_ENV
 from overlapviz.backends.cupy.nvtx_ranges import COLOURS, NvtxRanges
 from overlapviz.core.config import HostMemory, PipelineConfig
 from overlapviz.core.run_errors import BackendError
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from tests.backends.cupy.fakes import planned_ops
 

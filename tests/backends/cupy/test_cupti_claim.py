@@ -7,12 +7,12 @@ on kinds of its own, as torch.profiler and Nsight Systems do in the same process
 import pytest
 
 from overlapviz.backends.cupy import cupti_session, cupti_timing
+from overlapviz.backends.cupy.cupti_records import CuptiCopyKind
 from overlapviz.backends.cupy.cupti_session import CuptiCollector, CuptiTaken, CuptiUnavailable, shared_collector
 from overlapviz.backends.cupy.cupti_timing import CuptiShared, claim, collect_trace
-from overlapviz.backends.cupy.records import CuptiCopyKind
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace import OpKind
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind
 from tests.backends.cupy.fake_cupti import ActivityKind, Result, activity, cuptiError, install
 from tests.backends.cupy.fakes import BASE, fake_records, planned_ops
 

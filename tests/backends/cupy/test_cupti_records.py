@@ -1,9 +1,9 @@
 from types import SimpleNamespace
 
+from overlapviz.backends.cupy.cupti_records import ApiRecord, CuptiMemory, DeviceRecord, copy_op_kind, host_memory_of
 from overlapviz.backends.cupy.cupti_session import ActivityKinds, _why, record_of
-from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord, copy_op_kind, host_memory_of
 from overlapviz.core.config import HostMemory
-from overlapviz.core.trace import MemoryKind, OpKind
+from overlapviz.core.trace.spans import MemoryKind, OpKind
 
 KINDS = ActivityKinds(kernel=10, memcpy=1, runtime=5, driver=4)
 

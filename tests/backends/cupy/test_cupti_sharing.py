@@ -4,6 +4,7 @@ import dataclasses
 
 import pytest
 
+from overlapviz.backends.cupy.cupti_records import DeviceRecord
 from overlapviz.backends.cupy.cupti_sharing import (
     Delivery,
     after_run_reason,
@@ -17,9 +18,8 @@ from overlapviz.backends.cupy.cupti_sharing import (
     subscriber_reason,
 )
 from overlapviz.backends.cupy.cupti_trace import run_device_records
-from overlapviz.backends.cupy.records import DeviceRecord
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 from tests.backends.cupy.fakes import fake_records, planned_ops
 
 MIB = 1 << 20

@@ -3,6 +3,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from overlapviz.backends.cupy.cupti_records import ApiRecord, CuptiMemory, DeviceRecord, HostStep
 from overlapviz.backends.cupy.cupti_trace import (
     RecordMismatch,
     api_name,
@@ -11,10 +12,9 @@ from overlapviz.backends.cupy.cupti_trace import (
     run_device_records,
     trace_from_cupti,
 )
-from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord, HostStep
 from overlapviz.core.config import HostMemory, PipelineConfig, StreamKind
-from overlapviz.core.trace import MemoryKind, OpKind, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 from tests.backends.cupy.fakes import THREAD, US, fake_records, planned_ops
 
 MIB = 1 << 20

@@ -1,10 +1,10 @@
 import numpy as np
 
+from overlapviz.backends.cupy.cupti_records import HostStep
 from overlapviz.backends.cupy.event_trace import EventTimes, fifo_groups, trace_from_events
-from overlapviz.backends.cupy.records import HostStep
 from overlapviz.core.config import HostMemory, IssueOrder, PipelineConfig
-from overlapviz.core.trace import MemoryKind, OpKind, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 from tests.backends.cupy.fakes import planned_ops
 
 MIB = 1 << 20

@@ -11,9 +11,9 @@ from overlapviz.backends.cupy.bandwidth import SWEEP_MEMORIES
 from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import HostAlloc, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.pipeline_plan import memory_kind
+from overlapviz.core.config.pipeline_plan import memory_kind
 from overlapviz.core.run_errors import BackendError, RunCancelled
-from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 
 pytestmark = pytest.mark.gpu
 MIB = 1 << 20

@@ -10,8 +10,8 @@ from overlapviz.backends.calibration import profile_values
 from overlapviz.backends.sim import create_backend
 from overlapviz.backends.sim.profile import load_profile
 from overlapviz.backends.sim.profile_writer import nearest_profile, profile_toml
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import compute_metrics
 
 pytestmark = pytest.mark.gpu
 

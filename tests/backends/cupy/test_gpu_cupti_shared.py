@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import compute_metrics
 
 pytestmark = pytest.mark.gpu
 RUNS, WARM_UP = 5, 3
@@ -38,7 +38,7 @@ from torch.profiler import ProfilerActivity, profile
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.backends.cupy.cupti_session import CuptiUnavailable, shared_collector
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import compute_metrics
+from overlapviz.core.analysis.metrics import compute_metrics
 
 RUNS, WARM_UP = int(sys.argv[3]), int(sys.argv[4])
 backend = CupyBackend()

@@ -14,8 +14,8 @@ from overlapviz.backends.cupy.buffers import HeldBytes
 from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.backends.cupy.runner import GRAPH_LAUNCH_NAME, HOST_READ_NAME, SCRATCH_ELEMENTS
 from overlapviz.core.config import HostMemory, PipelineConfig
-from overlapviz.core.pipeline_plan import memory_kind
-from overlapviz.core.trace import MemoryKind, OpKind, Unit
+from overlapviz.core.config.pipeline_plan import memory_kind
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 
 pytestmark = pytest.mark.gpu
 MIB = 1 << 20

@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 
 from overlapviz.backends.cupy.buffers import HeldBytes, buffer_kind
+from overlapviz.backends.cupy.cupti_records import CuptiMemory, DeviceRecord, HostStep, host_memory_of
 from overlapviz.backends.cupy.cupti_trace import cupti_ops, trace_from_cupti
 from overlapviz.backends.cupy.event_trace import EventTimes, fifo_groups, trace_from_events
 from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.backends.cupy.ram_guard import PinRefused
-from overlapviz.backends.cupy.records import CuptiMemory, DeviceRecord, HostStep, host_memory_of
 from overlapviz.backends.cupy.side_times import SideTimes, Span, event_spans, is_side_op
 from overlapviz.backends.cupy.staging_ring import SlotInUse, StagingRing
 from overlapviz.core.config import HostMemory, PipelineConfig
-from overlapviz.core.trace import MemoryKind, OpKind, Unit
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 from tests.backends.cupy.fakes import fake_records, planned_ops
 from tests.backends.cupy.test_buffers import GIB, pool
 

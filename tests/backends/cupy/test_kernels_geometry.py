@@ -4,7 +4,7 @@ from overlapviz import resources
 from overlapviz.backends.cupy.kernels import COPY_KERNEL, SOURCE, fills_device, kernel_args
 from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.core.config import KernelKind, PipelineConfig
-from overlapviz.core.pipeline_plan import KERNEL_NAMES
+from overlapviz.core.config.pipeline_plan import KERNEL_NAMES
 from tests.backends.cupy.fakes import H200_FACTS
 
 MIB = 1 << 20

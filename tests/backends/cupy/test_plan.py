@@ -6,8 +6,8 @@ from overlapviz.backends.cupy.plan import device_plan
 from overlapviz.backends.sim.ops import build_ops, kernel_cost
 from overlapviz.backends.sim.profile import available_profiles, load_profile
 from overlapviz.core.config import HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.pipeline_plan import THREADS_PER_BLOCK, pipeline_plan
-from overlapviz.core.trace import OpKind
+from overlapviz.core.config.pipeline_plan import THREADS_PER_BLOCK, pipeline_plan
+from overlapviz.core.trace.spans import OpKind
 from tests.backends.cupy.fakes import H200_FACTS
 
 MIB = 1 << 20

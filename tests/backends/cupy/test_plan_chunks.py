@@ -14,9 +14,9 @@ from overlapviz.backends.cupy.kernels import kernel_args
 from overlapviz.backends.cupy.output_check import OutputMismatch, check_output, sample_indices
 from overlapviz.backends.cupy.plan import chunk_slices
 from overlapviz.core.config import KernelKind, PipelineConfig
-from overlapviz.core.pipeline_plan import kernel_blocks
-from overlapviz.core.trace import OpKind
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.config.pipeline_plan import kernel_blocks
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind
 from tests.backends.cupy.fakes import planned_ops
 
 SEVEN = PipelineConfig(size_bytes=4 * 10_000, chunks=7, streams=3)  # 1,428 per chunk, the last 1,432

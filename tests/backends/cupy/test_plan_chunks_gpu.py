@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from overlapviz.core.config import HostAlloc, HostMemory, IssueOrder, KernelKind, PipelineConfig
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.spans import OpKind
 
 pytestmark = pytest.mark.gpu
 MIB = 1 << 20

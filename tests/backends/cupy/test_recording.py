@@ -9,16 +9,22 @@ import numpy as np
 import pytest
 
 import overlapviz
-from overlapviz.backends.cupy import recording
+from overlapviz.backends.cupy import cupti_recording as recording
+from overlapviz.backends.cupy.cupti_recording import (
+    NOT_RECORDED,
+    TOOL,
+    Recorded,
+    RecordingUnavailable,
+    cut_to_recording,
+)
+from overlapviz.backends.cupy.cupti_records import ApiRecord, CuptiMemory, DeviceRecord
 from overlapviz.backends.cupy.cupti_sharing import Delivery
-from overlapviz.backends.cupy.recording import NOT_RECORDED, TOOL, Recorded, RecordingUnavailable, cut_to_recording
-from overlapviz.backends.cupy.records import ApiRecord, CuptiMemory, DeviceRecord
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace import MemoryKind, OpKind
+from overlapviz.core.trace.spans import MemoryKind, OpKind
 from overlapviz.importers.activity import ActivityKind, CopyKind, HostMemory
 from overlapviz.importers.read import read_trace_file
 from overlapviz.importers.to_trace import activities_to_trace
-from overlapviz.record_activities import recorded_activities
+from overlapviz.recorded_activities import recorded_activities
 from overlapviz.session import analyse
 from tests.backends.cupy.fake_cupti import ActivityKind as CuptiKind
 from tests.backends.cupy.fake_cupti import activity, install

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from overlapviz.core.trace import MemoryKind, OpKind
+from overlapviz.core.trace.spans import MemoryKind, OpKind
 from overlapviz.importers.read import read_trace_file
 
 pytestmark = pytest.mark.gpu

@@ -9,8 +9,8 @@ from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions, export_fonts
 from overlapviz._qt.export.image_export import picture_view
 from overlapviz._qt.teaching.presentation import headline
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import compute_metrics
 from overlapviz.session import run_pipeline
 from overlapviz.view.prepared import prepare_trace, prepare_view
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QLabel
 
+from overlapviz.core.analysis.metrics import METRIC_DEFINITIONS
 from overlapviz.core.findings.communication import exposed_comm_ns
-from overlapviz.core.metrics import METRIC_DEFINITIONS
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import analyse
 from overlapviz.view.deltas import delta_rows

@@ -9,8 +9,8 @@ from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (th
 
 from overlapviz._qt.teaching.presentation import TEXT_SCALE
 from overlapviz._qt.widgets.metrics_panel import MetricsPanel, metric_texts
+from overlapviz.core.analysis.metrics import METRIC_DEFINITIONS, compute_metrics
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.metrics import METRIC_DEFINITIONS, compute_metrics
 from overlapviz.core.run_errors import BackendError
 from overlapviz.presets import lessons
 from overlapviz.session import run_pipeline

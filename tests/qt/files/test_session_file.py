@@ -5,7 +5,7 @@ from qt_traces import two_chunk_trace
 
 from overlapviz.app.session_file import SessionData, SessionFormatError, open_file, save_session
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.trace_io import export_chrome
+from overlapviz.core.files.trace_io import export_chrome
 
 
 def _same_trace(a, b):
@@ -66,7 +66,7 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
     def fail(*_args):
         raise TypeError("boom")
 
-    monkeypatch.setattr("overlapviz.core.session_document.chrome_dict", fail)
+    monkeypatch.setattr("overlapviz.core.files.session_document.chrome_dict", fail)
     with pytest.raises(TypeError):
         save_session(path, SessionData(PipelineConfig(chunks=2), two_chunk_trace()))
     assert path.read_text() == before and json.loads(before)["config"]["chunks"] == 16

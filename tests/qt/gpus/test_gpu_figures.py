@@ -5,8 +5,8 @@ from teaching_helpers import make_window_fixture  # noqa: F401 (the make_window 
 
 from overlapviz._qt.widgets.metrics_panel import ROW_NAMES, metric_texts
 from overlapviz.app.model import Shown
-from overlapviz.core.per_device import metrics_per_device
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.devices.figures import metrics_per_device
+from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.session import analyse
 from overlapviz.view.prepared import prepare_trace
 from tests.core.tracefactory import MS, on_gpus, pipeline_trace

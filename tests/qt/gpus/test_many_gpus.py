@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from overlapviz.commands.main import main
-from overlapviz.core import trace_facts
+from overlapviz.core.analysis import trace_facts
 from overlapviz.importers.read import read_trace_file
 from overlapviz.view.gpus_drawn import DRAWN_GPUS
 from overlapviz.view.layout import layout_lanes

@@ -6,7 +6,7 @@ from overlapviz._qt.teaching.replay import SPEEDS, ReplayController, ReplaySpeed
 from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from overlapviz.view.prepared import prepare_trace
 
@@ -108,7 +108,7 @@ def test_replay_in_the_window_plays_both_sides_and_a_new_run_ends_it(make_window
 
 
 def test_a_run_cut_to_a_time_window_replays_from_the_window_start_over_the_window(timeline, replay):
-    from overlapviz.core.window import Window, clip_to_window
+    from overlapviz.core.analysis.time_window import Window, clip_to_window
 
     timeline.set_view(prepare_trace(clip_to_window(two_chunk_trace(), Window(2_000_000, 4_000_000))))
     assert replay.span_ms() == (2.0, 4.0)

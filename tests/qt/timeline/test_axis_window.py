@@ -11,7 +11,7 @@ from teaching_helpers import make_window_fixture  # noqa: F401 (the make_window 
 from overlapviz._qt.export.caption import caption_text
 from overlapviz._qt.help import shortcut_rows
 from overlapviz._qt.timeline.axes import DRAG_TIP
-from overlapviz._qt.timeline.window_band import CLICK_PX
+from overlapviz._qt.timeline.time_window_band import CLICK_PX
 from overlapviz.app.aligning import first_device_ns
 from overlapviz.view.opening import opening_ms
 

@@ -8,10 +8,10 @@ from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import render_image
 from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz.core.analysis.metrics import host_blocked_per_row
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.findings import Finding
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.metrics import host_blocked_per_row
+from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import analyse, run_pipeline
 from overlapviz.view.callouts import callouts_for, merged_segments, rows_per_lane

@@ -1,7 +1,7 @@
 import numpy as np
 from qt_traces import MS, two_chunk_trace
 
-from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.view.hover_index import SortedSpans
 from overlapviz.view.layout import layout_lanes
 from overlapviz.view.prepared import prepare_trace

@@ -9,11 +9,11 @@ from overlapviz.app.kernel_time import BEFORE_A_RUN, KernelTimeHint
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target, target_title
 from overlapviz.backends.sim.ops import kernel_cost
 from overlapviz.backends.sim.profile import load_profile
+from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import MIB, KernelKind, PipelineConfig
 from overlapviz.core.findings.finding import ms_text
-from overlapviz.core.metrics import compute_metrics
-from overlapviz.core.trace import OpKind
-from overlapviz.core.trace_meta import TraceMeta
+from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.core.trace.spans import OpKind
 from overlapviz.importers.read import read_trace_file
 from overlapviz.session import run_pipeline
 from overlapviz.view.formatting import (

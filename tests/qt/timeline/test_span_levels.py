@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtGui import QTransform
 
 from overlapviz._qt.timeline.span_item import ink_rects, join_touching
-from overlapviz.core.lod import CoveredTime, column_edges, column_ink
+from overlapviz.core.analysis.lod import CoveredTime, column_edges, column_ink
 from overlapviz.view.lane_ink import ink_bases
 from overlapviz.view.palette import SpanStyle
 from overlapviz.view.span_levels import COARSEST_PIXELS, span_levels

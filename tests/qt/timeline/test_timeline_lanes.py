@@ -14,8 +14,8 @@ from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.backends.sim import create_backend
 from overlapviz.core.config import MIB, PipelineConfig
-from overlapviz.core.lanes import LaneGroup
-from overlapviz.core.trace import OpKind
+from overlapviz.core.trace.lanes import LaneGroup
+from overlapviz.core.trace.spans import OpKind
 from overlapviz.importers.read import read_trace_file
 from overlapviz.view.annotation_depth import depth_rows
 from overlapviz.view.palette import KIND_COLOURS, LEGEND, OPTIONAL_LEGEND, SpanStyle

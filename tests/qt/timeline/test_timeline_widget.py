@@ -6,7 +6,7 @@ from qt_traces import long_trace, two_chunk_trace
 
 from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.widget import TimelineWidget
-from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from overlapviz.view.prepared import prepare_trace
 

@@ -6,8 +6,8 @@ from PySide6.QtWidgets import QApplication
 from overlapviz._qt.main_window import MainWindow
 from overlapviz._qt.themes import THEMES
 from overlapviz.core.config import HostMemory, PipelineConfig
-from overlapviz.core.lanes import LaneGroup
 from overlapviz.core.run_errors import BackendError
+from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.session import run_pipeline
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 

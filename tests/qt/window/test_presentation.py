@@ -8,7 +8,7 @@ from overlapviz._qt.teaching.presentation import TEXT_SCALE, caption_html, headl
 from overlapviz._qt.themes import THEMES
 from overlapviz.app.model import LessonOnShow
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.lanes import LaneGroup
+from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.presets import lessons
 from overlapviz.session import run_pipeline
 from overlapviz.view.layout import HEADER_HEIGHT

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from overlapviz._qt.ports import QtSettingsStore
+from overlapviz._qt.qt_ports import QtSettingsStore
 
 HOLD_THE_LOCK = """
 import sys, time

@@ -13,7 +13,7 @@ from PySide6.QtCore import QTimer
 from overlapviz._qt.files.background import BackgroundTasks
 from overlapviz._qt.files.stepwise import Stepwise
 from overlapviz._qt.worker import RunController
-from overlapviz.app.heap import collections_paused
+from overlapviz.app.garbage_collection import collections_paused
 from overlapviz.core.run_errors import RunCancelled
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -170,7 +170,7 @@ def test_runs_and_file_tasks_run_with_collections_paused(tasks, qtbot):
 
 def test_settle_heap_takes_the_objects_alive_now_out_of_collections():
     code = (
-        "import gc; from overlapviz.app.heap import settle_heap; kept = [[i] for i in range(50_000)];"
+        "import gc; from overlapviz.app.garbage_collection import settle_heap; kept = [[i] for i in range(50_000)];"
         "frozen = settle_heap(); print(frozen >= 50_000, len(gc.get_objects()) < 1_000)"
     )
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

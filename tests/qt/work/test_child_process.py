@@ -14,10 +14,10 @@ from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData, open_file, save_session
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.destination import DestinationError
+from overlapviz.core.files.safe_read import InputFileError
+from overlapviz.core.files.trace_io import export_chrome, export_csv
+from overlapviz.core.files.write_destination import DestinationError
 from overlapviz.core.run_errors import RunCancelled
-from overlapviz.core.safe_read import InputFileError
-from overlapviz.core.trace_io import export_chrome, export_csv
 
 ROOT = Path(__file__).resolve().parents[3]
 

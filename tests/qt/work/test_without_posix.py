@@ -1,6 +1,6 @@
 """The command line's main jobs on a system without POSIX's calls (Windows, a learner's laptop).
 
-`core.posix` is switched off, and the calls only POSIX has are taken out of `os` (or, for
+`core.files.posix` is switched off, and the calls only POSIX has are taken out of `os` (or, for
 ``os.kill``, which Windows has but where signal 0 ends the process, made to fail): every one
 left in a path these jobs take would fail the test. The jobs are those a laptop runs: the
 model (``run --backend sim``, writing its trace atomically over an older one), ``analyze`` of
@@ -22,7 +22,7 @@ POSIX_ONLY = ("O_NONBLOCK", "O_NOCTTY", "set_blocking", "fchmod", "fchown", "get
 
 @pytest.fixture
 def without_posix(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("overlapviz.core.posix._POSIX", False)
+    monkeypatch.setattr("overlapviz.core.files.posix._POSIX", False)
     for name in POSIX_ONLY:
         monkeypatch.delattr(os, name, raising=False)
 

@@ -1,0 +1,171 @@
+"""What the findings measure in a trace, apart from the sentences they make of it.
+
+Each function is one measurement (a count, a wait, a bound) that a finding, a callout on
+the timeline or a test can ask for; the thresholds and the words are `overlapviz.core.findings`'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.core.analysis.intervals import IntArray, covered_ns, union_intervals
+from overlapviz.core.analysis.metrics import Metrics
+from overlapviz.core.config import ConfigError, PipelineConfig
+from overlapviz.core.trace.answer_cache import once_per_trace
+from overlapviz.core.trace.frozen_columns import distinct
+from overlapviz.core.trace.spans import OpKind, Trace, Unit
+
+
+def delays_kernel_signals(trace: Trace) -> bool:
+    """Whether the device holds back back-to-back kernels' completion signals (Fermi, compute capability 2.x).
+
+    The model says so in its device facts; a real GPU is known by its compute capability.
+    """
+    facts = trace.meta.device_facts
+    if not isinstance(facts, dict):
+        return False
+    if facts.get("delayed_kernel_signal") is True:
+        return True
+    capability = facts.get("compute_capability")
+    return isinstance(capability, str) and capability.split(".")[0] == "2"
+
+
+# The time a GPU takes to start an op its queue has handed over, even with nothing in the way:
+# a few microseconds on current GPUs (the H200's launch latency, docs/model.md). Waits up to it
+# are the hardware's own pace, not scheduling; in a program of thousands of small ops they add up.
+START_LATENCY_NS = 10_000
+
+
+@once_per_trace  # read by a rule and by each of its callouts: a sweep per unit of every GPU
+def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
+    """Per row: how long a device op, ready to run, waited while no op ran on its unit (prefetches: 0).
+
+    A unit is one GPU's: an engine of another GPU busy is no reason to wait.
+
+    The first `START_LATENCY_NS` of each wait are left out: no op starts sooner than that.
+    """
+    waits = np.zeros(len(trace), dtype=np.int64)
+    # A prefetch waits for the driver's migrations, which need not follow the engine it is drawn on.
+    device = trace.device_mask & ~trace.mask(OpKind.PREFETCH)
+    ready, start = trace["ready_ns"], trace["start_ns"]
+    for on_unit in _each_unit(trace, device, _scheduling_units(trace)):
+        unit_s, unit_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
+        waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
+        covered = covered_ns(unit_s, unit_e, ready[waited], start[waited])
+        waits[waited] = np.maximum(start[waited] - ready[waited] - covered - START_LATENCY_NS, 0)
+    return waits
+
+
+def on_gpus_of_several_streams(trace: Trace) -> npt.NDArray[np.bool_]:
+    """Per row: a device op of a GPU whose ops ran on two or more streams (one stream has nothing to mix up)."""
+    device = trace.device_mask & (trace["stream"] >= 0)
+    several = [gpu for gpu in distinct(trace["device"][device])
+               if distinct(trace["stream"][device & (trace["device"] == gpu)]).size > 1]  # fmt: skip
+    return trace.device_mask & np.isin(trace["device"], several)
+
+
+def chunk_count(trace: Trace) -> int:
+    """Distinct chunks among the device ops (or the most ops of one kind when unlabelled)."""
+    device = trace.device_mask
+    chunks = trace["chunk"][device]
+    if (chunks >= 0).any():
+        return len(distinct(chunks[chunks >= 0]))
+    return max((int(trace.mask(kind).sum()) for kind in (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)), default=0)
+
+
+def streams_available(trace: Trace) -> int:
+    """Streams the pipeline could use: from its config when known, else those in the trace."""
+    config = pipeline_config(trace)
+    if config.get("stream_kind") == "legacy":
+        return 1
+    streams = config.get("streams")
+    if isinstance(streams, int) and not isinstance(streams, bool):
+        return streams
+    return len(distinct(trace["stream"][trace.device_mask]))
+
+
+def bottleneck_stage(trace: Trace, metrics: Metrics) -> tuple[str, int]:
+    """Return the busiest stage's name and busy time (a shared copy engine is one stage)."""
+    busy = metrics.busy_ns
+    stages = {"kernels": busy["kernel"]}
+    if trace.copy_engines < 2:
+        stages["copies"] = busy["h2d"] + busy["d2h"]
+    else:
+        stages.update({"H2D copies": busy["h2d"], "D2H copies": busy["d2h"]})
+    name = max(stages, key=stages.__getitem__)
+    return name, stages[name]
+
+
+@once_per_trace
+def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
+    """Per row: how long a copy, ready to run, waited while its engine (its GPU's) ran other copies."""
+    waits = np.zeros(len(trace), dtype=np.int64)
+    copies = trace.mask(OpKind.H2D, OpKind.D2H)
+    for on_engine in _each_unit(trace, copies):
+        union_s, union_e = union_intervals(trace["start_ns"][on_engine], trace["end_ns"][on_engine])
+        ready, start = trace["ready_ns"], trace["start_ns"]
+        waited = np.flatnonzero(on_engine & (ready >= 0) & (start > ready))
+        waits[waited] = covered_ns(union_s, union_e, ready[waited], start[waited])
+    return waits
+
+
+def _scheduling_units(trace: Trace) -> npt.NDArray[np.int8]:
+    """Each row's unit, communication on the compute unit: NCCL's kernels and the compute share the SMs."""
+    units: npt.NDArray[np.int8] = np.where(trace["unit"] == Unit.COMMUNICATION, Unit.COMPUTE, trace["unit"]).astype(
+        np.int8
+    )
+    return units
+
+
+def _each_unit(
+    trace: Trace, rows: npt.NDArray[np.bool_], units: npt.NDArray[np.int8] | None = None
+) -> list[npt.NDArray[np.bool_]]:
+    """`rows` split by the hardware unit that ran them (`units`, else the trace's), each GPU's apart."""
+    units = trace["unit"] if units is None else units
+    return [
+        rows & on_gpu & (units == unit)
+        for on_gpu in (trace["device"] == device for device in distinct(trace["device"][rows]))
+        for unit in distinct(units[rows & on_gpu])
+    ]
+
+
+def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
+    """Time inside the run with no device op running while the host was issuing `calls`."""
+    device = trace.device_mask
+    ran_s, ran_e = union_intervals(trace["start_ns"][device], trace["end_ns"][device])
+    if ran_s.size < 2 or calls.size == 0:
+        return 0
+    issue_s, issue_e = union_intervals(*issuing_parts(trace, calls))
+    return int(covered_ns(issue_s, issue_e, ran_e[:-1], ran_s[1:]).sum())
+
+
+def issuing_parts(trace: Trace, calls: npt.NDArray[np.intp]) -> tuple[IntArray, IntArray]:
+    """Each issuing call up to the moment its op started: after that the host is blocked."""
+    call_s = trace["start_ns"][calls]
+    call_e = np.minimum(trace["end_ns"][calls], np.maximum(call_s, trace["start_ns"][trace["op"][calls]]))
+    return call_s, call_e
+
+
+def pipeline_settings(trace: Trace) -> PipelineConfig | None:
+    """The pipeline a run of overlapviz's ran, validated; None for another program's trace or stale settings."""
+    data = pipeline_config(trace)
+    if not data:
+        return None
+    try:
+        return PipelineConfig.from_dict(dict(data))
+    except (ConfigError, TypeError, ValueError):
+        return None
+
+
+def is_pipeline(trace: Trace) -> bool:
+    """Whether the trace is a run of overlapviz's pipeline (it carries its settings), not another program's."""
+    return bool(pipeline_config(trace))
+
+
+def pipeline_config(trace: Trace) -> dict[str, Any]:
+    """The pipeline settings a run of overlapviz's carries; {} for another program's trace."""
+    config = trace.meta.config
+    return config if isinstance(config, dict) else {}
