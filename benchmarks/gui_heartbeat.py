@@ -8,7 +8,7 @@ window's own paths (Run, File > Open, File > Export PNG), in four scenarios:
 - 30 runs of 4096 chunks, one after another, each waited for until it is drawn;
 - one run of 65,536 chunks;
 - opening a trace file of more than 10^6 spans (three 65,536-chunk model runs back to back,
-  written with `core.files.trace_io.export_chrome` before the clock starts);
+  written with `core.files.trace_export.export_chrome` before the clock starts);
 - a 1920-px PNG export of that trace.
 
 Each scenario runs from the request until its result is on show (or written), plus
@@ -117,7 +117,7 @@ def big_trace_file(folder: Path) -> Path:
 def write_big_trace(path: Path) -> int:
     """Write the trace of `big_trace_file` to `path`; returns its row count."""
     from overlapviz.core.config import PipelineConfig
-    from overlapviz.core.files.trace_io import export_chrome
+    from overlapviz.core.files.trace_export import export_chrome
     from overlapviz.core.trace.columns import COLUMNS
     from overlapviz.core.trace.spans import Trace
     from overlapviz.session import run_pipeline

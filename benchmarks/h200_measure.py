@@ -29,7 +29,7 @@ from overlapviz import __version__
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import MIB, HostAlloc, HostMemory, IssueOrder, KernelKind, PipelineConfig, StreamKind
-from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.trace_export import export_chrome
 from overlapviz.core.trace.spans import OpKind, Trace
 
 DEFAULT = PipelineConfig()  # 256 MiB, 4 streams x 16 chunks, pinned, depth, 1860 iterations

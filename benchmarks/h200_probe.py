@@ -22,7 +22,7 @@ from benchmarks.h200_measure import measure
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.core.analysis.intervals import union_intervals
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.trace_export import export_chrome
 from overlapviz.core.trace.spans import OpKind, Trace
 
 CONFIGS = {

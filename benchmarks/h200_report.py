@@ -15,7 +15,7 @@ from typing import Any
 from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig, format_size
 from overlapviz.core.files.atomic_write import atomic_write_text
-from overlapviz.core.files.trace_io import import_chrome
+from overlapviz.core.files.trace_import import import_chrome
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"

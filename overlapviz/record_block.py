@@ -107,7 +107,7 @@ class Recorder:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the trace as Chrome trace JSON (atomically) and return its path."""
-        from overlapviz.core.files.trace_io import export_chrome
+        from overlapviz.core.files.trace_export import export_chrome
 
         export_chrome(self.trace, path)
         return Path(path)

@@ -16,7 +16,8 @@ from overlapviz.commands.main import main
 from overlapviz.core.analysis.metrics import METRIC_DEFINITIONS
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.config.pinning import PINNED_SHARE_ENV
-from overlapviz.core.files.trace_io import CSV_HEADER, import_chrome
+from overlapviz.core.files.trace_export import CSV_HEADER
+from overlapviz.core.files.trace_import import import_chrome
 from overlapviz.core.trace.columns import COLUMNS
 
 JSON_KEYS = {

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from cli_runs import run_cli
 
-from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.trace_export import export_chrome
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.resources import asset_path
 from tests.core.tracefactory import MS, on_gpus, pipeline_trace

@@ -23,7 +23,8 @@ from overlapviz.commands.errors import UsageError
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.files.file_system import name_limit
 from overlapviz.core.files.safe_read import MAX_INPUT_ENV
-from overlapviz.core.files.trace_io import export_chrome, import_chrome
+from overlapviz.core.files.trace_export import export_chrome
+from overlapviz.core.files.trace_import import import_chrome
 
 REPO = Path(__file__).resolve().parents[1]
 SMALL_RUN = ("run", "--backend", "sim", "--size", "1MiB")

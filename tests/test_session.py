@@ -12,7 +12,8 @@ from overlapviz.backends.base import Backend, DeviceInfo
 from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import ConfigError, HostMemory, PipelineConfig
-from overlapviz.core.files.trace_io import TraceFormatError, export_chrome
+from overlapviz.core.files.trace_export import export_chrome
+from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.findings import find_findings
 from overlapviz.core.run_errors import BackendError, RunCancelled
 from overlapviz.session import (

@@ -36,7 +36,7 @@ def render_trace_png(
     Parameters
     ----------
     trace
-        The trace to draw (from a run or `core.files.trace_io.import_chrome`).
+        The trace to draw (from a run or `core.files.trace_import.import_chrome`).
     path
         The PNG to create or replace (written atomically; a symbolic link is written
         through, see ``docs/files.md``).

@@ -15,7 +15,7 @@ import os
 
 from overlapviz.core.files.atomic_write import atomic_write_text
 from overlapviz.core.files.session_document import SessionData, session_dict
-from overlapviz.core.files.trace_io import TraceFormatError
+from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.importers.read import read_with_settings
 
 __all__ = ["SessionData", "SessionFormatError", "open_file", "save_session"]

@@ -12,7 +12,7 @@ from overlapviz.app.time_window import text_window
 from overlapviz.core.analysis.time_window import WindowError, clip_to_window
 from overlapviz.core.analysis.trace_facts import pipeline_settings
 from overlapviz.core.devices.figures import findings_per_device, gpu_names, gpu_title, metrics_per_device
-from overlapviz.core.files.trace_io import TraceFormatError
+from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.trace.lanes import gpus_of
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from overlapviz.commands.errors import UsageError
 from overlapviz.core.files.atomic_write import written_together
-from overlapviz.core.files.trace_io import export_chrome, export_csv
+from overlapviz.core.files.trace_export import export_chrome, export_csv
 from overlapviz.core.files.write_destination import DestinationError, check_destination
 from overlapviz.session import RunResult
 

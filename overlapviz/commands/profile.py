@@ -26,7 +26,7 @@ from overlapviz.commands.app import open_in_app
 from overlapviz.commands.pictures import render_module
 from overlapviz.core.analysis.time_window import WindowError, clip_to_window, parse_window
 from overlapviz.core.files.atomic_write import written_together
-from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.trace_export import export_chrome
 from overlapviz.core.files.write_destination import DestinationError, check_destination
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.to_trace import EmptyTraceError

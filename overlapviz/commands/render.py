@@ -10,7 +10,7 @@ from overlapviz.app.time_window import cut_trace, text_window
 from overlapviz.commands.errors import UsageError
 from overlapviz.commands.pictures import PICTURE_FORMATS_HELP, add_picture_options, check_picture, draw
 from overlapviz.core.analysis.time_window import WindowError
-from overlapviz.core.files.trace_io import TraceFormatError
+from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from overlapviz.core.files.trace_io import CSV_HEADER
+from overlapviz.core.files.trace_export import CSV_HEADER
 from overlapviz.importers.untrusted_sqlite import SQLITE_MAGIC
 
 NSYS_REPORT_MAGIC = b"NVIDIA Tegra Profiler Report"

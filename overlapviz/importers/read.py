@@ -6,7 +6,7 @@
 - an Nsight Systems report (``.nsys-rep``) or overlapviz's own CSV export is refused with what
   to open instead (`other_files`);
 - anything else is overlapviz's own JSON: a session (`core.files.session_document`, read by
-  `read_with_settings` only) or a Chrome trace it wrote (`core.files.trace_io`).
+  `read_with_settings` only) or a Chrome trace it wrote (`core.files.trace_import`).
 Each may be gzip-compressed (`overlapviz.core.files.safe_read` un-gzips, by content too). The command
 line reads the trace (`read_trace_file`), the app the trace with its settings
 (`read_with_settings`); every failure is a `TraceFormatError` or an `InputFileError`, one line
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from overlapviz.core.config import ConfigError
 from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.core.files.session_document import SessionData, config_of, is_session, session_of
-from overlapviz.core.files.trace_io import TraceFormatError, parse_json, trace_at_once, trace_from_chrome
+from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.files.trace_import import parse_json, trace_at_once, trace_from_chrome
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.activity import Activities
 from overlapviz.importers.kineto import SNIFF_BYTES, looks_like_kineto, read_kineto

@@ -17,7 +17,7 @@ import pytest
 
 from overlapviz.app.session_file import SessionFormatError, open_file
 from overlapviz.core.files.safe_read import MAX_INPUT_ENV, InputFileError, read_input_bytes
-from overlapviz.core.files.trace_io import TraceFormatError
+from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.importers.read import read_trace_file
 
 MIB = 1024**2

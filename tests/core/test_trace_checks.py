@@ -5,7 +5,9 @@ import json
 import pytest
 from tracefactory import pipeline_trace
 
-from overlapviz.core.files.trace_io import TraceFormatError, chrome_dict, import_chrome
+from overlapviz.core.files.trace_export import chrome_dict
+from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.files.trace_import import import_chrome
 from overlapviz.core.trace.checks import TraceValueError, check_int, check_meta, short_repr
 from overlapviz.core.trace.spans import Trace, check_spans
 

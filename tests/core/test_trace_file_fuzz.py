@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.files.safe_read import InputFileError
-from overlapviz.core.files.trace_io import TraceFormatError, import_chrome, trace_at_once, trace_from_chrome
+from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.files.trace_import import import_chrome, trace_at_once, trace_from_chrome
 from overlapviz.core.findings import find_findings
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.lanes import lane_rows, lanes_of

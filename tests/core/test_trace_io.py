@@ -10,18 +10,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from overlapviz.core.files import trace_import
-from overlapviz.core.files.trace_io import (
+from overlapviz.core.files.trace_export import (
     CSV_HEADER,
-    FORMAT_VERSION,
     UNPLACED_LANE_TITLE,
-    TraceFormatError,
     chrome_dict,
     csv_text,
     export_chrome,
     export_csv,
-    import_chrome,
-    trace_from_chrome,
 )
+from overlapviz.core.files.trace_format import FORMAT_VERSION, TraceFormatError
+from overlapviz.core.files.trace_import import import_chrome, trace_from_chrome
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, TraceBuilder, Unit

@@ -9,7 +9,9 @@ import pytest
 from tracefactory import pipeline_trace
 
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.files.trace_io import TraceFormatError, chrome_dict, export_chrome, import_chrome
+from overlapviz.core.files.trace_export import chrome_dict, export_chrome
+from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.files.trace_import import import_chrome
 from overlapviz.core.trace.checks import TraceValueError
 from overlapviz.core.trace.meta import TraceMeta
 

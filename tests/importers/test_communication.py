@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from overlapviz.commands.main import main
-from overlapviz.core.files.trace_io import chrome_dict, trace_from_chrome
+from overlapviz.core.files.trace_export import chrome_dict
+from overlapviz.core.files.trace_import import trace_from_chrome
 from overlapviz.core.trace.communication import collective_of
 from overlapviz.core.trace.lanes import lanes_of
 from overlapviz.core.trace.spans import OpKind, Unit

@@ -5,7 +5,8 @@ import gzip
 import pytest
 
 from overlapviz.app.session_file import SessionFormatError, open_file
-from overlapviz.core.files.trace_io import TraceFormatError, export_csv
+from overlapviz.core.files.trace_export import export_csv
+from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.importers.other_files import NSYS_REPORT_MAGIC, what_to_open_instead
 from overlapviz.importers.read import read_trace_file
 from tests.cli_runs import run_cli

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData, open_file, save_session
 from overlapviz.core.cancel import CancelToken
-from overlapviz.core.files.trace_io import export_chrome, export_csv
+from overlapviz.core.files.trace_export import export_chrome, export_csv
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.spans import Trace
 

@@ -17,20 +17,16 @@ from overlapviz.core.files.safe_read import (
 )
 from overlapviz.core.files.session_document import SessionData, config_of, is_session, session_dict, session_of
 from overlapviz.core.files.toml_text import TomlError, parse_toml
-from overlapviz.core.files.trace_io import (
+from overlapviz.core.files.trace_export import (
     CSV_HEADER,
-    FORMAT_VERSION,
     UNPLACED_LANE_TITLE,
-    TraceFormatError,
     chrome_dict,
     csv_text,
     export_chrome,
     export_csv,
-    import_chrome,
-    parse_json,
-    trace_at_once,
-    trace_from_chrome,
 )
+from overlapviz.core.files.trace_format import FORMAT_VERSION, TraceFormatError
+from overlapviz.core.files.trace_import import import_chrome, parse_json, trace_at_once, trace_from_chrome
 from overlapviz.core.files.write_destination import DestinationError, check_destination, resolve_destination
 
 __all__ = [

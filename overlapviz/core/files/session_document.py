@@ -1,7 +1,7 @@
 """Session files' document: the pipeline settings and the trace on show, as one JSON object.
 
 A session is ``{"overlapviz_session": 1, "config": ..., "backend": ..., "device": ...,
-"trace": <Chrome trace JSON>}``: the trace part is exactly what `core.files.trace_io` exports, so a
+"trace": <Chrome trace JSON>}``: the trace part is exactly what `core.files.trace_export` writes, so a
 session also holds a trace that opens in Perfetto once extracted. This module turns a
 `SessionData` into that object and back; which file is a session, and reading it from disk,
 is `overlapviz.importers.read`'s; writing it to disk is `overlapviz.app.session_file`'s.
@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.files.trace_io import TraceFormatError, chrome_dict, trace_from_chrome
+from overlapviz.core.files.trace_export import chrome_dict
+from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.files.trace_import import trace_from_chrome
 from overlapviz.core.trace.spans import Trace
 
 SESSION_KEY = "overlapviz_session"

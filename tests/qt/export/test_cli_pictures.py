@@ -10,7 +10,7 @@ from qt_traces import two_chunk_trace
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz.commands.main import main
-from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.trace_export import export_chrome
 from overlapviz.importers.read import read_trace_file
 from overlapviz.presets import get_preset
 from overlapviz.view.opening import opening_ms

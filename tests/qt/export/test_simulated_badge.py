@@ -16,7 +16,7 @@ from overlapviz._qt.themes import THEMES
 from overlapviz._qt.timeline.simulated_badge import BADGE_COLOUR, BADGE_WORD, badge_text, is_simulated
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.commands.main import main
-from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.trace_export import export_chrome
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.importers.read import read_trace_file
 from overlapviz.view.prepared import prepare_trace

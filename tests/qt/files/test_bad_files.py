@@ -20,7 +20,7 @@ from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (th
 
 from overlapviz._qt.files import file_loading
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.files.trace_io import import_chrome
+from overlapviz.core.files.trace_import import import_chrome
 
 ASSET = Path(__file__).resolve().parents[3] / "assets" / "traces" / "h200-default-pinned.json"
 

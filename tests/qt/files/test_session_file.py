@@ -5,7 +5,7 @@ from qt_traces import two_chunk_trace
 
 from overlapviz.app.session_file import SessionData, SessionFormatError, open_file, save_session
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.trace_export import export_chrome
 
 
 def _same_trace(a, b):

@@ -14,7 +14,7 @@ from overlapviz._qt.files.export_folder import EXPORT_FOLDER_KEY, ExportFolder
 from overlapviz._qt.files.path_dialogs import OPEN_FILTER
 from overlapviz._qt.main_window import MainWindow
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.files.trace_io import export_chrome
+from overlapviz.core.files.trace_export import export_chrome
 
 
 def test_save_and_reopen_a_session(window, qtbot, tmp_path):

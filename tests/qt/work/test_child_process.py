@@ -15,7 +15,7 @@ from overlapviz.app.session_file import SessionData, open_file, save_session
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.files.safe_read import InputFileError
-from overlapviz.core.files.trace_io import export_chrome, export_csv
+from overlapviz.core.files.trace_export import export_chrome, export_csv
 from overlapviz.core.files.write_destination import DestinationError
 from overlapviz.core.run_errors import RunCancelled
 
