@@ -13,12 +13,12 @@ the host's memory system, so each machine gets its own record (see the h200 prof
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
 import statistics
 import subprocess
-import sys
 import time
 
 from overlapviz.backends.cupy import CupyBackend
@@ -77,4 +77,6 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", help="the folder to write h200_pageable_host.json into")
+    main(parser.parse_args().out)

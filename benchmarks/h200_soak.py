@@ -26,8 +26,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import cupy
-
 from overlapviz.backends.cupy import CupyBackend
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import MIB, HostMemory, PipelineConfig
@@ -41,6 +39,8 @@ TIME_LIMIT_S = 240  # the device machine's time is lent by the minute
 
 
 def device_used() -> int:
+    import cupy  # here, not at the top: --help works on a machine without a GPU
+
     free, total = cupy.cuda.runtime.memGetInfo()
     return int(total - free)
 
@@ -71,6 +71,8 @@ def one_run(backend: CupyBackend, rng: random.Random) -> dict[str, Any]:
 
 def out_of_memory(backend: CupyBackend) -> dict[str, Any]:
     """Fill the device from outside the backend; a run must fail cleanly, and work once memory is back."""
+    import cupy
+
     backend.release_buffers()
     free, _ = cupy.cuda.runtime.memGetInfo()
     hog = cupy.empty(int(free) - 64 * MIB, dtype=cupy.uint8)  # leave less than one 256 MiB buffer
@@ -105,6 +107,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--runs", type=int, default=1000)
     args = parser.parse_args()
+    import cupy
+
     rng = random.Random(20261201)
     backend = CupyBackend()
     baseline = device_used()
