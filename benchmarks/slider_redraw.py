@@ -4,10 +4,12 @@ Opens the main window (offscreen unless a Qt platform is chosen), waits for the 
 pipeline's first timeline, then repeatedly drags the streams slider between 4 and 3 and
 lets go. Each sample runs from the release to the end of the synchronous repaint of the
 redrawn timeline: the run on the worker thread, metrics and findings, the new lanes and
-items, the metrics panel and the paint. Prints the median and the worst, their ratio to the
-goal, and writes benchmarks/results/slider_redraw.json with the machine and the date.
+items, the metrics panel and the paint. The releases come in batches, repeated until the
+batches' medians agree (`benchmarks.steady`). Prints the median and the worst, their ratio
+to the goal, and writes benchmarks/results/slider_redraw.json (or into ``--out``) with the
+machine, its load and the date.
 
-    python -m benchmarks.slider_redraw [--repeats 40]
+    python -m benchmarks.slider_redraw [--releases 20] [--tiny] [--out DIR]
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.machine import RESULTS, write_result
+from benchmarks.steady import LoadWatch, add_options, all_steady, max_repeats, repeat_until_steady, verdict
+
 GOAL_MS = 100.0
 
 
@@ -29,70 +34,97 @@ def _drag_to(slider, value: int) -> None:  # type: ignore[no-untyped-def]
     inner.setSliderDown(False)  # the release: the window runs at once, no debounce
 
 
-def measure(repeats: int) -> tuple[list[float], list[float]]:
-    """Release-to-repaint times and the backend's own run times, both in ms."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+class SliderBench:
+    """The main window on its default pipeline, its first timeline drawn, ready for slider releases."""
 
-    from overlapviz._qt.app import ensure_app
-    from overlapviz._qt.main_window import MainWindow
+    def __init__(self) -> None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from PySide6.QtCore import QSettings
 
-    app = ensure_app()
-    settings = QSettings(str(Path(tempfile.mkdtemp()) / "bench.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings)
-    window.show()
+        from overlapviz._qt.app import ensure_app
+        from overlapviz._qt.main_window import MainWindow
 
-    def wait_for_draw() -> None:
+        self.app = ensure_app()
+        settings = QSettings(str(Path(tempfile.mkdtemp()) / "bench.ini"), QSettings.Format.IniFormat)
+        self.window = MainWindow(settings)
+        self.window.show()
+        if self.window.shown() is None:
+            self._wait_for_draw()
+        self.app.processEvents()
+        self._released = 0
+
+    def _wait_for_draw(self) -> None:
+        from PySide6.QtCore import QEventLoop, QTimer
+
         loop = QEventLoop()
-        window.timeline_drawn.connect(loop.quit)
+        self.window.timeline_drawn.connect(loop.quit)
         QTimer.singleShot(10_000, loop.quit)
         loop.exec()
-        window.timeline_drawn.disconnect(loop.quit)
+        self.window.timeline_drawn.disconnect(loop.quit)
 
-    if window.shown() is None:
-        wait_for_draw()
-    app.processEvents()
-    samples, runs = [], []
-    for i in range(repeats):
-        started = time.perf_counter()
-        _drag_to(window.controls.streams_slider, 3 if i % 2 == 0 else 4)
-        wait_for_draw()
-        window.timeline.repaint()
-        samples.append((time.perf_counter() - started) * 1e3)
-        shown = window.shown()
-        runs.append(shown.result.wall_s * 1e3 if shown else float("nan"))
-        app.processEvents()
-    window.close()
-    return samples, runs
+    def releases(self, count: int) -> tuple[list[float], list[float]]:
+        """Release-to-repaint times of `count` releases and the backend's own run times, both in ms."""
+        samples, runs = [], []
+        for _ in range(count):
+            started = time.perf_counter()
+            _drag_to(self.window.controls.streams_slider, 3 if self._released % 2 == 0 else 4)
+            self._released += 1
+            self._wait_for_draw()
+            self.window.timeline.repaint()
+            samples.append((time.perf_counter() - started) * 1e3)
+            shown = self.window.shown()
+            runs.append(shown.result.wall_s * 1e3 if shown else float("nan"))
+            self.app.processEvents()
+        return samples, runs
+
+    def close(self) -> None:
+        """Close the window."""
+        self.window.close()
 
 
 def main() -> None:
+    load = LoadWatch()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--releases", type=int, default=20, help="releases per repeat (default 20)")
+    add_options(parser, RESULTS)
+    args = parser.parse_args()
     from PySide6 import __version__ as pyside_version
 
-    from benchmarks.machine import write_result
+    bench = SliderBench()
+    releases = 2 if args.tiny else args.releases
+    samples: list[float] = []
+    runs: list[float] = []
 
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeats", type=int, default=40)
-    args = parser.parse_args()
-    samples, runs = measure(args.repeats)
+    def one_batch() -> dict[str, float]:
+        batch, batch_runs = bench.releases(releases)
+        samples.extend(batch)
+        runs.extend(batch_runs)
+        return {"batch_median_ms": statistics.median(batch)}
+
+    found = repeat_until_steady(one_batch, max_repeats=max_repeats(args, 8))
+    bench.close()
     median, worst = statistics.median(samples), max(samples)
-    p90 = statistics.quantiles(samples, n=10)[-1]
+    p90 = statistics.quantiles(samples, n=10, method="inclusive")[-1] if len(samples) >= 2 else worst
     print(f"slider release -> redrawn timeline: median {median:.1f} ms, 90th percentile {p90:.1f} ms,"
-          f" worst {worst:.1f} ms over {args.repeats} releases; backend run median {statistics.median(runs):.1f} ms;"
+          f" worst {worst:.1f} ms over {len(samples)} releases; backend run median {statistics.median(runs):.1f} ms;"
           f" ratio of the median to the {GOAL_MS:.0f} ms goal: {median / GOAL_MS:.2f}")
+    print(verdict(found))
     write_result("slider_redraw", {
         "what": "streams slider released (4 <-> 3) on the default pipeline, h200 model, until the new timeline"
-                " is repainted",
+                " is repainted; repeated in batches until the batches' medians agree",
         "qt_platform": os.environ.get("QT_QPA_PLATFORM"),
         "pyside6": pyside_version,
-        "repeats": args.repeats,
+        "releases_per_batch": releases,
+        "repeats": len(samples),
+        "batch_median_ms": found["batch_median_ms"].summary(2),
+        **all_steady(found),
         "median_ms": round(median, 2),
         "p90_ms": round(p90, 2),
         "worst_ms": round(worst, 2),
         "backend_run_median_ms": round(statistics.median(runs), 2),
         "goal_ms": GOAL_MS,
         "ratio_to_goal": round(median / GOAL_MS, 3),
-    })  # fmt: skip
+    }, args.out, load=load)  # fmt: skip
 
 
 if __name__ == "__main__":
