@@ -41,8 +41,10 @@ def main() -> None:
 
     found = repeat_until_steady(one_run, min_repeats=5, max_repeats=max_repeats(args, 15))
     run = found["run_s"]
-    print(f"{chunks} chunks ({spans[-1]} spans): median {run.median * 1e3:.1f} ms over {len(run.values)} runs,"
-          f" best {min(run.values) * 1e3:.1f} ms; ratio to the {GOAL_S * 1e3:.0f} ms goal: {run.median / GOAL_S:.2f}")
+    print(
+        f"{chunks} chunks ({spans[-1]} spans): median {run.median * 1e3:.1f} ms over {len(run.values)} runs,"
+        f" best {min(run.values) * 1e3:.1f} ms; ratio to the {GOAL_S * 1e3:.0f} ms goal: {run.median / GOAL_S:.2f}"
+    )
     print(verdict(found))
     write_result("sim_speed", {
         "what": "simulate the default pipeline (256 MiB, 4 streams, pinned, depth) on the h200 model",

@@ -105,9 +105,11 @@ def main() -> None:
     bench.close()
     median, worst = statistics.median(samples), max(samples)
     p90 = statistics.quantiles(samples, n=10, method="inclusive")[-1] if len(samples) >= 2 else worst
-    print(f"slider release -> redrawn timeline: median {median:.1f} ms, 90th percentile {p90:.1f} ms,"
-          f" worst {worst:.1f} ms over {len(samples)} releases; backend run median {statistics.median(runs):.1f} ms;"
-          f" ratio of the median to the {GOAL_MS:.0f} ms goal: {median / GOAL_MS:.2f}")
+    print(
+        f"slider release -> redrawn timeline: median {median:.1f} ms, 90th percentile {p90:.1f} ms,"
+        f" worst {worst:.1f} ms over {len(samples)} releases; backend run median {statistics.median(runs):.1f} ms;"
+        f" ratio of the median to the {GOAL_MS:.0f} ms goal: {median / GOAL_MS:.2f}"
+    )
     print(verdict(found))
     write_result("slider_redraw", {
         "what": "streams slider released (4 <-> 3) on the default pipeline, h200 model, until the new timeline"
