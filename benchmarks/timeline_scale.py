@@ -1,26 +1,31 @@
-"""The timeline widget on traces of 10^5, 10^6 and 10^7 spans: opening, panning, peak memory.
+"""Opening trace files of 10^5, 10^6 and 10^7 spans in the timeline, panning them, peak memory.
 
-Goals: a 10^7-span trace opens in the widget in 2 s at most and pans at 30 frames a second
-or more, and a pan frame costs the same whatever the trace's total span count.
+Goals: a 10^7-span trace opens in 2 s at most and pans at 30 frames a second or more, and a
+pan frame costs the same whatever the trace's total span count.
 
-Each size runs in a fresh process (so that its peak resident memory is its own). It builds a
-trace column by column with numpy: a pipeline on four streams, each chunk three host calls
-(`cudaMemcpyAsync`, `cuLaunchKernel`, `cudaMemcpyAsync`) and the H2D copy, kernel and D2H
-copy they issue, one chunk every 90 us, each op after a short wait for its stream, so that
-every lane (host, streams, engines) holds spans from the first chunk to the last and every
-stream lane a waiting layer. Then `prepare_trace` works out what the timeline draws (on the
-run thread, in the app); the clock for *open* starts once that is done and stops when a
-1600 x 900 offscreen `TimelineWidget` has been given the prepared trace, has handled its
-events and has repainted. Each zoom then sets a window of a fixed length (so that each
-size shows the same number of spans in it) around the run's middle, and times pan frames:
-move the window by a tenth (`pan_by`), handle the events (the widget culls for
-the new window) and repaint, back and forth. Prints the open time, the median frame and the
-frame rate per zoom, the ratio of the frame at the largest size to the frame at the
-smallest, and writes benchmarks/results/timeline_scale.json with the machine, the date and
-the load average. `--profile` prints where the time of the largest size's open and pans
-went (cProfile).
+The trace is built column by column with numpy: a pipeline on four streams, each chunk three
+host calls (`cudaMemcpyAsync`, `cuLaunchKernel`, `cudaMemcpyAsync`) and the H2D copy, kernel
+and D2H copy they issue, one chunk every 90 us, each op after a short wait for its stream, so
+that every lane (host, streams, engines) holds spans from the first chunk to the last and
+every stream lane a waiting layer. A process of its own writes it as the app's trace file
+(`export_chrome`). *Open* is what a user waits for from File > Open to the picture, each step
+timed as the app does it (`file_loading.load_file`, then the window's show): **read** the
+file (in a child process past 1 MiB, as the app does), **analyse** it (`session.analyse`:
+metrics and findings), **prepare** it (`prepare_view`: lanes, span sets, levels, callouts,
+hover index; and where it opens), and the **first paint**: a 1600 x 900 offscreen
+`TimelineWidget` given the prepared trace, its events handled and repainted. Each zoom then
+sets a window of a fixed length (so that each size shows the same number of spans in it)
+around the run's middle, and times pan frames: move the window by a tenth (`pan_by`), handle
+the events (the widget culls for the new window) and repaint, back and forth.
 
-    python -m benchmarks.timeline_scale [--spans 100000 1000000 10000000] [--frames 40] [--profile]
+Each open runs in a fresh process (so that its peak resident memory is its own), repeated
+until the total open and the pan frames agree (`benchmarks.steady`). Prints each step, the
+total, the median frame and frame rate per zoom, the ratio of the frame at the largest size
+to the frame at the smallest, and writes benchmarks/results/timeline_scale.json (or into
+``--out``) with the machine, its load and the date. `--profile` prints where the time of the
+largest size's open and pans went (cProfile).
+
+    python -m benchmarks.timeline_scale [--spans 100000 1000000 10000000] [--frames 40] [--tiny] [--out DIR]
 """
 
 from __future__ import annotations
@@ -35,10 +40,15 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from benchmarks.machine import RESULTS, write_result
+from benchmarks.steady import LoadWatch, Steady, add_options, all_steady, max_repeats, repeat_until_steady
 
 GOAL_OPEN_S = 2.0  # at 10^7 spans
 GOAL_FPS = 30.0
@@ -48,6 +58,7 @@ SPANS_PER_CHUNK = 6  # three host calls and the three ops they issue
 SIZE_PX = (1600, 900)
 WARM_UP_FRAMES = 10  # panned and painted before the timed frames of each zoom
 # window lengths: a tenth of the run (more spans in view the larger the trace), then fixed lengths
+TINY_SPANS, TINY_FRAMES = [600, 1200], 3
 ZOOMS = {"a tenth of the run": ("run", 0.1), "1,000 chunks": ("ms", 90.0), "30 chunks": ("ms", 2.7)}
 
 
@@ -143,34 +154,39 @@ def _profiled(profile: cProfile.Profile | None, job: Any) -> Any:
     return profile.runcall(job)
 
 
-def _child(spans: int, frames: int, profile_it: bool) -> None:
-    """Measure one size in this fresh process; print the result as JSON on the last line."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from overlapviz.view.prepared import prepare_trace
-
+def _step(steps: dict[str, float], name: str, profile: cProfile.Profile | None, job: Any) -> Any:
+    """Run `job` (profiled, if asked), note its seconds in `steps` under `name`; what it returned."""
     begin = time.perf_counter()
-    trace = pipeline_trace(spans)
-    build_s = time.perf_counter() - begin
-    begin = time.perf_counter()
-    view = prepare_trace(trace)
-    prepare_s = time.perf_counter() - begin
-    rss_prepared = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    value = _profiled(profile, job)
+    steps[name] = time.perf_counter() - begin
+    return value
 
-    from overlapviz._qt.app import ensure_app
-    from overlapviz._qt.timeline.widget import TimelineWidget
 
-    app = ensure_app()
-    widget = TimelineWidget()
-    widget.resize(*SIZE_PX)
-    widget.show()
-    app.processEvents()
-    profile = cProfile.Profile() if profile_it else None
-    begin = time.perf_counter()
-    _profiled(profile, lambda: (widget.set_view(view), _paint(widget, app)))
-    open_s = time.perf_counter() - begin
+def _open(path: str, widget: Any, app: Any, profile: cProfile.Profile | None) -> tuple[Any, dict[str, float]]:
+    """Open `path` as File > Open does, each step timed (as `file_loading.load_file` takes them); the view."""
+    from overlapviz._qt.files.child_process import read_in_child
+    from overlapviz._qt.files.file_loading import reads_in_child
+    from overlapviz.app.session_file import open_file
+    from overlapviz.core.cancel import CancelToken
+    from overlapviz.session import analyse
+    from overlapviz.view.opening import opening_ms
+    from overlapviz.view.prepared import prepare_view
+
+    cancel, steps = CancelToken(), {}
+    read = lambda: read_in_child(path, cancel) if reads_in_child(path) else open_file(path)  # noqa: E731
+    trace = _step(steps, "read_s", profile, read).trace
+    result = _step(steps, "analyse_s", profile, lambda: analyse(trace))
+    view = _step(steps, "prepare_s", profile, lambda: (prepare_view(result, cancel), opening_ms(trace))[0])
+    _step(steps, "first_paint_s", profile, lambda: (widget.set_view(view), _paint(widget, app)))
+    steps["open_total_s"] = sum(steps.values())
+    return view, steps
+
+
+def _zooms(widget: Any, app: Any, end_ms: float, frames: int, profile: cProfile.Profile | None) -> dict[str, Any]:
+    """Pan frames at each zoom of `ZOOMS`."""
     zooms: dict[str, Any] = {}
     for name, (unit, length) in ZOOMS.items():
-        window_ms = length * view.end_ms if unit == "run" else length
+        window_ms = length * end_ms if unit == "run" else length
         frame_ms = _profiled(profile, lambda w=window_ms: _pan_frames(widget, app, w, frames))
         scene = widget.scene_items
         median = statistics.median(frame_ms)
@@ -181,70 +197,138 @@ def _child(spans: int, frames: int, profile_it: bool) -> None:
             "fps": round(1e3 / median, 1),
             "rects_drawn": scene.shown_rect_count() if scene is not None else 0,
         }
+    return zooms
+
+
+def _child(path: str, frames: int, profile_it: bool) -> None:
+    """Open the trace file at `path` and pan it, in this fresh process; print the result as JSON on the last line."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from overlapviz._qt.app import ensure_app
+    from overlapviz._qt.timeline.widget import TimelineWidget
+
+    app = ensure_app()
+    widget = TimelineWidget()  # in the app the window, and this widget in it, are up before a file is opened
+    widget.resize(*SIZE_PX)
+    widget.show()
+    app.processEvents()
+    profile = cProfile.Profile() if profile_it else None
+    view, steps = _open(path, widget, app, profile)
+    rss_opened = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux gives KiB
+    zooms = _zooms(widget, app, view.end_ms, frames, profile)
     if profile is not None:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(35)
         print(out.getvalue(), file=sys.stderr)
     widget.close()
     result = {
-        "spans": len(trace),
-        "build_s": round(build_s, 3),
-        "prepare_s": round(prepare_s, 3),
-        "open_s": round(open_s, 3),
+        "spans": len(view.trace),
+        **{name: round(seconds, 4) for name, seconds in steps.items()},
         "zooms": zooms,
-        "peak_rss_after_prepare_bytes": rss_prepared,
+        "peak_rss_after_open_bytes": rss_opened,
         "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
     print(json.dumps(result))
 
 
-def _measure(spans: int, frames: int, profile_it: bool) -> dict[str, Any]:
-    command = [sys.executable, "-m", "benchmarks.timeline_scale", "--child", str(spans), "--frames", str(frames)]
-    if profile_it:
-        command.append("--profile")
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if profile_it:
+def _write_trace(spans: int, path: str) -> None:
+    """Write the pipeline trace of about `spans` spans as the app's trace file (in a process of its own)."""
+    from overlapviz.core.files.trace_export import export_chrome
+
+    export_chrome(pipeline_trace(spans), path)
+
+
+def _run_child(arguments: list[str], env: dict[str, str] | None = None) -> str:
+    command = [sys.executable, "-m", "benchmarks.timeline_scale", *arguments]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+    if "--profile" in arguments:
         print(done.stderr)
     if done.returncode != 0:
-        raise SystemExit(f"the {spans}-span run failed:\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        raise SystemExit(f"{' '.join(arguments)} failed:\n{done.stderr[-3000:]}")
+    return done.stdout
+
+
+def _open_in_child(path: Path, frames: int, profile_it: bool) -> dict[str, Any]:
+    """One open and its pans in a fresh process; a file over the app's input limit is let in, and that is noted."""
+    from overlapviz.core.files.safe_read import MAX_INPUT_ENV, max_input_bytes
+
+    env, size = dict(os.environ), path.stat().st_size
+    raised = size > max_input_bytes()
+    if raised:
+        env[MAX_INPUT_ENV] = str(size)
+    arguments = ["--child", str(path), "--frames", str(frames), *(["--profile"] if profile_it else [])]
+    result: dict[str, Any] = json.loads(_run_child(arguments, env).strip().splitlines()[-1])
+    result["file_bytes"], result["input_limit_raised"] = size, raised
     return result
+
+
+def _pan_key(name: str) -> str:
+    return f"pan frame ms, {name}"
+
+
+def _measure(spans: int, frames: int, profile_it: bool, folder: Path, cap: int) -> dict[str, Any]:
+    """Write the trace file of `spans` spans, then open and pan it in fresh processes until the timings agree."""
+    path = folder / f"pipeline-{spans}.json"
+    _run_child(["--write-trace", str(spans), str(path)])
+    runs: list[dict[str, Any]] = []
+
+    def one_open() -> dict[str, float]:
+        runs.append(_open_in_child(path, frames, profile_it and not runs))
+        zooms = runs[-1]["zooms"]
+        return {
+            "open_total_s": runs[-1]["open_total_s"],
+            **{_pan_key(n): z["median_frame_ms"] for n, z in zooms.items()},
+        }
+
+    found = repeat_until_steady(one_open, max_repeats=cap)
+    path.unlink()
+    return _typical(runs, found)
+
+
+def _typical(runs: list[dict[str, Any]], found: dict[str, Steady]) -> dict[str, Any]:
+    """The median of each step over the opens, the highest peak memory, each zoom's median frame."""
+    typical = dict(runs[0])
+    for key in runs[0]:
+        if key.endswith("_s"):
+            typical[key] = round(statistics.median(run[key] for run in runs), 4)
+        elif key.endswith("_bytes"):
+            typical[key] = max(run[key] for run in runs)
+    for name, zoom in typical["zooms"].items():
+        median = found[_pan_key(name)].median
+        worst = max(run["zooms"][name]["worst_frame_ms"] for run in runs)
+        typical["zooms"][name] = {**zoom, "median_frame_ms": round(median, 3), "worst_frame_ms": worst,
+                                  "fps": round(1e3 / median, 1)}  # fmt: skip
+    typical["opens"] = len(runs)
+    typical["repeats"] = {name: steady.summary() for name, steady in found.items()}
+    typical.update(all_steady(found))
+    return typical
 
 
 def _report(result: dict[str, Any]) -> None:
     gib = 1024**3
     print(
-        f"{result['spans']:>10,} spans: built {result['build_s']:.2f} s, prepared {result['prepare_s']:.2f} s"
-        f" (run thread), opened in the widget {result['open_s']:.3f} s, peak memory"
+        f"{result['spans']:>10,} spans ({result['file_bytes'] / 1e6:,.0f} MB file): open {result['open_total_s']:.3f} s"
+        f" = read {result['read_s']:.3f} + analyse {result['analyse_s']:.3f} + prepare {result['prepare_s']:.3f}"
+        f" + first paint {result['first_paint_s']:.3f} (median of {result['opens']} opens); peak memory"
         f" {result['peak_rss_bytes'] / gib:.2f} GiB"
+        + ("; the input limit was raised to let the file in" if result["input_limit_raised"] else "")
     )
     for name, zoom in result["zooms"].items():
         print(
-            f"{'':12}{name:>12} in view: pan frame median {zoom['median_frame_ms']:.2f} ms"
+            f"{'':12}{name:>18} in view: pan frame median {zoom['median_frame_ms']:.2f} ms"
             f" (worst {zoom['worst_frame_ms']:.2f}), {zoom['fps']:.0f} fps, {zoom['rects_drawn']} rectangles"
         )
+    print(f"{'':12}{verdict_of(result)}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--spans", type=int, nargs="+", default=[100_000, 1_000_000, 10_000_000])
-    parser.add_argument("--frames", type=int, default=40)
-    parser.add_argument("--profile", action="store_true", help="profile the largest size's open and pans")
-    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.child is not None:
-        _child(args.child, args.frames, args.profile)
-        return
-    from PySide6 import __version__ as pyside_version
+def verdict_of(result: dict[str, Any]) -> str:
+    """Whether the opens of one size agreed, from its result."""
+    if result["spread_ok"]:
+        return f"steady: within a {result['spread_goal']:.0%} spread"
+    return f"NOT steady: widest spread {result['widest_spread']} (goal {result['spread_goal']:.0%})"
 
-    from benchmarks.machine import write_result
 
-    load = os.getloadavg()
-    sizes = sorted(args.spans)
-    results = []
-    for spans in sizes:
-        results.append(_measure(spans, args.frames, args.profile and spans == sizes[-1]))
-        _report(results[-1])
+def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The largest size against the goals and against the smallest; printed and returned for the result file."""
     smallest, largest = results[0], results[-1]
     ratios = {
         name: round(largest["zooms"][name]["median_frame_ms"] / smallest["zooms"][name]["median_frame_ms"], 3)
@@ -256,26 +340,60 @@ def main() -> None:
         + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in ratios.items())
     )
     print(
-        f"at {largest['spans']:,} spans: open {largest['open_s']:.3f} s, ratio to the {GOAL_OPEN_S:.0f} s goal"
-        f" {largest['open_s'] / GOAL_OPEN_S:.2f}; slowest zoom {worst_fps:.0f} fps, ratio of the"
+        f"at {largest['spans']:,} spans: open {largest['open_total_s']:.3f} s, ratio to the {GOAL_OPEN_S:.0f} s goal"
+        f" {largest['open_total_s'] / GOAL_OPEN_S:.2f}; slowest zoom {worst_fps:.0f} fps, ratio of the"
         f" {GOAL_FPS:.0f} fps goal to it {GOAL_FPS / worst_fps:.2f}"
     )
-    write_result("timeline_scale", {
-        "what": "a columnar 4-stream pipeline trace (6 spans per chunk, one chunk per 90 us), prepared, then shown in"
-                " a 1600x900 offscreen TimelineWidget (open: set_view, events, repaint) and panned by a tenth of"
-                " windows of fixed length around the middle (pan_by, events, repaint)",
-        "load_average_at_start": [round(x, 2) for x in load],
-        "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
-        "qt_platform": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
-        "pyside6": pyside_version,
-        "frames_per_zoom": args.frames,
-        "sizes": results,
+    return {
         "pan_frame_ratio_largest_to_smallest": ratios,
         "goal_open_s": GOAL_OPEN_S,
         "goal_fps": GOAL_FPS,
-        "open_ratio_to_goal": round(largest["open_s"] / GOAL_OPEN_S, 3),
+        "open_ratio_to_goal": round(largest["open_total_s"] / GOAL_OPEN_S, 3),
         "goal_fps_ratio_to_slowest_zoom": round(GOAL_FPS / worst_fps, 3),
-    })  # fmt: skip
+        "spread_ok": all(result["spread_ok"] for result in results),
+    }
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--spans", type=int, nargs="+", default=[100_000, 1_000_000, 10_000_000])
+    parser.add_argument("--frames", type=int, default=40)
+    parser.add_argument("--profile", action="store_true", help="profile the largest size's first open and pans")
+    parser.add_argument("--child", help=argparse.SUPPRESS)  # open this file and pan it
+    parser.add_argument("--write-trace", nargs=2, metavar=("SPANS", "PATH"), help=argparse.SUPPRESS)
+    add_options(parser, RESULTS)
+    return parser.parse_args()
+
+
+def main() -> None:
+    load = LoadWatch()
+    args = _arguments()
+    if args.write_trace is not None:
+        _write_trace(int(args.write_trace[0]), args.write_trace[1])
+        return
+    if args.child is not None:
+        _child(args.child, args.frames, args.profile)
+        return
+    from PySide6 import __version__ as pyside_version
+
+    sizes, frames = (TINY_SPANS, TINY_FRAMES) if args.tiny else (sorted(args.spans), args.frames)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="overlapviz-timeline-") as folder:
+        for spans in sizes:
+            profile_it = args.profile and spans == sizes[-1]
+            results.append(_measure(spans, frames, profile_it, Path(folder), max_repeats(args, 5)))
+            _report(results[-1])
+    write_result("timeline_scale", {
+        "what": "a columnar 4-stream pipeline trace (6 spans per chunk, one chunk per 90 us) written as the app's"
+                " trace file, then opened as File > Open does (read, analyse, prepare_view, first paint of a"
+                " 1600x900 offscreen TimelineWidget) in a fresh process per open, and panned by a tenth of"
+                " windows of fixed length around the middle (pan_by, events, repaint)",
+        "qt_platform": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+        "pyside6": pyside_version,
+        "frames_per_zoom": frames,
+        "sizes": results,
+        **_summary(results),
+    }, args.out, load=load)  # fmt: skip
 
 
 if __name__ == "__main__":
