@@ -4,11 +4,12 @@ Builds a Kineto-shaped file of a million events by repeating the events of the r
 tests/data/torch/torch-dataloader.json.gz trace, each copy later in time (shifted exactly, as
 decimals) and with new correlation and flow ids, so that every copy stays a separate run of
 the loop. Then times the standard library's ``json.loads`` of the file's bytes against
-`read_kineto` of the same bytes (median of three each), measures the peak memory of each in
-a fresh process (the file's bytes, the interpreter and the imports included), prints the
-ratios and writes benchmarks/results/kineto_import.json with the machine and the date.
+`read_kineto` of the same bytes (in turns, until their times agree: `benchmarks.steady`),
+measures the peak memory of each in a fresh process (the file's bytes, the interpreter and
+the imports included), prints the ratios and writes benchmarks/results/kineto_import.json
+(or into ``--out``) with the machine, its load and the date.
 
-    python -m benchmarks.kineto_import [--events 1000000] [--repeats 3]
+    python -m benchmarks.kineto_import [--events 1000000] [--tiny] [--out DIR]
 """
 
 from __future__ import annotations
@@ -17,25 +18,23 @@ import argparse
 import copy
 import gzip
 import json
-import os
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
-from benchmarks.machine import write_result
+from benchmarks.machine import RESULTS, write_result
+from benchmarks.steady import LoadWatch, Steady, add_options, all_steady, max_repeats, repeat_until_steady, verdict
 
 SOURCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "torch" / "torch-dataloader.json.gz"
 GOAL_RATIO = 1.0
 GOAL_PEAK_BYTES = 10**9
+TINY_EVENTS = 2000
 
 
 def synthetic_trace(events: int) -> tuple[bytes, int]:
@@ -65,15 +64,21 @@ def synthetic_trace(events: int) -> tuple[bytes, int]:
     return encoder.encode(document), replicas
 
 
-def _timed(function: Callable[[], Any], repeats: int) -> tuple[float, Any]:
-    """Median seconds of `repeats` calls, and the last call's result."""
-    times, result = [], None
-    for _ in range(repeats):
-        result = None  # the previous result freed before the next run, as in a fresh call
+def _in_turns(raw: bytes, cap: int) -> tuple[dict[str, Steady], int]:
+    """json.loads and read_kineto of `raw` in turns until their times agree; the times and read_kineto's rows."""
+    from overlapviz.importers.kineto import read_kineto
+
+    rows = []
+
+    def one_turn() -> dict[str, float]:
         begin = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - begin)
-    return statistics.median(times), result
+        json.loads(raw)  # its result freed at once, as in a fresh call
+        json_s = time.perf_counter() - begin
+        begin = time.perf_counter()
+        rows.append(len(read_kineto(raw, "synthetic")))
+        return {"json_loads_s": json_s, "read_kineto_s": time.perf_counter() - begin}
+
+    return repeat_until_steady(one_turn, max_repeats=cap), rows[-1]
 
 
 def _in_child(what: str, path: Path, events: int) -> int:
@@ -102,43 +107,43 @@ def _child(what: str, path: str, events: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    load = LoadWatch()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=10**6)
-    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--child", nargs=2, metavar=("WHAT", "PATH"), help=argparse.SUPPRESS)
+    add_options(parser, RESULTS)
     args = parser.parse_args()
+    events = TINY_EVENTS if args.tiny else args.events
     if args.child:
-        _child(*args.child, events=args.events)
+        _child(*args.child, events=events)
         return
     with tempfile.TemporaryDirectory() as folder:
         # Every child starts while this process is still small: a child forked from a large
         # process reports that process's peak as its own.
         path = Path(folder) / "trace.json"
-        replicas = int(_in_child("write", path, args.events))
-        baseline, json_peak, kineto_peak = (_in_child(how, path, args.events) for how in ("none", "json", "kineto"))
+        replicas = int(_in_child("write", path, events))
+        baseline, json_peak, kineto_peak = (_in_child(how, path, events) for how in ("none", "json", "kineto"))
         raw = path.read_bytes()
-    from overlapviz.importers.kineto import read_kineto
-
-    json_s, parsed = _timed(lambda: json.loads(raw), args.repeats)
-    del parsed
-    kineto_s, activities = _timed(lambda: read_kineto(raw, "synthetic"), args.repeats)
-    rows = len(activities)
-    del activities
+    found, rows = _in_turns(raw, max_repeats(args, 7))
+    json_s, kineto_s = found["json_loads_s"].median, found["read_kineto_s"].median
     ratio = kineto_s / json_s
-    print(f"{args.events} events ({len(raw) / 1e6:.0f} MB, {replicas} copies of the dataloader trace, {rows} rows)")
+    print(f"{events} events ({len(raw) / 1e6:.0f} MB, {replicas} copies of the dataloader trace, {rows} rows)")
     print(f"json.loads {json_s:.2f} s, read_kineto {kineto_s:.2f} s: ratio {ratio:.2f} (goal <= {GOAL_RATIO})")
     print(
         f"peak memory: bytes alone {baseline / 1e6:.0f} MB, json.loads {json_peak / 1e6:.0f} MB,"
         f" read_kineto {kineto_peak / 1e6:.0f} MB (goal < {GOAL_PEAK_BYTES / 1e6:.0f} MB)"
     )
+    print(verdict(found))
     write_result(
         "kineto_import",
         {
-            "what": "read a Kineto trace of repeated real dataloader events; read_kineto vs json.loads of its bytes",
-            "events": args.events,
+            "what": "read a Kineto trace of repeated real dataloader events; read_kineto vs json.loads of its bytes,"
+            " in turns until their times agree",
+            "events": events,
             "megabytes": round(len(raw) / 1e6, 1),
             "rows": rows,
-            "repeats": args.repeats,
+            "repeats": {name: steady.summary() for name, steady in found.items()},
+            **all_steady(found),
             "json_loads_median_s": round(json_s, 3),
             "read_kineto_median_s": round(kineto_s, 3),
             "ratio_to_json_loads": round(ratio, 3),
@@ -147,8 +152,9 @@ def main() -> None:
             "peak_rss_json_loads": json_peak,
             "peak_rss_read_kineto": kineto_peak,
             "goal_peak_bytes": GOAL_PEAK_BYTES,
-            "load_average_1min": round(os.getloadavg()[0], 2),  # the two cores are shared: times vary with it
         },
+        args.out,
+        load=load,
     )
 
 
