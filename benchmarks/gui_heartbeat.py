@@ -12,25 +12,24 @@ window's own paths (Run, File > Open, File > Export PNG), in four scenarios:
 - a 1920-px PNG export of that trace.
 
 Each scenario runs from the request until its result is on show (or written), plus
-`SETTLE_S` for the repaint that follows. Prints the longest gap and the 99th percentile per
-scenario with their ratio to the goal, and writes benchmarks/results/gui_heartbeat.json with
-the machine and the date. Each scenario also gets the longest time the GUI thread spent in
+`SETTLE_S` for the repaint that follows. Whole passes, each in a new window, repeat until
+each scenario's longest gap agrees from pass to pass (`benchmarks.steady`). Prints the
+longest gap and the 99th percentile per scenario with their ratio to the goal, and writes
+benchmarks/results/gui_heartbeat.json (or into ``--out``) with the machine, its load and the date. Each scenario also gets the longest time the GUI thread spent in
 one of the app's own handlers (showing a result, a step of a picture, a repaint): a gap much
 longer than that was another thread holding Python's lock. `--locks` names those holders:
 calls into C of 20 ms or more on the run and file threads (the hook slows those threads).
 `--profile` prints, per scenario, where the GUI thread spent its time (cProfile on the GUI
 thread only).
 
-    python -m benchmarks.gui_heartbeat [--runs 30] [--locks] [--profile] [--trace-file PATH]
+    python -m benchmarks.gui_heartbeat [--runs 30] [--locks] [--profile] [--trace-file PATH] [--tiny] [--out DIR]
 """
 
 from __future__ import annotations
 
 import argparse
-import bisect
 import cProfile
 import functools
-import gc
 import io
 import itertools
 import os
@@ -47,12 +46,17 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.heartbeat_locks import LongCalls
+from benchmarks.machine import RESULTS, write_result
+from benchmarks.steady import LoadWatch, add_options, all_steady, max_repeats, repeat_until_steady, verdict
+
 GOAL_MS = 50.0
 TICK_MS = 10
 SETTLE_S = 0.3  # after the result is on show: the repaint of the new picture
 TIMEOUT_S = 600.0
 SPANS_WANTED = 1_000_000
 BIG_CHUNKS = 65_536
+TINY_CHUNKS = 256  # --tiny: the big run and each of the file's three runs
 
 
 class Heartbeat:
@@ -101,20 +105,20 @@ def run_loop_until(signal: Any, what: str) -> list[Any]:
     return list(fired[0])
 
 
-def big_trace_file(folder: Path) -> Path:
+def big_trace_file(folder: Path, chunks: int = BIG_CHUNKS) -> Path:
     """Three 65,536-chunk model runs back to back as one trace file; its path.
 
     Made by a process of its own, so that this one starts as small as the app does.
     """
     path = folder / "million-spans.json"
     subprocess.run(
-        [sys.executable, "-m", "benchmarks.gui_heartbeat", "--make-trace", str(path)],
+        [sys.executable, "-m", "benchmarks.gui_heartbeat", "--make-trace", str(path), "--chunks", str(chunks)],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
     return path
 
 
-def write_big_trace(path: Path) -> int:
+def write_big_trace(path: Path, chunks: int = BIG_CHUNKS, spans_wanted: int = SPANS_WANTED) -> int:
     """Write the trace of `big_trace_file` to `path`; returns its row count."""
     from overlapviz.core.config import PipelineConfig
     from overlapviz.core.files.trace_export import export_chrome
@@ -122,7 +126,7 @@ def write_big_trace(path: Path) -> int:
     from overlapviz.core.trace.spans import Trace
     from overlapviz.session import run_pipeline
 
-    runs = [run_pipeline(PipelineConfig(chunks=BIG_CHUNKS), "sim", "h200").trace for _ in range(3)]
+    runs = [run_pipeline(PipelineConfig(chunks=chunks), "sim", "h200").trace for _ in range(3)]
     names = runs[0].names
     if any(run.names != names for run in runs):
         raise RuntimeError("the runs name their spans differently; cannot join them")
@@ -140,10 +144,10 @@ def write_big_trace(path: Path) -> int:
             columns[name].append(values)
         offset_ns += int(run["end_ns"].max()) + 1_000_000
         offset_rows += len(run)
-        offset_chunks += BIG_CHUNKS
+        offset_chunks += chunks
     trace = Trace({name: np.concatenate(parts) for name, parts in columns.items()}, names, runs[0].meta)
-    if len(trace) < SPANS_WANTED:
-        raise RuntimeError(f"the joined trace has {len(trace)} spans, fewer than {SPANS_WANTED}")
+    if len(trace) < spans_wanted:
+        raise RuntimeError(f"the joined trace has {len(trace)} spans, fewer than {spans_wanted}")
     export_chrome(trace, path)
     return len(trace)
 
@@ -204,90 +208,13 @@ class StepTimes:
         return timed
 
 
-class LongCalls:
-    """What held Python's lock for `MIN_MS` or more off the GUI thread.
-
-    Calls into C, garbage collections, and stretches with no Python event at all between two
-    (objects freed in one cascade as a function returns): all hold the lock throughout. A
-    collection runs on whichever thread allocated when the collector's thresholds were reached.
-    """
-
-    MIN_MS = 20.0
-    END_SLACK_S = 0.005
-
-    def __init__(self) -> None:
-        self.found: list[tuple[float, float, str]] = []  # began, ended, what
-        self._started: dict[tuple[int, int], float] = {}
-        self._last: dict[int, tuple[float, str]] = {}  # per thread: its last event, and where
-        self._collecting = 0.0
-
-    def hook(self, frame: Any, event: str, arg: Any) -> None:
-        """A `sys.setprofile` hook."""
-        now, thread = time.perf_counter(), threading.get_ident()
-        key = (thread, id(frame))
-        where = f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} ({frame.f_code.co_name})"
-        last = self._last.get(thread)
-        if event == "c_call":
-            self._started[key] = now
-        elif event in ("c_return", "c_exception") and key in self._started:
-            began = self._started.pop(key)
-            if (now - began) * 1e3 >= self.MIN_MS:
-                self.found.append((began, now, f"{getattr(arg, '__qualname__', arg)} in {where}"))
-            last = None  # the silence was this call's
-        if last is not None and (now - last[0]) * 1e3 >= self.MIN_MS:
-            self.found.append((last[0], now, f"nothing in Python after {last[1]}"))
-        self._last[thread] = (now, f"{event} {where}")
-
-    def on_collection(self, phase: str, info: dict[str, Any]) -> None:
-        """A `gc.callbacks` entry: note long collections off the GUI thread."""
-        if phase == "start":
-            self._collecting = time.perf_counter()
-        elif threading.current_thread() is not threading.main_thread():
-            began, ended = self._collecting, time.perf_counter()
-            if (ended - began) * 1e3 >= self.MIN_MS:
-                self.found.append((began, ended, f"garbage collection of generation {info['generation']}"))
-
-    def install(self) -> Callable[..., Any]:
-        """Hook the file thread's reading and encoding; returns a run function that hooks the run thread.
-
-        A hook set once on a Qt thread would not last (each slot call gets a fresh Python
-        thread state), so each piece of work sets it as it starts; a run's hook stays on
-        while its result is prepared, in the same call.
-        """
-        from overlapviz._qt.files import file_actions
-        from overlapviz.session import run_pipeline
-
-        gc.callbacks.append(self.on_collection)
-        file_actions.load_file = self._hooked(file_actions.load_file)  # type: ignore[attr-defined]
-        file_actions.png_bytes = self._hooked(file_actions.png_bytes)  # type: ignore[attr-defined]
-        return self._hooked(run_pipeline)
-
-    def _hooked(self, work: Callable[..., Any]) -> Callable[..., Any]:
-        def hooked(*args: Any) -> Any:
-            sys.setprofile(self.hook)
-            return work(*args)
-
-        return hooked
-
-    def take(self, ticks: list[float], top: int = 5) -> list[tuple[float, str]]:
-        """The longest calls since the last take that held the lock throughout, longest first.
-
-        A call held it throughout when the GUI thread's timer did not fire while it ran (a
-        call that lets go of the lock, to wait or to encode, lets the timer in). The end is
-        noted by a Python hook, where the waiting GUI thread may come in first: the last
-        `END_SLACK_S` of a call are not looked at.
-        """
-        held = [
-            (ended - began, what)
-            for began, ended, what in self.found
-            if not _tick_within(ticks, began, ended - self.END_SLACK_S)
-        ]
-        self.found = []
-        return [(round(spent * 1e3, 1), what) for spent, what in sorted(held, reverse=True)[:top]]
-
-
 def measure(
-    trace_path: Path, runs: int, steps: StepTimes, long_calls: LongCalls | None = None, profile: bool = False
+    trace_path: Path,
+    runs: int,
+    steps: StepTimes,
+    long_calls: LongCalls | None = None,
+    profile: bool = False,
+    big_chunks: int = BIG_CHUNKS,
 ) -> dict[str, dict[str, Any]]:
     """Every scenario's gaps, longest GUI handler (and with `long_calls`, what held the lock), in a new window."""
     from PySide6.QtCore import QSettings
@@ -341,7 +268,7 @@ def measure(
     for i in range(runs):
         config = PipelineConfig(chunks=4096, streams=4 if i % 2 == 0 else 3)
         scenario("runs_4096", lambda c=config: _run(window, c), window.timeline_drawn)
-    scenario("run_65536", lambda: _run(window, PipelineConfig(chunks=BIG_CHUNKS)), window.timeline_drawn)
+    scenario("run_65536", lambda: _run(window, PipelineConfig(chunks=big_chunks)), window.timeline_drawn)
     if scenario("open_1e6_spans", lambda: window.files.open(trace_path), window.files.open_finished) != [True]:
         raise RuntimeError(f"the trace file did not open: {window.banner.message()}")
     opened = window.current_trace()
@@ -353,12 +280,6 @@ def measure(
     heartbeat.stop()
     window.close()
     return found
-
-
-def _tick_within(ticks: list[float], began: float, ended: float) -> bool:
-    """Whether a tick of `ticks` (sorted) falls between `began` and `ended`."""
-    i = bisect.bisect_right(ticks, began)
-    return i < len(ticks) and ticks[i] < ended
 
 
 def _run(window: Any, config: Any) -> None:
@@ -387,12 +308,20 @@ def summary(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    from PySide6 import __version__ as pyside_version
+def merged(records: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Each scenario's record over several measurements: every gap, the longest handler, the worst gap."""
+    together: dict[str, dict[str, Any]] = {}
+    for record in records:
+        for name, one in record.items():
+            into = together.setdefault(name, {**one, "gaps": []})
+            into["gaps"] = [*into["gaps"], *one["gaps"]]
+            into["longest_gui_step"] = max(into["longest_gui_step"], one["longest_gui_step"])
+            into["worst_at"] = max(into["worst_at"], one["worst_at"])
+    return together
 
-    from benchmarks.machine import write_result
 
-    parser = argparse.ArgumentParser(description=__doc__)
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=30, help="runs of 4096 chunks (default 30)")
     parser.add_argument("--profile", action="store_true", help="print where the GUI thread spent each scenario")
     parser.add_argument(
@@ -400,61 +329,96 @@ def main() -> None:
     )
     parser.add_argument("--trace-file", type=Path, help="open this trace file of 10^6 spans (default: make one)")
     parser.add_argument("--make-trace", type=Path, help=argparse.SUPPRESS)  # the child that writes the big trace
-    args = parser.parse_args()
+    parser.add_argument("--chunks", type=int, default=BIG_CHUNKS, help=argparse.SUPPRESS)  # the child's runs
+    add_options(parser, RESULTS)
+    return parser.parse_args()
+
+
+def main() -> None:
+    load = LoadWatch()  # other work on the machine stretches every gap
+    args = _arguments()
     if args.make_trace is not None:
-        print(write_big_trace(args.make_trace))
+        print(write_big_trace(args.make_trace, args.chunks, 0 if args.chunks < BIG_CHUNKS else SPANS_WANTED))
         return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from overlapviz._qt.app import ensure_app
 
-    load_at_start = os.getloadavg()  # other work on the machine stretches every gap
+    runs, big_chunks = (1, TINY_CHUNKS) if args.tiny else (args.runs, BIG_CHUNKS)
+    spans_wanted = 0 if args.tiny else SPANS_WANTED
     folder = Path(tempfile.mkdtemp(prefix="overlapviz-heartbeat-"))
     if args.trace_file is not None:
         trace_path = args.trace_file
     else:
-        print("making the trace file of 10^6 spans ...", flush=True)
-        trace_path = big_trace_file(folder)
+        print(f"making the trace file of three {big_chunks}-chunk runs ...", flush=True)
+        trace_path = big_trace_file(folder, big_chunks)
     ensure_app()
     steps = StepTimes()
-    measured = measure(trace_path, args.runs, steps, None, args.profile)
-    spans = measured["open_1e6_spans"]["spans"]
-    if spans < SPANS_WANTED:
-        raise RuntimeError(f"{trace_path} holds {spans} spans, fewer than {SPANS_WANTED}")
-    results = {name: summary(record) for name, record in measured.items()}
+    records: list[dict[str, dict[str, Any]]] = []
+
+    def one_pass() -> dict[str, float]:
+        records.append(measure(trace_path, runs, steps, None, args.profile, big_chunks))
+        return {name: max(record["gaps"]) for name, record in records[-1].items()}
+
+    found = repeat_until_steady(one_pass, max_repeats=max_repeats(args, 3))
+    spans = records[-1]["open_1e6_spans"]["spans"]
+    if spans < spans_wanted:
+        raise RuntimeError(f"{trace_path} holds {spans} spans, fewer than {spans_wanted}")
+    results = {name: summary(record) for name, record in merged(records).items()}
+    for name, numbers in results.items():
+        numbers["max_gap_per_pass_ms"] = found[name].summary(1)
     if steps.off_gui_thread:
         raise RuntimeError(f"called off the GUI thread: {', '.join(sorted(steps.off_gui_thread))}")
+    if args.locks:
+        _name_the_holders(trace_path, results, steps)
+    _print(results)
+    print(verdict(found))
+    write_result("gui_heartbeat", {
+        "what": "gaps between the ticks of a 10 ms QTimer on the GUI thread while the window (offscreen, sim"
+                " backend, h200 model) runs, opens a trace file and exports a PNG; whole passes, each in a new"
+                " window, repeated until each scenario's longest gap agrees",
+        "qt_platform": os.environ.get("QT_QPA_PLATFORM"),
+        "pyside6": _pyside_version(),
+        "gpu": "none",
+        "goal_ms": GOAL_MS,
+        "runs_4096": runs,
+        "passes": len(records),
+        **all_steady(found),
+        "trace_file_spans": spans,
+        "trace_file_bytes": trace_path.stat().st_size,
+        "scenarios": results,
+    }, args.out, load=load)  # fmt: skip
+
+
+def _pyside_version() -> str:
+    from PySide6 import __version__
+
+    return str(__version__)
+
+
+def _name_the_holders(trace_path: Path, results: dict[str, dict[str, Any]], steps: StepTimes) -> None:
+    """For the scenarios over the goal, a watched pass that names what held the lock off the GUI thread."""
     over = [name for name, numbers in results.items() if numbers["max_gap_ms"] > GOAL_MS]
-    if args.locks and over:
-        print(f"again with the run and file threads watched, for {', '.join(over)} ...", flush=True)
-        watched = measure(trace_path, 2, steps, LongCalls())
-        for name in over:
-            calls = [f"{spent:.0f} ms {what}" for spent, what in watched[name]["long_calls"]]
-            results[name]["held_the_lock_off_the_gui_thread_in_a_watched_pass"] = calls
+    if not over:
+        return
+    print(f"again with the run and file threads watched, for {', '.join(over)} ...", flush=True)
+    watched = measure(trace_path, 2, steps, LongCalls())
+    for name in over:
+        calls = [f"{spent:.0f} ms {what}" for spent, what in watched[name]["long_calls"]]
+        results[name]["held_the_lock_off_the_gui_thread_in_a_watched_pass"] = calls
+
+
+def _print(results: dict[str, dict[str, Any]]) -> None:
     for name, numbers in results.items():
-        verdict = "within" if numbers["max_gap_ms"] <= GOAL_MS else "OVER"
+        verdict_word = "within" if numbers["max_gap_ms"] <= GOAL_MS else "OVER"
         print(
             f"{name:22} max gap {numbers['max_gap_ms']:7.1f} ms ({numbers['max_ratio_to_goal']:.2f}x the goal,"
-            f" {verdict}), p99 {numbers['p99_gap_ms']:6.1f} ms ({numbers['p99_ratio_to_goal']:.2f}x),"
+            f" {verdict_word}), p99 {numbers['p99_gap_ms']:6.1f} ms ({numbers['p99_ratio_to_goal']:.2f}x),"
             f" median {numbers['median_gap_ms']:.1f} ms; the longest at {numbers['max_gap_began_s']:.2f} of"
             f" {numbers['scenario_s']:.2f} s; longest GUI handler {numbers['longest_gui_handler_ms']:.1f} ms"
             f" ({numbers['longest_gui_handler']})"
         )
         for call in numbers.get("held_the_lock_off_the_gui_thread_in_a_watched_pass", []):
             print(f"{'':24}{call}")
-    write_result("gui_heartbeat", {
-        "what": "gaps between the ticks of a 10 ms QTimer on the GUI thread while the window (offscreen, sim"
-                " backend, h200 model) runs, opens a trace file and exports a PNG",
-        "qt_platform": os.environ.get("QT_QPA_PLATFORM"),
-        "pyside6": pyside_version,
-        "gpu": "none",
-        "goal_ms": GOAL_MS,
-        "runs_4096": args.runs,
-        "trace_file_spans": spans,
-        "trace_file_bytes": trace_path.stat().st_size,
-        "load_average_1_5_15_min": {"at_start": [round(x, 2) for x in load_at_start],
-                                    "at_end": [round(x, 2) for x in os.getloadavg()]},
-        "scenarios": results,
-    })  # fmt: skip
 
 
 if __name__ == "__main__":
