@@ -15,12 +15,12 @@ Each scenario runs from the request until its result is on show (or written), pl
 `SETTLE_S` for the repaint that follows. Whole passes, each in a new window, repeat until
 each scenario's longest gap agrees from pass to pass (`benchmarks.steady`). Prints the
 longest gap and the 99th percentile per scenario with their ratio to the goal, and writes
-benchmarks/results/gui_heartbeat.json (or into ``--out``) with the machine, its load and the date. Each scenario also gets the longest time the GUI thread spent in
-one of the app's own handlers (showing a result, a step of a picture, a repaint): a gap much
-longer than that was another thread holding Python's lock. `--locks` names those holders:
-calls into C of 20 ms or more on the run and file threads (the hook slows those threads).
-`--profile` prints, per scenario, where the GUI thread spent its time (cProfile on the GUI
-thread only).
+benchmarks/results/gui_heartbeat.json (or into ``--out``) with the machine, its load and the
+date. Each scenario also gets the longest time the GUI thread spent in one of the app's own
+handlers (showing a result, a step of a picture, a repaint): a gap much longer than that
+was another thread holding Python's lock. `--locks` names those holders: calls into C of
+20 ms or more on the run and file threads (the hook slows those threads). `--profile`
+prints, per scenario, where the GUI thread spent its time (cProfile on the GUI thread only).
 
     python -m benchmarks.gui_heartbeat [--runs 30] [--locks] [--profile] [--trace-file PATH] [--tiny] [--out DIR]
 """

@@ -2,8 +2,8 @@
 
 Reads measured runs (default: the reference pipelines committed under tests/backends/data,
 plus benchmarks/results/h200_model_check.json when it exists), simulates each configuration,
-prints the table with the error per row, and writes benchmarks/results/model_check.json and
-the table in docs/model-vs-h200.md.
+prints the table with the error per row, and writes benchmarks/results/model_check.json (or
+into ``--out``) and the table in docs/model-vs-h200.md. No timing here: nothing to repeat.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import host_kinds_model_check
-from benchmarks.machine import write_result
+from benchmarks.machine import RESULTS, write_result
+from benchmarks.steady import LoadWatch, add_options
 from overlapviz.backends.sim import create_backend
 from overlapviz.core.analysis.metrics import compute_metrics
 from overlapviz.core.config import PipelineConfig
@@ -27,6 +28,7 @@ SOURCES = (
     ROOT / "benchmarks" / "results" / "h200_probe.json",
 )
 PINNED_GOAL = 0.10
+TINY_RUNS = 3
 HEADER = """# The h200 model against the real H200
 
 Each row is one pipeline configuration run on the real H200 (CUPTI timing, makespan = first
@@ -83,9 +85,16 @@ def compare(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         config = to_config(run["config"])
         model_ms = compute_metrics(backend.run(config, "h200")).makespan_ns / 1e6
         real_ms = float(run["makespan_ms"])
-        rows.append({"config": config.describe(),
-                     "memory": config.memory.value, "real_ms": round(real_ms, 3), "model_ms": round(model_ms, 3),
-                     "error_pct": round((model_ms / real_ms - 1) * 100, 1), "source": run["source"]})
+        rows.append(
+            {
+                "config": config.describe(),
+                "memory": config.memory.value,
+                "real_ms": round(real_ms, 3),
+                "model_ms": round(model_ms, 3),
+                "error_pct": round((model_ms / real_ms - 1) * 100, 1),
+                "source": run["source"],
+            }
+        )
     return rows
 
 
@@ -93,22 +102,31 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     """The table as Markdown."""
     lines = ["| configuration | real (ms) | model (ms) | model error | source |", "|---|---:|---:|---:|---|"]
     for row in rows:
-        lines.append(f"| {row['config']} | {row['real_ms']:.2f} | {row['model_ms']:.2f} | {row['error_pct']:+.1f}% |"
-                     f" {row['source']} |")
+        lines.append(
+            f"| {row['config']} | {row['real_ms']:.2f} | {row['model_ms']:.2f} | {row['error_pct']:+.1f}% |"
+            f" {row['source']} |"
+        )
     return "\n".join(lines)
 
 
 def main() -> None:
+    load = LoadWatch()
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--doc", type=Path, default=ROOT / "docs" / "model-vs-h200.md")
+    parser.add_argument(
+        "--doc", type=Path, help="the table's page (default docs/model-vs-h200.md; with --tiny, in --out)"
+    )
+    add_options(parser, RESULTS)
     args = parser.parse_args()
-    rows = compare(measured_runs(SOURCES))
+    if args.doc is None:
+        args.doc = args.out / "model-vs-h200.md" if args.tiny else ROOT / "docs" / "model-vs-h200.md"
+    runs = measured_runs(SOURCES)
+    rows = compare(runs[:TINY_RUNS] if args.tiny else runs)
     table = markdown(rows)
     print(table)
     pinned = [row for row in rows if row["memory"] != "pageable"]
     worst = max((abs(row["error_pct"]) for row in pinned), default=0.0)
     print(f"worst pinned/registered error: {worst:.1f}% (goal: within {PINNED_GOAL:.0%})")
-    write_result("model_check", {"rows": rows, "worst_pinned_error_pct": worst})
+    write_result("model_check", {"rows": rows, "worst_pinned_error_pct": worst}, args.out, load=load)
     kinds = host_kinds_model_check.markdown(host_kinds_model_check.pairs(host_kinds_model_check.measured_parts()))
     atomic_write_text(args.doc, HEADER + "\n" + table + "\n\n" + kinds + "\n")
     print(f"wrote {args.doc}")
