@@ -8,6 +8,7 @@ benchmarks/h200_measure.py wrote on the H200, and renders them as one page.
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -268,6 +269,7 @@ def page() -> str:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # --help, and nothing else
     atomic_write_text(DOC, page())
     print(f"wrote {DOC}")
 

@@ -21,6 +21,7 @@ What is compared, per kind (the measured file's own words):
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,12 +160,16 @@ def markdown(found: list[Pair]) -> str:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=RESULTS, help=f"the folder to write the result into ({RESULTS})")
+    args = parser.parse_args()
     found = pairs(measured_parts())
     print(markdown(found))
     missed = [pair for pair in found if pair.holds is False]
     worst = max((abs(pair.error) for pair in found if pair.goal is not None), default=0.0)
     print(f"worst error against a goal: {worst:.1%}; missed goals: {len(missed)}")
-    write_result("host_kinds_model_check", {"rows": [pair.to_dict() for pair in found], "missed": len(missed)})
+    rows = [pair.to_dict() for pair in found]
+    write_result("host_kinds_model_check", {"rows": rows, "missed": len(missed)}, args.out)
 
 
 if __name__ == "__main__":

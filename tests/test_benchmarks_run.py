@@ -1,0 +1,44 @@
+"""Every CPU benchmark runs as committed: on a tiny size, into a temporary folder, it exits 0 and writes its result.
+
+The GPU benchmarks cannot measure here, but each at least imports and answers --help (and
+writes nothing when asked for it).
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CPU = ["sim_speed", "model_check", "kineto_import", "import_scale", "slider_redraw", "timeline_scale", "gui_heartbeat"]
+# the other scripts: those of the GPU machine, and the reports made from what it measured
+OTHER_SCRIPTS = sorted(
+    path.stem for path in (ROOT / "benchmarks").glob("*.py") if "__main__" in path.read_text() and path.stem not in CPU
+)
+
+
+def _run(module: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", f"benchmarks.{module}", *arguments]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.mark.parametrize("module", CPU)
+def test_a_cpu_benchmark_runs_tiny_and_writes_its_result_with_the_load_and_the_spread(module, tmp_path):
+    done = _run(module, "--tiny", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    record = json.loads((tmp_path / f"{module}.json").read_text())
+    assert record["load"]["cpus"] == os.cpu_count()
+    assert set(record["load"]["load_average_1_5_15_min"]) == {"at_start", "at_end"}
+    if module != "model_check":  # a table of the model's errors: nothing timed, nothing to repeat
+        assert isinstance(record["spread_ok"], bool)
+
+
+@pytest.mark.parametrize("module", OTHER_SCRIPTS)
+def test_every_other_benchmark_script_answers_help_without_a_gpu(module):
+    done = _run(module, "--help")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "usage" in done.stdout
