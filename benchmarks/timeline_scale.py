@@ -172,12 +172,17 @@ def _open(path: str, widget: Any, app: Any, profile: cProfile.Profile | None) ->
     from overlapviz.view.opening import opening_ms
     from overlapviz.view.prepared import prepare_view
 
-    cancel, steps = CancelToken(), {}
-    read = lambda: read_in_child(path, cancel) if reads_in_child(path) else open_file(path)  # noqa: E731
+    cancel, steps, file = CancelToken(), dict[str, float](), Path(path)
+    read = lambda: read_in_child(file, cancel) if reads_in_child(file) else open_file(file)  # noqa: E731
     trace = _step(steps, "read_s", profile, read).trace
     result = _step(steps, "analyse_s", profile, lambda: analyse(trace))
     view = _step(steps, "prepare_s", profile, lambda: (prepare_view(result, cancel), opening_ms(trace))[0])
-    _step(steps, "first_paint_s", profile, lambda: (widget.set_view(view), _paint(widget, app)))
+
+    def first_paint() -> None:
+        widget.set_view(view)
+        _paint(widget, app)
+
+    _step(steps, "first_paint_s", profile, first_paint)
     steps["open_total_s"] = sum(steps.values())
     return view, steps
 
