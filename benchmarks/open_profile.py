@@ -122,9 +122,7 @@ def pytorch_like_trace(spans: int, gpus: int = 1, seed: int = 0) -> Any:
     )  # fmt: skip
     # the calls' names: launch, copy or memset for those that issue; sync or malloc for the rest
     call_name = np.where(rng.random(calls) < 0.5, 8, 9)
-    call_name[op_call] = np.select(
-        [copy, op_kind == OpKind.MEMSET], [6, 7], 5
-    )
+    call_name[op_call] = np.select([copy, op_kind == OpKind.MEMSET], [6, 7], 5)
     call_op = np.full(calls, -1, dtype=np.int64)
     call_op[op_call] = np.arange(ops)  # device rows come first, below
     ranges = _ranges(thread, call_start, call_end)
@@ -189,7 +187,8 @@ def _sorted_by_start(columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 def _names(steps: int) -> tuple[str, ...]:
     fixed = [
         "Memcpy HtoD (Pinned -> Device)", "Memcpy DtoH (Device -> Pinned)", "Memset (Device)",
-        "Memcpy DtoD (Device -> Device)", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+        "Memcpy DtoD (Device -> Device)",
+        "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
         "cudaLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync", "cudaStreamSynchronize", "cudaMalloc",
     ]  # fmt: skip
     fixed += [f"unused {i}" for i in range(len(fixed), 100)]

@@ -14,9 +14,9 @@ trace). overlapviz's own runs have one GPU and one host thread: device 0, thread
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
