@@ -14,6 +14,7 @@ trace). overlapviz's own runs have one GPU and one host thread: device 0, thread
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
@@ -151,10 +152,15 @@ class Trace:
         """Rows whose kind is one of `kinds`."""
         return equal_to_any(self["kind"], kinds)
 
-    @property
+    @functools.cached_property
     def device_mask(self) -> npt.NDArray[np.bool_]:
-        """Rows that ran on the device (copies, kernels, memsets, migrations)."""
-        return self.mask(*DEVICE_KINDS)
+        """Rows that ran on the device (copies, kernels, memsets, migrations); read-only.
+
+        Kept once found: the metrics, the findings and the lanes ask for it dozens of times.
+        """
+        device = self.mask(*DEVICE_KINDS)
+        device.flags.writeable = False
+        return device
 
     def name_of(self, row: int) -> str:
         """The span's name (API function or kernel name)."""
