@@ -50,6 +50,11 @@ def api_name(trace: Trace, row: int) -> str:
     return plain_api_name(trace.name_of(row))
 
 
+def api_names(trace: Trace, rows: npt.ArrayLike) -> set[str]:
+    """The distinct names of the API calls `rows`, without CUPTI's version suffix."""
+    return {plain_api_name(trace.names[int(index)]) for index in np.unique(trace["name"][rows])}
+
+
 def plain_api_name(name: str) -> str:
     """``cudaMemcpyAsync_v3020`` -> ``cudaMemcpyAsync``."""
     return _API_VERSION_SUFFIX.sub("", name)
