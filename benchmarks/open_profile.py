@@ -80,97 +80,101 @@ def _host_calls(calls: int, threads: int, rng: np.random.Generator) -> tuple[np.
 
 def pytorch_like_trace(spans: int, gpus: int = 1, seed: int = 0) -> Any:
     """A trace of about `spans` spans shaped like a PyTorch profile (see the module docstring)."""
+    from overlapviz.core.trace.columns import COLUMNS
     from overlapviz.core.trace.meta import TraceMeta
-    from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, Unit
+    from overlapviz.core.trace.spans import OpKind, Trace, Unit
 
     rng = np.random.default_rng(seed)
     calls = max(64, int(spans / SPANS_PER_CALL))
     thread, call_start, call_end = _host_calls(calls, 2, rng)
-    issuing = rng.random(calls) >= 0.03  # the rest synchronise or allocate
-    op_call = np.flatnonzero(issuing)
-    ops = op_call.size
+    op_call = np.flatnonzero(rng.random(calls) >= 0.03)  # the rest synchronise or allocate
+    ops = _device_ops(call_end[op_call] - 500, gpus, rng)
+    ops["thread"] = thread[op_call]
+    # the calls' names: launch, copy or memset for those that issue; sync or malloc for the rest
+    call_name = np.where(rng.random(calls) < 0.5, 8, 9)
+    call_name[op_call] = np.select([ops["bytes"] > 0, ops["kind"] == OpKind.MEMSET], [6, 7], 5)
+    call_op = np.full(calls, -1, dtype=np.int64)
+    call_op[op_call] = np.arange(op_call.size)  # the device ops' rows come first, below
+    call_device = np.full(calls, -1, dtype=np.int16)
+    call_device[op_call] = ops["device"]
+    host = {
+        "kind": np.full(calls, OpKind.API), "unit": np.full(calls, Unit.HOST), "start_ns": call_start,
+        "end_ns": call_end, "name": call_name, "op": call_op, "device": call_device, "thread": thread,
+    }  # fmt: skip
+    ranges = _ranges(thread, call_start, call_end)
+    groups = [_filled(ops), _filled(host), _filled(ranges)]
+    columns = _sorted_by_start({name: np.concatenate([group[name] for group in groups]) for name in COLUMNS})
+    meta = {
+        "backend": "benchmark", "device": "h200", "device_name": "NVIDIA H200", "timing": "model",
+        "version": "0", "device_facts": {"copy_engines": 2}, "simulated": True,
+    }  # fmt: skip
+    names = _names(int(ranges["name"].max()) + 1 - STEP_NAMES)
+    return Trace({k: v.astype(COLUMNS[k]) for k, v in columns.items()}, names, TraceMeta.from_dict(meta))
+
+
+def _device_ops(enqueue: np.ndarray, gpus: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """The columns of the device ops issued at `enqueue`: kinds, streams, bytes, times, names."""
+    from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
+
+    ops = enqueue.size
     kinds, shares = _op_mix()
-    op_kind = np.array(kinds, dtype=np.int8)[rng.choice(len(kinds), ops, p=shares)]
+    kind = np.array(kinds, dtype=np.int8)[rng.choice(len(kinds), ops, p=shares)]
     units = {
         OpKind.KERNEL: Unit.COMPUTE, OpKind.H2D: Unit.H2D_ENGINE, OpKind.D2H: Unit.D2H_ENGINE,
         OpKind.MEMSET: Unit.MEMSET, OpKind.D2D: Unit.DEVICE_COPY, OpKind.COMMUNICATION: Unit.COMMUNICATION,
     }  # fmt: skip
     unit_of = np.zeros(max(units) + 1, dtype=np.int8)
-    for kind, unit in units.items():
-        unit_of[kind] = unit
+    unit_of[list(units)] = list(units.values())
     stream = rng.choice(COMPUTE_STREAMS, ops, p=[0.55, 0.15, 0.1, 0.1, 0.05, 0.05]).astype(np.int32)
-    stream[op_kind == OpKind.H2D] = H2D_STREAM
-    stream[op_kind == OpKind.D2H] = D2H_STREAM
-    stream[op_kind == OpKind.COMMUNICATION] = NCCL_STREAM
-    copy = np.isin(op_kind, [OpKind.H2D, OpKind.D2H, OpKind.D2D])
+    own_streams = {OpKind.H2D: H2D_STREAM, OpKind.D2H: D2H_STREAM, OpKind.COMMUNICATION: NCCL_STREAM}
+    for op_kind, own_stream in own_streams.items():
+        stream[kind == op_kind] = own_stream
+    copy = np.isin(kind, [OpKind.H2D, OpKind.D2H, OpKind.D2D])
     nbytes = np.where(copy, rng.integers(1, 64, ops) << 16, 0).astype(np.int64)
     duration = rng.lognormal(9.5, 0.8, ops).astype(np.int64) + 1_000
-    duration[op_kind == OpKind.COMMUNICATION] *= 8
+    duration[kind == OpKind.COMMUNICATION] *= 8
     duration[copy] = nbytes[copy] // 20 + 2_000  # about 20 GB/s
     latency = rng.integers(1_000, 5_000, ops)
-    enqueue = call_end[op_call] - 500
     end = _stream_ends(stream, enqueue, duration + latency)
-    start = end - duration
-    ready = start - latency
-    memory = np.where(copy & (op_kind != OpKind.D2D), MemoryKind.PINNED, MemoryKind.NONE).astype(np.int8)
-    memory[copy & (op_kind != OpKind.D2D) & (rng.random(ops) < 0.2)] = MemoryKind.PAGEABLE
-    kernel_name = 100 + rng.integers(0, KERNEL_NAMES, ops)
-    op_name = np.select(
-        [op_kind == OpKind.H2D, op_kind == OpKind.D2H, op_kind == OpKind.MEMSET, op_kind == OpKind.D2D,
-         op_kind == OpKind.COMMUNICATION],
-        [0, 1, 2, 3, 4], kernel_name,
-    )  # fmt: skip
-    # the calls' names: launch, copy or memset for those that issue; sync or malloc for the rest
-    call_name = np.where(rng.random(calls) < 0.5, 8, 9)
-    call_name[op_call] = np.select([copy, op_kind == OpKind.MEMSET], [6, 7], 5)
-    call_op = np.full(calls, -1, dtype=np.int64)
-    call_op[op_call] = np.arange(ops)  # device rows come first, below
-    ranges = _ranges(thread, call_start, call_end)
-    device = (stream % gpus).astype(np.int16)
-    call_device = np.full(calls, -1, dtype=np.int16)
-    call_device[op_call] = device
-    rows = ops + calls + ranges["start"].size
-    columns = {
-        "kind": np.concatenate((op_kind, np.full(calls, OpKind.API), np.full(ranges["start"].size, OpKind.ANNOTATION))),
-        "unit": np.concatenate((unit_of[op_kind], np.full(calls + ranges["start"].size, Unit.HOST))),
-        "stream": np.concatenate((stream, np.full(calls + ranges["start"].size, -1))),
-        "chunk": np.full(rows, -1),
-        "enqueue_ns": np.concatenate((enqueue, np.full(calls + ranges["start"].size, -1))),
-        "ready_ns": np.concatenate((ready, np.full(calls + ranges["start"].size, -1))),
-        "start_ns": np.concatenate((start, call_start, ranges["start"])),
-        "end_ns": np.concatenate((end, call_end, ranges["end"])),
-        "bytes": np.concatenate((nbytes, np.zeros(calls + ranges["start"].size, dtype=np.int64))),
-        "memory": np.concatenate((memory, np.zeros(calls + ranges["start"].size, dtype=np.int8))),
-        "name": np.concatenate((op_name, call_name, ranges["name"])),
-        "op": np.concatenate((np.full(ops, -1), call_op, np.full(ranges["start"].size, -1))),
-        "device": np.concatenate((device, call_device, np.zeros(ranges["start"].size, dtype=np.int16))),
-        "thread": np.concatenate((thread[op_call], thread, ranges["thread"])),
-    }
-    columns = _sorted_by_start(columns)
-    names = _names(int(ranges["name"].max()) + 1 - STEP_NAMES)
-    meta = {
-        "backend": "benchmark", "device": "h200", "device_name": "NVIDIA H200", "timing": "model",
-        "version": "0", "device_facts": {"copy_engines": 2}, "simulated": True,
+    host_copy = copy & (kind != OpKind.D2D)
+    memory = np.where(host_copy, MemoryKind.PINNED, MemoryKind.NONE).astype(np.int8)
+    memory[host_copy & (rng.random(ops) < 0.2)] = MemoryKind.PAGEABLE
+    fixed_names = [kind == k for k in (OpKind.H2D, OpKind.D2H, OpKind.MEMSET, OpKind.D2D, OpKind.COMMUNICATION)]
+    return {
+        "kind": kind, "unit": unit_of[kind], "stream": stream, "enqueue_ns": enqueue,
+        "ready_ns": end - duration - latency, "start_ns": end - duration, "end_ns": end, "bytes": nbytes,
+        "memory": memory, "name": np.select(fixed_names, [0, 1, 2, 3, 4], 100 + rng.integers(0, KERNEL_NAMES, ops)),
+        "device": (stream % gpus).astype(np.int16),
     }  # fmt: skip
+
+
+def _filled(group: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """`group`'s columns, and every column it lacks: unknown (-1), or no bytes and no host memory (0)."""
     from overlapviz.core.trace.columns import COLUMNS
 
-    return Trace({k: v.astype(COLUMNS[k]) for k, v in columns.items()}, names, TraceMeta.from_dict(meta))
+    rows = group["start_ns"].size
+    return {name: group.get(name, np.full(rows, 0 if name in ("bytes", "memory") else -1)) for name in COLUMNS}
 
 
 def _ranges(thread: np.ndarray, start: np.ndarray, end: np.ndarray) -> dict[str, np.ndarray]:
     """record_function ranges around each CALLS_PER_RANGE calls of a thread, ProfilerStep#N around many."""
-    parts: dict[str, list[np.ndarray]] = {"start": [], "end": [], "name": [], "thread": []}
+    from overlapviz.core.trace.spans import OpKind, Unit
+
+    parts: dict[str, list[np.ndarray]] = {"start_ns": [], "end_ns": [], "name": [], "thread": []}
     for t in np.unique(thread):
         rows = np.flatnonzero(thread == t)
-        for every, named in ((CALLS_PER_RANGE, None), (CALLS_PER_STEP, STEP_NAMES)):
+        for every, steps in ((CALLS_PER_RANGE, False), (CALLS_PER_STEP, True)):
             first = rows[::every]
             last = rows[np.minimum(np.arange(first.size) * every + every - 1, rows.size - 1)]
             group = np.arange(first.size)
-            parts["start"].append(start[first] - 200)
-            parts["end"].append(end[last] + 200)
-            parts["name"].append(STEP_NAMES + group if named else 100 + KERNEL_NAMES + group % RANGE_NAMES)
+            parts["start_ns"].append(start[first] - 200)
+            parts["end_ns"].append(end[last] + 200)
+            parts["name"].append(STEP_NAMES + group if steps else 100 + KERNEL_NAMES + group % RANGE_NAMES)
             parts["thread"].append(np.full(first.size, t))
-    return {key: np.concatenate(values) for key, values in parts.items()}
+    ranges = {key: np.concatenate(values) for key, values in parts.items()}
+    count = ranges["name"].size
+    return {**ranges, "kind": np.full(count, OpKind.ANNOTATION), "unit": np.full(count, Unit.HOST),
+            "device": np.zeros(count, dtype=np.int16)}  # fmt: skip
 
 
 def _sorted_by_start(columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
