@@ -65,16 +65,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.busy_unions import COPY_KINDS as COPY_KINDS  # the findings read it from here
+from overlapviz.core.analysis.busy_unions import engine_unions, kinds_union, read_only, union_length
 from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals, union_ns
 from overlapviz.core.analysis.migrations import Moved, migrations_by_direction
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.config.pinning import pipeline_pinned_bytes
-from overlapviz.core.trace.answer_cache import once_per_trace
-from overlapviz.core.trace.spans import DEVICE_KINDS, MemoryKind, OpKind, Trace, Unit
+from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
+from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
 COMMUNICATION_KEY = "communication"  # busy and utilisation have it only where the trace has communication
-COPY_KINDS = (OpKind.H2D, OpKind.D2H)
 NS_PER_MS = 1_000_000
 # Host spans that get or give back host memory. "first touch" is the host writing to fresh
 # pageable pages, which is when the OS actually hands them over (malloc only reserves them).
@@ -238,47 +239,27 @@ def comm_hidden_pct(trace: Trace) -> float | None:
     return 100 * hidden / total if total > 0 else None
 
 
+@kept_per_trace  # the metric, the finding and its callout each read it
 def comm_time_ns(trace: Trace) -> tuple[int, int]:
     """The time communication ran (its spans' union), and how much of it some compute kernel ran under."""
-    comm = trace.mask(OpKind.COMMUNICATION)
-    comm_s, comm_e = union_intervals(trace["start_ns"][comm], trace["end_ns"][comm])
+    comm_s, comm_e = kinds_union(trace, OpKind.COMMUNICATION)
     union_s, union_e = compute_union(trace)
     return int((comm_e - comm_s).sum()), int(covered_ns(union_s, union_e, comm_s, comm_e).sum())
 
 
 def compute_union(trace: Trace) -> tuple[IntArray, IntArray]:
-    """The times at least one compute kernel ran, as disjoint sorted intervals (communication is no compute)."""
-    kernels = trace.mask(OpKind.KERNEL)
-    return union_intervals(trace["start_ns"][kernels], trace["end_ns"][kernels])
-
-
-def engine_rows(trace: Trace) -> list[npt.NDArray[np.bool_]]:
-    """The engines that work in parallel, as the rows each carries.
-
-    With one copy engine both directions share it, so they are one engine; with two or more,
-    each direction has its own. A prefetch counts on the copy engine it ran on. Communication,
-    where there is any, is an engine of its own: its kernels wait on the link between the GPUs.
-    """
-    prefetch = trace.mask(OpKind.PREFETCH)
-    kernels = trace.mask(OpKind.KERNEL)
-    comm = trace.mask(OpKind.COMMUNICATION)
-    talking = [comm] if comm.any() else []
-    if trace.copy_engines < 2:
-        return [trace.mask(*COPY_KINDS) | prefetch, kernels, *talking]
-    on = {unit: prefetch & (trace["unit"] == unit) for unit in (Unit.H2D_ENGINE, Unit.D2H_ENGINE)}
-    return [trace.mask(OpKind.H2D) | on[Unit.H2D_ENGINE], kernels, trace.mask(OpKind.D2H) | on[Unit.D2H_ENGINE],
-            *talking]  # fmt: skip
+    """When at least one compute kernel ran, as disjoint sorted intervals, read-only (communication is no compute)."""
+    return kinds_union(trace, OpKind.KERNEL)
 
 
 def engines_together_ns(trace: Trace) -> int:
-    """Time during which two or more engines (see `engine_rows`) were busy at once."""
-    unions = [union_intervals(trace["start_ns"][rows], trace["end_ns"][rows]) for rows in engine_rows(trace)]
-    return at_least_two_ns(unions)
+    """Time during which two or more engines (see `busy_unions.engine_rows`) were busy at once."""
+    return at_least_two_ns(list(engine_unions(trace)))
 
 
 def lower_bound_ns(trace: Trace) -> int:
     """The busiest engine's busy time: no chunking or issue order of this work can finish sooner."""
-    return max((covered_rows_ns(trace, rows) for rows in engine_rows(trace)), default=0)
+    return max((union_length(union) for union in engine_unions(trace)), default=0)
 
 
 def makespan_ns(trace: Trace) -> int:
@@ -323,7 +304,7 @@ def summed_ns(trace: Trace, kind: OpKind) -> int:
 
 def covered_total_ns(trace: Trace, *kinds: OpKind) -> int:
     """Time during which at least one op of `kinds` ran (overlapping ops count once)."""
-    return covered_rows_ns(trace, trace.mask(*kinds))
+    return union_length(kinds_union(trace, *kinds))
 
 
 def covered_rows_ns(trace: Trace, rows: npt.NDArray[np.bool_]) -> int:
@@ -364,7 +345,7 @@ def issuing_calls(trace: Trace) -> npt.NDArray[np.bool_]:
     op = trace["op"]
     linked = (trace["kind"] == OpKind.API) & (op >= 0) & (op < len(trace))
     target = np.where(linked, op, 0)
-    issued: npt.NDArray[np.bool_] = linked & np.isin(trace["kind"][target], [int(k) for k in DEVICE_KINDS])
+    issued: npt.NDArray[np.bool_] = linked & trace.device_mask[target]
     return issued
 
 
@@ -385,19 +366,31 @@ def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     """
     if calls.size == 0:
         return 0
+    next_start = next_issue_ns(trace)
+    work_s, work_e = kinds_union(trace, OpKind.HOST_COPY)  # the host copying a staging ring's chunks is not issuing
+    wait_s, wait_e = _waiting_calls(trace)  # and nor is waiting in a call that issues nothing
+    starts, ends = trace["start_ns"][calls], next_start[calls]
+    not_issuing = covered_ns(work_s, work_e, starts, ends) + covered_ns(wait_s, wait_e, starts, ends)
+    spent = ends - starts - host_blocked_per_row(trace)[calls] - not_issuing
+    return int(np.maximum(spent, 0).sum())
+
+
+@once_per_trace  # the metrics and the host-bound findings each ask, of different calls
+def next_issue_ns(trace: Trace) -> IntArray:
+    """Per issuing call: when the next issuing call starts (the last: when it ends); other rows undefined."""
     every = np.flatnonzero(issuing_calls(trace))
     every = every[np.argsort(trace["start_ns"][every], kind="stable")]
     next_start = np.empty(len(trace), dtype=np.int64)
     next_start[every[:-1]] = trace["start_ns"][every[1:]]
     next_start[every[-1:]] = trace["end_ns"][every[-1:]]
-    own_work = trace.mask(OpKind.HOST_COPY)  # the host copying a staging ring's chunks is not issuing
-    work_s, work_e = union_intervals(trace["start_ns"][own_work], trace["end_ns"][own_work])
-    waits = (trace["kind"] == OpKind.API) & (trace["op"] < 0)  # and nor is waiting in a call that issues nothing
-    wait_s, wait_e = union_intervals(trace["start_ns"][waits], trace["end_ns"][waits])
-    starts, ends = trace["start_ns"][calls], next_start[calls]
-    not_issuing = covered_ns(work_s, work_e, starts, ends) + covered_ns(wait_s, wait_e, starts, ends)
-    spent = ends - starts - host_blocked_per_row(trace)[calls] - not_issuing
-    return int(np.maximum(spent, 0).sum())
+    return next_start
+
+
+@kept_per_trace
+def _waiting_calls(trace: Trace) -> tuple[IntArray, IntArray]:
+    """When the host sat in calls that issue nothing (a synchronize), as disjoint sorted intervals."""
+    waits = (trace["kind"] == OpKind.API) & (trace["op"] < 0)
+    return read_only(union_intervals(trace["start_ns"][waits], trace["end_ns"][waits]))
 
 
 @once_per_trace

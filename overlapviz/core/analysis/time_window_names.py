@@ -27,9 +27,9 @@ def range_names(trace: Trace) -> tuple[str, ...]:
 
     Kept with the trace: the window menu asks on every show, on the GUI thread.
     """
-    rows = _ranges_by_start(trace)
-    names = dict.fromkeys(trace.name_of(int(row)) for row in rows)
-    return tuple(names)
+    index = trace["name"][_ranges_by_start(trace)]
+    _, first = np.unique(index, return_index=True)  # each name's first range, not every range's name
+    return tuple(dict.fromkeys(trace.names[int(i)] for i in index[np.sort(first)]))
 
 
 def range_window(trace: Trace, text: str) -> Window:

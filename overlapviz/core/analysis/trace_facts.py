@@ -11,12 +11,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.busy_unions import kinds_union
 from overlapviz.core.analysis.intervals import IntArray, covered_ns, union_intervals
 from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.config import ConfigError, PipelineConfig
-from overlapviz.core.trace.answer_cache import once_per_trace
+from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
 from overlapviz.core.trace.frozen_columns import distinct
-from overlapviz.core.trace.spans import OpKind, Trace, Unit
+from overlapviz.core.trace.spans import DEVICE_KINDS, OpKind, Trace, Unit, equal_to_any
 
 
 def delays_kernel_signals(trace: Trace) -> bool:
@@ -64,9 +65,10 @@ def on_gpus_of_several_streams(trace: Trace) -> npt.NDArray[np.bool_]:
     device = trace.device_mask & (trace["stream"] >= 0)
     several = [gpu for gpu in distinct(trace["device"][device])
                if distinct(trace["stream"][device & (trace["device"] == gpu)]).size > 1]  # fmt: skip
-    return trace.device_mask & np.isin(trace["device"], several)
+    return trace.device_mask & equal_to_any(trace["device"], several)
 
 
+@kept_per_trace  # the stream and pipeline findings each ask
 def chunk_count(trace: Trace) -> int:
     """Distinct chunks among the device ops (or the most ops of one kind when unlabelled)."""
     device = trace.device_mask
@@ -134,8 +136,7 @@ def _each_unit(
 
 def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     """Time inside the run with no device op running while the host was issuing `calls`."""
-    device = trace.device_mask
-    ran_s, ran_e = union_intervals(trace["start_ns"][device], trace["end_ns"][device])
+    ran_s, ran_e = kinds_union(trace, *DEVICE_KINDS)
     if ran_s.size < 2 or calls.size == 0:
         return 0
     issue_s, issue_e = union_intervals(*issuing_parts(trace, calls))

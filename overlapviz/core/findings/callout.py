@@ -106,7 +106,9 @@ def merged_segments(starts: npt.ArrayLike, ends: npt.ArrayLike, gap_ns: float) -
 def busiest_lane(c: CalloutContext, rows: npt.NDArray[np.intp], group: LaneGroup | None) -> str:
     """The lane of `group` (any lane when None) that shows the most of `rows`."""
     candidates = [lane for lane in c.lanes if group is None or lane.lane.group is group] or list(c.lanes)
-    counts = [int(np.isin(lane.rows, rows).sum()) for lane in candidates]
+    marked = np.zeros(len(c.trace), dtype=bool)  # one look-up per lane row, not a search of `rows` for each
+    marked[rows] = True
+    counts = [int(marked[lane.rows].sum()) for lane in candidates]
     return candidates[int(np.argmax(counts))].key
 
 

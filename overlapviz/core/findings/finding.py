@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +49,11 @@ class Finding:
 def api_name(trace: Trace, row: int) -> str:
     """The API call's name without CUPTI's version suffix."""
     return plain_api_name(trace.name_of(row))
+
+
+def api_names(trace: Trace, rows: npt.NDArray[np.integer[Any]]) -> set[str]:
+    """The distinct names of the API calls `rows`, without CUPTI's version suffix."""
+    return {plain_api_name(trace.names[int(index)]) for index in np.unique(trace["name"][rows])}
 
 
 def plain_api_name(name: str) -> str:

@@ -33,7 +33,7 @@ from overlapviz.core.findings.callout import (
     spanning,
     summed_ns,
 )
-from overlapviz.core.findings.finding import Finding, api_name, ms_text, pct_text, plain_api_name, rows_of
+from overlapviz.core.findings.finding import Finding, api_name, api_names, ms_text, pct_text, plain_api_name, rows_of
 from overlapviz.core.findings.rule import Rule, Scope
 from overlapviz.core.number_text import count_text, duration_text, rate_text
 from overlapviz.core.trace.lanes import LaneGroup
@@ -95,7 +95,7 @@ def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
     copies = pageable_copies(trace)
     share = pct_text(cost, metrics.makespan_ns)
     if calls.size:
-        names = " and ".join(sorted({api_name(trace, int(r)) for r in calls}))
+        names = " and ".join(sorted(api_names(trace, calls)))
         what = f"The host thread was blocked {ms_text(cost)} ({share} of the run) inside {names}"
     else:
         what = f"{count_text(copies.size, 'copy')} from or to pageable memory took {ms_text(cost)} ({share} of the run)"
@@ -142,7 +142,7 @@ def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []
     if waited < SYNC_WAIT_SHARE * metrics.makespan_ns:
         return []
-    sync_names = " and ".join(sorted({api_name(trace, int(r)) for r in syncs}))
+    sync_names = " and ".join(sorted(api_names(trace, syncs)))
     message = (
         f"The host called {sync_names} right after {followed.size} of the {copies} copies and waited"
         f" {ms_text(waited)} in those calls ({pct_text(waited, metrics.makespan_ns)} of the run): each copy had to"
@@ -229,7 +229,7 @@ def host_blocked_callout(c: CalloutContext, finding: Finding, rows: Rows) -> lis
         took = duration_text(summed_ns(c.trace, rows))
         return [spanning(c, finding, rows, LaneGroup.HARDWARE, f"pageable copies: {took}, staged by the driver")]
     blocked = c.blocked_ns[calls]
-    names = " and ".join(sorted({api_name(c.trace, int(row)) for row in calls}))
+    names = " and ".join(sorted(api_names(c.trace, calls)))
     ends = c.trace["end_ns"][calls]
     text = f"host blocked {duration_text(int(blocked.sum()))} in {names}: the host buffer is pageable"
     return [callout(c, finding, "host", ends - blocked, ends, text)]
@@ -252,7 +252,7 @@ def gpu_idle_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Ca
 def alloc_per_run_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How long getting and giving back host memory took, bracketing those calls."""
     calls = of_kind(c.trace, rows, OpKind.API)
-    names = {api_name(c.trace, int(row)) for row in calls}
+    names = api_names(c.trace, calls)
     why = ": cudaMallocHost pins every page" if names & {"cudaMallocHost", "cudaHostAlloc"} else ""
     alloc, wall = c.metrics.host_alloc_ns, c.metrics.wall_ns
     text = f"allocating and freeing host memory: {duration_text(alloc)}, {share(alloc, wall)} of the wait{why}"

@@ -43,6 +43,7 @@ from overlapviz.core.findings.peers import peers_lead
 from overlapviz.core.findings.rule import Rule
 from overlapviz.core.findings.streams import DIRECTION
 from overlapviz.core.number_text import count_text, duration_text
+from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
 from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.core.trace.spans import OpKind, Trace
 
@@ -151,12 +152,12 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     `host_blocked_pageable`, not a per-call cost.
     """
     chunks = chunk_count(trace)
-    calls = np.flatnonzero(issuing_calls(trace) & ~pageable_copy_calls(trace))
-    if chunks < 2 or calls.size == 0 or not host_bound(trace, metrics, calls):
+    calls = unpaged_calls(trace)
+    if chunks < 2 or calls.size == 0 or not host_bound(trace, metrics):
         return []
     makespan = metrics.makespan_ns
-    issue = host_issue_ns(trace, calls)
-    idle = idle_while_issuing_ns(trace, calls)
+    issue = _unpaged_issue_ns(trace)
+    idle = _unpaged_idle_ns(trace)
     starved = f"; the device sat idle {ms_text(idle)} ({pct_text(idle, makespan)}) between ops" if idle > 0 else ""
     each = f"about {ms_text(issue / calls.size)} each with the code between them"
     if not is_pipeline(trace):
@@ -178,16 +179,30 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     return [Finding("too-many-chunks", message, rows_of(calls))]
 
 
-def host_bound(trace: Trace, metrics: Metrics, calls: npt.NDArray[np.intp] | None = None) -> bool:
+def host_bound(trace: Trace, metrics: Metrics) -> bool:
     """Whether issuing calls took the host most of the run and the run lost time for it."""
-    if calls is None:
-        calls = np.flatnonzero(issuing_calls(trace) & ~pageable_copy_calls(trace))
-    if calls.size == 0:
+    if unpaged_calls(trace).size == 0:
         return False
     makespan = metrics.makespan_ns
-    slow_host = (host_issue_ns(trace, calls) >= HOST_ISSUE_SHARE * makespan
-                 or idle_while_issuing_ns(trace, calls) >= IDLE_WHILE_ISSUING_SHARE * makespan)
+    slow_host = (_unpaged_issue_ns(trace) >= HOST_ISSUE_SHARE * makespan
+                 or _unpaged_idle_ns(trace) >= IDLE_WHILE_ISSUING_SHARE * makespan)
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
+
+
+@once_per_trace  # the stage-bound and the too-many-chunks findings both ask whether the host set the pace
+def unpaged_calls(trace: Trace) -> npt.NDArray[np.intp]:
+    """The issuing calls, less those that copy pageable memory (the time in them is the host blocked)."""
+    return np.flatnonzero(issuing_calls(trace) & ~pageable_copy_calls(trace))
+
+
+@kept_per_trace
+def _unpaged_issue_ns(trace: Trace) -> int:
+    return host_issue_ns(trace, unpaged_calls(trace))
+
+
+@kept_per_trace
+def _unpaged_idle_ns(trace: Trace) -> int:
+    return idle_while_issuing_ns(trace, unpaged_calls(trace))
 
 
 _LAUNCH_ADVICE = Advice(

@@ -22,7 +22,7 @@ from overlapviz.core.findings.callout import (
     share,
     spanning,
 )
-from overlapviz.core.findings.finding import Finding, api_name, ms_text, pct_text, rows_of
+from overlapviz.core.findings.finding import Finding, api_names, ms_text, pct_text, rows_of
 from overlapviz.core.findings.host import synchronizes
 from overlapviz.core.findings.rule import Rule, Scope
 from overlapviz.core.number_text import count_text, duration_text
@@ -119,7 +119,7 @@ def _small_copies_finding(
 ) -> Finding:
     n = copies.size
     total_bytes = int(trace["bytes"][copies].sum())
-    names = " and ".join(sorted({api_name(trace, int(r)) for r in calls}))
+    names = " and ".join(sorted(api_names(trace, calls)))
     in_calls = f" in {names} and the copies" if names else ""
     saved = (n - 1) * fixed
     message = (

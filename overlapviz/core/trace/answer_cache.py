@@ -56,3 +56,23 @@ def kept_per_trace(question: Callable[[Trace], Value]) -> Callable[[Trace], Valu
         return answers[trace]
 
     return answered
+
+
+Key = TypeVar("Key")
+
+
+def kept_per_trace_and_key(question: Callable[[Trace, Key], Value]) -> Callable[[Trace, Key], Value]:
+    """`question`, answered once per trace object and key (a hashable) and then read back as it is.
+
+    As with `kept_per_trace`, the answer's type must keep readers from changing it.
+    """
+    answers: weakref.WeakKeyDictionary[Trace, dict[Key, Value]] = weakref.WeakKeyDictionary()
+
+    @functools.wraps(question)
+    def answered(trace: Trace, key: Key) -> Value:
+        kept = answers.setdefault(trace, {})
+        if key not in kept:
+            kept[key] = question(trace, key)
+        return kept[key]
+
+    return answered
