@@ -8,7 +8,8 @@ from pathlib import Path
 
 from overlapviz.commands.errors import UsageError
 from overlapviz.core.files.atomic_write import written_together
-from overlapviz.core.files.trace_export import export_chrome, export_csv
+from overlapviz.core.files.columnar_write import export_trace
+from overlapviz.core.files.trace_export import export_csv
 from overlapviz.core.files.write_destination import DestinationError, check_destination
 from overlapviz.session import RunResult
 
@@ -34,8 +35,8 @@ def check_writable(path: Path) -> None:
 
 
 def write_outputs(results: list[RunResult], outputs: dict[str, list[Path]]) -> list[Path]:
-    """Write each run's trace (``trace``: Chrome JSON, ``csv``: CSV) to its paths; the paths written."""
-    writers = {"trace": export_chrome, "csv": export_csv}
+    """Write each run's trace (``trace``: Chrome JSON, or columns for FILE.ovz; ``csv``: CSV) to its paths."""
+    writers = {"trace": export_trace, "csv": export_csv}
     written = []
     for kind, paths in outputs.items():
         for result, path in zip(results, paths, strict=False):

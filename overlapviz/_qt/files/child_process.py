@@ -28,7 +28,8 @@ import numpy.typing as npt
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData, open_file, save_session
 from overlapviz.core.cancel import CancelToken
-from overlapviz.core.files.trace_export import export_chrome, export_csv
+from overlapviz.core.files.columnar_write import export_trace
+from overlapviz.core.files.trace_export import export_csv
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.spans import Trace
 
@@ -36,7 +37,7 @@ POLL_S = 0.05  # how often a wait on the child looks at the cancel token
 IN_THREAD_MAX_ROWS = 4096  # a trace this short is encoded and written here in well under the GUI's 50 ms
 WRITERS: dict[str, Callable[[str, SessionData], None]] = {
     "session": save_session,
-    "chrome": lambda path, data: export_chrome(_trace_of(data), path),
+    "chrome": lambda path, data: export_trace(_trace_of(data), path),  # columns for FILE.ovz
     "csv": lambda path, data: export_csv(_trace_of(data), path),
 }
 
