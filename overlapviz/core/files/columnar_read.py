@@ -14,6 +14,7 @@ import io
 import struct
 import zipfile
 import zlib
+from collections import Counter
 from typing import IO, Any
 
 import numpy as np
@@ -124,12 +125,14 @@ def _check_members(archive: zipfile.ZipFile, size: int) -> set[str]:
         raise TraceFormatError(
             f"a zip file without {DOCUMENT_MEMBER}; overlapviz opens only the columnar files it wrote (.ovz)"
         )
+    if len(set(names)) < len(names):
+        twice = next(name for name, count in Counter(names).items() if count > 1)
+        raise TraceFormatError(f"it holds {short_repr(twice)} twice")
     for info in archive.infolist():
-        if names.count(info.filename) > 1:
-            raise TraceFormatError(f"it holds {short_repr(info.filename)} twice")
         if info.compress_type != zipfile.ZIP_STORED:
             raise TraceFormatError(
-                f"{short_repr(info.filename)} is compressed; overlapviz reads stored members (gzip the whole file instead)"
+                f"{short_repr(info.filename)} is compressed; overlapviz reads stored members"
+                " (gzip the whole file instead)"
             )
         if info.file_size > size:
             raise TraceFormatError(f"{short_repr(info.filename)} declares {info.file_size:,} bytes, more than the file")

@@ -32,7 +32,7 @@ import numpy as np
 
 from overlapviz.core.files.atomic_write import atomic_write_bytes
 from overlapviz.core.files.session_document import SessionData
-from overlapviz.core.files.trace_export import export_chrome, json_value
+from overlapviz.core.files.trace_export import json_value
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.spans import Trace
 
@@ -57,11 +57,6 @@ def column_member(name: str) -> str:
 def column_dtype(name: str) -> np.dtype[Any]:
     """The type column `name` is stored as: its own, little-endian."""
     return np.dtype(COLUMNS[name]).newbyteorder("<")
-
-
-def export_trace(trace: Trace, path: str | os.PathLike[str]) -> None:
-    """Write `trace` atomically, as columns where the suffix asks for them (`is_columnar_name`), else as Chrome JSON."""
-    (export_columnar if is_columnar_name(path) else export_chrome)(trace, path)
 
 
 def export_columnar(trace: Trace, path: str | os.PathLike[str]) -> None:
