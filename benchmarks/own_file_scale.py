@@ -125,7 +125,8 @@ def measure(spans: int, folder: Path, *, json_up_to: int, repeats: int) -> list[
         read_s = _median_s(lambda read=read, path=path: read(path), repeats)
         back = read(path)
         assert all(np.array_equal(back[name], trace[name]) for name in COLUMNS), form
-        rows.append({"form": form, "spans": spans, "bytes": path.stat().st_size, "write_s": written_s, "read_s": read_s})
+        size = path.stat().st_size
+        rows.append({"form": form, "spans": spans, "bytes": size, "write_s": written_s, "read_s": read_s})
         path.unlink()
     return rows
 
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     """Measure and print each size; the rows printed."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--spans", type=int, nargs="+", default=[10**6, 10**7])
-    parser.add_argument("--json-up-to", type=int, default=10**6, help="write and read Chrome JSON up to this many spans")
+    parser.add_argument("--json-up-to", type=int, default=10**6, help="Chrome JSON up to this many spans")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.2f} (times vary with it)")

@@ -52,7 +52,9 @@ def test_every_shipped_trace_comes_back_exactly(source, tmp_path):
     assert (opened.config, opened.backend, opened.device) == (as_json.config, as_json.backend, as_json.device)
 
 
-@pytest.mark.parametrize("name", ["sim-pageable-0.2.0.json.gz", "torch-pinned-0.2.0.json.gz", "sim-window-0.2.0.json.gz"])
+@pytest.mark.parametrize(
+    "name", ["sim-pageable-0.2.0.json.gz", "torch-pinned-0.2.0.json.gz", "sim-window-0.2.0.json.gz"]
+)
 def test_recorded_traces_come_back_exactly(name, tmp_path):
     trace = read_trace_file(DATA / "overlapviz" / name)
     export_columnar(trace, tmp_path / "t.ovz")
@@ -163,10 +165,20 @@ def test_truncated_files(tmp_path):
 
 
 def test_a_flipped_byte_in_a_column_fails_its_checksum(tmp_path):
-    raw = bytearray(columnar_bytes(SessionData(None, pipeline_trace(chunks=2)), session=False))
-    at = raw.index(b"start_ns.npy") + 300
-    raw[at] ^= 0xFF
-    assert "damaged zip file" in refusal(bytes(raw), tmp_path)
+    # long enough that the flipped byte lies past what zipfile reads ahead with the header (4 KiB)
+    raw = bytearray(columnar_bytes(SessionData(None, pipeline_trace(chunks=200)), session=False))
+    info = zipfile.ZipFile(io.BytesIO(raw)).getinfo("start_ns.npy")
+    next_member = raw.index(b"PK\x03\x04", info.header_offset + 4)
+    raw[next_member - 1] ^= 0xFF  # the last value's highest byte
+    assert "start_ns.npy is damaged: its checksum does not match" in refusal(bytes(raw), tmp_path)
+
+
+def test_the_columns_are_used_where_they_lie_in_the_file(tmp_path):
+    trace = pipeline_trace(chunks=2)
+    raw = columnar_bytes(SessionData(None, trace), session=False)
+    loaded = columnar_trace(raw, "t.ovz")
+    for name, dtype in COLUMNS.items():
+        assert loaded[name].base is not None and loaded[name].ctypes.data % np.dtype(dtype).itemsize == 0
 
 
 @pytest.mark.parametrize(
@@ -211,7 +223,8 @@ def test_missing_members(name, tmp_path):
     members = good_members()
     del members[name]
     message = refusal(zipped(members), tmp_path)
-    assert (f"the column {name} is missing" if name != DOCUMENT_MEMBER else "a zip file without overlapviz.json") in message
+    missing = f"the column {name} is missing" if name != DOCUMENT_MEMBER else "a zip file without overlapviz.json"
+    assert missing in message
 
 
 def test_other_zips_extra_twice_and_compressed_members(tmp_path):

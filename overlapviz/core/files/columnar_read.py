@@ -39,6 +39,8 @@ from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, Unit, check_s
 
 _MAX_NPY_HEADER = 10_000  # bytes of a column's header: ours are under 128
 _NPY_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # a zip member's own header, as zipfile reads it
+_NAME_LENGTH, _EXTRA_LENGTH = 10, 11  # its fields that say how long the name and the extra field after it are
 _KNOWN_VALUES = {"kind": OpKind, "unit": Unit, "memory": MemoryKind}
 # What a damaged zip makes Python's zipfile and NumPy's header reader raise.
 _DAMAGED = (
@@ -95,15 +97,15 @@ def _read(raw: bytes, source: str) -> tuple[dict[str, Any] | None, Trace | None]
     """The session part (None: a trace file) and the trace (None: a session without one)."""
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            return _contents(archive, len(raw))
+            return _contents(archive, raw)
     except (TraceFormatError, TraceValueError) as error:
         raise TraceFormatError(f"{source}: {error}") from None
     except _DAMAGED as error:
         raise TraceFormatError(f"{source}: a damaged zip file ({str(error)[:200] or type(error).__name__})") from None
 
 
-def _contents(archive: zipfile.ZipFile, size: int) -> tuple[dict[str, Any] | None, Trace | None]:
-    members = _check_members(archive, size)
+def _contents(archive: zipfile.ZipFile, raw: bytes) -> tuple[dict[str, Any] | None, Trace | None]:
+    members = _check_members(archive, len(raw))
     document = _document(archive.read(DOCUMENT_MEMBER))
     session, trace_part = document.get("session"), document.get("trace")
     if session is not None and not isinstance(session, dict):
@@ -115,7 +117,7 @@ def _contents(archive: zipfile.ZipFile, size: int) -> tuple[dict[str, Any] | Non
         raise TraceFormatError(f"it holds {short_repr(extra[0])}, which is no column of a trace")
     if trace_part is None:
         return session, None
-    return session, _trace(archive, trace_part)
+    return session, _trace(archive, raw, trace_part)
 
 
 def _check_members(archive: zipfile.ZipFile, size: int) -> set[str]:
@@ -154,7 +156,7 @@ def _document(text: bytes) -> dict[str, Any]:
     return document
 
 
-def _trace(archive: zipfile.ZipFile, part: object) -> Trace:
+def _trace(archive: zipfile.ZipFile, raw: bytes, part: object) -> Trace:
     if not isinstance(part, dict):
         raise TraceFormatError(f"{DOCUMENT_MEMBER}: trace is not an object")
     names, meta = part.get("names"), part.get("meta", {})
@@ -162,7 +164,7 @@ def _trace(archive: zipfile.ZipFile, part: object) -> Trace:
         raise TraceFormatError(f"{DOCUMENT_MEMBER}: trace.names is missing or is not a list of span names")
     if not isinstance(meta, dict):
         raise TraceFormatError(f"{DOCUMENT_MEMBER}: trace.meta is not an object")
-    columns = {name: _column(archive, name) for name in COLUMNS}
+    columns = {name: _column(archive, raw, name) for name in COLUMNS}
     lengths = {len(values) for values in columns.values()}
     if len(lengths) > 1:
         raise TraceFormatError(f"the columns differ in length ({', '.join(map(str, sorted(lengths)))} values)")
@@ -172,18 +174,34 @@ def _trace(archive: zipfile.ZipFile, part: object) -> Trace:
     return trace
 
 
-def _column(archive: zipfile.ZipFile, name: str) -> npt.NDArray[Any]:
-    """Column `name`, read from its member after its header has been checked against what it must be."""
-    member = column_member(name)
-    with archive.open(member) as stream:
+def _column(archive: zipfile.ZipFile, raw: bytes, name: str) -> npt.NDArray[Any]:
+    """Column `name`: its header checked against what it must be, then its values where they lie in `raw`.
+
+    The values are not copied out of the file's bytes unless they lie unaligned there (a file
+    overlapviz wrote aligns them); the member's checksum is checked over them first.
+    """
+    member, dtype = column_member(name), column_dtype(name)
+    info = archive.getinfo(member)
+    with archive.open(info) as stream:  # checks the member's own header against the zip's directory
         length = _checked_header(stream, name)
-        expected = length * column_dtype(name).itemsize
-        if archive.getinfo(member).file_size - stream.tell() != expected:
-            raise TraceFormatError(f"{member} declares {length:,} values but holds another number of bytes")
-        data = stream.read(expected)
-    if len(data) != expected:
+        header = stream.tell()
+    if info.file_size - header != length * dtype.itemsize:
+        raise TraceFormatError(f"{member} declares {length:,} values but holds another number of bytes")
+    start = _data_start(raw, info)
+    if start + info.file_size > len(raw):
         raise TraceFormatError(f"{member} ends before its {length:,} values")
-    return np.frombuffer(data, dtype=column_dtype(name)).astype(COLUMNS[name], copy=False)
+    if zlib.crc32(memoryview(raw)[start : start + info.file_size]) != info.CRC:
+        raise TraceFormatError(f"{member} is damaged: its checksum does not match")
+    column = np.frombuffer(raw, dtype=dtype, count=length, offset=start + header)
+    if column.ctypes.data % dtype.itemsize:
+        column = column.copy()  # unaligned values would slow every computation on them
+    return column.astype(COLUMNS[name], copy=False)
+
+
+def _data_start(raw: bytes, info: zipfile.ZipInfo) -> int:
+    """Where a member's data begins in the file: after its own header (which zipfile has already checked)."""
+    fields = _LOCAL_HEADER.unpack_from(raw, info.header_offset)
+    return int(info.header_offset + _LOCAL_HEADER.size + fields[_NAME_LENGTH] + fields[_EXTRA_LENGTH])
 
 
 def _checked_header(stream: IO[bytes], name: str) -> int:
@@ -205,7 +223,10 @@ def _checked_header(stream: IO[bytes], name: str) -> int:
 def _check_values(columns: dict[str, npt.NDArray[Any]], names: int) -> None:
     """Kinds, units and memory kinds that exist, names in the list, no span ending before it starts."""
     for column, known in _KNOWN_VALUES.items():
-        bad = np.flatnonzero(~np.isin(columns[column], [int(value) for value in known]))
+        values = columns[column]
+        if values.size and {int(v) for v in known} >= set(range(int(values.min()), int(values.max()) + 1)):
+            continue  # every value lies in a run of known ones: no need to look at each
+        bad = np.flatnonzero(~np.isin(values, [int(value) for value in known]))
         if bad.size:
             raise TraceFormatError(f"row {bad[0]}: {column} {columns[column][bad[0]]} is no {column} overlapviz knows")
     bad = np.flatnonzero((columns["name"] < 0) | (columns["name"] >= names))

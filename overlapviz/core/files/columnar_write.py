@@ -14,7 +14,9 @@ spans as columns are about 70 MB and open in a fraction of a second
   span, present exactly when ``trace`` is not null.
 
 Members are stored, never compressed (gzip the whole file to make it smaller: every reader
-un-gzips by content), and dated 1980-01-01, so that one trace always gives the same bytes.
+un-gzips by content), each column's values aligned to 64 bytes in the file (so that they are
+used where they lie, not copied), and dated 1980-01-01, so that one trace always gives the
+same bytes.
 Which files are written this way is decided by their suffix (`COLUMNAR_SUFFIXES`); reading
 is `core.files.columnar_read`'s, by content.
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 import zipfile
 from pathlib import PurePath
 from typing import Any
@@ -41,6 +44,11 @@ COLUMNAR_KEY = "overlapviz_columns"
 COLUMNAR_SUFFIXES = (".ovz", ".npz")  # the names a user picks for this form; Chrome JSON for any other
 DOCUMENT_MEMBER = "overlapviz.json"
 ZIP_MAGIC = b"PK\x03\x04"
+_ALIGN = 64
+_PADDING_ID = 0xD935  # the extra field zipalign pads with
+_PADDING_HEAD = 4  # an extra field's id and length
+_LOCAL_HEADER_SIZE = 30  # a member's own header, before its name and extra field
+_ZIP64_EXTRA_SIZE = 20
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say: the same trace, the same bytes
 
 
@@ -89,10 +97,26 @@ def columnar_bytes(data: SessionData, *, session: bool) -> bytes:
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
         archive.writestr(_member(DOCUMENT_MEMBER), text.encode())
         for name, values in columns.items():
-            column = np.ascontiguousarray(values, dtype=column_dtype(name))
-            with archive.open(_member(column_member(name)), "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, column, allow_pickle=False)
+            npy = io.BytesIO()
+            np.lib.format.write_array(npy, np.asarray(values, dtype=column_dtype(name)), allow_pickle=False)
+            archive.writestr(_aligned(column_member(name), buffer, len(npy.getbuffer())), npy.getvalue())
     return buffer.getvalue()  # the buffer's own bytes, not a copy, while nothing else refers to it
+
+
+def _aligned(name: str, buffer: io.BytesIO, size: int) -> zipfile.ZipInfo:
+    """A member to be written at the end of `buffer` whose data begins at a multiple of `_ALIGN` in the file.
+
+    A ``.npy`` header fills a multiple of 64 bytes, so the column's values are aligned too,
+    and a reader uses them where they lie. The member's extra field pads its own header,
+    as Android's zipalign does; zip readers skip it.
+    """
+    info = _member(name)
+    header = _LOCAL_HEADER_SIZE + len(name.encode()) + _PADDING_HEAD
+    if size * 1.05 > zipfile.ZIP64_LIMIT:  # zipfile then adds its zip64 sizes to the member's header
+        header += _ZIP64_EXTRA_SIZE
+    padding = -(buffer.seek(0, io.SEEK_END) + header) % _ALIGN
+    info.extra = struct.pack("<HH", _PADDING_ID, padding) + bytes(padding)
+    return info
 
 
 def _settings(data: SessionData) -> dict[str, Any]:
