@@ -35,7 +35,9 @@ def add_analyze(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     analyze.set_defaults(command=analyze_command, usage_error=analyze.error)
-    analyze.add_argument("trace", type=Path, metavar="TRACE", help="the trace file (.json, .sqlite, gzipped or not)")
+    analyze.add_argument(
+        "trace", type=Path, metavar="TRACE", help="the trace file (.json, .ovz, .sqlite, gzipped or not)"
+    )
     analyze.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     analyze.add_argument(
         "--window", metavar="START:END|NAME",

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from overlapviz.commands.errors import UsageError
 from overlapviz.core.files.atomic_write import written_together
+from overlapviz.core.files.columnar_write import export_columnar, is_columnar_name
 from overlapviz.core.files.trace_export import export_chrome, export_csv
 from overlapviz.core.files.write_destination import DestinationError, check_destination
+from overlapviz.core.trace.spans import Trace
 from overlapviz.session import RunResult
 
 
@@ -34,8 +36,8 @@ def check_writable(path: Path) -> None:
 
 
 def write_outputs(results: list[RunResult], outputs: dict[str, list[Path]]) -> list[Path]:
-    """Write each run's trace (``trace``: Chrome JSON, ``csv``: CSV) to its paths; the paths written."""
-    writers = {"trace": export_chrome, "csv": export_csv}
+    """Write each run's trace (``trace``: Chrome JSON, or columns for FILE.ovz; ``csv``: CSV) to its paths."""
+    writers = {"trace": _write_trace, "csv": export_csv}
     written = []
     for kind, paths in outputs.items():
         for result, path in zip(results, paths, strict=False):
@@ -45,6 +47,10 @@ def write_outputs(results: list[RunResult], outputs: dict[str, list[Path]]) -> l
                 raise UsageError(str(error)) from None
             written.append(path)
     return written
+
+
+def _write_trace(trace: Trace, path: Path) -> None:
+    (export_columnar if is_columnar_name(path) else export_chrome)(trace, path)
 
 
 @contextmanager

@@ -39,7 +39,9 @@ def add_render(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     render.set_defaults(command=render_command)
-    render.add_argument("trace", type=Path, metavar="TRACE", help="the trace to draw (.json, .sqlite, gzipped or not)")
+    render.add_argument(
+        "trace", type=Path, metavar="TRACE", help="the trace to draw (.json, .ovz, .sqlite, gzipped or not)"
+    )
     render.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png",
                         help="the picture to write: OUT.png or OUT.svg")
     render.add_argument(

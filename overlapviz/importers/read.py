@@ -5,6 +5,7 @@
 - a PyTorch profiler (Kineto) trace, by its first bytes (`looks_like_kineto`);
 - an Nsight Systems report (``.nsys-rep``) or overlapviz's own CSV export is refused with what
   to open instead (`other_files`);
+- a zip is overlapviz's columnar file, a trace or a session (`core.files.columnar_read`);
 - anything else is overlapviz's own JSON: a session (`core.files.session_document`, read by
   `read_with_settings` only) or a Chrome trace it wrote (`core.files.trace_import`).
 Each may be gzip-compressed (`overlapviz.core.files.safe_read` un-gzips, by content too). The command
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from overlapviz.core.config import ConfigError
+from overlapviz.core.files.columnar_read import columnar_session, columnar_trace, is_columnar
 from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.core.files.session_document import SessionData, config_of, is_session, session_of
 from overlapviz.core.files.trace_format import TraceFormatError
@@ -72,6 +74,8 @@ def read_trace_file(path: str | os.PathLike[str]) -> Trace:
     """
     raw = read_input_bytes(path, what="trace")
     source = os.fspath(path)
+    if is_columnar(raw):
+        return columnar_trace(raw, source)
     trace = _another_tools_trace(raw, source)
     return trace if trace is not None else _own_trace(raw, source)
 
@@ -92,6 +96,8 @@ def read_with_settings(path: str | os.PathLike[str]) -> SessionData:
     """
     raw = read_input_bytes(path, what="session")
     source = os.fspath(path)
+    if is_columnar(raw):
+        return columnar_session(raw, source)
     trace = _another_tools_trace(raw, source)
     if trace is not None:
         return SessionData(None, trace)

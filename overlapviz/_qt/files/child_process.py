@@ -28,6 +28,7 @@ import numpy.typing as npt
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData, open_file, save_session
 from overlapviz.core.cancel import CancelToken
+from overlapviz.core.files.columnar_write import export_columnar, is_columnar_name
 from overlapviz.core.files.trace_export import export_chrome, export_csv
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.spans import Trace
@@ -36,7 +37,7 @@ POLL_S = 0.05  # how often a wait on the child looks at the cancel token
 IN_THREAD_MAX_ROWS = 4096  # a trace this short is encoded and written here in well under the GUI's 50 ms
 WRITERS: dict[str, Callable[[str, SessionData], None]] = {
     "session": save_session,
-    "chrome": lambda path, data: export_chrome(_trace_of(data), path),
+    "chrome": lambda path, data: _export_trace(_trace_of(data), path),
     "csv": lambda path, data: export_csv(_trace_of(data), path),
 }
 
@@ -154,6 +155,11 @@ def _write_for_parent(connection: Connection, kind: str, path: str) -> None:
         connection.send(("refused", problem_of(error, path)))
         return
     connection.send(("written",))
+
+
+def _export_trace(trace: Trace, path: str) -> None:
+    """Chrome trace JSON, for Perfetto; columns where the name asks for them (FILE.ovz)."""
+    (export_columnar if is_columnar_name(path) else export_chrome)(trace, path)
 
 
 def _trace_of(data: SessionData) -> Trace:

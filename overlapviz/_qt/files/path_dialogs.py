@@ -6,11 +6,12 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-JSON_FILTER = "overlapviz sessions and traces (*.json);;All files (*)"
+# Saved under .ovz, a session or trace is written as columns: it opens in a fraction of the time.
+JSON_FILTER = "overlapviz sessions and traces (*.json);;Columnar, for large traces (*.ovz);;All files (*)"
 # What File > Open reads; files are told apart by their content, so "All files" opens them too.
 OPEN_FILTER = ";;".join((
-    "Sessions and traces (*.json *.json.gz *.gz *.sqlite *.db)",
-    "overlapviz sessions and traces (*.json *.json.gz)",
+    "Sessions and traces (*.json *.json.gz *.gz *.ovz *.npz *.sqlite *.db)",
+    "overlapviz sessions and traces (*.json *.json.gz *.ovz *.npz)",
     "PyTorch profiler traces (*.json *.json.gz)",
     "Nsight Systems SQLite exports (*.sqlite *.db *.sqlite.gz *.db.gz)",
     "All files (*)",

@@ -137,11 +137,11 @@ def export_chrome(trace: Trace, path: str | os.PathLike[str]) -> None:
     OSError
         The file could not be written; nothing is left behind.
     """
-    text = json.dumps(chrome_dict(trace), separators=(",", ":"), allow_nan=False, default=_json_value)
+    text = json.dumps(chrome_dict(trace), separators=(",", ":"), allow_nan=False, default=json_value)
     atomic_write_text(path, text)
 
 
-def _json_value(value: object) -> object:
+def json_value(value: object) -> object:
     """JSON for the numpy values a backend may leave in the metadata."""
     if isinstance(value, np.generic | np.ndarray):
         return value.tolist()
