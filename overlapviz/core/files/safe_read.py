@@ -87,7 +87,7 @@ def read_input_bytes(path: str | os.PathLike[str], *, what: str = "trace", max_b
         What the file is to be, for the message (``"trace"``, ``"preset"``, ``"session"``).
     max_bytes
         The most bytes to accept (after decompression); None for the limit of the
-        environment (``OVERLAPVIZ_MAX_INPUT_BYTES``), else 2 GiB.
+        environment (``OVERLAPVIZ_MAX_INPUT_BYTES``), else this machine's memory.
 
     Returns
     -------
