@@ -38,6 +38,7 @@ wrote it, so there is no ``tool_version``; ``schema_version`` is Kineto's format
 from __future__ import annotations
 
 import datetime
+import mmap
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -45,6 +46,7 @@ from typing import Any
 import msgspec
 import numpy.typing as npt
 
+from overlapviz.core.files.safe_read import release_pages
 from overlapviz.importers.activity import Activities
 from overlapviz.importers.kineto_categories import FLOW_CATEGORY, KINETO_CATEGORIES, STEP_PREFIX
 from overlapviz.importers.kineto_columns import KinetoTable, Place
@@ -90,13 +92,14 @@ def looks_like_kineto(document_start: bytes) -> bool:
     return b'"traceEvents"' in start and any(marker in start for marker in _EVENT_MARKERS)
 
 
-def read_kineto(raw: bytes, source: str) -> Activities:
+def read_kineto(raw: bytes | mmap.mmap, source: str) -> Activities:
     """Read a PyTorch profiler trace's bytes into activities.
 
     Parameters
     ----------
     raw
-        The whole file, decompressed (as `overlapviz.core.files.safe_read.read_input_bytes` gives it).
+        The whole file, decompressed (as `overlapviz.core.files.safe_read.read_input_bytes` gives it),
+        or a map of it (`map_input`), whose pages are let go of as the events are read.
     source
         The file's name, for messages and ``meta["source"]``.
 
@@ -117,17 +120,17 @@ def read_kineto(raw: bytes, source: str) -> Activities:
         raise kineto_error(source, f"{_NOT_KINETO}: it has no traceEvents")
     if not _is_kineto(document, events, raw, source):
         raise kineto_error(source, f"{_NOT_KINETO}: no Kineto key or event category in it")
-    table = KinetoTable(source, document.base_time_ns or 0, may_have_steps=STEP_PREFIX.encode() in raw)
+    table = KinetoTable(source, document.base_time_ns or 0, may_have_steps=raw.find(STEP_PREFIX.encode()) >= 0)
     for first, batch in _batches(EVENTS_DECODER, events, raw, source):
         table.add(first, batch)
     columns = table.columns(lambda: _flow_ids(events, raw, source))
     return Activities(columns, table.names, _meta(document, columns, source))
 
 
-def _decode(raw: bytes, source: str) -> KinetoDocument:
-    if not raw or raw.isspace():
+def _decode(raw: bytes | mmap.mmap, source: str) -> KinetoDocument:
+    if not raw or (raw[:SNIFF_BYTES].isspace() and bytes(raw).isspace()):
         raise kineto_error(source, "the file is empty")
-    data = memoryview(raw)[len(_BOM) :] if raw.startswith(_BOM) else raw
+    data = memoryview(raw)[len(_BOM) :] if raw[: len(_BOM)] == _BOM else raw
     try:
         return DECODER.decode(data)
     except RecursionError:
@@ -138,10 +141,15 @@ def _decode(raw: bytes, source: str) -> KinetoDocument:
         raise kineto_error(source, f"not JSON ({error})") from None
 
 
-def _batches(decoder: msgspec.json.Decoder[list[Any]], events: list[msgspec.Raw], raw: bytes,
+def _batches(decoder: msgspec.json.Decoder[list[Any]], events: list[msgspec.Raw], raw: bytes | mmap.mmap,
              source: str) -> Iterator[tuple[int, list[Any]]]:  # fmt: skip
-    """The events decoded `BATCH_EVENTS` at a time, each batch with the number of its first event."""
+    """The events decoded `BATCH_EVENTS` at a time, each batch with the number of its first event.
+
+    A mapped file's pages read so far are let go of before each batch: the file is then
+    resident a batch at a time, not whole.
+    """
     for first in range(0, len(events), BATCH_EVENTS):
+        release_pages(raw)
         texts = b"[" + b",".join(events[first : first + BATCH_EVENTS]) + b"]"
         try:
             batch = decoder.decode(texts)
@@ -159,13 +167,13 @@ def _path_in_file(message: str, first: int) -> str:
     return _BATCH_PATH.sub(lambda at: f"`$.traceEvents[{first + int(at[1])}]", message)
 
 
-def _wrong_value(raw: bytes, source: str, why: str) -> KinetoFormatError:
+def _wrong_value(raw: bytes | mmap.mmap, source: str, why: str) -> KinetoFormatError:
     if not looks_like_kineto(raw[: len(_BOM) + SNIFF_BYTES]):
         return kineto_error(source, f"{_NOT_KINETO}: no Kineto key or event category at its start")
     return kineto_error(source, f"a value of the wrong type or range: {why}")
 
 
-def _is_kineto(document: KinetoDocument, events: list[msgspec.Raw], raw: bytes, source: str) -> bool:
+def _is_kineto(document: KinetoDocument, events: list[msgspec.Raw], raw: bytes | mmap.mmap, source: str) -> bool:
     tops = (document.schema_version, document.device_properties, document.base_time_ns)
     if any(value is not None for value in tops):
         return True
@@ -173,7 +181,7 @@ def _is_kineto(document: KinetoDocument, events: list[msgspec.Raw], raw: bytes, 
     return any(not KINETO_CATEGORIES.isdisjoint({e.cat for e in batch}) for _, batch in batches)
 
 
-def _flow_ids(events: list[msgspec.Raw], raw: bytes, source: str) -> dict[Place, int]:
+def _flow_ids(events: list[msgspec.Raw], raw: bytes | mmap.mmap, source: str) -> dict[Place, int]:
     """The correlation id of each flow end, by where it sits."""
     return {
         (e.pid, e.tid, bytes(e.ts)): e.id

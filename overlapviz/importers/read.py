@@ -17,13 +17,15 @@ Another tool's format is one entry of `IMPORTERS`.
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from overlapviz.core.config import ConfigError
 from overlapviz.core.files.columnar_read import columnar_session, columnar_trace, is_columnar
-from overlapviz.core.files.safe_read import read_input_bytes
+from overlapviz.core.files.safe_read import map_input
 from overlapviz.core.files.session_document import SessionData, config_of, is_session, session_of
 from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.files.trace_import import parse_json, trace_at_once, trace_from_chrome
@@ -72,8 +74,9 @@ def read_trace_file(path: str | os.PathLike[str]) -> Trace:
     InputFileError
         The file cannot be read, is not a regular file, or is over the size limit (an `OSError`).
     """
-    raw = read_input_bytes(path, what="trace")
-    source = os.fspath(path)
+    raw, source = _read(path, "trace"), os.fspath(path)
+    if isinstance(raw, mmap.mmap):
+        return _mapped_kineto_trace(raw, source)
     if is_columnar(raw):
         return columnar_trace(raw, source)
     trace = _another_tools_trace(raw, source)
@@ -94,14 +97,25 @@ def read_with_settings(path: str | os.PathLike[str]) -> SessionData:
     InputFileError
         As for `read_trace_file`.
     """
-    raw = read_input_bytes(path, what="session")
-    source = os.fspath(path)
+    raw, source = _read(path, "session"), os.fspath(path)
+    if isinstance(raw, mmap.mmap):
+        return SessionData(None, _mapped_kineto_trace(raw, source))
     if is_columnar(raw):
         return columnar_session(raw, source)
     trace = _another_tools_trace(raw, source)
     if trace is not None:
         return SessionData(None, trace)
     return _own_file(raw, source)
+
+
+def _read(path: str | os.PathLike[str], what: str) -> bytes | mmap.mmap:
+    """The file's bytes; a large PyTorch profiler trace as a map, which `read_kineto` lets go of as it reads."""
+    data = map_input(path, what=what)
+    if isinstance(data, bytes) or _starts_like_kineto(data[:SNIFF_BYTES]):
+        return data
+    with data:
+        whole: bytes = data[:]  # the other readers want bytes
+    return whole
 
 
 def _another_tools_trace(raw: bytes, source: str) -> Trace | None:
@@ -123,6 +137,21 @@ def _another_tools_trace(raw: bytes, source: str) -> Trace | None:
     try:
         return activities_to_trace(importer.read(raw, source))
     except (importer.refusal, EmptyTraceError) as error:
+        raise TraceFormatError(str(error)) from None
+
+
+def _mapped_kineto_trace(mapped: mmap.mmap, source: str) -> Trace:
+    """The trace of a PyTorch profiler trace's mapped file, the map closed once read."""
+    try:
+        activities = read_kineto(mapped, source)
+    except KinetoFormatError as error:
+        raise TraceFormatError(str(error)) from None
+    finally:
+        with contextlib.suppress(BufferError):  # a failure's frames may still hold its bytes: it closes as they go
+            mapped.close()
+    try:
+        return activities_to_trace(activities)
+    except EmptyTraceError as error:
         raise TraceFormatError(str(error)) from None
 
 

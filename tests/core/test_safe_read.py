@@ -17,6 +17,7 @@ from overlapviz.core.files.safe_read import (
     GZIP_MAGIC,
     MAX_INPUT_ENV,
     InputFileError,
+    machine_memory_bytes,
     max_input_bytes,
     read_input_bytes,
 )
@@ -210,7 +211,9 @@ def test_a_bad_limit_in_the_environment_is_named(tmp_path, monkeypatch, text):
     assert f"{MAX_INPUT_ENV}={text!r} is not a whole number of bytes from 1" in str(refusal(tmp_path / "t.json"))
 
 
-def test_the_default_limit_is_2_gib():
+def test_the_default_limit_is_this_machines_memory(monkeypatch):
+    assert max_input_bytes() == machine_memory_bytes() > 0
+    monkeypatch.setattr(os, "sysconf", lambda _name: -1)  # a system that does not say
     assert max_input_bytes() == DEFAULT_MAX_INPUT_BYTES == 2**31
     with pytest.raises(ValueError, match="from 1"):
         max_input_bytes(0)

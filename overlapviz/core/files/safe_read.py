@@ -13,7 +13,13 @@ it is kept, then into one buffer of the counted size. The input is held once, ne
 pieces to join.
 
 The limit is the ``max_bytes`` argument, else the environment variable
-``OVERLAPVIZ_MAX_INPUT_BYTES`` (a whole number of bytes), else 2 GiB.
+``OVERLAPVIZ_MAX_INPUT_BYTES`` (a whole number of bytes), else this machine's memory: a file
+is not refused for its size alone, only when it could not be held at all (where the system
+does not say how much memory it has, 2 GiB).
+
+`map_input` gives a large plain file as a read-only map of it instead of a copy: its pages
+are the system's file cache, which a reader may let go of as it goes (`release_pages`),
+so that a trace of gigabytes is never all resident in the process at once.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ from __future__ import annotations
 import errno
 import gzip
 import io
+import mmap
 import os
 import stat
+import tempfile
 import zlib
 from typing import BinaryIO, Protocol
 
@@ -30,7 +38,8 @@ from overlapviz.core.files import posix
 from overlapviz.core.files.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of
 
 MAX_INPUT_ENV = "OVERLAPVIZ_MAX_INPUT_BYTES"
-DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3
+DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3  # where the system does not say how much memory it has
+MAP_MIN_BYTES = 64 * 1024**2  # input this large is held on disk and mapped, not in memory (`map_input`)
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1024**2  # read in pieces: never more than this held beyond the input itself
 
@@ -78,7 +87,7 @@ def read_input_bytes(path: str | os.PathLike[str], *, what: str = "trace", max_b
         What the file is to be, for the message (``"trace"``, ``"preset"``, ``"session"``).
     max_bytes
         The most bytes to accept (after decompression); None for the limit of the
-        environment (``OVERLAPVIZ_MAX_INPUT_BYTES``), else 2 GiB.
+        environment (``OVERLAPVIZ_MAX_INPUT_BYTES``), else this machine's memory.
 
     Returns
     -------
@@ -94,23 +103,59 @@ def read_input_bytes(path: str | os.PathLike[str], *, what: str = "trace", max_b
     """
     limit = _limit(path, what, max_bytes)
     fd, size = _open_regular(path, what)
+    from_memory = _limit_is_memory(max_bytes)
     with os.fdopen(fd, "rb") as stream:
         try:
             compressed = stream.read(len(GZIP_MAGIC)) == GZIP_MAGIC
             stream.seek(0)
             if compressed:
-                return _read_gzip(stream, limit, path, what)
+                return _read_gzip(stream, limit, path, what, from_memory)
             if size > limit:
-                raise _refused(path, what, _too_big(limit), errno.EFBIG)
-            return _read_at_most(stream, limit, size, path, what)
+                raise _refused(path, what, _too_big(limit, from_memory=from_memory), errno.EFBIG)
+            return _read_at_most(stream, limit, size, path, what, from_memory=from_memory)
         except InputFileError:
             raise
         except OSError as error:
             raise _refused(path, what, error.strerror or str(error), error.errno) from None
 
 
+def map_input(path: str | os.PathLike[str], *, what: str = "trace", max_bytes: int | None = None) -> bytes | mmap.mmap:
+    """`read_input_bytes`, but input of `MAP_MIN_BYTES` or more comes as a read-only map.
+
+    A plain file is copied into a nameless temporary file that is mapped; gzip is counted
+    first, as `read_input_bytes` does (a bomb is refused having kept nothing), then unpacked
+    into one. The copy is on disk, not in this process's memory, and no other process can cut
+    it short under the map. The map must be closed by its reader once nothing refers to its
+    bytes.
+    """
+    limit = _limit(path, what, max_bytes)
+    fd, size = _open_regular(path, what)
+    from_memory = _limit_is_memory(max_bytes)
+    with os.fdopen(fd, "rb") as stream:
+        try:
+            compressed = stream.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+            stream.seek(0)
+            if compressed:
+                return _map_gzip(stream, limit, path, what, from_memory)
+            if size < MAP_MIN_BYTES:
+                return _read_at_most(stream, limit, size, path, what, from_memory=from_memory)
+            if size > limit:
+                raise _refused(path, what, _too_big(limit, from_memory=from_memory), errno.EFBIG)
+            return _mapped_copy(stream, limit, path, what, decompressed=False, from_memory=from_memory)
+        except InputFileError:
+            raise
+        except OSError as error:
+            raise _refused(path, what, error.strerror or str(error), error.errno) from None
+
+
+def release_pages(data: bytes | mmap.mmap) -> None:
+    """Let the system take back the pages of a map read so far (they are read again if touched)."""
+    if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        data.madvise(mmap.MADV_DONTNEED)
+
+
 def max_input_bytes(max_bytes: int | None = None) -> int:
-    """Return the size limit on input files: `max_bytes`, else the environment's, else 2 GiB.
+    """Return the size limit on input files: `max_bytes`, else the environment's, else this machine's memory.
 
     Raises
     ------
@@ -123,7 +168,7 @@ def max_input_bytes(max_bytes: int | None = None) -> int:
         return max_bytes
     text = os.environ.get(MAX_INPUT_ENV, "").strip()
     if not text:
-        return DEFAULT_MAX_INPUT_BYTES
+        return machine_memory_bytes()
     try:
         value = int(text)
     except ValueError:
@@ -131,6 +176,15 @@ def max_input_bytes(max_bytes: int | None = None) -> int:
     if value < 1:
         raise ValueError(f"{MAX_INPUT_ENV}={text!r} is not a whole number of bytes from 1")
     return value
+
+
+def machine_memory_bytes() -> int:
+    """Return this machine's memory in bytes: more than that cannot be held; `DEFAULT_MAX_INPUT_BYTES` where unknown."""
+    try:
+        page, pages = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return DEFAULT_MAX_INPUT_BYTES
+    return page * pages if page > 0 and pages > 0 else DEFAULT_MAX_INPUT_BYTES
 
 
 def read_flags() -> int:
@@ -145,6 +199,11 @@ def _limit(path: str | os.PathLike[str], what: str, max_bytes: int | None) -> in
         return max_input_bytes(max_bytes)
     except ValueError as error:
         raise _refused(path, what, str(error), errno.EINVAL) from None
+
+
+def _limit_is_memory(max_bytes: int | None) -> bool:
+    """Whether the limit is this machine's memory rather than one someone set."""
+    return max_bytes is None and not os.environ.get(MAX_INPUT_ENV, "").strip()
 
 
 def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, int]:
@@ -174,30 +233,67 @@ def _check_regular(path: str | os.PathLike[str], what: str, mode: int) -> None:
         raise _refused(path, what, f"it is {kind_of(mode)}; {REGULAR_ONLY}", None)
 
 
-def _read_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str) -> bytes:
+def _read_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str, from_memory: bool) -> bytes:
     """Decompress twice: once counting, holding nothing (a bomb is refused having kept no byte of it), then keeping."""
     try:
-        size = _decompressed_size(stream, limit, path, what)
+        size = _decompressed_size(stream, limit, path, what, from_memory)
         stream.seek(0)
         with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
-            return _read_at_most(unpacked, limit, size, path, what, decompressed=True)
+            return _read_at_most(unpacked, limit, size, path, what, decompressed=True, from_memory=from_memory)
     except (gzip.BadGzipFile, EOFError, zlib.error) as error:
         raise _refused(path, what, f"it starts like gzip but is not valid gzip ({error})", None) from None
 
 
-def _decompressed_size(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str) -> int:
+def _map_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str,
+              from_memory: bool) -> bytes | mmap.mmap:  # fmt: skip
+    """Large gzip unpacked into a nameless temporary file and mapped: on disk, not in this process's memory."""
+    try:
+        size = _decompressed_size(stream, limit, path, what, from_memory)
+        stream.seek(0)
+        with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
+            if size < MAP_MIN_BYTES:
+                return _read_at_most(unpacked, limit, size, path, what, decompressed=True, from_memory=from_memory)
+            return _mapped_copy(unpacked, limit, path, what, decompressed=True, from_memory=from_memory)
+    except (gzip.BadGzipFile, EOFError, zlib.error) as error:
+        raise _refused(path, what, f"it starts like gzip but is not valid gzip ({error})", None) from None
+
+
+def _mapped_copy(stream: _Readable, limit: int, path: str | os.PathLike[str], what: str, *,
+                 decompressed: bool, from_memory: bool) -> mmap.mmap:  # fmt: skip
+    """`stream` copied into a nameless temporary file of our own and mapped read-only.
+
+    Never the user's file itself: a file cut short while it is mapped stops the process (the
+    system's SIGBUS), and only this process can reach a file with no name.
+    """
+    with tempfile.TemporaryFile(prefix="overlapviz-") as copy:
+        while part := stream.read(min(_CHUNK, limit + 1 - copy.tell())):
+            copy.write(part)
+        if copy.tell() > limit:  # it grew since it was counted
+            raise _refused(path, what, _too_big(limit, decompressed, from_memory), errno.EFBIG)
+        copy.flush()
+        return mmap.mmap(copy.fileno(), 0, access=mmap.ACCESS_READ)  # the map keeps its own hold on the file
+
+
+def _decompressed_size(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str, from_memory: bool) -> int:
     """The size of the decompressed data, each piece dropped once counted; refused past `limit`."""
     total = 0
     with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
         while part := unpacked.read(min(_CHUNK, limit + 1 - total)):
             total += len(part)
             if total > limit:
-                raise _refused(path, what, _too_big(limit, decompressed=True), errno.EFBIG)
+                raise _refused(path, what, _too_big(limit, True, from_memory), errno.EFBIG)
     return total
 
 
 def _read_at_most(
-    stream: _Readable, limit: int, expected: int, path: str | os.PathLike[str], what: str, decompressed: bool = False
+    stream: _Readable,
+    limit: int,
+    expected: int,
+    path: str | os.PathLike[str],
+    what: str,
+    decompressed: bool = False,
+    *,
+    from_memory: bool = False,
 ) -> bytes:
     """Read to the end, but refuse (having read at most `limit` + 1 bytes) a stream longer than `limit`.
 
@@ -215,13 +311,16 @@ def _read_at_most(
         buffer.write(part)
         total += len(part)
     if total > limit:
-        raise _refused(path, what, _too_big(limit, decompressed), errno.EFBIG)
+        raise _refused(path, what, _too_big(limit, decompressed, from_memory), errno.EFBIG)
     buffer.truncate(total)  # a file that shrank meanwhile
     return buffer.getvalue()  # the buffer itself, not a copy, while nothing else refers to it
 
 
-def _too_big(limit: int, decompressed: bool = False) -> str:
+def _too_big(limit: int, decompressed: bool = False, from_memory: bool = False) -> str:
+    """Why a file is refused for its size: a limit someone set, or the memory this machine has."""
     size = "it decompresses to more than" if decompressed else "it is larger than"
+    if from_memory:
+        return f"{size} this machine's memory ({limit} bytes) can hold"
     return f"{size} the limit of {limit} bytes for input files (set {MAX_INPUT_ENV} to change it)"
 
 
