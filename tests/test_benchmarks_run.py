@@ -13,7 +13,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CPU = ["sim_speed", "model_check", "kineto_import", "import_scale", "slider_redraw", "timeline_scale", "gui_heartbeat"]
+CPU = [
+    "sim_speed",
+    "model_check",
+    "kineto_import",
+    "import_scale",
+    "slider_redraw",
+    "timeline_scale",
+    "gui_heartbeat",
+    "open_heartbeat",
+]
 # the other scripts: those of the GPU machine, and the reports made from what it measured
 OTHER_SCRIPTS = sorted(
     path.stem for path in (ROOT / "benchmarks").glob("*.py") if "__main__" in path.read_text() and path.stem not in CPU
