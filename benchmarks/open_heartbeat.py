@@ -13,9 +13,10 @@ starts, are the kinds that froze the window:
 Each file opens in a new window, and whole passes repeat until each file's longest gap agrees
 (`benchmarks.steady`). Prints the longest gap per file and its ratio to the goal, and writes
 benchmarks/results/open_heartbeat.json (or into ``--out``) with the machine and its load.
-`--profile` prints where the GUI thread spent each open.
+`--profile` prints where the GUI thread spent each open; `--locks` names the calls off the GUI
+thread that held Python's lock longest (the hook slows those threads).
 
-    python -m benchmarks.open_heartbeat [--only KIND ...] [--profile] [--tiny] [--out DIR]
+    python -m benchmarks.open_heartbeat [--only KIND ...] [--profile] [--locks] [--tiny] [--out DIR]
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.gui_heartbeat import BIG_CHUNKS, TINY_CHUNKS, Heartbeat, StepTimes, run_loop_until, write_big_trace
+from benchmarks.heartbeat_locks import LongCalls
 from benchmarks.machine import RESULTS, write_result
 from benchmarks.steady import LoadWatch, add_options, all_steady, max_repeats, repeat_until_steady, verdict
 
@@ -101,8 +103,13 @@ def _make(kind: str, path: Path, tiny: bool) -> None:
         pytorch_like_export(path, TINY_ROWS if tiny else EXPORT_ROWS)
 
 
-def open_in_new_window(path: Path, steps: StepTimes, profile: bool) -> dict[str, Any]:
-    """The gaps while a new window opens `path`, its longest GUI handler and the spans it showed."""
+def open_in_new_window(
+    path: Path, steps: StepTimes, profile: bool = False, long_calls: LongCalls | None = None
+) -> dict[str, Any]:
+    """The gaps while a new window opens `path`, its longest GUI handler, the spans it showed, and what held the lock.
+
+    With `long_calls` (installed), the calls off the GUI thread that held Python's lock longest.
+    """
     from PySide6.QtCore import QSettings
 
     from overlapviz._qt.main_window import MainWindow
@@ -128,12 +135,19 @@ def open_in_new_window(path: Path, steps: StepTimes, profile: bool) -> dict[str,
         _print_profile(profiler, path.name)
     gaps = heartbeat.gaps_ms(began, time.perf_counter())
     heartbeat.stop()
+    held = [] if long_calls is None else long_calls.take(heartbeat.ticks)
     if opened != [True]:
         raise RuntimeError(f"{path.name} did not open: {window.banner.message()}")
     trace = window.current_trace()
     window.close()
     step_ms, step = steps.take()
-    return {"gaps": gaps, "handler_ms": step_ms, "handler": step, "spans": 0 if trace is None else len(trace)}
+    return {
+        "gaps": gaps,
+        "handler_ms": step_ms,
+        "handler": step,
+        "spans": 0 if trace is None else len(trace),
+        "held_the_lock": held,
+    }
 
 
 def _print_profile(profiler: cProfile.Profile, name: str) -> None:
@@ -147,6 +161,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--profile", action="store_true", help="print where the GUI thread spent each open")
     parser.add_argument("--only", nargs="+", choices=list(FILE_NAMES), default=list(FILE_NAMES),
                         help="open only these kinds of file")  # fmt: skip
+    parser.add_argument("--locks", action="store_true", help="name what held the lock off the GUI thread")
     parser.add_argument("--make", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)  # the file-making child
     add_options(parser, RESULTS)
     return parser.parse_args()
@@ -165,16 +180,21 @@ def main() -> None:
     files = make_files(Path(tempfile.mkdtemp(prefix="overlapviz-open-heartbeat-")), args.tiny, args.only)
     ensure_app()
     steps = StepTimes()
+    long_calls = LongCalls() if args.locks else None
+    if long_calls is not None:
+        long_calls.install()
     records: dict[str, dict[str, Any]] = {}
 
     def one_pass() -> dict[str, float]:
         for kind, path in files.items():
-            one = open_in_new_window(path, steps, args.profile)
+            one = open_in_new_window(path, steps, args.profile, long_calls)
             record = records.setdefault(kind, {"max_gap_ms": 0.0, "handler_ms": 0.0, "handler": "", "spans": 0})
             record["max_gap_ms"] = round(max(record["max_gap_ms"], max(one["gaps"])), 1)
             if one["handler_ms"] > record["handler_ms"]:
                 record["handler_ms"], record["handler"] = round(one["handler_ms"], 1), one["handler"]
             record["spans"] = one["spans"]
+            if long_calls is not None:
+                record["held_the_lock_off_the_gui_thread"] = one["held_the_lock"]
             record["bytes"] = path.stat().st_size
         return {kind: record["max_gap_ms"] for kind, record in records.items()}
 
@@ -185,6 +205,8 @@ def main() -> None:
         print(f"{kind:20} {record['spans']:>9,} spans, {record['bytes'] / 1e6:7.1f} MB: max gap"
               f" {record['max_gap_ms']:7.1f} ms ({record['max_gap_ms'] / GOAL_MS:.2f}x the goal, {word});"
               f" longest GUI handler {record['handler_ms']:.1f} ms ({record['handler']})")  # fmt: skip
+        for spent, what in record.get("held_the_lock_off_the_gui_thread", []):
+            print(f"{'':22}{spent:.0f} ms {what}")
     print(verdict(found))
     write_result("open_heartbeat", {
         "what": "the longest gap between the ticks of a 10 ms QTimer on the GUI thread while a new window"
