@@ -22,6 +22,7 @@ CPU = [
     "slider_redraw",
     "timeline_scale",
     "gui_heartbeat",
+    "open_heartbeat",
 ]
 # the other scripts: those of the GPU machine, and the reports made from what it measured
 OTHER_SCRIPTS = sorted(

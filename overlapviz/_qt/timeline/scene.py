@@ -99,9 +99,9 @@ class TimelineScene:
         """Replay: show what started before `t_ms`, cut at it (None: everything)."""
         self.callout_item.set_cursor(t_ms)
         self.range_labels.set_cursor(t_ms)
-        for item in self.batches.values():
-            item.set_cursor(t_ms)
-        self._stack_ink()
+        moved = [item.set_cursor(t_ms) for item in self.batches.values()]
+        if any(moved):  # stacking every lane's ink again is the costly part of a new picture's first cull
+            self._stack_ink()
 
     def _stack_ink(self) -> None:
         """Start each layer's ink bars on top of those painted before it in its lane (`lane_ink`)."""

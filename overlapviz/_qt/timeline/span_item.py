@@ -122,12 +122,14 @@ class SpanBatchItem(QGraphicsObject):
         self._ink_bases = [np.zeros_like(shown.ink) for shown in self._shown]
         self.update()
 
-    def set_cursor(self, t_ms: float | None) -> None:
-        """Draw only what started before `t_ms`, cut at `t_ms` (None: everything)."""
+    def set_cursor(self, t_ms: float | None) -> bool:
+        """Draw only what started before `t_ms`, cut at `t_ms` (None: everything); whether that changed anything."""
         cursor_ns = None if t_ms is None else t_ms * NS_PER_MS
-        if cursor_ns != self._cursor_ns:
-            self._cursor_ns = cursor_ns
-            self.set_window(*self._window)
+        if cursor_ns == self._cursor_ns:
+            return False
+        self._cursor_ns = cursor_ns
+        self.set_window(*self._window)
+        return True
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
         """Every span of the batch, whatever the window."""
