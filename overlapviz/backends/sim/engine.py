@@ -78,11 +78,16 @@ class GpuModel(ModelState):
             self._let_go()
 
     def _simulate(self, should_stop: Callable[[], bool] | None) -> None:
+        while self._steps(_CANCEL_CHECK_EVERY):
+            if should_stop is not None and should_stop():
+                raise InterruptedError("simulation stopped")
+
+    def _steps(self, count: int) -> bool:
+        """Take up to `count` steps (an op issued or an event handled); False once there is nothing left to do."""
         events, version, pop, call_ns = self._events, self._version, heapq.heappop, self._lead_ns
         issue_next, signal, event, complete = self._issue_next, self._signal, self._event, self._complete
         n_ops = len(self.ops)
-        steps = 0
-        while True:
+        for _ in range(count):
             # An op reaches the GPU when its call returns: that is when the host's step happens.
             host_next = self._host_next
             if (
@@ -101,10 +106,8 @@ class GpuModel(ModelState):
                 else:
                     event(op, time)
             else:
-                break
-            steps += 1
-            if should_stop is not None and steps % _CANCEL_CHECK_EVERY == 0 and should_stop():
-                raise InterruptedError("simulation stopped")
+                return False
+        return True
 
     def _synchronize(self) -> None:
         """The host waits for the device, then frees what it allocated."""
@@ -160,7 +163,8 @@ class GpuModel(ModelState):
                 self._device_calls(self._calls_after[i])
         self.submitted[i] = True
         self.ready[i] = returns
-        self._advance_queue(self._queue_of[i], returns)
+        if self.signalled[i]:  # else its queue stays held up, by it or by an op ahead of it
+            self._advance_queue(self._queue_of[i], returns)
 
     def _graph_call(self, i: int, begin: float, returns: float) -> None:
         """One cudaGraphLaunch issues every op: its call spans from the first op's issue to the last's."""
@@ -282,43 +286,49 @@ class GpuModel(ModelState):
         self.end[i] = time
         if not self._is_compute[unit]:
             del self._copy_rate[i]
-            self._rebalance_copies(time)
+            if self._copy_rate:  # the copies still running may speed up
+                self._rebalance_copies(time)
         if self._host_waiting_for == i:
             self._host_waiting_for = -1
             self._call_end[-1] = time  # the blocking call returns now
             self._host_time = time + self._return_gap_ns
             if self._calls_after:
                 self._device_calls(self._calls_after[i])
-        self._signal_successor(i, time)
+        successor = self._successor[i]
+        if successor >= 0:
+            self._stream_reached[successor] = time + self._signal_ns  # what stream order alone asks for
+        batch = self._kernel_batch[i]
+        if batch < 0:
+            if successor >= 0:
+                self._signal_next(i, successor, time)
+        else:
+            self._signal_batch(i, batch, time)
         if i in self._dependents:
             for dependent in self._dependents[i]:
                 self._push(time + self._signal_ns, _EVENT, dependent, 0)
-        self._start_ready(unit, time)
+        if engine.pending:
+            self._start_ready(unit, time)
 
-    def _signal_successor(self, i: int, time: float) -> None:
-        latency = self._signal_ns
-        successor = self._successor[i]
-        if successor >= 0:
-            self._stream_reached[successor] = time + latency  # what stream order alone asks for
-        batch = self._kernel_batch[i]
-        if batch >= 0:
-            self._batch_left[batch] -= 1
-            done = self._batch_done.setdefault(batch, [])
-            done.append(i)
-            if self._batch_left[batch]:
-                return  # Fermi holds the signal until the whole batch has finished
-            finished = done
-        else:
-            finished = [i]
-        for j in finished:
+    def _signal_batch(self, i: int, batch: int, time: float) -> None:
+        """`i` of a batch of kernels has ended: Fermi holds the signal until the whole batch has finished."""
+        self._batch_left[batch] -= 1
+        done = self._batch_done.setdefault(batch, [])
+        done.append(i)
+        if self._batch_left[batch]:
+            return
+        for j in done:
             successor = self._successor[j]
-            if successor < 0:
-                continue
-            if self._unit[successor] == self._unit[j]:
-                # The engine itself keeps a stream's consecutive ops in order: no signal to wait for.
-                self._signal(successor, time)
-            else:
-                self._push(time + latency, _SIGNAL, successor, 0)
+            if successor >= 0:
+                self._signal_next(j, successor, time)
+
+    def _signal_next(self, i: int, successor: int, time: float) -> None:
+        """`i` has ended (its signal given): the next op of its stream hears of it."""
+        if self._unit[successor] == self._unit[i]:
+            # The engine itself keeps a stream's consecutive ops in order: no signal to wait for.
+            self._signal(successor, time)
+        else:
+            self._seq += 1
+            heapq.heappush(self._events, (time + self._signal_ns, self._seq, _SIGNAL, successor, 0))
 
     # --- copies sharing the link -----------------------------------------------------------
 
