@@ -130,11 +130,11 @@ def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
     work = np.where(last, last_ns[plan["stage"]], common_ns[plan["stage"]])
     occupancy = np.where(last, last_share[plan["stage"]], common_share[plan["stage"]])
     pageable = config.memory is HostMemory.PAGEABLE
-    blocks_host = {kind: pageable and kind in (OpKind.H2D, OpKind.D2H) for kind in OpKind}
+    blocks_host = np.isin(plan["kind"], (OpKind.H2D, OpKind.D2H)) & pageable
     return _ops_of(zip(
         kinds, plan["chunk"].tolist(), plan["stream"].tolist(), plan.units(),
         work.tolist(), plan["bytes"].tolist(), plan.memories(), occupancy.tolist(),
-        map(blocks_host.__getitem__, kinds), plan.names(), plan["waits_for"].tolist(), plan["device"].tolist(),
+        blocks_host.tolist(), plan.names(), plan["waits_for"].tolist(), plan["device"].tolist(),
         plan["after"].tolist(), strict=True,
     ))  # fmt: skip
 
