@@ -15,7 +15,7 @@ from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.host_reads import host_read_calls
 from overlapviz.backends.sim.invariants import check_timeline
-from overlapviz.backends.sim.ops import Op, build_ops, column_of, op_column
+from overlapviz.backends.sim.ops import Op, build_ops, op_column
 from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
 from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces
@@ -159,7 +159,7 @@ def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], time
         "bytes": both(op_column(ops, "nbytes"), np.zeros(len(calls))),
         "memory": both(op_column(ops, "memory"), np.full(len(calls), MemoryKind.NONE)),
         "name": both(
-            column_of((name_index[op.name] for op in ops), len(ops)),
+            op_column(ops, "name", convert=name_index.__getitem__),
             np.array([name_index[name] for name in calls.names], dtype=np.int64)[calls.name],
         ),
         "op": both(np.full(len(ops), -1), calls.op),

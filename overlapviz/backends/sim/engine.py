@@ -41,19 +41,17 @@ import numpy as np
 
 from overlapviz.backends.sim.device_calls import Calls, DeviceCall
 from overlapviz.backends.sim.host_links import copy_shares
-from overlapviz.backends.sim.model_state import ENGINES_PER_GPU, NOT_YET, Engine, ModelState
+from overlapviz.backends.sim.model_state import NOT_YET, Engine, ModelState
 from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces, column, float_column
-from overlapviz.core.trace.spans import Unit
 
 _COMPLETE, _SIGNAL, _EVENT = 0, 1, 2  # _EVENT: an op of another stream this one waits for has ended
-_COMPUTE = int(Unit.COMPUTE)
 _FULL = 1.0 + 1e-9  # occupancy sums up to this fit on the GPU (rounding slack)
 _CANCEL_CHECK_EVERY = 2048
 _PER_OP_LISTS = (
     "enqueue", "submitted", "ready", "signalled", "start", "end", "_version", "_successor", "_queue_of",
     "_unit", "_call_ns", "_call_name", "_kernel_batch", "_queues", "_call_name_of", "_call_start", "_call_end",
     "_call_op", "_call_device", "_stream_reached", "_on_host", "_signals_left", "_device", "_paths", "_lead_ns",
-    "_calls_before", "_calls_after",
+    "_calls_before", "_calls_after", "_kind", "_work_ns", "_occupancy", "_blocks_host",
 )  # fmt: skip
 
 
@@ -80,27 +78,36 @@ class GpuModel(ModelState):
             self._let_go()
 
     def _simulate(self, should_stop: Callable[[], bool] | None) -> None:
+        while self._steps(_CANCEL_CHECK_EVERY):
+            if should_stop is not None and should_stop():
+                raise InterruptedError("simulation stopped")
+
+    def _steps(self, count: int) -> bool:
+        """Take up to `count` steps (an op issued or an event handled); False once there is nothing left to do."""
         events, version, pop, call_ns = self._events, self._version, heapq.heappop, self._lead_ns
+        issue_next, signal, event, complete = self._issue_next, self._signal, self._event, self._complete
         n_ops = len(self.ops)
-        steps = 0
-        while True:
-            host_due = self._host_next < n_ops and self._host_waiting_for < 0
+        for _ in range(count):
             # An op reaches the GPU when its call returns: that is when the host's step happens.
-            if host_due and (not events or self._host_time + call_ns[self._host_next] <= events[0][0]):
-                self._issue_next()
+            host_next = self._host_next
+            if (
+                host_next < n_ops
+                and self._host_waiting_for < 0
+                and (not events or self._host_time + call_ns[host_next] <= events[0][0])
+            ):
+                issue_next()
             elif events:
                 time, _, kind, op, op_version = pop(events)
-                if kind == _SIGNAL:
-                    self._signal(op, time)
-                elif kind == _EVENT:
-                    self._event(op, time)
-                elif op_version == version[op]:
-                    self._complete(op, time)
+                if kind == _COMPLETE:
+                    if op_version == version[op]:
+                        complete(op, time)
+                elif kind == _SIGNAL:
+                    signal(op, time)
+                else:
+                    event(op, time)
             else:
-                break
-            steps += 1
-            if should_stop is not None and steps % _CANCEL_CHECK_EVERY == 0 and should_stop():
-                raise InterruptedError("simulation stopped")
+                return False
+        return True
 
     def _synchronize(self) -> None:
         """The host waits for the device, then frees what it allocated."""
@@ -138,7 +145,7 @@ class GpuModel(ModelState):
         if self._on_host[i]:
             self._host_copy(i)
             return
-        self._host_next += 1
+        self._host_next = i + 1
         if self._calls_before:
             self._device_calls(self._calls_before[i])
         begin = self._host_time
@@ -146,11 +153,9 @@ class GpuModel(ModelState):
         self.enqueue[i] = begin
         if not self._graph:
             self._add_call(self._call_name[i], begin, returns, i)
-        elif i == 0:
-            self._graph_begin = begin
-        if self._graph and i == len(self.ops) - 1:  # linked to the last op, which starts after the call
-            self._add_call(self._call_name_index("cudaGraphLaunch"), self._graph_begin, returns, i)
-        if self.ops[i].blocks_host:
+        else:
+            self._graph_call(i, begin, returns)
+        if self._blocks_host[i]:
             self._host_waiting_for = i  # the call returns when the copy is done (see _complete)
         else:
             self._host_time = returns + self._gap_ns
@@ -158,7 +163,15 @@ class GpuModel(ModelState):
                 self._device_calls(self._calls_after[i])
         self.submitted[i] = True
         self.ready[i] = returns
-        self._advance_queue(self._queue_of[i], returns)
+        if self.signalled[i]:  # else its queue stays held up, by it or by an op ahead of it
+            self._advance_queue(self._queue_of[i], returns)
+
+    def _graph_call(self, i: int, begin: float, returns: float) -> None:
+        """One cudaGraphLaunch issues every op: its call spans from the first op's issue to the last's."""
+        if i == 0:
+            self._graph_begin = begin
+        if i == len(self.ops) - 1:  # linked to the last op, which starts after the call
+            self._add_call(self._call_name_index("cudaGraphLaunch"), self._graph_begin, returns, i)
 
     def _host_copy(self, i: int) -> None:
         """The host copies a chunk into or out of a ring slot, first waiting for the D2H it empties."""
@@ -174,7 +187,7 @@ class GpuModel(ModelState):
         self._host_next += 1
         self.submitted[i] = True
         self.enqueue[i] = self.ready[i] = self.start[i] = begin
-        self.end[i] = begin + self.ops[i].work_ns
+        self.end[i] = begin + self._work_ns[i]
         self._host_time = self.end[i] + self._gap_ns
 
     # --- streams and queues ----------------------------------------------------------------
@@ -202,27 +215,29 @@ class GpuModel(ModelState):
     def _advance_queue(self, queue: int, time: float) -> None:
         """Hand the ops at the front of `queue` that are ready to their engines, in order."""
         ops = self._queues[queue]
-        pos = self._queue_pos[queue]
-        submitted, signalled = self.submitted, self.signalled
-        units: list[int] = []
-        while pos < len(ops):
+        pos = first = self._queue_pos[queue]
+        submitted, signalled, unit_of, engines = self.submitted, self.signalled, self._unit, self._engines
+        end = len(ops)
+        while pos < end:
             i = ops[pos]
             if not (submitted[i] and signalled[i]):
                 break  # a false dependency for everything behind it in this queue
-            unit = self._unit[i]
-            self._engines[unit].pending.append(i)
-            if unit not in units:
-                units.append(unit)
+            engines[unit_of[i]].pending.append(i)
             pos += 1
+        if pos == first:
+            return
         self._queue_pos[queue] = pos
-        for unit in units:
+        if pos == first + 1:
+            self._start_ready(unit_of[ops[first]], time)
+            return
+        for unit in dict.fromkeys([unit_of[i] for i in ops[first:pos]]):  # each engine once, in the order reached
             self._start_ready(unit, time)
 
     # --- engines ---------------------------------------------------------------------------
 
     def _start_ready(self, unit: int, time: float) -> None:
         engine = self._engines[unit]
-        if unit % ENGINES_PER_GPU != _COMPUTE:
+        if not self._is_compute[unit]:
             if engine.pending and not engine.running:  # a copy engine runs one copy at a time
                 i = self._pick(engine)
                 self._start(engine, i, time)
@@ -231,16 +246,16 @@ class GpuModel(ModelState):
         while engine.pending:
             i = self._pick(engine)
             if engine.running:
-                fits = self.profile.concurrent_kernels and engine.busy + self.ops[i].occupancy <= _FULL
+                fits = self._concurrent_kernels and engine.busy + self._occupancy[i] <= _FULL
                 if not fits:
                     return
             self._start(engine, i, time)
-            self._schedule_complete(i, time + self.ops[i].work_ns)
+            self._schedule_complete(i, time + self._work_ns[i])
 
     def _start(self, engine: Engine, i: int, time: float) -> None:
         engine.pending.remove(i)
         engine.running.append(i)
-        engine.busy += self.ops[i].occupancy
+        engine.busy += self._occupancy[i]
         engine.last_queue = self._queue_of[i]
         self.start[i] = time
 
@@ -253,58 +268,67 @@ class GpuModel(ModelState):
         ahead of other streams' copies that were ready earlier), else the op ready longest.
         """
         pending = engine.pending
-        if not self.profile.per_engine_queues:
+        if len(pending) == 1:
+            return pending[0]
+        if not self._per_engine_queues:
+            queue_of, last_queue = self._queue_of, engine.last_queue
             for i in pending:
-                if self._queue_of[i] == engine.last_queue:
+                if queue_of[i] == last_queue:
                     return i
             return min(pending, key=lambda i: (self.ready[i], i))
         return min(pending)
 
     def _complete(self, i: int, time: float) -> None:
-        op = self.ops[i]
         unit = self._unit[i]
         engine = self._engines[unit]
         engine.running.remove(i)
-        engine.busy -= op.occupancy
+        engine.busy -= self._occupancy[i]
         self.end[i] = time
-        if unit % ENGINES_PER_GPU != _COMPUTE:
+        if not self._is_compute[unit]:
             del self._copy_rate[i]
-            self._rebalance_copies(time)
+            if self._copy_rate:  # the copies still running may speed up
+                self._rebalance_copies(time)
         if self._host_waiting_for == i:
             self._host_waiting_for = -1
             self._call_end[-1] = time  # the blocking call returns now
-            self._host_time = time + self.profile.issue_gap_us * 1e3
+            self._host_time = time + self._return_gap_ns
             if self._calls_after:
                 self._device_calls(self._calls_after[i])
-        self._signal_successor(i, time)
-        for dependent in self._dependents.get(i, ()):
-            self._push(time + self.profile.signal_latency_us * 1e3, _EVENT, dependent, 0)
-        self._start_ready(unit, time)
-
-    def _signal_successor(self, i: int, time: float) -> None:
-        latency = self.profile.signal_latency_us * 1e3
         successor = self._successor[i]
         if successor >= 0:
-            self._stream_reached[successor] = time + latency  # what stream order alone asks for
+            self._stream_reached[successor] = time + self._signal_ns  # what stream order alone asks for
         batch = self._kernel_batch[i]
-        if batch >= 0:
-            self._batch_left[batch] -= 1
-            done = self._batch_done.setdefault(batch, [])
-            done.append(i)
-            if self._batch_left[batch]:
-                return  # Fermi holds the signal until the whole batch has finished
-            finished = done
+        if batch < 0:
+            if successor >= 0:
+                self._signal_next(i, successor, time)
         else:
-            finished = [i]
-        for j in finished:
+            self._signal_batch(i, batch, time)
+        if i in self._dependents:
+            for dependent in self._dependents[i]:
+                self._push(time + self._signal_ns, _EVENT, dependent, 0)
+        if engine.pending:
+            self._start_ready(unit, time)
+
+    def _signal_batch(self, i: int, batch: int, time: float) -> None:
+        """`i` of a batch of kernels has ended: Fermi holds the signal until the whole batch has finished."""
+        self._batch_left[batch] -= 1
+        done = self._batch_done.setdefault(batch, [])
+        done.append(i)
+        if self._batch_left[batch]:
+            return
+        for j in done:
             successor = self._successor[j]
-            if successor < 0:
-                continue
-            if self._unit[successor] == self._unit[j]:
-                # The engine itself keeps a stream's consecutive ops in order: no signal to wait for.
-                self._signal(successor, time)
-            else:
-                self._push(time + latency, _SIGNAL, successor, 0)
+            if successor >= 0:
+                self._signal_next(j, successor, time)
+
+    def _signal_next(self, i: int, successor: int, time: float) -> None:
+        """`i` has ended (its signal given): the next op of its stream hears of it."""
+        if self._unit[successor] == self._unit[i]:
+            # The engine itself keeps a stream's consecutive ops in order: no signal to wait for.
+            self._signal(successor, time)
+        else:
+            self._seq += 1
+            heapq.heappush(self._events, (time + self._signal_ns, self._seq, _SIGNAL, successor, 0))
 
     # --- copies sharing the link -----------------------------------------------------------
 
@@ -316,12 +340,15 @@ class GpuModel(ModelState):
         """
         copies = self._copy_rate  # exactly the running copies
         if started >= 0:
-            copies[started] = (0.0, self.ops[started].work_ns, time)
+            copies[started] = (0.0, self._work_ns[started], time)
         if self._several_gpus:
             rates = copy_shares(copies, self._paths, self.profile.bidirectional_factor)
+        elif len(copies) < 2:
+            rate = 1.0
         else:
-            kinds = [self.ops[i].kind for i in copies]
-            rate = self.profile.bidirectional_factor if len(kinds) > 1 and any(k != kinds[0] for k in kinds) else 1.0
+            kind = self._kind
+            first = kind[next(iter(copies))]
+            rate = self.profile.bidirectional_factor if any(kind[i] is not first for i in copies) else 1.0
         for i, (old_rate, left, since) in copies.items():
             if self._several_gpus:
                 rate = rates[i]
@@ -332,8 +359,10 @@ class GpuModel(ModelState):
             self._schedule_complete(i, time + max(left, 0.0) / rate)
 
     def _schedule_complete(self, i: int, time: float) -> None:
-        self._version[i] += 1
-        self._push(time, _COMPLETE, i, self._version[i])
+        version = self._version[i] + 1
+        self._version[i] = version
+        self._seq += 1
+        heapq.heappush(self._events, (time, self._seq, _COMPLETE, i, version))
 
     def _push(self, time: float, kind: int, op: int, version: int) -> None:
         self._seq += 1

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from overlapviz.backends.sim.ops import Op
+import numpy as np
+
+from overlapviz.backends.sim.ops import OpColumns
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace.spans import OpKind
 
 
 def issue_calls(
-    ops: list[Op], profile: DeviceProfile, name_index: Callable[[str], int]
+    columns: OpColumns, profile: DeviceProfile, name_index: Callable[[str], int]
 ) -> tuple[list[float], list[int]]:
     """Host time and name (an index given by `name_index`) of the call that issues each op.
 
@@ -21,24 +23,14 @@ def issue_calls(
     kinds = profile.host_kinds
     prefetch_ns = memcpy_ns if kinds is None else kinds.prefetch_call_us * 1e3
     launch, memcpy = name_index("cuLaunchKernel"), name_index("cudaMemcpyAsync")
-    prefetches = any(op.kind is OpKind.PREFETCH for op in ops)  # a name only for calls the run makes
-    prefetch = name_index("cudaMemPrefetchAsync") if prefetches else -1
-    peers = any(op.kind is OpKind.PEER for op in ops)
-    peer = name_index("cudaMemcpyPeerAsync") if peers else -1
-    call_ns: list[float] = []
-    call_name: list[int] = []
-    for op in ops:  # `is` on the members: hashing an enum member runs Python code, slow at 10^5 ops
-        kind = op.kind
-        if kind is OpKind.KERNEL:
-            call_ns.append(launch_ns)
-            call_name.append(launch)
-        elif kind is OpKind.PREFETCH:
-            call_ns.append(prefetch_ns)
-            call_name.append(prefetch)
-        elif kind is OpKind.PEER:  # not measured: costed as the pinned cudaMemcpyAsync it resembles
-            call_ns.append(memcpy_ns)
-            call_name.append(peer)
-        else:
-            call_ns.append(op.work_ns if kind is OpKind.HOST_COPY else memcpy_ns)
-            call_name.append(memcpy)
-    return call_ns, call_name
+    kind = columns.kind
+    prefetch = name_index("cudaMemPrefetchAsync") if (kind == OpKind.PREFETCH).any() else -1  # only calls made
+    peer = name_index("cudaMemcpyPeerAsync") if (kind == OpKind.PEER).any() else -1
+    # By kind: copies (and any other kind) are cudaMemcpyAsync calls; a peer copy is not
+    # measured: costed as the pinned cudaMemcpyAsync it resembles.
+    ns_of, name_of = np.full(len(OpKind), memcpy_ns), np.full(len(OpKind), memcpy, dtype=np.int64)
+    ns_of[OpKind.KERNEL], name_of[OpKind.KERNEL] = launch_ns, launch
+    ns_of[OpKind.PREFETCH], name_of[OpKind.PREFETCH] = prefetch_ns, prefetch
+    name_of[OpKind.PEER] = peer
+    call_ns = np.where(kind == OpKind.HOST_COPY, columns.work_ns, ns_of[kind])  # a host copy: the copy itself
+    return call_ns.tolist(), name_of[kind].tolist()

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from overlapviz.backends.sim.device_calls import Calls, device_calls
 from overlapviz.backends.sim.host_links import link_paths
 from overlapviz.backends.sim.issue_calls import issue_calls
 from overlapviz.backends.sim.op_order import first_in_stream, kernel_batches, stream_successors, work_queues
-from overlapviz.backends.sim.ops import Op
+from overlapviz.backends.sim.ops import Op, OpColumns, op_values
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace.spans import OpKind, Unit
 
@@ -53,12 +55,14 @@ class ModelState:
         """
         self.profile = profile
         self.ops = ops
+        columns = OpColumns.of(ops)
         self._set_up_op_times(len(ops))
-        self._set_up_waits(ops)
-        self._set_up_gpus(ops, peer_access)
-        self._set_up_queues_and_engines(ops)
+        self._set_up_op_costs(ops)
+        self._set_up_waits(ops, columns)
+        self._set_up_gpus(ops, columns, peer_access)
+        self._set_up_queues_and_engines(columns)
         self._set_up_host_call_columns()
-        self._set_up_host_thread(ops, graph_op_ns)
+        self._set_up_host_thread(ops, columns, graph_op_ns)
         self._host_after = host_after
         for name, ns in host_before:
             self._host_call(name, ns)
@@ -71,26 +75,38 @@ class ModelState:
         self.start = [-1.0] * n
         self.end = [-1.0] * n
 
-    def _set_up_waits(self, ops: list[Op]) -> None:
+    def _set_up_op_costs(self, ops: list[Op]) -> None:
+        """What the event loop reads of each op, as lists: a list item is quicker to read than a tuple's field."""
+        self._kind = op_values(ops, "kind")
+        self._work_ns = op_values(ops, "work_ns")
+        self._occupancy = op_values(ops, "occupancy")
+        self._blocks_host = op_values(ops, "blocks_host")
+        profile = self.profile
+        self._concurrent_kernels = profile.concurrent_kernels
+        self._per_engine_queues = profile.per_engine_queues
+        self._signal_ns = profile.signal_latency_us * 1e3
+        self._return_gap_ns = profile.issue_gap_us * 1e3  # after a blocking call returns, even in a graph
+
+    def _set_up_waits(self, ops: list[Op], columns: OpColumns) -> None:
         """What each op waits for before it may go, and whom it signals when it ends."""
         # The op before it in its stream (none for the first of a stream) and an op of another
         # stream (an event), where it has one.
-        firsts = first_in_stream(ops)
-        self._signals_left = [int(not first) + int(op.after >= 0) for first, op in zip(firsts, ops, strict=True)]
-        self.signalled = [left == 0 for left in self._signals_left]
+        waits = columns.after >= 0
+        signals_left = (~first_in_stream(columns.stream)).astype(np.int64) + waits
+        self._signals_left: list[int] = signals_left.tolist()
+        self.signalled: list[bool] = (signals_left == 0).tolist()
         self._dependents: dict[int, list[int]] = {}  # op -> the ops of other streams waiting for it
-        for i, op in enumerate(ops):
-            if op.after >= 0:
-                self._dependents.setdefault(op.after, []).append(i)
-        self._successor = stream_successors(ops)
+        for i, waited in zip(np.flatnonzero(waits).tolist(), columns.after[waits].tolist(), strict=True):
+            self._dependents.setdefault(waited, []).append(i)
+        self._successor = stream_successors(columns.stream)
         self._kernel_batch, self._batch_left = kernel_batches(ops, self.profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
         self._stream_reached = [NOT_YET] * len(ops)  # when the op before each in its stream ended
 
-    def _set_up_gpus(self, ops: list[Op], peer_access: bool) -> None:
+    def _set_up_gpus(self, ops: list[Op], columns: OpColumns, peer_access: bool) -> None:
         """The GPU of each op, and (two GPUs) the PCIe link directions each copy crosses."""
-        self._device = [op.device for op in ops]
-        self._several_gpus = any(self._device)
+        self._device: list[int] = columns.device.tolist()
+        self._several_gpus = bool(columns.device.any())
         peer = self.profile.peer
         self._paths = (
             link_paths(ops, shared_host_link=peer is not None and peer.shared_host_link,
@@ -98,20 +114,22 @@ class ModelState:
             if self._several_gpus else []
         )  # fmt: skip
 
-    def _set_up_queues_and_engines(self, ops: list[Op]) -> None:
+    def _set_up_queues_and_engines(self, columns: OpColumns) -> None:
         """The work queues, the engine of each op, the engines, and the events that drive the run."""
         profile = self.profile
         self._events: list[tuple[float, int, int, int, int]] = []  # (time, seq, kind, op, version)
         self._seq = 0
-        self._version = [0] * len(ops)  # bumped when an op's end moves: an event of an older one is stale
-        self._queue_of, self._queues = work_queues(ops, profile)
+        self._version = [0] * len(columns.kind)  # bumped when an op's end moves: an event of an older one is stale
+        self._queue_of, self._queues = work_queues(columns.stream, columns.unit, columns.device, profile)
         self._queue_pos = [0] * len(self._queues)
         # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
         one_migration = profile.host_kinds is not None and profile.host_kinds.migrations_one_at_a_time
-        self._unit = [MIGRATIONS if one_migration and op.kind is OpKind.PREFETCH else int(op.unit) for op in ops]
-        if self._several_gpus:
-            self._unit = [op.device * ENGINES_PER_GPU + unit for op, unit in zip(ops, self._unit, strict=True)]
+        migrates = (columns.kind == OpKind.PREFETCH) & one_migration
+        self._unit: list[int] = (
+            np.where(migrates, MIGRATIONS, columns.unit) + columns.device * ENGINES_PER_GPU
+        ).tolist()
         self._engines = [Engine() for _ in range(ENGINES_PER_GPU * (1 + max(self._device, default=0)))]
+        self._is_compute = [unit % ENGINES_PER_GPU == int(Unit.COMPUTE) for unit in range(len(self._engines))]
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
 
     def _set_up_host_call_columns(self) -> None:
@@ -123,11 +141,11 @@ class ModelState:
         self._call_op: list[int] = []
         self._call_device: list[int] = []
 
-    def _set_up_host_thread(self, ops: list[Op], graph_op_ns: float | None) -> None:
+    def _set_up_host_thread(self, ops: list[Op], columns: OpColumns, graph_op_ns: float | None) -> None:
         """What each op's call costs the host, the calls around it, and where the host thread stands."""
         profile = self.profile
-        self._call_ns, self._call_name = issue_calls(ops, profile, self._call_name_index)
-        self._on_host = [op.kind is OpKind.HOST_COPY for op in ops]
+        self._call_ns, self._call_name = issue_calls(columns, profile, self._call_name_index)
+        self._on_host: list[bool] = (columns.kind == OpKind.HOST_COPY).tolist()
         self._gap_ns = profile.issue_gap_us * 1e3
         self._graph = graph_op_ns is not None
         if graph_op_ns is not None:  # one call issues them all: no caller's code between ops

@@ -2,54 +2,55 @@
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from overlapviz.backends.sim.ops import Op
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace.spans import OpKind, Unit
 
 NO_QUEUE = -1  # host copies reach no hardware queue
+IntColumn = npt.NDArray[np.int64]  # one value per op, in issue order
+BoolColumn = npt.NDArray[np.bool_]
 
 
-def stream_successors(ops: list[Op]) -> list[int]:
-    """For each op, the next op of its stream in issue order (-1 for the last)."""
-    successor = [-1] * len(ops)
-    last: dict[int, int] = {}
-    for i, op in enumerate(ops):
-        if op.stream < 0:  # a host copy: the host thread keeps its order
-            continue
-        if op.stream in last:
-            successor[last[op.stream]] = i
-        last[op.stream] = i
-    return successor
+def stream_successors(streams: IntColumn) -> list[int]:
+    """For each op (by its stream), the next op of its stream in issue order (-1 for the last)."""
+    successor = np.full(len(streams), -1, dtype=np.int64)
+    on_device = np.flatnonzero(streams >= 0)  # a host copy: the host thread keeps its order
+    order = on_device[np.argsort(streams[on_device], kind="stable")]  # each stream's ops, in issue order
+    same = streams[order[1:]] == streams[order[:-1]]
+    successor[order[:-1][same]] = order[1:][same]
+    return successor.tolist()
 
 
-def first_in_stream(ops: list[Op]) -> list[bool]:
-    """True for each op that is the first of its stream."""
-    seen: set[int] = set()
-    first = []
-    for op in ops:
-        first.append(op.stream not in seen)
-        seen.add(op.stream)
+def first_in_stream(streams: IntColumn) -> BoolColumn:
+    """True for each op (by its stream) that is the first of its stream."""
+    first = np.zeros(len(streams), dtype=bool)
+    first[np.unique(streams, return_index=True)[1]] = True  # the index of each stream's first op
     return first
 
 
-def work_queues(ops: list[Op], profile: DeviceProfile) -> tuple[list[int], list[list[int]]]:
-    """Which hardware queue carries each op, and each queue's ops in issue order (host copies: none)."""
-    keys: list[int | None] = []  # a key per queue: unique per GPU
-    for op in ops:
-        if op.stream < 0:
-            keys.append(None)
-        else:
-            # each GPU has queues of its own; a GPU's streams share them as on one GPU (stream
-            # numbers of GPU 1 are shifted by a constant, so the same streams share a queue)
-            queue = int(op.unit) if profile.per_engine_queues else op.stream % profile.work_queues
-            keys.append(queue + op.device * (len(Unit) + profile.work_queues))
-    index = {key: n for n, key in enumerate(dict.fromkeys(key for key in keys if key is not None))}
-    queues: list[list[int]] = [[] for _ in index]
-    queue_of = [NO_QUEUE if key is None else index[key] for key in keys]
-    for i, queue in enumerate(queue_of):
-        if queue != NO_QUEUE:
-            queues[queue].append(i)
-    return queue_of, queues
+def work_queues(
+    streams: IntColumn, units: IntColumn, devices: IntColumn, profile: DeviceProfile
+) -> tuple[list[int], list[list[int]]]:
+    """Which hardware queue carries each op, and each queue's ops in issue order (host copies: none).
+
+    Queues are numbered in the order their first op is issued.
+    """
+    # each GPU has queues of its own; a GPU's streams share them as on one GPU (stream
+    # numbers of GPU 1 are shifted by a constant, so the same streams share a queue)
+    queue = units if profile.per_engine_queues else streams % profile.work_queues
+    keys = queue + devices * (len(Unit) + profile.work_queues)  # a key per queue: unique per GPU
+    on_device = np.flatnonzero(streams >= 0)
+    distinct, first, index = np.unique(keys[on_device], return_index=True, return_inverse=True)
+    number = np.empty(len(distinct), dtype=np.int64)
+    number[np.argsort(first)] = np.arange(len(distinct))  # each key's queue, by its first op
+    queue_of = np.full(len(streams), NO_QUEUE, dtype=np.int64)
+    queue_of[on_device] = number[index.reshape(-1)]
+    order = on_device[np.argsort(queue_of[on_device], kind="stable")]
+    bounds = np.searchsorted(queue_of[order], np.arange(1, len(distinct)))
+    return queue_of.tolist(), [part.tolist() for part in np.split(order, bounds)] if len(distinct) else []
 
 
 def kernel_batches(ops: list[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:

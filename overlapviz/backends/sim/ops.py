@@ -7,8 +7,11 @@ runs; this module adds what the model needs on top: how long each op takes on a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from itertools import islice
+from operator import itemgetter
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +40,7 @@ from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 
 KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
 StageValues = npt.NDArray[np.float64]  # one value per stage, indexed like `pipeline_plan.STAGES`
+_PIECE = 16_384  # ops made or read at a time: other threads get Python's lock in between
 
 
 class Op(NamedTuple):
@@ -62,20 +66,45 @@ def model_plan(config: PipelineConfig, profile: DeviceProfile) -> PipelinePlan:
     return pipeline_plan(config, copy_engines=profile.copy_engines, sm_count=profile.sm_count)
 
 
-def op_column(ops: Sequence[Op], field: str, dtype: type = np.int64) -> npt.NDArray[Any]:
-    """One field of every op as an array.
+def op_column(
+    ops: Sequence[Op], field: str, dtype: type = np.int64, convert: Callable[[Any], Any] | None = None
+) -> npt.NDArray[Any]:
+    """One field of every op (through `convert`, where given) as an array.
 
-    Read an op at a time in Python: `np.array` of a list of 10^5 enum members is one call
-    that holds Python's lock for tens of ms (the GUI thread waits on it); a generator lets
-    other threads in between.
+    Read a piece of the ops at a time: `np.array` of a list of 10^5 enum members is one call
+    that holds Python's lock for tens of ms (the GUI thread waits on it); between pieces
+    other threads get it.
     """
-    index = Op._fields.index(field)
-    return column_of((op[index] for op in ops), len(ops), dtype)
+    field_of = itemgetter(Op._fields.index(field))
+
+    def piece(start: int) -> npt.NDArray[Any]:
+        values = map(field_of, ops[start : start + _PIECE])
+        return np.fromiter(values if convert is None else map(convert, values), dtype=dtype)
+
+    pieces = [piece(start) for start in range(0, len(ops), _PIECE)]
+    return np.concatenate(pieces) if pieces else np.zeros(0, dtype=dtype)
 
 
-def column_of(values: Iterable[Any], count: int, dtype: type = np.int64) -> npt.NDArray[Any]:
-    """`count` values from an iterable as an array (see `op_column` for why not `np.array`)."""
-    return np.fromiter(values, dtype=dtype, count=count)
+def op_values(ops: Sequence[Op], field: str) -> list[Any]:
+    """One field of every op as a list: the event loop reads a list item quicker than a tuple's field."""
+    return list(map(itemgetter(Op._fields.index(field)), ops))
+
+
+class OpColumns(NamedTuple):
+    """The fields of the ops that decide, before a run, how they wait and queue: one array each."""
+
+    kind: npt.NDArray[np.int64]
+    stream: npt.NDArray[np.int64]
+    unit: npt.NDArray[np.int64]
+    device: npt.NDArray[np.int64]
+    after: npt.NDArray[np.int64]
+    work_ns: npt.NDArray[np.float64]
+
+    @classmethod
+    def of(cls, ops: Sequence[Op]) -> OpColumns:
+        """The columns of `ops`."""
+        kind, stream, unit, device, after = (op_column(ops, field) for field in cls._fields[:-1])
+        return cls(kind, stream, unit, device, after, op_column(ops, "work_ns", np.float64))
 
 
 def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
@@ -101,13 +130,27 @@ def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
     work = np.where(last, last_ns[plan["stage"]], common_ns[plan["stage"]])
     occupancy = np.where(last, last_share[plan["stage"]], common_share[plan["stage"]])
     pageable = config.memory is HostMemory.PAGEABLE
-    blocks_host = {kind: pageable and kind in (OpKind.H2D, OpKind.D2H) for kind in OpKind}
-    return list(map(Op._make, zip(
+    blocks_host = np.isin(plan["kind"], (OpKind.H2D, OpKind.D2H)) & pageable
+    return _ops_of(zip(
         kinds, plan["chunk"].tolist(), plan["stream"].tolist(), plan.units(),
         work.tolist(), plan["bytes"].tolist(), plan.memories(), occupancy.tolist(),
-        map(blocks_host.__getitem__, kinds), plan.names(), plan["waits_for"].tolist(), plan["device"].tolist(),
+        blocks_host.tolist(), plan.names(), plan["waits_for"].tolist(), plan["device"].tolist(),
         plan["after"].tolist(), strict=True,
-    )))  # fmt: skip
+    ))  # fmt: skip
+
+
+def _ops_of(rows: Iterator[tuple[Any, ...]]) -> list[Op]:
+    """An op of each row of fields, made a piece at a time (see `op_column`).
+
+    `tuple.__new__` makes the same op as `Op._make` without running Python code for each.
+    """
+    make = cast(Callable[[tuple[Any, ...]], Op], partial(tuple.__new__, Op))
+    ops: list[Op] = []
+    while True:
+        made = len(ops)
+        ops.extend(map(make, islice(rows, _PIECE)))
+        if len(ops) == made:
+            return ops
 
 
 def _costs(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> tuple[StageValues, StageValues]:
