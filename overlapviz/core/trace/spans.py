@@ -148,6 +148,11 @@ class Trace:
         duration: npt.NDArray[np.int64] = self["end_ns"] - self["start_ns"]
         return duration
 
+    def durations_of(self, rows: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+        """Duration (end - start) of the spans `rows` (indices or a mask): only theirs, not every span's."""
+        duration: npt.NDArray[np.int64] = self["end_ns"][rows] - self["start_ns"][rows]
+        return duration
+
     def mask(self, *kinds: OpKind) -> npt.NDArray[np.bool_]:
         """Rows whose kind is one of `kinds`."""
         return equal_to_any(self["kind"], kinds)
