@@ -81,7 +81,7 @@ class ShownSpans:
 
 @dataclass(frozen=True, slots=True)
 class SpanLevels:
-    """A layer's spans (the base level, pixel 0), the pixels of the coarser levels above them (finest first), and the time they cover.
+    """A layer's spans (the base level, pixel 0), the pixels of the levels above it (finest first), the time they cover.
 
     The coarser levels are built when first read (`level`) and kept in `built`, by their index in `pixels`.
     """
@@ -150,7 +150,7 @@ def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
 
 
 def _level_pixels(base: Level) -> tuple[float, ...]:
-    """The pixels of the levels above `base`: each a step coarser, kept if it has at most half the spans of the one below.
+    """The pixels of the levels above `base`: each a step coarser, kept if it has half the spans of the one below or fewer.
 
     Only counted here: a level's spans are those of `base` at least its pixel wide.
     """
