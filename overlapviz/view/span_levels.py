@@ -150,7 +150,7 @@ def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
 
 
 def _level_pixels(base: Level) -> tuple[float, ...]:
-    """The pixels of the levels above `base`: each a step coarser, kept if it has half the spans of the one below or fewer.
+    """The pixels of the levels above `base`: each a step coarser, kept if it has at most half the spans below it.
 
     Only counted here: a level's spans are those of `base` at least its pixel wide.
     """
