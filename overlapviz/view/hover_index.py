@@ -36,9 +36,10 @@ class SortedSpans:
     @classmethod
     def of(cls, rows: npt.NDArray[np.intp], starts: npt.ArrayLike, ends: npt.ArrayLike) -> SortedSpans:
         """Sort the spans by start and index them."""
-        s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
-        order = np.argsort(s, kind="stable")
-        s, e, r = s[order], e[order], np.asarray(rows, dtype=np.intp)[order]
+        s, e, r = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64), np.asarray(rows, dtype=np.intp)
+        if len(s) > 1 and not bool((s[1:] >= s[:-1]).all()):  # a lane's rows come sorted: no sort to pay then
+            order = np.argsort(s, kind="stable")
+            s, e, r = s[order], e[order], r[order]
         reach = np.maximum.accumulate(e) if len(e) else e
         return cls(r, s, e, reach)
 
