@@ -2,9 +2,9 @@
 
 Hit-testing shapes is far too slow at 10^4 spans; instead each lane keeps its spans sorted
 by start and the running maximum of their ends, so a look-up is one `np.searchsorted` and a
-short walk back over the spans that can still cover the instant. The index is built with
-the rest of a prepared trace (off the GUI thread) and knows lanes by key only; which lane is
-at a height is the layout's to say. Pure: no Qt here.
+short walk back over the spans that can still cover the instant. The index is made with the
+rest of a prepared trace but sorts a lane's spans only at the lane's first look-up. It knows
+lanes by key only; which lane is at a height is the layout's to say. Pure: no Qt here.
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ class SortedSpans:
     @classmethod
     def of(cls, rows: npt.NDArray[np.intp], starts: npt.ArrayLike, ends: npt.ArrayLike) -> SortedSpans:
         """Sort the spans by start and index them."""
-        s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
-        order = np.argsort(s, kind="stable")
-        s, e, r = s[order], e[order], np.asarray(rows, dtype=np.intp)[order]
+        s, e, r = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64), np.asarray(rows, dtype=np.intp)
+        if len(s) > 1 and not bool((s[1:] >= s[:-1]).all()):  # a lane's rows come sorted: no sort to pay then
+            order = np.argsort(s, kind="stable")
+            s, e, r = s[order], e[order], r[order]
         reach = np.maximum.accumulate(e) if len(e) else e
         return cls(r, s, e, reach)
 
@@ -64,32 +65,47 @@ class Hit:
 
 
 class HoverIndex:
-    """Look-ups of the span at an instant of a lane."""
+    """Look-ups of the span at an instant of a lane.
+
+    A lane's index is made at its first look-up: sorting every lane's spans up front would
+    cost a second of the open at 10^7 spans, for lanes the pointer may never cross.
+    """
 
     def __init__(self, trace: Trace, lanes: Sequence[LaneRows], span_sets: Iterable[SpanSet]) -> None:
+        self._trace = trace
+        self._lane_rows = {lane.key: lane.rows for lane in lanes}
+        self._waiting_sets = _waiting_by_lane(span_sets)
         self._running: dict[str, SortedSpans] = {}
         self._waiting: dict[str, SortedSpans] = {}
-        for lane in lanes:
-            rows = lane.rows
-            self._running[lane.key] = SortedSpans.of(rows, trace["start_ns"][rows], trace["end_ns"][rows])
-        for lane_key, sets in _waiting_by_lane(span_sets).items():
+
+    def at(self, lane_key: str, t_ns: float, tolerance_ns: float = 0.0) -> Hit | None:
+        """The span at time `t_ns` in lane `lane_key`: running first, then waiting."""
+        if lane_key not in self._lane_rows:
+            return None
+        running = self._running_in(lane_key)
+        row = running.at(t_ns)
+        if row is None and lane_key in self._waiting_sets:
+            waiting = self._waiting_in(lane_key).at(t_ns)
+            if waiting is not None:
+                return Hit(waiting, True, lane_key)
+        if row is None:
+            row = running.at(t_ns, tolerance_ns)
+        return None if row is None else Hit(row, False, lane_key)
+
+    def _running_in(self, lane_key: str) -> SortedSpans:
+        if lane_key not in self._running:
+            rows = self._lane_rows[lane_key]
+            self._running[lane_key] = SortedSpans.of(rows, self._trace["start_ns"][rows], self._trace["end_ns"][rows])
+        return self._running[lane_key]
+
+    def _waiting_in(self, lane_key: str) -> SortedSpans:
+        if lane_key not in self._waiting:
+            sets = self._waiting_sets[lane_key]
             rows = np.concatenate([s.rows for s in sets])
             starts = np.concatenate([s.starts for s in sets])
             ends = np.concatenate([s.ends for s in sets])
             self._waiting[lane_key] = SortedSpans.of(rows, starts, ends)
-
-    def at(self, lane_key: str, t_ns: float, tolerance_ns: float = 0.0) -> Hit | None:
-        """The span at time `t_ns` in lane `lane_key`: running first, then waiting."""
-        if lane_key not in self._running:
-            return None
-        row = self._running[lane_key].at(t_ns)
-        if row is None and lane_key in self._waiting:
-            waiting = self._waiting[lane_key].at(t_ns)
-            if waiting is not None:
-                return Hit(waiting, True, lane_key)
-        if row is None:
-            row = self._running[lane_key].at(t_ns, tolerance_ns)
-        return None if row is None else Hit(row, False, lane_key)
+        return self._waiting[lane_key]
 
 
 def _waiting_by_lane(span_sets: Iterable[SpanSet]) -> dict[str, list[SpanSet]]:

@@ -46,5 +46,5 @@ def kernel_rate(trace: Trace) -> KernelRate | None:
     work = kernel_work(config)
     if work <= 0:
         return None
-    rate = float(np.median(trace.duration_ns[kernels])) / work
+    rate = float(np.median(trace.durations_of(kernels))) / work
     return KernelRate(rate, meta.backend or "", meta.device or "", config.kernel)

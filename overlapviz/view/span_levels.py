@@ -9,13 +9,21 @@ gets a few levels holding only its spans at least 4, 16, 64, ... times wider, up
 thousand spans for the whole run. A window starts from the coarsest level whose pixel is
 no wider than its own and cuts it to the window by binary search (starts are sorted, and
 the running maximum of the ends is too); the time the layer's spans cover
-(`core.analysis.lod.CoveredTime`, made once) gives the columns' ink, whatever the number of spans. Pure: no Qt here.
+(`core.analysis.lod.CoveredTime`, made once) gives the columns' ink, whatever the number of spans.
+
+Which levels a layer has is settled when it is made, by counting its spans at least each
+pixel wide; only the coarsest, the one the whole run in view reads, is built then. The finer
+ones are built the first time a zoom asks for them: at 10^7 spans, building them all would
+take seconds of the open, for windows the user may never look at. A level holds the layer's
+spans at least its pixel wide, whichever finer level it is cut from, so a level built late is
+the one that would have been built at once. Pure: no Qt here.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -73,17 +81,40 @@ class ShownSpans:
 
 @dataclass(frozen=True, slots=True)
 class SpanLevels:
-    """A layer's spans (level 0, pixel 0), the coarser levels above them (finest first), and the time they cover."""
+    """A layer's spans (the base level, pixel 0), the pixels of the levels above it (finest first), the time they cover.
 
-    levels: tuple[Level, ...]
+    The coarser levels are built when first read (`level`) and kept in `built`, by their index in `pixels`.
+    """
+
+    base: Level
+    pixels: tuple[float, ...]
     covered: CoveredTime
+    built: dict[int, Level] = field(default_factory=dict)
+
+    @property
+    def levels(self) -> tuple[Level, ...]:
+        """Every level, the base first (the coarser ones built now if they were not)."""
+        return (self.base, *(self.level(index) for index in range(len(self.pixels))))
+
+    def level(self, index: int) -> Level:
+        """The coarser level `index` (of `pixels`), cut from the coarsest level below it built so far."""
+        if index not in self.built:
+            below = max((i for i in self.built if i < index), default=None)
+            source = self.base if below is None else self.built[below]
+            self.built[index] = source.wider(self.pixels[index])
+        return self.built[index]
+
+    def for_pixel(self, pixel_ns: float) -> Level:
+        """The coarsest level whose pixel is no wider than `pixel_ns`."""
+        index = bisect.bisect_right(self.pixels, pixel_ns) - 1
+        return self.base if index < 0 else self.level(index)
 
     def visible(self, t0: float, t1: float, pixel_ns: float, cursor_ns: float | None = None) -> ShownSpans:
         """What to draw for the window [t0, t1] with pixels `pixel_ns` wide (see `core.analysis.lod`).
 
         With `cursor_ns`, only what started by then, cut at it (a replay).
         """
-        level = next(lv for lv in reversed(self.levels) if lv.pixel_ns <= pixel_ns)
+        level = self.for_pixel(pixel_ns)
         last = t1 if cursor_ns is None else min(t1, cursor_ns)
         first = int(level.reach.searchsorted(_whole_ns(math.ceil(t0)), side="left"))
         stop = max(int(level.starts.searchsorted(_whole_ns(math.floor(last)), side="right")), first)
@@ -110,18 +141,30 @@ def _whole_ns(t: int) -> int:
 
 
 def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
-    """The spans `starts`, `ends`, their coarser levels and the time they cover."""
+    """The spans `starts`, `ends`, the pixels of their coarser levels (the coarsest built) and the time they cover."""
     base = Level.of(0.0, starts, ends)
-    levels = [base]
-    covered = CoveredTime.of(base.starts, base.ends)
+    levels = SpanLevels(base, _level_pixels(base), CoveredTime.of(base.starts, base.ends))
+    if levels.pixels:
+        levels.level(len(levels.pixels) - 1)  # what the whole run in view shows first
+    return levels
+
+
+def _level_pixels(base: Level) -> tuple[float, ...]:
+    """The pixels of the levels above `base`: each a step coarser, kept if it has at most half the spans below it.
+
+    Only counted here: a level's spans are those of `base` at least its pixel wide.
+    """
     if len(base.starts) < 2:
-        return SpanLevels(tuple(levels), covered)
+        return ()
     coarsest = float(base.reach[-1] - base.starts[0]) / COARSEST_PIXELS
+    widths = base.ends - base.starts
+    kept: list[float] = []
     for step in range(FINEST_STEPS, -1, -1):
         pixel = coarsest / LEVEL_STEP**step
         if pixel < 1.0:
             continue
-        level = levels[-1].wider(pixel)
-        if len(level.starts) * MIN_SHRINK <= len(levels[-1].starts):
-            levels.append(level)
-    return SpanLevels(tuple(levels), covered)
+        wide = widths >= pixel
+        if np.count_nonzero(wide) * MIN_SHRINK <= len(widths):
+            kept.append(pixel)
+            widths = widths[wide]  # the next pixels are counted on what is left
+    return tuple(kept)

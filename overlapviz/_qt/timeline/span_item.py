@@ -255,7 +255,7 @@ def _time_bounds(layers: list[SpanSet]) -> tuple[float, float] | None:
         return None
     # a set is sorted by start and its finest level's reach is the running latest end: no scan
     x0 = min(float(layer.starts[0]) for layer in filled) / NS_PER_MS
-    x1 = max(float(layer.levels.levels[0].reach[-1]) for layer in filled) / NS_PER_MS
+    x1 = max(float(layer.levels.base.reach[-1]) for layer in filled) / NS_PER_MS
     return x0, x1
 
 

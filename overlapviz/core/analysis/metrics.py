@@ -173,7 +173,7 @@ def ns_to_ms(ns: int) -> float:
 def compute_metrics(trace: Trace) -> Metrics:
     """Compute every metric of `trace` (see the module docstring for the definitions)."""
     makespan = makespan_ns(trace)
-    serial = int(trace.duration_ns[trace.device_mask].sum())
+    serial = int(trace.durations_of(trace.device_mask).sum())
     lower = lower_bound_ns(trace)
     kinds = busy_keys(trace)
     summed = {key: summed_ns(trace, kind) for kind, key in kinds.items()}
@@ -225,7 +225,7 @@ def pinned_bytes(trace: Trace) -> int | None:
 def copy_hidden_pct(trace: Trace) -> float | None:
     """Percent of the copies' summed duration during which at least one kernel ran; None without copies."""
     copies = trace.mask(*COPY_KINDS)
-    total = int(trace.duration_ns[copies].sum())
+    total = int(trace.durations_of(copies).sum())
     if total <= 0:
         return None
     union_s, union_e = compute_union(trace)
@@ -299,7 +299,7 @@ def host_alloc_ns(trace: Trace) -> int:
 
 def summed_ns(trace: Trace, kind: OpKind) -> int:
     """Sum the durations of the ops of `kind`."""
-    return int(trace.duration_ns[trace.mask(kind)].sum())
+    return int(trace.durations_of(trace.mask(kind)).sum())
 
 
 def covered_total_ns(trace: Trace, *kinds: OpKind) -> int:
@@ -329,8 +329,7 @@ def chunking_bound_ns(trace: Trace) -> int:
 
     A stage with no ops adds nothing. It never exceeds serial; with one chunk it equals serial.
     """
-    durations = trace.duration_ns
-    per_stage = [durations[trace.mask(kind)] for kind in STAGE_KEYS]
+    per_stage = [trace.durations_of(trace.mask(kind)) for kind in STAGE_KEYS]
     sums = [int(d.sum()) for d in per_stage]
     mins = [int(d.min()) if d.size else 0 for d in per_stage]
     if trace.copy_engines < 2:
@@ -411,7 +410,7 @@ def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
     not): the rate is then unknown, not zero.
     """
     rows = trace.mask(kind)
-    summed = int(trace.duration_ns[rows].sum())
+    summed = int(trace.durations_of(rows).sum())
     moved = float(trace["bytes"][rows].sum())
     if summed <= 0 or moved <= 0:
         return None
@@ -421,9 +420,10 @@ def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
 def copy_bandwidth_gbps(trace: Trace) -> npt.NDArray[np.float64]:
     """Each row's copy bandwidth in GB/s; NaN for kernels, host spans, instant copies and copies without bytes."""
     bandwidth = np.full(len(trace), np.nan)
-    durations = trace.duration_ns
-    copies = trace.mask(*COPY_KINDS) & (durations > 0) & (trace["bytes"] > 0)
-    bandwidth[copies] = trace["bytes"][copies] / durations[copies]
+    copies = np.flatnonzero(trace.mask(*COPY_KINDS))  # the durations of the copies only: they are few
+    durations, moved = trace.durations_of(copies), trace["bytes"][copies]
+    timed = (durations > 0) & (moved > 0)
+    bandwidth[copies[timed]] = moved[timed] / durations[timed]
     return bandwidth
 
 

@@ -69,7 +69,7 @@ def migrations_by_direction(trace: Trace) -> dict[str, Moved]:
     moved = {}
     for key in DIRECTION_KEYS:
         rows = migration_rows(trace, key)
-        moved[key] = Moved(int(rows.sum()), int(trace.duration_ns[rows].sum()), int(trace["bytes"][rows].sum()))
+        moved[key] = Moved(int(rows.sum()), int(trace.durations_of(rows).sum()), int(trace["bytes"][rows].sum()))
     return moved
 
 

@@ -130,7 +130,7 @@ def of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:
 
 def summed_ns(trace: Trace, rows: Rows) -> int:
     """The durations of `rows` added up (ops side by side count twice)."""
-    return int(trace.duration_ns[rows].sum())
+    return int(trace.durations_of(rows).sum())
 
 
 def share(part: float, whole: float) -> str:

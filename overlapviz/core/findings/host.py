@@ -83,7 +83,7 @@ def pageable_cost_ns(trace: Trace) -> int:
     blocked = np.zeros(len(trace), dtype=np.int64)
     blocked[trace["op"][calls]] = host_blocked_per_row(trace)[calls]
     copies = pageable_copies(trace)
-    return int(np.maximum(blocked[copies], trace.duration_ns[copies]).sum())
+    return int(np.maximum(blocked[copies], trace.durations_of(copies)).sum())
 
 
 def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -114,7 +114,7 @@ def _rate(trace: Trace, copies: npt.NDArray[np.intp]) -> str:
     """
     if Program.of(trace.meta) is Program.OVERLAPVIZ:
         return ""
-    moved, summed = int(trace["bytes"][copies].sum()), int(trace.duration_ns[copies].sum())
+    moved, summed = int(trace["bytes"][copies].sum()), int(trace.durations_of(copies).sum())
     return f" The copies ran at {rate_text(moved / summed)}." if moved > 0 and summed > 0 else ""
 
 
@@ -137,7 +137,7 @@ def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
     followed = np.flatnonzero(copy_call[:-1] & is_sync[1:])
     copies = int(copy_call.sum())
     syncs = calls[followed + 1]
-    waited = int(trace.duration_ns[syncs].sum())
+    waited = int(trace.durations_of(syncs).sum())
     if followed.size < 2 or followed.size < SYNC_AFTER_COPY_SHARE * copies:
         return []
     if waited < SYNC_WAIT_SHARE * metrics.makespan_ns:
@@ -177,7 +177,7 @@ def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
     per_call: dict[str, int] = {}
     for row in rows[np.argsort(trace["start_ns"][rows], kind="stable")]:
         name = api_name(trace, int(row))
-        per_call[name] = per_call.get(name, 0) + int(trace.duration_ns[row])
+        per_call[name] = per_call.get(name, 0) + int(trace.durations_of(row))
     calls = ", ".join(f"{name} {ms_text(ns)}" for name, ns in per_call.items())
     pinning = next((name for name in per_call if name in _PINNING_CALLS), None)
     why = (

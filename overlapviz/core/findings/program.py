@@ -92,11 +92,11 @@ def small_copies(trace: Trace, metrics: Metrics) -> list[Finding]:
             continue
         calls = np.flatnonzero((trace["kind"] == OpKind.API) & np.isin(trace["op"], copies))
         # each copy's cost as the program paid it: its call where one issued it, else the copy itself
-        cost = trace.duration_ns[copies].copy()
+        cost = trace.durations_of(copies).copy()
         call_of = np.full(len(trace), -1, dtype=np.int64)
         call_of[trace["op"][calls]] = calls
         issued = call_of[copies] >= 0
-        cost[issued] = trace.duration_ns[call_of[copies][issued]]
+        cost[issued] = trace.durations_of(call_of[copies][issued])
         both = np.concatenate([copies, calls])
         starts, ends = union_intervals(trace["start_ns"][both], trace["end_ns"][both])
         taken = int((ends - starts).sum())
@@ -141,7 +141,7 @@ def staged_peer_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
     if not pairs:
         return []
     rows = np.array([row for pair in pairs for row in pair], dtype=np.intp)
-    copying = int(trace.duration_ns[rows].sum())
+    copying = int(trace.durations_of(rows).sum())
     if copying < STAGED_SHARE * metrics.makespan_ns:
         return []
     total_bytes = int(sum(int(trace["bytes"][d2h]) for d2h, _ in pairs))

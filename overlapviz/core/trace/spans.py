@@ -148,6 +148,16 @@ class Trace:
         duration: npt.NDArray[np.int64] = self["end_ns"] - self["start_ns"]
         return duration
 
+    def durations_of(self, rows: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+        """Duration (end - start) of the spans `rows` (indices or a mask), not working out every span's for a few."""
+        if rows.dtype == np.bool_:
+            if np.count_nonzero(rows) * 2 > len(rows):  # most spans: one subtraction reads less than two gathers
+                most: npt.NDArray[np.int64] = (self["end_ns"] - self["start_ns"])[rows]
+                return most
+            rows = np.flatnonzero(rows)  # a gather by index is faster than one by mask
+        duration: npt.NDArray[np.int64] = self["end_ns"][rows] - self["start_ns"][rows]
+        return duration
+
     def mask(self, *kinds: OpKind) -> npt.NDArray[np.bool_]:
         """Rows whose kind is one of `kinds`."""
         return equal_to_any(self["kind"], kinds)
