@@ -31,7 +31,10 @@ to trust with untrusted files; NumPy is already one, and a trace's columns are a
 arrays of one length, which is what ``.npz`` holds. Where size matters, gzip the file: overlapviz
 un-gzips by content with a bound, and the 10^6 spans above shrink to 9 MB and open in 0.3 s.
 
-    python -m benchmarks.own_file_scale [--spans 1000000 10000000] [--json-up-to 1000000] [--repeats 3]
+    python -m benchmarks.own_file_scale [--spans 1000000 10000000] [--json-up-to 1000000] [--repeats 3] [--out DIR]
+
+Writes benchmarks/results/own_file_scale.json (or into ``--out``) with the machine, its load
+and the date; ``--out -`` writes nothing.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.machine import RESULTS, write_result
+from benchmarks.steady import LoadWatch
 from overlapviz.core.files.columnar_write import export_columnar
 from overlapviz.core.files.trace_export import export_chrome
 from overlapviz.core.trace.columns import COLUMNS
@@ -110,13 +115,14 @@ def _parquet_forms() -> dict[str, tuple[Callable[[Trace, Path], None], Callable[
     return {"parquet": (writer("none"), read), "parquet-snappy": (writer("snappy"), read)}
 
 
-def _median_s(work: Callable[[], Any], repeats: int) -> float:
+def _times_s(work: Callable[[], Any], repeats: int) -> dict[str, float]:
+    """Median, best and worst of `repeats` timed calls of `work`."""
     times = []
     for _ in range(repeats):
         begun = time.perf_counter()
         work()
         times.append(time.perf_counter() - begun)
-    return statistics.median(times)
+    return {"median": statistics.median(times), "best": min(times), "worst": max(times)}
 
 
 def measure(spans: int, folder: Path, *, json_up_to: int, repeats: int) -> list[dict[str, Any]]:
@@ -131,12 +137,13 @@ def measure(spans: int, folder: Path, *, json_up_to: int, repeats: int) -> list[
     rows = []
     for form, (write, read) in forms.items():
         path = folder / f"trace-{form}"
-        written_s = _median_s(lambda write=write, path=path: write(trace, path), repeats)
-        read_s = _median_s(lambda read=read, path=path: read(path), repeats)
+        written = _times_s(lambda write=write, path=path: write(trace, path), repeats)
+        reading = _times_s(lambda read=read, path=path: read(path), repeats)
         back = read(path)
         assert all(np.array_equal(back[name], trace[name]) for name in COLUMNS), form
         size = path.stat().st_size
-        rows.append({"form": form, "spans": spans, "bytes": size, "write_s": written_s, "read_s": read_s})
+        rows.append({"form": form, "spans": spans, "bytes": size, "write_s": written["median"],
+                     "read_s": reading["median"], "write_times_s": written, "read_times_s": reading})  # fmt: skip
         path.unlink()
     return rows
 
@@ -147,7 +154,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--spans", type=int, nargs="+", default=[10**6, 10**7])
     parser.add_argument("--json-up-to", type=int, default=10**6, help="Chrome JSON up to this many spans")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", default=str(RESULTS), help=f"the folder for the result ({RESULTS}); - for none")
     args = parser.parse_args(argv)
+    load = LoadWatch()
     print(f"load average {os.getloadavg()[0]:.2f} (times vary with it)")
     print(f"{'spans':>10}  {'form':<15} {'size MB':>9} {'write s':>8} {'read s':>8}")
     rows = []
@@ -159,6 +168,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                     f" {row['write_s']:>8.2f} {row['read_s']:>8.2f}"
                 )
                 rows.append(row)
+    if args.out != "-":
+        what = "a synthetic trace written and opened through the one door in each form; times are medians"
+        write_result("own_file_scale", {"what": what, "repeats": args.repeats, "rows": rows}, Path(args.out), load=load)
     return rows
 
 

@@ -1,15 +1,16 @@
 """Slider release to redrawn timeline, in the app, with the simulated GPU (goal: under 100 ms).
 
-Opens the main window (offscreen unless a Qt platform is chosen), waits for the default
-pipeline's first timeline, then repeatedly drags the streams slider between 4 and 3 and
-lets go. Each sample runs from the release to the end of the synchronous repaint of the
+Opens the main window (offscreen unless a Qt platform is chosen) on a pipeline of 1024
+chunks over 32 streams (the size the goal is set at; `--chunks`, `--streams`), waits for its
+timeline, then repeatedly drags the streams slider between that stream count and the one
+below it and lets go. Each sample runs from the release to the end of the synchronous repaint of the
 redrawn timeline: the run on the worker thread, metrics and findings, the new lanes and
 items, the metrics panel and the paint. The releases come in batches, repeated until the
 batches' medians agree (`benchmarks.steady`). Prints the median and the worst, their ratio
 to the goal, and writes benchmarks/results/slider_redraw.json (or into ``--out``) with the
 machine, its load and the date.
 
-    python -m benchmarks.slider_redraw [--releases 20] [--tiny] [--out DIR]
+    python -m benchmarks.slider_redraw [--chunks 1024] [--streams 32] [--releases 20] [--tiny] [--out DIR]
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ def _drag_to(slider, value: int) -> None:  # type: ignore[no-untyped-def]
 
 
 class SliderBench:
-    """The main window on its default pipeline, its first timeline drawn, ready for slider releases."""
+    """The main window on a pipeline of `chunks` over `streams`, its timeline drawn, ready for slider releases."""
 
-    def __init__(self) -> None:
+    def __init__(self, chunks: int, streams: int) -> None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         from PySide6.QtCore import QSettings
 
@@ -50,6 +51,12 @@ class SliderBench:
         self.window.show()
         if self.window.shown() is None:
             self._wait_for_draw()
+        from overlapviz.core.config import PipelineConfig
+
+        values = self.window.controls.streams_slider.values()
+        self._between = (values[values.index(streams) - 1], streams)
+        self.window.controller.commit_config(PipelineConfig(chunks=chunks, streams=streams))
+        self._wait_for_draw()
         self.app.processEvents()
         self._released = 0
 
@@ -67,7 +74,7 @@ class SliderBench:
         samples, runs = [], []
         for _ in range(count):
             started = time.perf_counter()
-            _drag_to(self.window.controls.streams_slider, 3 if self._released % 2 == 0 else 4)
+            _drag_to(self.window.controls.streams_slider, self._between[self._released % 2])
             self._released += 1
             self._wait_for_draw()
             self.window.timeline.repaint()
@@ -85,12 +92,14 @@ class SliderBench:
 def main() -> None:
     load = LoadWatch()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chunks", type=int, default=1024, help="chunks of the pipeline (default 1024)")
+    parser.add_argument("--streams", type=int, default=32, help="streams, one of the slider's values (default 32)")
     parser.add_argument("--releases", type=int, default=20, help="releases per repeat (default 20)")
     add_options(parser, RESULTS)
     args = parser.parse_args()
     from PySide6 import __version__ as pyside_version
 
-    bench = SliderBench()
+    bench = SliderBench(args.chunks, args.streams)
     releases = 2 if args.tiny else args.releases
     samples: list[float] = []
     runs: list[float] = []
@@ -112,8 +121,10 @@ def main() -> None:
     )
     print(verdict(found))
     write_result("slider_redraw", {
-        "what": "streams slider released (4 <-> 3) on the default pipeline, h200 model, until the new timeline"
-                " is repainted; repeated in batches until the batches' medians agree",
+        "what": f"streams slider released ({args.streams} <-> the value below) on {args.chunks} chunks, h200 model,"
+                " until the new timeline is repainted; repeated in batches until the batches' medians agree",
+        "chunks": args.chunks,
+        "streams": args.streams,
         "qt_platform": os.environ.get("QT_QPA_PLATFORM"),
         "pyside6": pyside_version,
         "releases_per_batch": releases,

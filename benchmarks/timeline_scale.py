@@ -7,11 +7,13 @@ The trace is built column by column with numpy: a pipeline on four streams, each
 host calls (`cudaMemcpyAsync`, `cuLaunchKernel`, `cudaMemcpyAsync`) and the H2D copy, kernel
 and D2H copy they issue, one chunk every 90 us, each op after a short wait for its stream, so
 that every lane (host, streams, engines) holds spans from the first chunk to the last and
-every stream lane a waiting layer. A process of its own writes it as the app's trace file
-(`export_chrome`). *Open* is what a user waits for from File > Open to the picture, each step
-timed as the app does it (`file_loading.load_file`, then the window's show): **read** the
-file (in a child process past 1 MiB, as the app does), **analyse** it (`session.analyse`:
-metrics and findings), **prepare** it (`prepare_view`: lanes, span sets, levels, callouts,
+every stream lane a waiting layer. A process of its own writes it as the app's trace file:
+the columnar ``.ovz`` (`export_columnar`; ``--form ovz``, the default) or Chrome trace JSON
+(`export_chrome`; ``--form json``, whose result goes to timeline_scale_json.json). *Open* is
+what a user waits for from File > Open to the picture, each step timed as the app does it
+(`file_loading.load_file`, then the window's show): **read** the file (in a child process
+past 1 MiB, as the app does), **analyse** it (`session.analyse`: metrics and findings),
+**prepare** it (`prepare_view`: lanes, span sets, levels, callouts,
 hover index; and where it opens), and the **first paint**: a 1600 x 900 offscreen
 `TimelineWidget` given the prepared trace, its events handled and repainted. Each zoom then
 sets a window of a fixed length (so that each size shows the same number of spans in it)
@@ -25,7 +27,8 @@ to the frame at the smallest, and writes benchmarks/results/timeline_scale.json 
 ``--out``) with the machine, its load and the date. `--profile` prints where the time of the
 largest size's open and pans went (cProfile).
 
-    python -m benchmarks.timeline_scale [--spans 100000 1000000 10000000] [--frames 40] [--tiny] [--out DIR]
+    python -m benchmarks.timeline_scale [--spans 100000 1000000 10000000] [--form ovz|json] [--frames 40] [--tiny]
+        [--out DIR]
 """
 
 from __future__ import annotations
@@ -237,9 +240,11 @@ def _child(path: str, frames: int, profile_it: bool) -> None:
 
 def _write_trace(spans: int, path: str) -> None:
     """Write the pipeline trace of about `spans` spans as the app's trace file (in a process of its own)."""
+    from overlapviz.core.files.columnar_write import export_columnar
     from overlapviz.core.files.trace_export import export_chrome
 
-    export_chrome(pipeline_trace(spans), path)
+    write = export_columnar if path.endswith(".ovz") else export_chrome
+    write(pipeline_trace(spans), path)
 
 
 def _run_child(arguments: list[str], env: dict[str, str] | None = None) -> str:
@@ -270,9 +275,9 @@ def _pan_key(name: str) -> str:
     return f"pan frame ms, {name}"
 
 
-def _measure(spans: int, frames: int, profile_it: bool, folder: Path, cap: int) -> dict[str, Any]:
+def _measure(spans: int, form: str, frames: int, profile_it: bool, folder: Path, cap: int) -> dict[str, Any]:
     """Write the trace file of `spans` spans, then open and pan it in fresh processes until the timings agree."""
-    path = folder / f"pipeline-{spans}.json"
+    path = folder / f"pipeline-{spans}.{form}"
     _run_child(["--write-trace", str(spans), str(path)])
     runs: list[dict[str, Any]] = []
 
@@ -362,6 +367,7 @@ def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--spans", type=int, nargs="+", default=[100_000, 1_000_000, 10_000_000])
+    parser.add_argument("--form", choices=("ovz", "json"), default="ovz", help="the trace file's form (default ovz)")
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--profile", action="store_true", help="profile the largest size's first open and pans")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # open this file and pan it
@@ -386,10 +392,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="overlapviz-timeline-") as folder:
         for spans in sizes:
             profile_it = args.profile and spans == sizes[-1]
-            results.append(_measure(spans, frames, profile_it, Path(folder), max_repeats(args, 5)))
+            results.append(_measure(spans, args.form, frames, profile_it, Path(folder), max_repeats(args, 5)))
             _report(results[-1])
-    write_result("timeline_scale", {
-        "what": "a columnar 4-stream pipeline trace (6 spans per chunk, one chunk per 90 us) written as the app's"
+    write_result("timeline_scale" if args.form == "ovz" else "timeline_scale_json", {
+        "form": args.form,
+        "what": "a 4-stream pipeline trace (6 spans per chunk, one chunk per 90 us) written as the app's"
                 " trace file, then opened as File > Open does (read, analyse, prepare_view, first paint of a"
                 " 1600x900 offscreen TimelineWidget) in a fresh process per open, and panned by a tenth of"
                 " windows of fixed length around the middle (pan_by, events, repaint)",
