@@ -32,7 +32,8 @@ import os
 import stat
 import tempfile
 import zlib
-from typing import BinaryIO, Protocol
+from collections.abc import Callable
+from typing import BinaryIO, Protocol, TypeVar
 
 from overlapviz.core.files import posix
 from overlapviz.core.files.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of
@@ -101,22 +102,15 @@ def read_input_bytes(path: str | os.PathLike[str], *, what: str = "trace", max_b
         device, socket), is larger than the limit, or is damaged gzip; the message names the
         file and what is wrong. It is an `OSError`, with the system's errno where there is one.
     """
-    limit = _limit(path, what, max_bytes)
-    fd, size = _open_regular(path, what)
-    from_memory = _limit_is_memory(max_bytes)
-    with os.fdopen(fd, "rb") as stream:
-        try:
-            compressed = stream.read(len(GZIP_MAGIC)) == GZIP_MAGIC
-            stream.seek(0)
-            if compressed:
-                return _read_gzip(stream, limit, path, what, from_memory)
-            if size > limit:
-                raise _refused(path, what, _too_big(limit, from_memory=from_memory), errno.EFBIG)
-            return _read_at_most(stream, limit, size, path, what, from_memory=from_memory)
-        except InputFileError:
-            raise
-        except OSError as error:
-            raise _refused(path, what, error.strerror or str(error), error.errno) from None
+
+    def read(stream: BinaryIO, compressed: bool, limit: int, size: int, from_memory: bool) -> bytes:
+        if compressed:
+            return _read_gzip(stream, limit, path, what, from_memory)
+        if size > limit:
+            raise _refused(path, what, _too_big(limit, from_memory=from_memory), errno.EFBIG)
+        return _read_at_most(stream, limit, size, path, what, from_memory=from_memory)
+
+    return _with_input(path, what, max_bytes, read)
 
 
 def map_input(path: str | os.PathLike[str], *, what: str = "trace", max_bytes: int | None = None) -> bytes | mmap.mmap:
@@ -128,20 +122,40 @@ def map_input(path: str | os.PathLike[str], *, what: str = "trace", max_bytes: i
     it short under the map. The map must be closed by its reader once nothing refers to its
     bytes.
     """
+
+    def read(stream: BinaryIO, compressed: bool, limit: int, size: int, from_memory: bool) -> bytes | mmap.mmap:
+        if compressed:
+            return _map_gzip(stream, limit, path, what, from_memory)
+        if size < MAP_MIN_BYTES:
+            return _read_at_most(stream, limit, size, path, what, from_memory=from_memory)
+        if size > limit:
+            raise _refused(path, what, _too_big(limit, from_memory=from_memory), errno.EFBIG)
+        return _mapped_copy(stream, limit, path, what, decompressed=False, from_memory=from_memory)
+
+    return _with_input(path, what, max_bytes, read)
+
+
+_Got = TypeVar("_Got")
+
+
+def _with_input(
+    path: str | os.PathLike[str],
+    what: str,
+    max_bytes: int | None,
+    read: Callable[[BinaryIO, bool, int, int, bool], _Got],
+) -> _Got:
+    """Open `path` as a regular file and `read` it: (stream, is gzip, limit, size, limit is memory).
+
+    The one way in for both readers: the limit taken, anything but a regular file refused, and
+    the system's errors while reading turned into `InputFileError` naming the file.
+    """
     limit = _limit(path, what, max_bytes)
     fd, size = _open_regular(path, what)
-    from_memory = _limit_is_memory(max_bytes)
     with os.fdopen(fd, "rb") as stream:
         try:
             compressed = stream.read(len(GZIP_MAGIC)) == GZIP_MAGIC
             stream.seek(0)
-            if compressed:
-                return _map_gzip(stream, limit, path, what, from_memory)
-            if size < MAP_MIN_BYTES:
-                return _read_at_most(stream, limit, size, path, what, from_memory=from_memory)
-            if size > limit:
-                raise _refused(path, what, _too_big(limit, from_memory=from_memory), errno.EFBIG)
-            return _mapped_copy(stream, limit, path, what, decompressed=False, from_memory=from_memory)
+            return read(stream, compressed, limit, size, _limit_is_memory(max_bytes))
         except InputFileError:
             raise
         except OSError as error:
