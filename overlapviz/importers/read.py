@@ -28,7 +28,7 @@ from overlapviz.core.files.columnar_read import columnar_session, columnar_trace
 from overlapviz.core.files.safe_read import map_input
 from overlapviz.core.files.session_document import SessionData, config_of, is_session, session_of
 from overlapviz.core.files.trace_format import TraceFormatError
-from overlapviz.core.files.trace_import import parse_json, trace_at_once, trace_from_chrome
+from overlapviz.core.files.trace_import import parse_json, trace_at_once, trace_from_bytes, trace_from_chrome
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.activity import Activities
 from overlapviz.importers.kineto import SNIFF_BYTES, looks_like_kineto, read_kineto
@@ -80,7 +80,7 @@ def read_trace_file(path: str | os.PathLike[str]) -> Trace:
     if is_columnar(raw):
         return columnar_trace(raw, source)
     trace = _another_tools_trace(raw, source)
-    return trace if trace is not None else _own_trace(raw, source)
+    return trace if trace is not None else trace_from_bytes(raw, source)
 
 
 def read_with_settings(path: str | os.PathLike[str]) -> SessionData:
@@ -153,18 +153,6 @@ def _mapped_kineto_trace(mapped: mmap.mmap, source: str) -> Trace:
         return activities_to_trace(activities)
     except EmptyTraceError as error:
         raise TraceFormatError(str(error)) from None
-
-
-def _own_trace(raw: bytes, source: str) -> Trace:
-    """A Chrome trace overlapviz wrote: the fast way when it is well formed, else the way that says what is wrong."""
-    trace = trace_at_once(raw)
-    if trace is not None:
-        return trace
-    document = parse_json(raw, source)
-    try:
-        return trace_from_chrome(document)
-    except TraceFormatError as error:
-        raise TraceFormatError(f"{source}: {error}") from None
 
 
 def _own_file(raw: bytes, source: str) -> SessionData:

@@ -57,15 +57,22 @@ def import_chrome(path: str | os.PathLike[str]) -> Trace:
         The file could not be read, is not a regular file, or is over the size limit (it is
         an `OSError`).
     """
-    raw = read_input_bytes(path, what="trace")
+    return trace_from_bytes(read_input_bytes(path, what="trace"), os.fspath(path))
+
+
+def trace_from_bytes(raw: bytes, source: str) -> Trace:
+    """The trace in `raw`, a Chrome trace overlapviz wrote, read from `source`.
+
+    The fast way when it is well formed, else the way that says what is wrong, naming `source`.
+    """
     at_once = trace_at_once(raw)
     if at_once is not None:
         return at_once
-    data = parse_json(raw, path)
+    data = parse_json(raw, source)
     try:
         return trace_from_chrome(data)
     except TraceFormatError as error:
-        raise TraceFormatError(f"{path}: {error}") from None
+        raise TraceFormatError(f"{source}: {error}") from None
 
 
 def parse_json(raw: bytes, path: str | os.PathLike[str]) -> Any:
