@@ -30,3 +30,11 @@ def test_a_damaged_columnar_file_is_one_line_and_exit_code_2(capsys, tmp_path):
     code, out, err = run_cli(capsys, "analyze", path)
     assert (code, out) == (2, "") and err.startswith(f"overlapviz: error: {path}: a damaged zip file")
     assert err.count("\n") == 1
+
+
+def test_a_columnar_name_is_a_file_for_the_app_even_before_it_exists(tmp_path):
+    """``overlapviz big.ovz``, as a launcher gives it, starts the app on that file, not a command."""
+    from overlapviz.commands.app import file_to_open
+
+    assert file_to_open([str(tmp_path / "big.ovz")]) == tmp_path / "big.ovz"
+    assert file_to_open([str(tmp_path / "notes.txt")]) is None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from overlapviz.commands.errors import EXIT_FAILED, EXIT_USAGE, PROG, fail
 
-OPENED_SUFFIXES = (".json", ".gz", ".sqlite", ".db")  # the files the app's File > Open offers
+OPENED_SUFFIXES = (".json", ".gz", ".ovz", ".npz", ".sqlite", ".db")  # the files the app's File > Open offers
 
 
 def file_to_open(argv: Sequence[str]) -> Path | None:
