@@ -358,20 +358,30 @@ def pageable_copy_calls(trace: Trace) -> npt.NDArray[np.bool_]:
 
 
 def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
-    """Host time spent issuing `calls`: each call and the caller's own code up to the next issuing call.
+    """Host time spent issuing `calls` (issuing calls' rows): each call and the caller's own code up to the next issuing call.
 
     The time a call spent blocked (its op already running) is not issuing; nor is the time
     after the last issuing call.
     """
     if calls.size == 0:
         return 0
-    next_start = next_issue_ns(trace)
+    return int(issue_spent_per_row(trace)[calls].sum())
+
+
+@once_per_trace  # the metrics, each GPU's figures and the host-bound findings each sum some of the calls
+def issue_spent_per_row(trace: Trace) -> IntArray:
+    """Per issuing call: its host time spent issuing (see `host_issue_ns`), 0 or more; 0 for other rows."""
+    spent_per_row = np.zeros(len(trace), dtype=np.int64)
+    calls = np.flatnonzero(issuing_calls(trace))
     work_s, work_e = kinds_union(trace, OpKind.HOST_COPY)  # the host copying a staging ring's chunks is not issuing
     wait_s, wait_e = _waiting_calls(trace)  # and nor is waiting in a call that issues nothing
-    starts, ends = trace["start_ns"][calls], next_start[calls]
-    not_issuing = covered_ns(work_s, work_e, starts, ends) + covered_ns(wait_s, wait_e, starts, ends)
-    spent = ends - starts - host_blocked_per_row(trace)[calls] - not_issuing
-    return int(np.maximum(spent, 0).sum())
+    starts, ends = trace["start_ns"][calls], next_issue_ns(trace)[calls]
+    spent = ends - starts
+    spent -= host_blocked_per_row(trace)[calls]
+    spent -= covered_ns(work_s, work_e, starts, ends)
+    spent -= covered_ns(wait_s, wait_e, starts, ends)
+    spent_per_row[calls] = np.maximum(spent, 0)
+    return spent_per_row
 
 
 @once_per_trace  # the metrics and the host-bound findings each ask, of different calls
