@@ -85,12 +85,13 @@ def at_least_two_ns(unions: list[tuple[IntArray, IntArray]]) -> int:
     """
     if len(unions) < 2:
         return 0
-    steps = np.concatenate([np.full(s.size, 1) for s, _ in unions] + [np.full(e.size, -1) for _, e in unions])
-    # ends sorted before starts at the same instant: touching pieces do not count as together
-    times = np.concatenate([s for s, _ in unions] + [e for _, e in unions])
-    order = np.lexsort((steps, times))
-    times, depth = times[order], np.cumsum(steps[order])
-    gaps = np.diff(times)
+    # Each instant as one key, 2t + 1 for a start, 2t for an end: ends sort before starts at the
+    # same instant (touching pieces do not count as together) and one sort of plain integers,
+    # merging each union's ready-sorted run, does what an argsort and two gathers would.
+    keys = np.concatenate([np.column_stack((2 * s + 1, 2 * e)).ravel() for s, e in unions])
+    keys.sort(kind="stable")
+    depth = np.cumsum((keys & 1) * 2 - 1)
+    gaps = np.diff(keys >> 1)
     return int(gaps[depth[:-1] >= 2].sum())
 
 

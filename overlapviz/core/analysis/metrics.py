@@ -72,7 +72,7 @@ from overlapviz.core.analysis.migrations import Moved, migrations_by_direction
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.config.pinning import pipeline_pinned_bytes
 from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
-from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace
+from overlapviz.core.trace.spans import DEVICE_KINDS, MemoryKind, OpKind, Trace
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
 COMMUNICATION_KEY = "communication"  # busy and utilisation have it only where the trace has communication
@@ -253,7 +253,7 @@ def compute_union(trace: Trace) -> tuple[IntArray, IntArray]:
 
 
 def engines_together_ns(trace: Trace) -> int:
-    """Time during which two or more engines (see `busy_unions.engine_rows`) were busy at once."""
+    """Time during which two or more engines (see `busy_unions.engine_unions`) were busy at once."""
     return at_least_two_ns(list(engine_unions(trace)))
 
 
@@ -264,10 +264,8 @@ def lower_bound_ns(trace: Trace) -> int:
 
 def makespan_ns(trace: Trace) -> int:
     """First device op's start to last device op's end; 0 with no device ops."""
-    device = trace.device_mask
-    if not device.any():
-        return 0
-    return int(trace["end_ns"][device].max() - trace["start_ns"][device].min())
+    ran_s, ran_e = kinds_union(trace, *DEVICE_KINDS)  # the findings read this union too
+    return int(ran_e[-1] - ran_s[0]) if ran_s.size else 0
 
 
 def wall_ns(trace: Trace) -> int:
@@ -358,10 +356,10 @@ def pageable_copy_calls(trace: Trace) -> npt.NDArray[np.bool_]:
 
 
 def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
-    """Host time spent issuing `calls` (issuing calls' rows): each call and the caller's own code up to the next issuing call.
+    """Host time spent issuing `calls`: each call and the caller's own code up to the next issuing call.
 
-    The time a call spent blocked (its op already running) is not issuing; nor is the time
-    after the last issuing call.
+    `calls` are rows of issuing calls (`issuing_calls`). The time a call spent blocked (its op
+    already running) is not issuing; nor is the time after the last issuing call.
     """
     if calls.size == 0:
         return 0
