@@ -67,7 +67,14 @@ import numpy.typing as npt
 
 from overlapviz.core.analysis.busy_unions import COPY_KINDS as COPY_KINDS  # the findings read it from here
 from overlapviz.core.analysis.busy_unions import engine_unions, kinds_union, read_only, union_length
-from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals, union_ns
+from overlapviz.core.analysis.intervals import (
+    IntArray,
+    at_least_two_ns,
+    covered_in_tiles,
+    covered_ns,
+    union_intervals,
+    union_ns,
+)
 from overlapviz.core.analysis.migrations import Moved, migrations_by_direction
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.config.pinning import pipeline_pinned_bytes
@@ -370,27 +377,27 @@ def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
 def issue_spent_per_row(trace: Trace) -> IntArray:
     """Per issuing call: its host time spent issuing (see `host_issue_ns`), 0 or more; 0 for other rows."""
     spent_per_row = np.zeros(len(trace), dtype=np.int64)
-    calls = np.flatnonzero(issuing_calls(trace))
-    work_s, work_e = kinds_union(trace, OpKind.HOST_COPY)  # the host copying a staging ring's chunks is not issuing
-    wait_s, wait_e = _waiting_calls(trace)  # and nor is waiting in a call that issues nothing
-    starts, ends = trace["start_ns"][calls], next_issue_ns(trace)[calls]
-    spent = ends - starts
+    calls = issuing_in_order(trace)
+    if calls.size == 0:
+        return spent_per_row
+    # each call runs to the next one's start (the last: to its own end), so the windows tile
+    bounds = np.append(trace["start_ns"][calls], trace["end_ns"][calls[-1]])
+    spent = np.diff(bounds)
     spent -= host_blocked_per_row(trace)[calls]
-    spent -= covered_ns(work_s, work_e, starts, ends)
-    spent -= covered_ns(wait_s, wait_e, starts, ends)
+    spent -= covered_in_tiles(*kinds_union(trace, OpKind.HOST_COPY), bounds)  # a staging ring's copies: no issuing
+    spent -= covered_in_tiles(*_waiting_calls(trace), bounds)  # nor is waiting in a call that issues nothing
     spent_per_row[calls] = np.maximum(spent, 0)
     return spent_per_row
 
 
-@once_per_trace  # the metrics and the host-bound findings each ask, of different calls
-def next_issue_ns(trace: Trace) -> IntArray:
-    """Per issuing call: when the next issuing call starts (the last: when it ends); other rows undefined."""
-    every = np.flatnonzero(issuing_calls(trace))
-    every = every[np.argsort(trace["start_ns"][every], kind="stable")]
-    next_start = np.empty(len(trace), dtype=np.int64)
-    next_start[every[:-1]] = trace["start_ns"][every[1:]]
-    next_start[every[-1:]] = trace["end_ns"][every[-1:]]
-    return next_start
+@once_per_trace
+def issuing_in_order(trace: Trace) -> npt.NDArray[np.intp]:
+    """The issuing calls' rows in the order of their starts (equal starts in row order)."""
+    calls = np.flatnonzero(issuing_calls(trace))
+    starts = trace["start_ns"][calls]
+    if calls.size > 1 and (np.diff(starts) < 0).any():  # sorted already, as most traces' rows are: no argsort
+        calls = calls[np.argsort(starts, kind="stable")]
+    return calls
 
 
 @kept_per_trace
