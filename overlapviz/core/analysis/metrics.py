@@ -78,7 +78,7 @@ from overlapviz.core.analysis.intervals import (
 from overlapviz.core.analysis.migrations import Moved, migrations_by_direction
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.config.pinning import pipeline_pinned_bytes
-from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
+from overlapviz.core.trace.answer_cache import kept_per_trace, kept_per_trace_and_key, once_per_trace
 from overlapviz.core.trace.spans import DEVICE_KINDS, MemoryKind, OpKind, Trace
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
@@ -304,7 +304,15 @@ def host_alloc_ns(trace: Trace) -> int:
 
 def summed_ns(trace: Trace, kind: OpKind) -> int:
     """Sum the durations of the ops of `kind`."""
-    return int(trace.durations_of(trace.mask(kind)).sum())
+    return int(kind_durations(trace, kind).sum())
+
+
+@kept_per_trace_and_key  # the busy times, the chunking bound and the bandwidths each read a stage's
+def kind_durations(trace: Trace, kind: OpKind) -> IntArray:
+    """The durations of the ops of `kind`, in row order (read-only)."""
+    durations = trace.durations_of(trace.mask(kind))
+    durations.flags.writeable = False
+    return durations
 
 
 def covered_total_ns(trace: Trace, *kinds: OpKind) -> int:
@@ -334,7 +342,7 @@ def chunking_bound_ns(trace: Trace) -> int:
 
     A stage with no ops adds nothing. It never exceeds serial; with one chunk it equals serial.
     """
-    per_stage = [trace.durations_of(trace.mask(kind)) for kind in STAGE_KEYS]
+    per_stage = [kind_durations(trace, kind) for kind in STAGE_KEYS]
     sums = [int(d.sum()) for d in per_stage]
     mins = [int(d.min()) if d.size else 0 for d in per_stage]
     if trace.copy_engines < 2:
@@ -424,9 +432,8 @@ def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
     None with no copy time, and where the trace records no bytes for them (a ROCm trace may
     not): the rate is then unknown, not zero.
     """
-    rows = trace.mask(kind)
-    summed = int(trace.durations_of(rows).sum())
-    moved = float(trace["bytes"][rows].sum())
+    summed = int(kind_durations(trace, kind).sum())
+    moved = float(trace["bytes"][trace.mask(kind)].sum())
     if summed <= 0 or moved <= 0:
         return None
     return moved / summed  # bytes per ns is GB/s
