@@ -135,4 +135,3 @@ class _CoveredUntil:
         covered: IntArray = np.minimum(t, self._ends[piece])
         covered += self._base[piece]
         return covered
-
