@@ -11,7 +11,6 @@ so no reader can change what the next one sees.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from overlapviz.core.analysis.intervals import IntArray, union_intervals
 from overlapviz.core.trace.answer_cache import kept_per_trace, kept_per_trace_and_key
@@ -34,35 +33,48 @@ def union_length(union: Union) -> int:
 
 @kept_per_trace_and_key
 def _union_of_kinds(trace: Trace, kinds: frozenset[int]) -> Union:
-    # the kinds in the order numpy.isin would have matched them: a union does not depend on it
-    rows = trace.mask(*(OpKind(kind) for kind in sorted(kinds)))
+    if len(kinds) != 1:  # the union of each kind's union: rows of one kind mostly come in order, a mix rarely
+        return read_only(merged_unions([_union_of_kinds(trace, frozenset({kind})) for kind in sorted(kinds)]))
+    rows = trace.mask(*(OpKind(kind) for kind in kinds))
     return read_only(union_intervals(trace["start_ns"][rows], trace["end_ns"][rows]))
 
 
-def engine_rows(trace: Trace) -> list[npt.NDArray[np.bool_]]:
-    """The engines that work in parallel, as the rows each carries.
-
-    With one copy engine both directions share it, so they are one engine; with two or more,
-    each direction has its own. A prefetch counts on the copy engine it ran on. Communication,
-    where there is any, is an engine of its own: its kernels wait on the link between the GPUs.
-    """
-    prefetch = trace.mask(OpKind.PREFETCH)
-    kernels = trace.mask(OpKind.KERNEL)
-    comm = trace.mask(OpKind.COMMUNICATION)
-    talking = [comm] if comm.any() else []
-    if trace.copy_engines < 2:
-        return [trace.mask(*COPY_KINDS) | prefetch, kernels, *talking]
-    on = {unit: prefetch & (trace["unit"] == unit) for unit in (Unit.H2D_ENGINE, Unit.D2H_ENGINE)}
-    return [trace.mask(OpKind.H2D) | on[Unit.H2D_ENGINE], kernels, trace.mask(OpKind.D2H) | on[Unit.D2H_ENGINE],
-            *talking]  # fmt: skip
+def merged_unions(unions: list[Union]) -> Union:
+    """The union of disjoint sorted unions, as one (each sorted already: the sort merges their runs)."""
+    if len(unions) == 1:
+        return unions[0]
+    return union_intervals(np.concatenate([s for s, _ in unions]), np.concatenate([e for _, e in unions]))
 
 
 @kept_per_trace
 def engine_unions(trace: Trace) -> tuple[Union, ...]:
-    """Each engine's busy time (see `engine_rows`) as disjoint sorted intervals (read-only)."""
-    return tuple(
-        read_only(union_intervals(trace["start_ns"][rows], trace["end_ns"][rows])) for rows in engine_rows(trace)
-    )
+    """Each engine that works in parallel: its busy time as disjoint sorted intervals (read-only).
+
+    With one copy engine both directions share it, so they are one engine; with two or more,
+    each direction has its own. A prefetch counts on the copy engine it ran on. Communication,
+    where there is any, is an engine of its own: its kernels wait on the link between the GPUs.
+    Made of the kinds' unions, which the metrics and findings read too.
+    """
+    talking = [kinds_union(trace, OpKind.COMMUNICATION)] if trace.mask(OpKind.COMMUNICATION).any() else []
+    kernels = kinds_union(trace, OpKind.KERNEL)
+    if trace.copy_engines < 2:
+        return (kinds_union(trace, *COPY_KINDS, OpKind.PREFETCH), kernels, *talking)
+    h2d, d2h = (_with_prefetches(trace, kind, unit) for kind, unit in _DIRECTION_ENGINES)
+    return (h2d, kernels, d2h, *talking)
+
+
+_DIRECTION_ENGINES = ((OpKind.H2D, Unit.H2D_ENGINE), (OpKind.D2H, Unit.D2H_ENGINE))
+
+
+def _with_prefetches(trace: Trace, kind: OpKind, unit: Unit) -> Union:
+    """The copies of `kind` and the prefetches on `unit`, their engine: the copies' union where there are none."""
+    copies = kinds_union(trace, kind)
+    prefetch = trace.mask(OpKind.PREFETCH)
+    if not prefetch.any():
+        return copies
+    rows = prefetch & (trace["unit"] == unit)
+    fetched = union_intervals(trace["start_ns"][rows], trace["end_ns"][rows])
+    return read_only(merged_unions([copies, fetched]))
 
 
 def read_only(union: Union) -> Union:

@@ -70,7 +70,23 @@ def union_ns(starts: npt.ArrayLike, ends: npt.ArrayLike) -> int:
 
 def covered_ns(union_starts: IntArray, union_ends: IntArray, a: npt.ArrayLike, b: npt.ArrayLike) -> IntArray:
     """For each window [a, b], how much of it the disjoint sorted union covers."""
-    return _covered_until(union_starts, union_ends, b) - _covered_until(union_starts, union_ends, a)
+    if union_starts.size == 0:
+        return np.zeros(np.shape(a), dtype=np.int64)
+    until = _CoveredUntil(union_starts, union_ends)
+    covered = until(b)
+    covered -= until(a)
+    return covered
+
+
+def covered_in_tiles(union_starts: IntArray, union_ends: IntArray, bounds: IntArray) -> IntArray:
+    """For each window [bounds[i], bounds[i + 1]] of windows that tile, how much of it the union covers.
+
+    What `covered_ns` gives for these windows, each bound searched once rather than twice.
+    """
+    if union_starts.size == 0:
+        return np.zeros(max(bounds.size - 1, 0), dtype=np.int64)
+    covered: IntArray = np.diff(_CoveredUntil(union_starts, union_ends)(bounds))
+    return covered
 
 
 def at_least_two_ns(unions: list[tuple[IntArray, IntArray]]) -> int:
@@ -82,22 +98,40 @@ def at_least_two_ns(unions: list[tuple[IntArray, IntArray]]) -> int:
     """
     if len(unions) < 2:
         return 0
-    steps = np.concatenate([np.full(s.size, 1) for s, _ in unions] + [np.full(e.size, -1) for _, e in unions])
-    # ends sorted before starts at the same instant: touching pieces do not count as together
-    times = np.concatenate([s for s, _ in unions] + [e for _, e in unions])
-    order = np.lexsort((steps, times))
-    times, depth = times[order], np.cumsum(steps[order])
-    gaps = np.diff(times)
+    # Each instant as one key, 2t + 1 for a start, 2t for an end: ends sort before starts at the
+    # same instant (touching pieces do not count as together) and one sort of plain integers,
+    # merging each union's ready-sorted run, does what an argsort and two gathers would.
+    keys = np.concatenate([np.column_stack((2 * s + 1, 2 * e)).ravel() for s, e in unions])
+    keys.sort(kind="stable")
+    depth = np.cumsum((keys & 1) * 2 - 1)
+    gaps = np.diff(keys >> 1)
     return int(gaps[depth[:-1] >= 2].sum())
 
 
-def _covered_until(union_starts: IntArray, union_ends: IntArray, t: npt.ArrayLike) -> IntArray:
-    """Covered time before each instant `t` (vectorised over `t`)."""
-    t = np.asarray(t, dtype=np.int64)
-    if union_starts.size == 0:
-        return np.zeros(t.shape, dtype=np.int64)
-    before = np.concatenate(([0], np.cumsum(union_ends - union_starts)))
-    k = np.searchsorted(union_starts, t, side="right")  # pieces that start at or before t
-    inside = np.where(k > 0, np.minimum(t, union_ends[k - 1]) - union_starts[k - 1], 0)
-    covered: IntArray = before[np.maximum(k - 1, 0)] + np.maximum(inside, 0)
-    return covered
+class _CoveredUntil:
+    """Covered time before an instant, of a disjoint sorted union: one search and two gathers per instant.
+
+    Piece j (of those that start at or before t) gives ``covered(t) = before[j] - starts[j] +
+    min(t, ends[j])``, where ``before[j]`` is the length of the pieces ahead of it. A piece of
+    no length before them all stands for "no piece started yet", so that every instant finds
+    one, and the sum needs no test: at 10^7 instants each pass over them costs tens of ms.
+    """
+
+    _NEVER = np.iinfo(np.int64).min // 4  # before any instant of a trace (times are ns >= 0)
+
+    def __init__(self, union_starts: IntArray, union_ends: IntArray) -> None:
+        self._starts = union_starts
+        self._ends = np.concatenate(([self._NEVER], union_ends))
+        lengths = union_ends - union_starts
+        self._base = np.empty(union_starts.size + 1, dtype=np.int64)
+        self._base[0] = -self._NEVER
+        self._base[1:2] = 0
+        np.cumsum(lengths[:-1], out=self._base[2:])
+        self._base[1:] -= union_starts
+
+    def __call__(self, t: npt.ArrayLike) -> IntArray:
+        t = np.asarray(t, dtype=np.int64)
+        piece = np.searchsorted(self._starts, t, side="right")  # its index among the pieces, the first being none
+        covered: IntArray = np.minimum(t, self._ends[piece])
+        covered += self._base[piece]
+        return covered

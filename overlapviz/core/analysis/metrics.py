@@ -66,13 +66,17 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.analysis.busy_unions import COPY_KINDS as COPY_KINDS  # the findings read it from here
-from overlapviz.core.analysis.busy_unions import engine_unions, kinds_union, read_only, union_length
-from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, union_intervals, union_ns
+from overlapviz.core.analysis.busy_unions import engine_unions, kinds_union, union_length
+from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, union_ns
+from overlapviz.core.analysis.issuing import host_blocked_per_row as host_blocked_per_row  # read from here too
+from overlapviz.core.analysis.issuing import host_issue_ns as host_issue_ns
+from overlapviz.core.analysis.issuing import issuing_calls as issuing_calls
+from overlapviz.core.analysis.issuing import pageable_copy_calls as pageable_copy_calls
 from overlapviz.core.analysis.migrations import Moved, migrations_by_direction
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.config.pinning import pipeline_pinned_bytes
-from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
-from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace
+from overlapviz.core.trace.answer_cache import kept_per_trace, kept_per_trace_and_key, once_per_trace
+from overlapviz.core.trace.spans import DEVICE_KINDS, OpKind, Trace
 
 STAGE_KEYS: dict[OpKind, str] = {OpKind.H2D: "h2d", OpKind.KERNEL: "kernel", OpKind.D2H: "d2h"}
 COMMUNICATION_KEY = "communication"  # busy and utilisation have it only where the trace has communication
@@ -253,7 +257,7 @@ def compute_union(trace: Trace) -> tuple[IntArray, IntArray]:
 
 
 def engines_together_ns(trace: Trace) -> int:
-    """Time during which two or more engines (see `busy_unions.engine_rows`) were busy at once."""
+    """Time during which two or more engines (see `busy_unions.engine_unions`) were busy at once."""
     return at_least_two_ns(list(engine_unions(trace)))
 
 
@@ -264,10 +268,8 @@ def lower_bound_ns(trace: Trace) -> int:
 
 def makespan_ns(trace: Trace) -> int:
     """First device op's start to last device op's end; 0 with no device ops."""
-    device = trace.device_mask
-    if not device.any():
-        return 0
-    return int(trace["end_ns"][device].max() - trace["start_ns"][device].min())
+    ran_s, ran_e = kinds_union(trace, *DEVICE_KINDS)  # the findings read this union too
+    return int(ran_e[-1] - ran_s[0]) if ran_s.size else 0
 
 
 def wall_ns(trace: Trace) -> int:
@@ -299,7 +301,15 @@ def host_alloc_ns(trace: Trace) -> int:
 
 def summed_ns(trace: Trace, kind: OpKind) -> int:
     """Sum the durations of the ops of `kind`."""
-    return int(trace.durations_of(trace.mask(kind)).sum())
+    return int(kind_durations(trace, kind).sum())
+
+
+@kept_per_trace_and_key  # the busy times, the chunking bound and the bandwidths each read a stage's
+def kind_durations(trace: Trace, kind: OpKind) -> IntArray:
+    """The durations of the ops of `kind`, in row order (read-only)."""
+    durations = trace.durations_of(trace.mask(kind))
+    durations.flags.writeable = False
+    return durations
 
 
 def covered_total_ns(trace: Trace, *kinds: OpKind) -> int:
@@ -329,7 +339,7 @@ def chunking_bound_ns(trace: Trace) -> int:
 
     A stage with no ops adds nothing. It never exceeds serial; with one chunk it equals serial.
     """
-    per_stage = [trace.durations_of(trace.mask(kind)) for kind in STAGE_KEYS]
+    per_stage = [kind_durations(trace, kind) for kind in STAGE_KEYS]
     sums = [int(d.sum()) for d in per_stage]
     mins = [int(d.min()) if d.size else 0 for d in per_stage]
     if trace.copy_engines < 2:
@@ -338,80 +348,14 @@ def chunking_bound_ns(trace: Trace) -> int:
     return max(sums[s] + sum(mins) - mins[s] for s in range(len(per_stage)))
 
 
-@once_per_trace
-def issuing_calls(trace: Trace) -> npt.NDArray[np.bool_]:
-    """Host API spans that issued a device op (their `op` points at a copy or kernel row)."""
-    op = trace["op"]
-    linked = (trace["kind"] == OpKind.API) & (op >= 0) & (op < len(trace))
-    target = np.where(linked, op, 0)
-    issued: npt.NDArray[np.bool_] = linked & trace.device_mask[target]
-    return issued
-
-
-@once_per_trace
-def pageable_copy_calls(trace: Trace) -> npt.NDArray[np.bool_]:
-    """Issuing calls whose op is a copy from or to pageable host memory."""
-    calls = issuing_calls(trace)
-    target = np.where(calls, trace["op"], 0)
-    pageable: npt.NDArray[np.bool_] = calls & (trace["memory"][target] == MemoryKind.PAGEABLE)
-    return pageable
-
-
-def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
-    """Host time spent issuing `calls`: each call and the caller's own code up to the next issuing call.
-
-    The time a call spent blocked (its op already running) is not issuing; nor is the time
-    after the last issuing call.
-    """
-    if calls.size == 0:
-        return 0
-    next_start = next_issue_ns(trace)
-    work_s, work_e = kinds_union(trace, OpKind.HOST_COPY)  # the host copying a staging ring's chunks is not issuing
-    wait_s, wait_e = _waiting_calls(trace)  # and nor is waiting in a call that issues nothing
-    starts, ends = trace["start_ns"][calls], next_start[calls]
-    not_issuing = covered_ns(work_s, work_e, starts, ends) + covered_ns(wait_s, wait_e, starts, ends)
-    spent = ends - starts - host_blocked_per_row(trace)[calls] - not_issuing
-    return int(np.maximum(spent, 0).sum())
-
-
-@once_per_trace  # the metrics and the host-bound findings each ask, of different calls
-def next_issue_ns(trace: Trace) -> IntArray:
-    """Per issuing call: when the next issuing call starts (the last: when it ends); other rows undefined."""
-    every = np.flatnonzero(issuing_calls(trace))
-    every = every[np.argsort(trace["start_ns"][every], kind="stable")]
-    next_start = np.empty(len(trace), dtype=np.int64)
-    next_start[every[:-1]] = trace["start_ns"][every[1:]]
-    next_start[every[-1:]] = trace["end_ns"][every[-1:]]
-    return next_start
-
-
-@kept_per_trace
-def _waiting_calls(trace: Trace) -> tuple[IntArray, IntArray]:
-    """When the host sat in calls that issue nothing (a synchronize), as disjoint sorted intervals."""
-    waits = (trace["kind"] == OpKind.API) & (trace["op"] < 0)
-    return read_only(union_intervals(trace["start_ns"][waits], trace["end_ns"][waits]))
-
-
-@once_per_trace
-def host_blocked_per_row(trace: Trace) -> IntArray:
-    """Per row: how long an issuing call waited while its own op ran; 0 for other rows."""
-    blocked = np.zeros(len(trace), dtype=np.int64)
-    calls = np.flatnonzero(issuing_calls(trace))
-    op_start = trace["start_ns"][trace["op"][calls]]
-    since = np.maximum(trace["start_ns"][calls], op_start)
-    blocked[calls] = np.maximum(0, trace["end_ns"][calls] - since)
-    return blocked
-
-
 def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
     """Bytes of the copies of `kind` over their busy time, in GB/s.
 
     None with no copy time, and where the trace records no bytes for them (a ROCm trace may
     not): the rate is then unknown, not zero.
     """
-    rows = trace.mask(kind)
-    summed = int(trace.durations_of(rows).sum())
-    moved = float(trace["bytes"][rows].sum())
+    summed = int(kind_durations(trace, kind).sum())
+    moved = float(trace["bytes"][trace.mask(kind)].sum())
     if summed <= 0 or moved <= 0:
         return None
     return moved / summed  # bytes per ns is GB/s

@@ -16,7 +16,7 @@ from overlapviz.core.analysis.intervals import IntArray, covered_ns, union_inter
 from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
-from overlapviz.core.trace.frozen_columns import distinct
+from overlapviz.core.trace.frozen_columns import distinct, few_distinct
 from overlapviz.core.trace.spans import DEVICE_KINDS, OpKind, Trace, Unit, equal_to_any
 
 
@@ -51,21 +51,30 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     waits = np.zeros(len(trace), dtype=np.int64)
     # A prefetch waits for the driver's migrations, which need not follow the engine it is drawn on.
     device = trace.device_mask & ~trace.mask(OpKind.PREFETCH)
-    ready, start = trace["ready_ns"], trace["start_ns"]
-    for on_unit in _each_unit(trace, device, _scheduling_units(trace)):
-        unit_s, unit_e = union_intervals(start[on_unit], trace["end_ns"][on_unit])
-        waited = np.flatnonzero(on_unit & (ready >= 0) & (start > ready))
-        covered = covered_ns(unit_s, unit_e, ready[waited], start[waited])
-        waits[waited] = np.maximum(start[waited] - ready[waited] - covered - START_LATENCY_NS, 0)
+    for on_unit in _each_unit(trace, device, scheduling=True):
+        start = trace["start_ns"][on_unit]
+        unit_s, unit_e = union_intervals(start, trace["end_ns"][on_unit])
+        ready = trace["ready_ns"][on_unit]
+        waited = (ready >= 0) & (start > ready)
+        ready, start = ready[waited], start[waited]
+        wait = start - ready
+        wait -= covered_ns(unit_s, unit_e, ready, start)
+        wait -= START_LATENCY_NS
+        waits[on_unit[waited]] = np.maximum(wait, 0)
     return waits
 
 
 def on_gpus_of_several_streams(trace: Trace) -> npt.NDArray[np.bool_]:
     """Per row: a device op of a GPU whose ops ran on two or more streams (one stream has nothing to mix up)."""
-    device = trace.device_mask & (trace["stream"] >= 0)
-    several = [gpu for gpu in distinct(trace["device"][device])
-               if distinct(trace["stream"][device & (trace["device"] == gpu)]).size > 1]  # fmt: skip
+    device = np.flatnonzero(trace.device_mask & (trace["stream"] >= 0))
+    gpus, streams = trace["device"][device], trace["stream"][device]
+    several = [gpu for gpu in few_distinct(gpus) if _two_or_more(streams[gpus == gpu])]
     return trace.device_mask & equal_to_any(trace["device"], several)
+
+
+def _two_or_more(values: npt.NDArray[Any]) -> bool:
+    """Whether `values` holds two or more distinct values (no sort: one comparison with the first)."""
+    return values.size > 1 and bool((values != values[0]).any())
 
 
 @kept_per_trace  # the stream and pipeline findings each ask
@@ -107,31 +116,30 @@ def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
     waits = np.zeros(len(trace), dtype=np.int64)
     copies = trace.mask(OpKind.H2D, OpKind.D2H)
     for on_engine in _each_unit(trace, copies):
-        union_s, union_e = union_intervals(trace["start_ns"][on_engine], trace["end_ns"][on_engine])
-        ready, start = trace["ready_ns"], trace["start_ns"]
-        waited = np.flatnonzero(on_engine & (ready >= 0) & (start > ready))
-        waits[waited] = covered_ns(union_s, union_e, ready[waited], start[waited])
+        start = trace["start_ns"][on_engine]
+        union_s, union_e = union_intervals(start, trace["end_ns"][on_engine])
+        ready = trace["ready_ns"][on_engine]
+        waited = (ready >= 0) & (start > ready)
+        waits[on_engine[waited]] = covered_ns(union_s, union_e, ready[waited], start[waited])
     return waits
 
 
-def _scheduling_units(trace: Trace) -> npt.NDArray[np.int8]:
-    """Each row's unit, communication on the compute unit: NCCL's kernels and the compute share the SMs."""
-    units: npt.NDArray[np.int8] = np.where(trace["unit"] == Unit.COMMUNICATION, Unit.COMPUTE, trace["unit"]).astype(
-        np.int8
-    )
-    return units
+def _each_unit(trace: Trace, rows: npt.NDArray[np.bool_], *, scheduling: bool = False) -> list[npt.NDArray[np.intp]]:
+    """`rows` split by the hardware unit that ran them, each GPU's apart, as sorted row indices.
 
-
-def _each_unit(
-    trace: Trace, rows: npt.NDArray[np.bool_], units: npt.NDArray[np.int8] | None = None
-) -> list[npt.NDArray[np.bool_]]:
-    """`rows` split by the hardware unit that ran them (`units`, else the trace's), each GPU's apart."""
-    units = trace["unit"] if units is None else units
-    return [
-        rows & on_gpu & (units == unit)
-        for on_gpu in (trace["device"] == device for device in distinct(trace["device"][rows]))
-        for unit in distinct(units[rows & on_gpu])
-    ]
+    With `scheduling`, communication counts on the compute unit: NCCL's kernels and the
+    compute share the SMs. The split reads only `rows`' own units and GPUs, not whole columns.
+    """
+    indices = np.flatnonzero(rows)
+    units, gpus = trace["unit"][indices], trace["device"][indices]
+    if scheduling:
+        units = np.where(units == Unit.COMMUNICATION, np.int8(Unit.COMPUTE), units)
+    split = []
+    several_gpus = _two_or_more(gpus)
+    for gpu in few_distinct(gpus):
+        on_gpu, of_gpu = (indices[gpus == gpu], units[gpus == gpu]) if several_gpus else (indices, units)
+        split += [on_gpu[of_gpu == unit] for unit in few_distinct(of_gpu)]
+    return split
 
 
 def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:

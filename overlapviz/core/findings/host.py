@@ -14,7 +14,7 @@ from overlapviz.core.analysis.intervals import union_intervals
 from overlapviz.core.analysis.metrics import (
     Metrics,
     allocation_calls,
-    covered_rows_ns,
+    covered_total_ns,
     host_blocked_per_row,
     issuing_calls,
     pageable_copy_calls,
@@ -37,7 +37,7 @@ from overlapviz.core.findings.finding import Finding, api_name, api_names, ms_te
 from overlapviz.core.findings.rule import Rule, Scope
 from overlapviz.core.number_text import count_text, duration_text, rate_text
 from overlapviz.core.trace.lanes import LaneGroup
-from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace
+from overlapviz.core.trace.spans import DEVICE_KINDS, MemoryKind, OpKind, Trace
 
 # Pageable copies that cost a hundredth of the run are worth pinning for: staged by the driver
 # they run at a fraction of the link's rate and hold the host thread. Under that they are left
@@ -157,7 +157,7 @@ def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
     device = trace.device_mask
     if is_pipeline(trace) or int(device.sum()) < 2:
         return []  # overlapviz's pipeline issues nothing but its ops: too-many-chunks speaks for it
-    covered = covered_rows_ns(trace, device)  # migrations, memsets and communication keep the GPU busy too
+    covered = covered_total_ns(trace, *DEVICE_KINDS)  # migrations, memsets and communication keep the GPU busy too
     makespan = metrics.makespan_ns
     if covered >= GPU_BUSY_SHARE * makespan:
         return []

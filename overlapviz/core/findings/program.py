@@ -26,6 +26,7 @@ from overlapviz.core.findings.finding import Finding, api_names, ms_text, pct_te
 from overlapviz.core.findings.host import synchronizes
 from overlapviz.core.findings.rule import Rule, Scope
 from overlapviz.core.number_text import count_text, duration_text
+from overlapviz.core.trace.frozen_columns import few_distinct
 from overlapviz.core.trace.lanes import LaneGroup, is_legacy_stream
 from overlapviz.core.trace.spans import OpKind, Trace
 
@@ -51,7 +52,7 @@ MIGRATION_SHARE = 0.10
 def legacy_default_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find ops kept waiting by the legacy default stream's implicit synchronisation with the other streams."""
     device = trace.device_mask & (trace["stream"] >= 0)
-    streams = np.unique(trace["stream"][device])
+    streams = few_distinct(trace["stream"][device])
     legacy = np.array([is_legacy_stream(trace.meta, int(s)) for s in streams], dtype=bool)
     if not legacy.any() or legacy.all():
         return []  # all on the legacy stream is single-stream's to explain

@@ -43,3 +43,23 @@ def distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
     first[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
     return ordered[first]
+
+
+SMALL_RANGE = 1 << 16  # values spread this little are counted in a table rather than sorted
+
+
+def few_distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
+    """`distinct` for integers of a small range (GPU indices, units, streams): one count, no sort.
+
+    Sorting 10^7 values to find the two or three among them costs a second; counting them, the
+    range permitting, a pass.
+    """
+    values = np.asarray(values)
+    if values.size == 0 or values.dtype.kind not in "iu":
+        return distinct(values)
+    low, high = int(values.min()), int(values.max())
+    if high - low >= SMALL_RANGE:
+        return distinct(values)
+    counts = np.bincount((values - low).astype(np.intp, copy=False), minlength=high - low + 1)
+    found: npt.NDArray[Any] = (np.flatnonzero(counts) + low).astype(values.dtype)
+    return found

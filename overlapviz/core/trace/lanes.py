@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.trace.answer_cache import kept_per_trace
-from overlapviz.core.trace.frozen_columns import distinct
+from overlapviz.core.trace.frozen_columns import few_distinct
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.core.trace.spans import HOST_KINDS, OpKind, Trace, Unit
 
@@ -87,7 +87,7 @@ def lanes_of(trace: Trace) -> list[Lane]:
 @kept_per_trace
 def gpus_of(trace: Trace) -> tuple[int, ...]:
     """The GPUs that ran the trace's device ops, by index (kept: tens of ms at 10^6 spans, asked often)."""
-    return tuple(int(d) for d in distinct(trace["device"][trace.device_mask]))
+    return tuple(int(d) for d in few_distinct(trace["device"][trace.device_mask]))
 
 
 def lane_rows(trace: Trace, lane: Lane) -> npt.NDArray[np.intp]:
@@ -131,8 +131,8 @@ def _annotation_lanes(trace: Trace) -> list[Lane]:
 def _gpu_lanes(trace: Trace, device: int | None) -> list[Lane]:
     """One GPU's stream lanes, then its unit lanes; `device` None for the one GPU of a trace."""
     ops = trace.device_mask if device is None else trace.device_mask & (trace["device"] == device)
-    streams = distinct(trace["stream"][ops])
-    units = set(distinct(trace["unit"][ops]).tolist())
+    streams = few_distinct(trace["stream"][ops])
+    units = set(few_distinct(trace["unit"][ops]).tolist())
     stream_lanes = [stream_lane(int(s), device, is_legacy_stream(trace.meta, int(s))) for s in streams if s >= 0]
     unit_lanes = [_unit_lane(unit, device) for unit in UNIT_ORDER if int(unit) in units]
     return [*stream_lanes, *unit_lanes]
