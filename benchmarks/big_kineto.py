@@ -124,8 +124,12 @@ def write_trace(path: Path, events: int, compressed: bool) -> int:
     return path.stat().st_size
 
 
-def timed_child(command: list[str]) -> tuple[float, int]:
-    """Run `command` in a fresh process: its seconds and its peak bytes, or those of a process it waited for."""
+def timed_child(command: list[str]) -> tuple[float, float, int]:
+    """Run `command` in a fresh process: its seconds, its CPU seconds and its peak bytes.
+
+    CPU seconds and peak count the processes it waited for too; on a busy machine the CPU
+    time says more than the wall-clock time, which also counts the waits for a core.
+    """
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed app has its bytecode cached
     with tempfile.TemporaryFile() as errors:
@@ -138,7 +142,7 @@ def timed_child(command: list[str]) -> tuple[float, int]:
             errors.seek(0)
             said = errors.read()[-2000:].decode(errors="replace")
             raise SystemExit(f"{' '.join(command[:4])} failed ({child.returncode}): {said}")
-    return seconds, usage.ru_maxrss * 1024  # Linux gives KiB
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024  # Linux gives KiB
 
 
 def render_command(trace: Path, picture: Path) -> list[str]:
@@ -157,10 +161,11 @@ def measure(path: Path, folder: Path, with_json: bool, repeats: int) -> tuple[di
         if with_json:
             runs = {"json_load_s": [sys.executable, "-c", JSON_LOAD, str(path)], **runs}
         for name, command in runs.items():
-            times[name], peak = timed_child(command)
-            peaks[name] = max(peaks.get(name, 0), peak)
+            times[name], times[f"{name[:-2]}_cpu_s"], peak = timed_child(command)
+            peaks[name[:-2]] = max(peaks.get(name[:-2], 0), peak)
         if with_json:
             times["ratio"] = times["render_s"] / times["json_load_s"]
+            times["cpu_ratio"] = times["render_cpu_s"] / times["json_load_cpu_s"]
         return times
 
     return repeat_until_steady(one_turn, max_repeats=repeats), peaks
@@ -176,10 +181,11 @@ def _warm_up(folder: Path) -> None:
 def _report(events: int, found: dict[str, Steady], peaks: dict[str, int]) -> None:
     goal = GOAL_PEAK_BYTES.get(events)
     for name, steady in found.items():
-        unit = "" if name == "ratio" else " s"
-        print(f"{name:12} median {steady.median:.2f}{unit} (spread {steady.spread:.0%}, {len(steady.values)} runs)")
+        unit = "" if name.endswith("ratio") else " s"
+        print(f"{name:15} median {steady.median:.2f}{unit} (spread {steady.spread:.0%}, {len(steady.values)} runs)")
     for name, peak in peaks.items():
-        print(f"{name:12} peak memory {peak / 1e6:.0f} MB" + (f" (goal < {goal / 1e6:.0f} MB)" if goal else ""))
+        shown = f" (goal < {goal / 1e6:.0f} MB)" if goal and name == "render" else ""
+        print(f"{name:15} peak memory {peak / 1e6:.0f} MB{shown}")
     print(verdict(found))
 
 
