@@ -178,6 +178,11 @@ def _warm_up(folder: Path) -> None:
     timed_child(render_command(tiny, folder / "tiny.png"))
 
 
+def _repeated(found: dict[str, Steady]) -> bool:
+    """Whether every timing was taken more than once: one sample has no spread to judge."""
+    return all(len(steady.values) > 1 for steady in found.values())
+
+
 def _report(events: int, found: dict[str, Steady], peaks: dict[str, int]) -> None:
     goal = GOAL_PEAK_BYTES.get(events)
     for name, steady in found.items():
@@ -186,7 +191,7 @@ def _report(events: int, found: dict[str, Steady], peaks: dict[str, int]) -> Non
     for name, peak in peaks.items():
         shown = f" (goal < {goal / 1e6:.0f} MB)" if goal and name == "render" else ""
         print(f"{name:15} peak memory {peak / 1e6:.0f} MB{shown}")
-    print(verdict(found))
+    print(verdict(found) if _repeated(found) else "one run: not shown to be steady")
 
 
 def main() -> None:
@@ -221,6 +226,7 @@ def main() -> None:
         "goal_peak_bytes": GOAL_PEAK_BYTES.get(events),
         "goal_ratio": GOAL_RATIO if events == 2 * 10**6 else None,
         **all_steady(found),
+        **({} if _repeated(found) else {"spread_ok": False}),  # one run shows no spread
     }
     write_result("big_kineto", result, args.out, load=load)
 
