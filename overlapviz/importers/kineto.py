@@ -44,6 +44,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import msgspec
+import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.files.safe_read import release_pages
@@ -148,9 +149,10 @@ def _batches(decoder: msgspec.json.Decoder[list[Any]], events: list[msgspec.Raw]
     A mapped file's pages read so far are let go of before each batch: the file is then
     resident a batch at a time, not whole.
     """
+    place = _TextPlace(raw)
     for first in range(0, len(events), BATCH_EVENTS):
         release_pages(raw)
-        texts = b"[" + b",".join(events[first : first + BATCH_EVENTS]) + b"]"
+        texts = place.batch_text(events[first : first + BATCH_EVENTS])
         try:
             batch = decoder.decode(texts)
         except RecursionError:
@@ -160,6 +162,32 @@ def _batches(decoder: msgspec.json.Decoder[list[Any]], events: list[msgspec.Raw]
         except msgspec.DecodeError as error:  # what skipping an event does not check, its UTF-8
             raise kineto_error(source, f"not JSON ({_BATCH_BYTE.sub('', str(error))})") from None
         yield first, batch
+
+
+class _TextPlace:
+    """Where the raw events lie in the file's bytes, so that a batch is one slice of them, not a join of its events.
+
+    msgspec's raw values are views of the bytes decoded; should one not lie inside them, the
+    batch is joined from its events instead.
+    """
+
+    def __init__(self, raw: bytes | mmap.mmap) -> None:
+        self.raw = raw
+        whole = np.frombuffer(raw, dtype=np.uint8)
+        self.start, self.size = whole.ctypes.data, whole.size
+        del whole  # a map with a view of it alive cannot be closed
+
+    def batch_text(self, events: list[msgspec.Raw]) -> bytes:
+        """The events as one JSON array: the file's bytes from the first one's start to the last one's end."""
+        begin, last = self._offset(events[0]), self._offset(events[-1])
+        if begin is None or last is None or last < begin:
+            return b"[" + b",".join(events) + b"]"
+        return b"".join((b"[", self.raw[begin : last + len(events[-1])], b"]"))
+
+    def _offset(self, event: msgspec.Raw) -> int | None:
+        view = np.frombuffer(event, dtype=np.uint8)
+        offset = int(view.ctypes.data) - self.start
+        return offset if offset >= 0 and offset + view.size <= self.size else None
 
 
 def _path_in_file(message: str, first: int) -> str:

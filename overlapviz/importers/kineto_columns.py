@@ -22,7 +22,7 @@ from overlapviz.importers.kineto_categories import (
     row_events,
 )
 from overlapviz.importers.kineto_errors import KinetoFormatError, kineto_error
-from overlapviz.importers.kineto_schema import INT64_MAX, Event
+from overlapviz.importers.kineto_schema import INT64_MAX, Event, EventArgs
 from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns, profiler_micros_ns
 
 Place = tuple[int | str, int | str, bytes]  # an event's pid, tid and ts text: where a flow end meets it
@@ -79,16 +79,17 @@ class _Rows:
         self.category = np.fromiter(categories, dtype=np.intp, count=len(rows))
         self.kind, self.device_row = KIND_OF[self.category], ON_DEVICE_OF[self.category]
         self.name = np.array([index.setdefault(e.name, len(index)) for e in rows], dtype=np.int32)
-        self.collective = _collectives(rows, index)
+        self.args = list(map(attrgetter("args"), rows))  # fetched once for the several fields read from them
+        self.collective = _collectives(self.args, index)
 
     def columns(self, base_ns: int) -> dict[str, npt.NDArray[Any]]:
         """The activity columns of these rows but the copies' (`_copies`), times shifted by `base_ns`."""
         columns: dict[str, npt.NDArray[Any]] = {"kind": self.kind, "name": self.name, "collective": self.collective}
         columns["start_ns"], columns["end_ns"] = self._times(base_ns)
         columns["device"], columns["stream"], columns["thread"], columns["process"] = self._placement()
-        columns["correlation"] = np.maximum(self._ints("args.correlation"), UNKNOWN)
-        columns["wait_stream"] = np.maximum(self._ints("args.wait_on_stream"), UNKNOWN)
-        columns["wait_record"] = np.maximum(self._ints("args.wait_on_cuda_event_record_corr_id"), UNKNOWN)
+        columns["correlation"] = np.maximum(self._ints("correlation"), UNKNOWN)
+        columns["wait_stream"] = np.maximum(self._ints("wait_on_stream"), UNKNOWN)
+        columns["wait_record"] = np.maximum(self._ints("wait_on_cuda_event_record_corr_id"), UNKNOWN)
         columns["bytes"] = self._bytes()
         columns["on_device"] = self.device_row & (self.kind == ActivityKind.ANNOTATION)
         return {name: values.astype(ACTIVITY_COLUMNS[name], copy=False) for name, values in columns.items()}
@@ -124,7 +125,7 @@ class _Rows:
         A device record's pid is its GPU, not a process: its process is its call's (`_owning_processes`).
         """
         pid, tid = self._ids("pid"), self._ids("tid")
-        args_device, args_stream = self._ints("args.device"), self._streams()
+        args_device, args_stream = self._ints("device"), self._streams()
         too_high = self.device_row & (args_device > _MAX_DEVICE)
         if too_high.any():
             row = int(np.argmax(too_high))
@@ -149,7 +150,7 @@ class _Rows:
     def _bytes(self) -> npt.NDArray[np.int64]:
         """Bytes of copies and memsets (0 where unknown), none for the other rows."""
         sized = SIZED_OF[self.category]
-        given = self._ints("args.bytes")
+        given = self._ints("bytes")
         negative = sized & (given < 0) & (given != UNKNOWN)
         if negative.any():
             row = int(np.argmax(negative))
@@ -157,12 +158,12 @@ class _Rows:
         return np.where(sized, np.maximum(given, 0), 0)
 
     def _ints(self, name: str) -> npt.NDArray[np.int64]:
-        """One integer field (``args.stream``, say) of every row, read in C rather than per row in Python."""
-        return np.fromiter(map(attrgetter(name), self.rows), dtype=np.int64, count=len(self.rows))
+        """One integer field of the args (``device``, say) of every row, read in C rather than per row in Python."""
+        return np.fromiter(map(attrgetter(name), self.args), dtype=np.int64, count=len(self.args))
 
     def _streams(self) -> npt.NDArray[np.int64]:
         """The ``args.stream`` of every row; a text is the number it spells (``"0x0"``), else unknown."""
-        values = list(map(attrgetter("args.stream"), self.rows))
+        values = list(map(attrgetter("stream"), self.args))
         if str not in set(map(type, values)):  # the usual case, several times faster
             return np.fromiter(values, dtype=np.int64, count=len(values))
         return np.array([_stream_number(v) if isinstance(v, str) else v for v in values], dtype=np.int64)
@@ -198,11 +199,11 @@ def _stream_number(text: str) -> int:
     return number if 0 <= number <= INT64_MAX else UNKNOWN
 
 
-def _collectives(rows: list[Event], index: dict[str, int]) -> npt.NDArray[np.int32]:
+def _collectives(args: list[EventArgs], index: dict[str, int]) -> npt.NDArray[np.int32]:
     """The number among the names of each row's ``Collective name`` argument; -1 where it has none."""
-    texts = list(map(attrgetter("args.collective"), rows))
+    texts = list(map(attrgetter("collective"), args))
     if not any(texts):  # the usual case: a trace of one process, no NCCL
-        return np.full(len(rows), UNKNOWN, dtype=np.int32)
+        return np.full(len(args), UNKNOWN, dtype=np.int32)
     return np.array([index.setdefault(text, len(index)) if text else UNKNOWN for text in texts], dtype=np.int32)
 
 

@@ -100,22 +100,34 @@ def profiler_micros_ns(lines: bytes, count: int) -> npt.NDArray[np.int64] | None
     """
     chars = np.frombuffer(lines, dtype=np.uint8)
     ends = np.append(np.flatnonzero(chars == _NEWLINE), chars.size)  # one past each text
-    dots = np.flatnonzero(chars == _DOT)
-    if count == 0 or ends.size != count or dots.size != count or (dots != ends - 4).any():
+    if count == 0 or ends.size != count:
         return None if count else np.zeros(0, dtype=np.int64)
-    starts = np.append(0, ends[:-1] + 1)
-    integer_digits = dots - starts
-    digit = chars - np.uint8(_ZERO)  # every other character wraps past 9
-    digits_only = (digit <= 9).sum() == chars.size - 2 * count + 1  # all but the dots and the newlines
-    if not digits_only or (integer_digits < 1).any() or (integer_digits > _MAX_INTEGER_DIGITS).any():
+    lengths = ends - np.append(0, ends[:-1] + 1)
+    integer_digits = lengths - 4
+    if (integer_digits < 1).any() or (integer_digits > _MAX_INTEGER_DIGITS).any():
         return None
-    # each character's text end and dot, so that a digit knows the power of ten it carries in ns
-    lengths = np.diff(np.append(starts, chars.size + 1))
-    end, dot = np.repeat(ends, lengths)[: chars.size], np.repeat(dots, lengths)[: chars.size]
-    at = np.arange(chars.size)
-    power = end - 1 - at - (at < dot)
-    values = np.where(digit <= 9, digit * _POWERS[np.clip(power, 0, 19)], np.uint64(0))
-    total = np.add.reduceat(values, starts)
+    dots = chars == _DOT
+    digits = (chars - np.uint8(_ZERO)) <= 9  # every other character wraps past 9
+    # one dot per text, fourth from its end, and nothing else but digits and the newlines
+    if (
+        not dots[ends - 4].all()
+        or np.count_nonzero(dots) != count
+        or np.count_nonzero(digits) != chars.size - 2 * count + 1
+    ):
+        return None
+    return _right_aligned_ns(chars, ends, lengths)
+
+
+def _right_aligned_ns(chars: npt.NDArray[np.uint8], ends: npt.NDArray[np.intp],
+                      lengths: npt.NDArray[np.intp]) -> npt.NDArray[np.int64] | None:  # fmt: skip
+    """Nanoseconds of checked ``digits.ddd`` texts, a digit place at a time from the right: as many passes as places."""
+    total = np.zeros(ends.size, dtype=np.uint64)
+    for place in range(1, int(lengths.max()) + 1):
+        if place == 4:
+            continue  # the dot
+        present = lengths >= place
+        digit = chars[np.where(present, ends - place, 0)].astype(np.uint64) - np.uint64(_ZERO)
+        total += np.where(present, digit, np.uint64(0)) * _POWERS[place - 1 if place < 4 else place - 2]
     if (total >= np.uint64(MAX_NS)).any():
         return None
     return total.astype(np.int64)

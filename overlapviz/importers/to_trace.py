@@ -112,7 +112,7 @@ def _columns(
                            UNKNOWN)  # fmt: skip
     ready = _ready(a["start_ns"][order], a["end_ns"][order], streams, handed_over,
                    awaited_ns(a, order, streams, enqueue))  # fmt: skip
-    op_of_call = _ops_of_calls(a, order, api_rows)
+    op_of_call = _ops_of_calls(len(a), issued_by, api_rows)
     op_device = np.maximum(a["device"][order], 0)
     call_device = np.where(op_of_call >= 0, op_device[np.maximum(op_of_call, 0)], UNKNOWN)
     op_thread = np.where(issued_by >= 0, a["thread"][np.maximum(issued_by, 0)], UNKNOWN)
@@ -195,19 +195,26 @@ def _issuing_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[
     return issued
 
 
-def _ops_of_calls(a: Activities, ops: npt.NDArray[np.intp], calls: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-    """For each call, the trace row of the op it issued (ops are rows 0..n-1 of the trace); -1 for none."""
+def _ops_of_calls(rows: int, issued: npt.NDArray[np.int64], calls: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """For each call, the trace row of the op it issued (ops are rows 0..n-1 of the trace); -1 for none.
+
+    `issued` is each op's issuing call (`_issuing_calls`), among `rows` activities.
+    """
     op_of_call = np.full(calls.size, UNKNOWN, dtype=np.int64)
-    issued = _issuing_calls(a, ops, calls)
-    position = np.full(len(a), UNKNOWN, dtype=np.int64)
+    position = np.full(rows, UNKNOWN, dtype=np.int64)
     position[calls] = np.arange(calls.size)
     found = np.flatnonzero(issued >= 0)
     op_of_call[position[issued[found]]] = found
     return op_of_call
 
 
-def _ready(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], streams: npt.NDArray[np.int64],
-           enqueue: npt.NDArray[np.int64], awaited: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def _ready(
+    start: npt.NDArray[np.int64],
+    end: npt.NDArray[np.int64],
+    streams: npt.NDArray[np.int64],
+    enqueue: npt.NDArray[np.int64],
+    awaited: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int64]:
     """When each op was ready (ops sorted by start): never after its start.
 
     The latest of its hand-over, the end of the op before it on its stream and the end of the
@@ -235,7 +242,7 @@ def _memory(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
 def _meta(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int64]) -> TraceMeta:
     given = a.meta.get("devices")
     devices: dict[Any, Any] = given if isinstance(given, dict) else {}
-    used = sorted({int(d) for d in a["device"][ops] if d >= 0})
+    used = [int(d) for d in np.unique(a["device"][ops]) if d >= 0]  # sorted
     name = " + ".join(str(devices.get(d, devices.get(str(d), f"GPU {d}"))) for d in used) or "GPU"
     return TraceMeta(
         backend="file",

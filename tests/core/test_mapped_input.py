@@ -3,6 +3,7 @@
 `MAP_MIN_BYTES` is lowered so that small files take the path of large ones.
 """
 
+import errno
 import gzip
 import mmap
 from pathlib import Path
@@ -39,6 +40,26 @@ def test_a_large_file_is_mapped_whole(tmp_path, compressed):
     with mapped:
         release_pages(mapped)  # let go of, not lost: read again when touched
         assert mapped[:] == data
+
+
+def test_a_large_file_is_copied_by_hand_where_the_system_cannot(tmp_path, monkeypatch):
+    def cannot(*_args):
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    data = bytes(range(256)) * 64
+    (tmp_path / "t.json").write_bytes(data)
+    monkeypatch.setattr(safe_read.os, "copy_file_range", cannot)
+    with map_input(tmp_path / "t.json") as mapped:
+        assert mapped[:] == data
+
+
+@pytest.mark.parametrize("size", [100, 3 * 1024**2 + 7], ids=["in memory", "on disk"])
+def test_gzip_decompressed_once_reads_whole_from_memory_or_disk(tmp_path, monkeypatch, size):
+    monkeypatch.setattr(safe_read, "MAP_MIN_BYTES", 2**62)
+    data = np.random.default_rng(size).integers(0, 8, size, dtype=np.uint8).tobytes()  # compresses, unlike noise
+    (tmp_path / "t.json.gz").write_bytes(gzip.compress(data, compresslevel=1))
+    assert map_input(tmp_path / "t.json.gz") == data
+    assert safe_read.read_input_bytes(tmp_path / "t.json.gz") == data
 
 
 def test_a_gzip_bomb_is_refused_before_it_is_unpacked_anywhere(tmp_path):

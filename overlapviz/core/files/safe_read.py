@@ -8,9 +8,10 @@ the size limit: a file over it is refused, not read.
 
 Gzip-compressed input is read transparently, recognised by its first two bytes rather than its
 name, with the same limit on the decompressed size (a small file can unpack to a huge one). It
-is decompressed twice, as a stream: first only to count, so a bomb is refused before any of
-it is kept, then into one buffer of the counted size. The input is held once, never also as
-pieces to join.
+is decompressed once, as a stream, counted on the way: past a few MiB the data goes into a
+nameless temporary file rather than memory, so that a bomb is refused having held none of it
+(it may have written up to the limit to disk, removed at once), and large data is then read
+back into one buffer of its size. The input is held once, never also as pieces to join.
 
 The limit is the ``max_bytes`` argument, else the environment variable
 ``OVERLAPVIZ_MAX_INPUT_BYTES`` (a whole number of bytes), else this machine's memory: a file
@@ -43,6 +44,9 @@ DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3  # where the system does not say how much 
 MAP_MIN_BYTES = 64 * 1024**2  # input this large is held on disk and mapped, not in memory (`map_input`)
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1024**2  # read in pieces: never more than this held beyond the input itself
+_IN_MEMORY_BYTES = _CHUNK  # gzip decompressed past this goes on to disk (`_unpack_gzip`)
+# what copy_file_range answers where the system cannot copy between these files: copied by hand then
+_NO_SYSTEM_COPY = frozenset({errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.EPERM, errno.EBADF})
 
 
 class _Readable(Protocol):
@@ -116,11 +120,10 @@ def read_input_bytes(path: str | os.PathLike[str], *, what: str = "trace", max_b
 def map_input(path: str | os.PathLike[str], *, what: str = "trace", max_bytes: int | None = None) -> bytes | mmap.mmap:
     """`read_input_bytes`, but input of `MAP_MIN_BYTES` or more comes as a read-only map.
 
-    A plain file is copied into a nameless temporary file that is mapped; gzip is counted
-    first, as `read_input_bytes` does (a bomb is refused having kept nothing), then unpacked
-    into one. The copy is on disk, not in this process's memory, and no other process can cut
-    it short under the map. The map must be closed by its reader once nothing refers to its
-    bytes.
+    A plain file is copied into a nameless temporary file that is mapped; gzip is unpacked into
+    one as it is counted (`read_input_bytes`). The copy is on disk, not in this process's
+    memory, and no other process can cut it short under the map. The map must be closed by its
+    reader once nothing refers to its bytes.
     """
 
     def read(stream: BinaryIO, compressed: bool, limit: int, size: int, from_memory: bool) -> bytes | mmap.mmap:
@@ -130,7 +133,7 @@ def map_input(path: str | os.PathLike[str], *, what: str = "trace", max_bytes: i
             return _read_at_most(stream, limit, size, path, what, from_memory=from_memory)
         if size > limit:
             raise _refused(path, what, _too_big(limit, from_memory=from_memory), errno.EFBIG)
-        return _mapped_copy(stream, limit, path, what, decompressed=False, from_memory=from_memory)
+        return _mapped_copy(stream, limit, path, what, from_memory=from_memory)
 
     return _with_input(path, what, max_bytes, read)
 
@@ -248,55 +251,103 @@ def _check_regular(path: str | os.PathLike[str], what: str, mode: int) -> None:
 
 
 def _read_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str, from_memory: bool) -> bytes:
-    """Decompress twice: once counting, holding nothing (a bomb is refused having kept no byte of it), then keeping."""
-    try:
-        size = _decompressed_size(stream, limit, path, what, from_memory)
-        stream.seek(0)
-        with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
-            return _read_at_most(unpacked, limit, size, path, what, decompressed=True, from_memory=from_memory)
-    except (gzip.BadGzipFile, EOFError, zlib.error) as error:
-        raise _refused(path, what, f"it starts like gzip but is not valid gzip ({error})", None) from None
+    """Decompressed once (`_unpack_gzip`); what went on to disk read back into one buffer of its size."""
+    unpacked = _unpack_gzip(stream, limit, path, what, from_memory)
+    if isinstance(unpacked, bytes):
+        return unpacked
+    with unpacked:
+        size = os.fstat(unpacked.fileno()).st_size
+        return _read_at_most(unpacked, limit, size, path, what, decompressed=True, from_memory=from_memory)
 
 
 def _map_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str,
               from_memory: bool) -> bytes | mmap.mmap:  # fmt: skip
     """Large gzip unpacked into a nameless temporary file and mapped: on disk, not in this process's memory."""
+    unpacked = _unpack_gzip(stream, limit, path, what, from_memory, min(_IN_MEMORY_BYTES, MAP_MIN_BYTES - 1))
+    if isinstance(unpacked, bytes):
+        return unpacked
+    with unpacked:
+        size = os.fstat(unpacked.fileno()).st_size
+        if size < MAP_MIN_BYTES:
+            return _read_at_most(unpacked, limit, size, path, what, decompressed=True, from_memory=from_memory)
+        return mmap.mmap(unpacked.fileno(), 0, access=mmap.ACCESS_READ)  # the map keeps its own hold on the file
+
+
+def _unpack_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str, from_memory: bool,
+                 in_memory: int = _IN_MEMORY_BYTES) -> bytes | BinaryIO:  # fmt: skip
+    """Gzip decompressed once, counted on the way: the bytes if few, else a nameless temporary file holding them.
+
+    Past `in_memory` bytes the data goes on to disk, so that a bomb is never held in memory;
+    it is refused once it passes `limit`, having written at most that much, and its file is gone.
+    """
+    sink: BinaryIO = io.BytesIO()
     try:
-        size = _decompressed_size(stream, limit, path, what, from_memory)
-        stream.seek(0)
         with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
-            if size < MAP_MIN_BYTES:
-                return _read_at_most(unpacked, limit, size, path, what, decompressed=True, from_memory=from_memory)
-            return _mapped_copy(unpacked, limit, path, what, decompressed=True, from_memory=from_memory)
+            while part := unpacked.read(min(_CHUNK, limit + 1 - sink.tell())):
+                if isinstance(sink, io.BytesIO) and sink.tell() + len(part) > in_memory:
+                    sink = _on_disk(sink)
+                sink.write(part)
+        if sink.tell() > limit:
+            raise _refused(path, what, _too_big(limit, True, from_memory), errno.EFBIG)
     except (gzip.BadGzipFile, EOFError, zlib.error) as error:
+        sink.close()
         raise _refused(path, what, f"it starts like gzip but is not valid gzip ({error})", None) from None
+    except BaseException:
+        sink.close()
+        raise
+    if isinstance(sink, io.BytesIO):
+        return sink.getvalue()
+    sink.flush()
+    sink.seek(0)
+    return sink
 
 
-def _mapped_copy(stream: _Readable, limit: int, path: str | os.PathLike[str], what: str, *,
-                 decompressed: bool, from_memory: bool) -> mmap.mmap:  # fmt: skip
-    """`stream` copied into a nameless temporary file of our own and mapped read-only.
+def _on_disk(held: io.BytesIO) -> BinaryIO:
+    """A nameless temporary file with what `held` holds, `held` emptied."""
+    disk = tempfile.TemporaryFile(prefix="overlapviz-")  # noqa: SIM115 (it outlives this function: the caller closes it)
+    try:
+        disk.write(held.getbuffer())
+    except BaseException:
+        disk.close()
+        raise
+    held.close()
+    return disk
+
+
+def _mapped_copy(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str, *,
+                 from_memory: bool) -> mmap.mmap:  # fmt: skip
+    """A plain file copied into a nameless temporary file of our own and mapped read-only.
 
     Never the user's file itself: a file cut short while it is mapped stops the process (the
-    system's SIGBUS), and only this process can reach a file with no name.
+    system's SIGBUS), and only this process can reach a file with no name. The system copies
+    it where it can (``copy_file_range``), never through this process's memory.
     """
     with tempfile.TemporaryFile(prefix="overlapviz-") as copy:
-        while part := stream.read(min(_CHUNK, limit + 1 - copy.tell())):
-            copy.write(part)
-        if copy.tell() > limit:  # it grew since it was counted
-            raise _refused(path, what, _too_big(limit, decompressed, from_memory), errno.EFBIG)
+        if not _copied_by_the_system(stream, copy, limit + 1):
+            stream.seek(0)
+            copy.seek(0)
+            copy.truncate()
+            while part := stream.read(min(_CHUNK, limit + 1 - copy.tell())):
+                copy.write(part)
+        if copy.seek(0, os.SEEK_END) > limit:  # it grew since it was looked at
+            raise _refused(path, what, _too_big(limit, False, from_memory), errno.EFBIG)
         copy.flush()
         return mmap.mmap(copy.fileno(), 0, access=mmap.ACCESS_READ)  # the map keeps its own hold on the file
 
 
-def _decompressed_size(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str, from_memory: bool) -> int:
-    """The size of the decompressed data, each piece dropped once counted; refused past `limit`."""
-    total = 0
-    with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
-        while part := unpacked.read(min(_CHUNK, limit + 1 - total)):
-            total += len(part)
-            if total > limit:
-                raise _refused(path, what, _too_big(limit, True, from_memory), errno.EFBIG)
-    return total
+def _copied_by_the_system(stream: BinaryIO, copy: BinaryIO, most: int) -> bool:
+    """Copy up to `most` bytes of `stream` from its start into `copy` inside the system; False where it cannot."""
+    if not hasattr(os, "copy_file_range"):
+        return False
+    done = 0
+    try:
+        while done < most and (moved := os.copy_file_range(stream.fileno(), copy.fileno(), most - done, done, done)):
+            done += moved
+    except OSError as error:
+        if error.errno in _NO_SYSTEM_COPY:
+            return False
+        raise
+    return True
 
 
 def _read_at_most(
