@@ -212,8 +212,8 @@ def _distributed(info: Any) -> dict[str, int]:
     """``rank`` and ``world_size`` of ``distributedInfo``, where the file gives them as counts."""
     if not isinstance(info, dict):
         return {}
-    return {key: value for key in ("rank", "world_size")
-            if isinstance(value := info.get(key), int) and not isinstance(value, bool) and 0 <= value < 2**31}  # fmt: skip
+    counts = {key: info.get(key) for key in ("rank", "world_size")}
+    return {key: value for key, value in counts.items() if type(value) is int and 0 <= value < 2**31}
 
 
 def _version_text(key: str, value: int | str) -> str:

@@ -33,6 +33,7 @@ class TimeBuckets:
 
     @property
     def end_ns(self) -> int:
+        """Where the last bucket ends, on the file's clock."""
         return self.start_ns + self.bucket_ns * len(next(iter(self.shares.values())))
 
 

@@ -51,7 +51,11 @@ def folder_traces(folder: Path) -> list[Path]:
         found = [file for sub in sorted(folder.iterdir()) if sub.is_dir() and not _hidden(sub)
                  for file in _traces_in(sub)]  # fmt: skip
     if not found:
-        what = "is empty" if not any(folder.iterdir()) else f"holds no trace (no file ending in {', '.join(TRACE_SUFFIXES)})"
+        what = (
+            "is empty"
+            if not any(folder.iterdir())
+            else f"holds no trace (no file ending in {', '.join(TRACE_SUFFIXES)})"
+        )
         raise JobInputError(f"{folder}: the folder {what}")
     return sorted(found, key=natural_key)
 

@@ -17,7 +17,11 @@ from overlapviz.session import RunResult
 
 def trace_report(trace_text: str, result: RunResult) -> dict[str, Any]:
     """The JSON object of one trace's figures and findings, ``trace`` naming its file."""
-    report = {"trace": trace_text, **json_run(pipeline_settings(result.trace), result), "per_device": _json_gpus(result)}
+    report = {
+        "trace": trace_text,
+        **json_run(pipeline_settings(result.trace), result),
+        "per_device": _json_gpus(result),
+    }
     finite: dict[str, Any] = finite_json(report)
     return finite
 

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from overlapviz.core.analysis.intervals import covered_ns, union_intervals
 from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace
 from overlapviz.job.anchors import CollectiveAnchors, collective_anchors

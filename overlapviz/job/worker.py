@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from overlapviz.core.analysis.time_window import Window, WindowError, clip_to_window, is_time_range, parse_window
 from overlapviz.core.analysis.time_window_names import range_window
 from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
 from overlapviz.importers.to_trace import EmptyTraceError
 from overlapviz.job.summary import RankProblem, RankSummary, summarise
-from overlapviz.core.trace.spans import Trace
 from overlapviz.session import analyse
 
 
