@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import struct
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -69,7 +68,7 @@ def _decompressed_size(path: str) -> int:
             if file.read(2) != b"\x1f\x8b" or size < 18:
                 return size
             file.seek(-4, os.SEEK_END)
-            (trailer,) = struct.unpack("<I", file.read(4))
+            trailer = int.from_bytes(file.read(4), "little")
     except OSError:
         return 0
     return max(trailer, size * 4)
