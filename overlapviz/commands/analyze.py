@@ -1,4 +1,7 @@
-"""``overlapviz analyze TRACE``: the metrics and findings of a trace file, as text or JSON."""
+"""``overlapviz analyze TRACE``: the metrics and findings of a trace file, as text or JSON.
+
+A folder, or several files, is a distributed job: `overlapviz.commands.analyze_ranks`.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +12,19 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from overlapviz.app.time_window import text_window
+from overlapviz.commands.analyze_ranks import analyze_ranks
 from overlapviz.core.analysis.time_window import WindowError, clip_to_window
 from overlapviz.core.analysis.trace_facts import pipeline_settings
-from overlapviz.core.devices.figures import findings_per_device, gpu_names, gpu_title, metrics_per_device
+from overlapviz.core.devices.figures import findings_per_device, gpu_title, metrics_per_device
 from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.trace.lanes import gpus_of
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
-from overlapviz.run_report import figures_help, finite_json, gpu_lines, json_gpu, json_run, summary_lines
-from overlapviz.session import RunResult, analyse
+from overlapviz.job.rank_report import trace_report
+from overlapviz.run_report import figures_help, gpu_lines, summary_lines
+from overlapviz.session import analyse
 
-UsageFailure = Callable[[str], NoReturn]
+UsageFailure = Callable[[str], NoReturn]  # the parser's `error`: one line on stderr, exit 2
 
 
 def add_analyze(commands: Any) -> None:
@@ -36,7 +41,18 @@ def add_analyze(commands: Any) -> None:
     )
     analyze.set_defaults(command=analyze_command, usage_error=analyze.error)
     analyze.add_argument(
-        "trace", type=Path, metavar="TRACE", help="the trace file (.json, .ovz, .sqlite, gzipped or not)"
+        "trace",
+        type=Path,
+        metavar="TRACE",
+        nargs="+",
+        help="the trace file (.json, .ovz, .sqlite, gzipped or not); a folder of per-rank traces, or several"
+        " files, for a distributed job: one row per rank, then the job's findings",
+    )
+    analyze.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="with several ranks: worker processes that read them (default: as the cores and the memory allow)",
     )
     analyze.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     analyze.add_argument(
@@ -49,19 +65,21 @@ def add_analyze(commands: Any) -> None:
 def analyze_command(args: argparse.Namespace) -> int:
     """Read the trace, cut it to the window, print its figures and findings."""
     fail: UsageFailure = args.usage_error
-    trace = _read(args.trace, fail)
+    if len(args.trace) > 1 or args.trace[0].is_dir():
+        return analyze_ranks(args.trace, args)
+    path = args.trace[0]
+    trace = _read(path, fail)
     if args.window is not None:
         try:
             trace = clip_to_window(trace, text_window(trace, args.window).window)
         except WindowError as error:
             fail(f"--window: {error}")
     result = analyse(trace)
-    config = pipeline_settings(trace)
     if args.json:
-        report = {"trace": str(args.trace), **json_run(config, result), "per_device": _json_gpus(result)}
-        print(json.dumps(finite_json(report), indent=2))
+        print(json.dumps(trace_report(str(path), result), indent=2))
     else:
-        print("\n".join([f"trace      {args.trace}", *summary_lines(config, result), *_gpu_blocks(trace)]))
+        config = pipeline_settings(trace)
+        print("\n".join([f"trace      {path}", *summary_lines(config, result), *_gpu_blocks(trace)]))
     return 0
 
 
@@ -74,16 +92,6 @@ def _gpu_blocks(trace: Trace) -> list[str]:
     for device, figures in metrics.items():
         lines += ["", *gpu_lines(gpu_title(trace.meta, device), figures, findings[device])]
     return lines
-
-
-def _json_gpus(result: RunResult) -> list[dict[str, Any]]:
-    """Each GPU's figures and findings, one entry per GPU (one for a trace of one GPU)."""
-    trace = result.trace
-    names, gpus = gpu_names(trace.meta), gpus_of(trace)
-    if len(gpus) == 1:  # its part is the whole trace: the figures already worked out are its own
-        return [json_gpu(gpus[0], names.get(gpus[0]), result.metrics, result.findings)]
-    metrics, findings = metrics_per_device(trace), findings_per_device(trace)
-    return [json_gpu(device, names.get(device), figures, findings[device]) for device, figures in metrics.items()]
 
 
 def _read(path: Path, fail: UsageFailure) -> Trace:

@@ -232,7 +232,16 @@ def _meta(document: KinetoDocument, columns: dict[str, npt.NDArray[Any]], source
         "cuda_driver": document.cuda_driver_version,
     }
     meta.update({key: _version_text(key, value) for key, value in versions.items() if value is not None})
+    meta.update(_distributed(document.distributed_info))
     return meta
+
+
+def _distributed(info: Any) -> dict[str, int]:
+    """``rank`` and ``world_size`` of ``distributedInfo``, where the file gives them as counts."""
+    if not isinstance(info, dict):
+        return {}
+    counts = {key: info.get(key) for key in ("rank", "world_size")}
+    return {key: value for key, value in counts.items() if type(value) is int and 0 <= value < 2**31}
 
 
 def _version_text(key: str, value: int | str) -> str:

@@ -16,7 +16,7 @@ and `EVENTS_DECODER` turns a batch of those texts at a time into `Event`s.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 
@@ -84,6 +84,8 @@ class KinetoDocument(msgspec.Struct):
     schema_version: Int64 | str | None = msgspec.field(default=None, name="schemaVersion")
     cuda_runtime_version: Int64 | str | None = None
     cuda_driver_version: Int64 | str | None = None
+    # left undecoded: a job's launcher may write any value here, and the trace stays readable whatever it is
+    distributed_info: Any = msgspec.field(default=None, name="distributedInfo")
 
 
 DECODER = msgspec.json.Decoder(KinetoDocument)

@@ -84,8 +84,8 @@ def activities_to_trace(activities: Activities) -> Trace:
     op_kind = _op_kinds(a, order)
     streams = _streams_of(a, order, op_kind)
     columns = _columns(a, order, op_kind, streams, api_rows, range_rows)
-    _count_from_first_record(columns)
-    return Trace(columns, a.names, _meta(a, order, streams))
+    origin = _count_from_first_record(columns)
+    return Trace(columns, a.names, _meta(a, order, streams, origin))
 
 
 def _streams_of(a: Activities, order: npt.NDArray[np.intp], op_kind: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
@@ -137,12 +137,13 @@ def _columns(
     }  # fmt: skip
 
 
-def _count_from_first_record(columns: dict[str, npt.NDArray[Any]]) -> None:
-    """Shift the known times so that the first record starts at 0."""
+def _count_from_first_record(columns: dict[str, npt.NDArray[Any]]) -> int:
+    """Shift the known times so that the first record starts at 0; the file's time of that record."""
     origin = int(columns["start_ns"].min())  # device ops, calls and ranges alike
     for name in ("enqueue_ns", "ready_ns", "start_ns", "end_ns"):
         known = columns[name] != UNKNOWN
         columns[name][known] -= origin
+    return origin
 
 
 def _device_rows(a: Activities) -> npt.NDArray[np.intp]:
@@ -239,7 +240,7 @@ def _memory(a: Activities, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
     return memory
 
 
-def _meta(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int64]) -> TraceMeta:
+def _meta(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int64], origin: int) -> TraceMeta:
     given = a.meta.get("devices")
     devices: dict[Any, Any] = given if isinstance(given, dict) else {}
     used = [int(d) for d in np.unique(a["device"][ops]) if d >= 0]  # sorted
@@ -259,6 +260,8 @@ def _meta(a: Activities, ops: npt.NDArray[np.intp], streams: npt.NDArray[np.int6
         not_shown=_not_shown(a),
         legacy_streams=tuple(_legacy_streams(a, ops, streams)),
         process=a.meta.get("process"),
+        # the file's clock at time 0 and the job's rank, which put the ranks of a job on one axis
+        extra={"time_origin_ns": origin, **{key: a.meta[key] for key in ("rank", "world_size") if key in a.meta}},
     )
 
 

@@ -1,0 +1,89 @@
+"""What ``overlapviz analyze DIR`` prints: a table of the ranks, the job's lines, its findings; or one JSON object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from overlapviz.core.analysis.metrics import ns_to_ms
+from overlapviz.core.number_text import duration_text
+from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
+from overlapviz.job.reduce import JobSummary
+from overlapviz.job.summary import RankFigures, RankSummary
+from overlapviz.run_report import finite_json, percent_text
+
+# The table's columns: title, figure, and how a value is written.
+_COLUMNS = (
+    ("makespan", "makespan_ns"), ("copy hidden", "copy_hidden_pct"), ("comm hidden", "comm_hidden_pct"),
+    ("engines together", "engines_together_pct"), ("efficiency", "efficiency_pct"),
+    ("host blocked", "host_blocked_ns"), ("exposed comm", "exposed_comm_ns"),
+)  # fmt: skip
+
+
+def job_json(job: JobSummary) -> dict[str, Any]:
+    """``{"ranks": [{"rank", "file", <the figures of analyze --json FILE>}, ...], "job": {...}}``."""
+    ranks = [{"rank": r.rank, "file": r.file, **{k: v for k, v in r.report.items() if k != "trace"}} for r in job.ranks]
+    uncertainty = job_uncertainty_ns(job.clocks)
+    clocks = {
+        "aligned_on": aligned_on(job.clocks),
+        "uncertainty_ms": None if uncertainty is None else ns_to_ms(uncertainty),
+        "per_rank": [{"rank": r.rank, "offset_ms": ns_to_ms(c.offset_ns), "aligned_on": c.aligned_on,
+                      "matched_collectives": c.matched,
+                      "uncertainty_ms": None if c.uncertainty_ns is None else ns_to_ms(c.uncertainty_ns)}
+                     for r, c in zip(job.ranks, job.clocks, strict=True)],
+    }  # fmt: skip
+    summary = {
+        "ranks": len(job.ranks), "world_size": job.world_size, "makespan_ms": ns_to_ms(job.makespan_ns),
+        "worst": {figure.removesuffix("_ns").removesuffix("_pct"): rank for figure, rank in job.worst.items()},
+        "clocks": clocks, "findings": [finding.to_dict() for finding in job.findings],
+    }  # fmt: skip
+    report: dict[str, Any] = finite_json({"ranks": ranks, "job": summary})
+    return report
+
+
+def job_lines(job: JobSummary) -> list[str]:
+    """The table, one row per rank (the worst marked ``*``), then the job's lines and findings."""
+    rows = [["rank", *(title for title, _ in _COLUMNS), "worst at"]]
+    rows += [_row(rank, job.marks(rank.rank)) for rank in job.ranks]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    table = [_table_line(row, widths) for row in rows]
+    findings = [f"  - {finding.message}" for finding in job.findings]
+    return [*table, "", *_job_head(job), "findings" if findings else "findings   none", *findings]
+
+
+def _table_line(row: list[str], widths: list[int]) -> str:
+    """The cells right-aligned in their columns, the last (the figures it is worst at) as it is."""
+    cells = [cell.rjust(width) for cell, width in zip(row[:-1], widths, strict=False)]
+    return "  ".join([*cells, row[-1]]).rstrip()
+
+
+def _row(rank: RankSummary, marks: list[str]) -> list[str]:
+    cells = [_cell(rank.figures, figure) for _, figure in _COLUMNS]
+    titles = [title for title, figure in _COLUMNS if figure in marks]
+    return [f"{'*' if marks else ' '}{rank.rank}", *cells, ", ".join(titles)]
+
+
+def _cell(figures: RankFigures, figure: str) -> str:
+    value = getattr(figures, figure)
+    return duration_text(value) if figure.endswith("_ns") else percent_text(value)
+
+
+def _job_head(job: JobSummary) -> list[str]:
+    world = job.world_size
+    of = (
+        ""
+        if world is None
+        else f" of {world}" + (f" ({world - len(job.ranks)} not given)" if world > len(job.ranks) else "")
+    )
+    uncertainty = job_uncertainty_ns(job.clocks)
+    within = (
+        "to within an unknown margin (the hosts' clocks)"
+        if uncertainty is None
+        else f"to within {duration_text(uncertainty)}"
+    )
+    matched = max((clock.matched for clock in job.clocks), default=0)
+    return [
+        f"job        {len(job.ranks)} ranks{of}   makespan {duration_text(job.makespan_ns)} (clocks aligned)",
+        f"clocks     aligned on {aligned_on(job.clocks)}"
+        + (f" ({matched} matched)" if matched else "")
+        + f", {within}",
+    ]
