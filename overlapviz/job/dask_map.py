@@ -24,7 +24,12 @@ SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"  # Dask's own name for the scheduler's 
 LOCAL = "local"  # --dask local: a cluster of this machine's, started and closed here
 INSTALL_HINT = "pip install 'overlapviz[cluster]'"
 CONNECT_TIMEOUT_S = 5
-LOCAL_WORKERS = 2
+# --dask local's cluster: two processes of one thread (a rank's analysis is one thread of NumPy), and
+# no dashboard, whose web server would otherwise claim port 8787 (or warn that another has).
+LOCAL_CLUSTER: dict[str, Any] = {
+    "n_workers": 2, "threads_per_worker": 1, "processes": True,
+    "dashboard_address": ":0", "scheduler_kwargs": {"dashboard": False},
+}  # fmt: skip
 CLOSE_TIMEOUT_S = 20
 
 
@@ -43,9 +48,7 @@ def dask_map(address: str, progress: TextIO | None = None) -> Iterator[RankMap]:
     """
     distributed = import_distributed()
     if address == LOCAL:
-        cluster = distributed.LocalCluster(
-            n_workers=LOCAL_WORKERS, threads_per_worker=1, processes=True, dashboard_address=None
-        )
+        cluster = distributed.LocalCluster(**LOCAL_CLUSTER)
         try:
             with distributed.Client(cluster, set_as_default=False) as client:
                 yield partial(map_on_client, client, progress=progress)
