@@ -23,6 +23,7 @@ CPU = [
     "timeline_scale",
     "gui_heartbeat",
     "open_heartbeat",
+    "many_ranks",
 ]
 # the other scripts: those of the GPU machine, and the reports made from what it measured
 OTHER_SCRIPTS = sorted(

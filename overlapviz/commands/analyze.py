@@ -54,6 +54,12 @@ def add_analyze(commands: Any) -> None:
         metavar="N",
         help="with several ranks: worker processes that read them (default: as the cores and the memory allow)",
     )
+    analyze.add_argument(
+        "--dask", metavar="ADDRESS",
+        help="with several ranks: read them on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786;"
+        " default: $DASK_SCHEDULER_ADDRESS where set), or 'local' for one of this machine's processes; the workers"
+        " need the traces on a file system they share (pip install 'overlapviz[cluster]')",
+    )  # fmt: skip
     analyze.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
     analyze.add_argument(
         "--window", metavar="START:END|NAME",
@@ -67,6 +73,8 @@ def analyze_command(args: argparse.Namespace) -> int:
     fail: UsageFailure = args.usage_error
     if len(args.trace) > 1 or args.trace[0].is_dir():
         return analyze_ranks(args.trace, args)
+    if args.dask is not None:
+        fail("--dask: give a folder or several files (one trace is read in this process)")
     path = args.trace[0]
     trace = _read(path, fail)
     if args.window is not None:

@@ -8,6 +8,7 @@ exception, so that one bad rank is named rather than stopping the others.
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass
 
 from overlapviz.core.analysis.time_window import Window, WindowError, clip_to_window, is_time_range, parse_window
@@ -32,7 +33,8 @@ def summarise_file(source: RankSource) -> RankSummary | RankProblem:
     """Read, analyse and reduce one rank's trace; a problem with the file, in one line, where it fails."""
     path = source.path
     if not os.path.exists(path):
-        return RankProblem(path, f"{path}: this worker cannot see the file (a path every worker can read is needed)")
+        where = socket.gethostname()  # on a cluster: which machine lacks the shared file system
+        return RankProblem(path, f"{path}: the worker on {where} cannot see the file (every worker needs the path)")
     try:
         trace = read_trace_file(path)
         if source.window is not None:
