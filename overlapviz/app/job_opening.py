@@ -70,8 +70,8 @@ def map_with_progress(
         _wait_all(futures, cancel, progress)
         return [future.result() for future in futures]
     finally:
-        # a cancelled map leaves its workers behind it: the ranks not begun are dropped, and
-        # the window does not wait for those under way
+        if cancel.cancelled:
+            _stop_workers(pool)
         pool.shutdown(wait=not cancel.cancelled, cancel_futures=True)
 
 
@@ -82,3 +82,14 @@ def _wait_all(futures: list[Future[RankResult]], cancel: CancelToken, progress: 
         done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
         if done:
             progress(len(futures) - len(pending), len(futures))
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers of a cancelled map: a rank under way could take seconds more, for nothing.
+
+    The pool offers no way to stop a task begun, so its processes are terminated; the pool's
+    own table of them is private, hence read with care.
+    """
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()

@@ -105,7 +105,7 @@ def row_cells(buckets: TimeBuckets, offset_ns: int, edges: npt.NDArray[np.float6
     `offset_ns` takes the rank's file times to the job's: its clock offset less the job's
     start, so that the numbers stay small enough for float64 to hold them to the ns.
     """
-    cover = _column_shares(buckets, offset_ns, edges)
+    cover = column_shares(buckets, offset_ns, edges)
     in_run = cover.pop("in run")
     busy = np.clip(in_run - cover["idle"], 0.0, 1.0)
     kinds = np.stack([cover[kind] for kind in KIND_ORDER])
@@ -120,7 +120,7 @@ def row_cells(buckets: TimeBuckets, offset_ns: int, edges: npt.NDArray[np.float6
     return rgba
 
 
-def _column_shares(
+def column_shares(
     buckets: TimeBuckets, offset_ns: int, edges: npt.NDArray[np.float64]
 ) -> dict[str, npt.NDArray[np.float64]]:
     """Each kind's share of each column, and the share of it inside the rank's run ("in run").

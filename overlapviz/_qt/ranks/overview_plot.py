@@ -14,7 +14,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QKeyEvent, QPen, QResizeEvent
-from PySide6.QtWidgets import QGraphicsRectItem, QToolTip, QWidget
+from PySide6.QtWidgets import QApplication, QGraphicsRectItem, QMenu, QToolTip, QWidget
 
 from overlapviz._qt.themes import DEFAULT_THEME, Theme, get_theme
 from overlapviz.view.rank_overview import RankOverview
@@ -31,7 +31,9 @@ class RankOverviewPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is unt
     selection_changed = Signal(list)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        windows_before = set(QApplication.topLevelWidgets())
+        super().__init__(parent, viewBox=pg.ViewBox(enableMenu=False))
+        self._adopt_menus(windows_before)
         self.overview: RankOverview | None = None
         self.selected: list[int] = []
         self._theme = get_theme(DEFAULT_THEME)
@@ -48,6 +50,16 @@ class RankOverviewPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is unt
         self.scene().sigMouseClicked.connect(self._on_click)
         self.scene().sigMouseMoved.connect(self._on_hover)
         self.set_theme(self._theme)
+
+    def _adopt_menus(self, windows_before: set[QWidget]) -> None:
+        """pyqtgraph's parentless context menus, made this widget's children (as the timeline's are).
+
+        They are never shown (the menus are disabled), but as parentless windows they would
+        outlive the plot until Python's garbage collector found them.
+        """
+        for window in QApplication.topLevelWidgets():
+            if isinstance(window, QMenu) and window not in windows_before and window.parent() is None:
+                window.setParent(self, window.windowFlags())
 
     def show_overview(self, overview: RankOverview) -> None:
         """Draw `overview` (replacing what was there), nothing selected."""
