@@ -1,4 +1,4 @@
-"""File > Open folder without Qt: a folder's ranks summarised in worker processes, with progress; bad folders in words."""
+"""File > Open folder without Qt: the ranks read in worker processes, with progress; bad folders in words."""
 
 import shutil
 from pathlib import Path
@@ -43,7 +43,7 @@ def test_a_folder_without_traces_says_what_a_trace_is_named(tmp_path):
 
 def test_a_file_that_is_no_trace_is_named(job_folder):
     (job_folder / "rank-2.json").write_text("{not json")
-    with pytest.raises(JobInputError, match="rank-2.json"):
+    with pytest.raises(JobInputError, match=r"rank-2\.json"):
         read_job_folder(job_folder, CancelToken(), lambda *_: None, workers=1)
 
 

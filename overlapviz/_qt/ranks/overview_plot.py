@@ -52,7 +52,7 @@ class RankOverviewPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is unt
         self.set_theme(self._theme)
 
     def _adopt_menus(self, windows_before: set[QWidget]) -> None:
-        """pyqtgraph's parentless context menus, made this widget's children (as the timeline's are).
+        """Make pyqtgraph's parentless context menus this widget's children (as the timeline's are).
 
         They are never shown (the menus are disabled), but as parentless windows they would
         outlive the plot until Python's garbage collector found them.

@@ -1,6 +1,6 @@
 """File > Open folder in the window: the overview of a job's ranks, a rank's timeline and back, Compare ranks."""
 
-from conftest import READ_TIMEOUT_MS, RANK_FILES, open_folder_and_wait
+from conftest import RANK_FILES, READ_TIMEOUT_MS, open_folder_and_wait
 from file_waits import FILE_TIMEOUT_MS
 from PySide6.QtCore import Qt
 
