@@ -10,6 +10,7 @@ onto the job's clock (`app.rank_pair`) and shows them as A and B.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -187,7 +188,9 @@ def _read_pair(rows: tuple[RankRow, RankRow], cancel: CancelToken) -> RankPair:
 
 
 def _problem(error: BaseException, path: Path | None) -> str:
-    """The reason in words: a job's own refusal or a file's, without the folder's path; else its type too."""
-    if isinstance(error, OSError | ValueError):
-        return problem_of(error, path) if path is not None else str(error)
-    return f"unexpected {type(error).__name__}: {error}"
+    """The reason in words, the files in the folder `path` by their names alone; an unexpected error by its type too."""
+    if not isinstance(error, OSError | ValueError):
+        return f"unexpected {type(error).__name__}: {error}"
+    if path is None:
+        return str(error)
+    return problem_of(error, path).replace(f"{path}{os.sep}", "")

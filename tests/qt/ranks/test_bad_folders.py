@@ -22,5 +22,5 @@ def test_a_folder_without_traces_is_explained(qtbot, window, tmp_path):
 def test_a_file_that_is_no_trace_is_named(qtbot, window, job_folder):
     (job_folder / "rank-7.json").write_text("{not json")
     assert not open_folder_and_wait(qtbot, window, job_folder)
-    assert "rank-7.json" in window.banner.message()
+    assert "as a job: rank-7.json: not a JSON file" in window.banner.message()  # the file by its name
     assert window.ranks.opened is None
