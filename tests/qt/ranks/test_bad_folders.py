@@ -1,6 +1,6 @@
 """Folders that make no job: the window says why, in words, and keeps what was on show."""
 
-from conftest import open_folder_and_wait
+from rank_folders import open_folder_and_wait
 
 
 def test_an_empty_folder_is_explained_in_the_window(qtbot, window, tmp_path):

@@ -1,8 +1,8 @@
 """File > Open folder in the window: the overview of a job's ranks, a rank's timeline and back, Compare ranks."""
 
-from conftest import RANK_FILES, READ_TIMEOUT_MS, open_folder_and_wait
 from file_waits import FILE_TIMEOUT_MS
 from PySide6.QtCore import Qt
+from rank_folders import RANK_FILES, READ_TIMEOUT_MS, open_folder_and_wait
 
 from overlapviz.app.aligning import first_device_ns
 from overlapviz.view.rank_overview import pair_shifts
