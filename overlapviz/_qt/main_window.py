@@ -30,6 +30,8 @@ from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.menus import build_actions, connect_file_menu, fill_recent_menu
 from overlapviz._qt.qt_ports import QtSettingsStore, SingleShotTimer
+from overlapviz._qt.ranks.rank_navigation import RankNavigation
+from overlapviz._qt.ranks.rank_panel import RankOverviewPanel, centre_stack
 from overlapviz._qt.run_on_show import RunOnShow
 from overlapviz._qt.teaching.compare_panel import ComparePanel
 from overlapviz._qt.teaching.lesson_panel import LessonPanel
@@ -96,9 +98,11 @@ class MainWindow(QMainWindow):
         self.compare = ComparePanel(self.timeline, self.model)
         self.lesson_panel, self.presentation_caption = LessonPanel(), caption_label()
         self.metrics = MetricsPanel()
+        self.rank_panel = RankOverviewPanel()
+        self.centre = centre_stack(self.compare, self.rank_panel)
         self.status_label, self.busy_label = ElidedLabel("Starting\u2026"), QLabel("")
         columns = arrange_columns(
-            self.controls, [self.banner, self.presentation_caption, self.legend], self.compare,
+            self.controls, [self.banner, self.presentation_caption, self.legend], self.centre,
             [self.lesson_panel, self.metrics],
         )  # fmt: skip
         self.controls_column, self.right_column = columns.controls, columns.right
@@ -132,6 +136,9 @@ class MainWindow(QMainWindow):
             self, self.presentation_caption, [self.controls_column, self.right_column], self.looks
         )
         self.teaching = TeachingTools(self, presenting, self.controller, self.compare, self.lesson_panel, self.fonts)
+        # after the teaching tools, whose Compare menu takes Compare ranks
+        self.ranks = RankNavigation(self, self.centre, self.rank_panel, self.files, self.controller, self.view)
+        self.ranks.hide_with_overview(self.legend)
         # after the teaching tools: the caption follows a new run before `timeline_drawn` says it is drawn
         self.run_on_show = RunOnShow(
             self.model, self.timeline, self.legend, self.metrics, self.controls, self.status_label,
@@ -153,7 +160,9 @@ class MainWindow(QMainWindow):
 
     def _show_model(self) -> None:
         """Show the model's facts as they are now (at start, after the settings were read), and follow them."""
-        self.looks.follow_fonts(self.timeline.set_font, self.compare.set_font, self.metrics.set_font)
+        self.looks.follow_fonts(
+            self.timeline.set_font, self.compare.set_font, self.metrics.set_font, self.rank_panel.set_font
+        )
         self.looks.show()
         explanations = self.teaching.actions.explanations
         history = self.controller.runs.history
@@ -269,6 +278,7 @@ class MainWindow(QMainWindow):
         self.help.close()
         self.teaching.shutdown()
         self.files.shutdown()
+        self.ranks.shutdown()
         stop_threads_under(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)

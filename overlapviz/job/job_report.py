@@ -11,8 +11,8 @@ from overlapviz.job.reduce import JobSummary
 from overlapviz.job.summary import RankFigures, RankSummary
 from overlapviz.run_report import finite_json, percent_text
 
-# The table's columns: title, figure, and how a value is written.
-_COLUMNS = (
+# The table's columns, title and figure (the rank overview's tooltips name them so too).
+FIGURE_COLUMNS = (
     ("makespan", "makespan_ns"), ("copy hidden", "copy_hidden_pct"), ("comm hidden", "comm_hidden_pct"),
     ("engines together", "engines_together_pct"), ("efficiency", "efficiency_pct"),
     ("host blocked", "host_blocked_ns"), ("exposed comm", "exposed_comm_ns"),
@@ -42,7 +42,7 @@ def job_json(job: JobSummary) -> dict[str, Any]:
 
 def job_lines(job: JobSummary) -> list[str]:
     """The table, one row per rank (the worst marked ``*``), then the job's lines and findings."""
-    rows = [["rank", *(title for title, _ in _COLUMNS), "worst at"]]
+    rows = [["rank", *(title for title, _ in FIGURE_COLUMNS), "worst at"]]
     rows += [_row(rank, job.marks(rank.rank)) for rank in job.ranks]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     table = [_table_line(row, widths) for row in rows]
@@ -57,12 +57,13 @@ def _table_line(row: list[str], widths: list[int]) -> str:
 
 
 def _row(rank: RankSummary, marks: list[str]) -> list[str]:
-    cells = [_cell(rank.figures, figure) for _, figure in _COLUMNS]
-    titles = [title for title, figure in _COLUMNS if figure in marks]
+    cells = [figure_text(rank.figures, figure) for _, figure in FIGURE_COLUMNS]
+    titles = [title for title, figure in FIGURE_COLUMNS if figure in marks]
     return [f"{'*' if marks else ' '}{rank.rank}", *cells, ", ".join(titles)]
 
 
-def _cell(figures: RankFigures, figure: str) -> str:
+def figure_text(figures: RankFigures, figure: str) -> str:
+    """One figure of a rank as the table writes it: ``1222.8 ms``, ``65 %``."""
     value = getattr(figures, figure)
     return duration_text(value) if figure.endswith("_ns") else percent_text(value)
 

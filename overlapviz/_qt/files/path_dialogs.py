@@ -32,6 +32,11 @@ class PathDialogs:
         name, _chosen = QFileDialog.getOpenFileName(self._parent, title, "", filters)
         return Path(name) if name else None
 
+    def folder_path(self, title: str) -> Path | None:
+        """A folder to read, or None when cancelled."""
+        name = QFileDialog.getExistingDirectory(self._parent, title, "")
+        return Path(name) if name else None
+
     def save_path(self, title: str, filters: str, suggested: str) -> Path | None:
         """A file to write, or None when cancelled."""
         name, _chosen = QFileDialog.getSaveFileName(self._parent, title, suggested, filters)
