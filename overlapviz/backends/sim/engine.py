@@ -39,9 +39,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from overlapviz.backends.sim.alone_runs import AloneRuns
 from overlapviz.backends.sim.device_calls import Calls, DeviceCall
 from overlapviz.backends.sim.host_links import copy_shares
-from overlapviz.backends.sim.model_state import NOT_YET, Engine, ModelState
+from overlapviz.backends.sim.model_state import NOT_YET, Engine
 from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces, column, float_column
 
 _COMPLETE, _SIGNAL, _EVENT = 0, 1, 2  # _EVENT: an op of another stream this one waits for has ended
@@ -55,7 +56,7 @@ _PER_OP_LISTS = (
 )  # fmt: skip
 
 
-class GpuModel(ModelState):
+class GpuModel(AloneRuns):
     """Runs one pipeline's ops on one device profile: the event loop and what each event does."""
 
     def _device_calls(self, calls: Calls) -> None:
@@ -71,6 +72,7 @@ class GpuModel(ModelState):
     def run(self, should_stop: Callable[[], bool] | None = None) -> Timeline:
         """Simulate until every op has finished (`InterruptedError` when `should_stop` says so on the way)."""
         try:
+            self._set_up_alone_runs()
             self._simulate(should_stop)
             self._synchronize()
             return self._timeline()
@@ -86,8 +88,10 @@ class GpuModel(ModelState):
         """Take up to `count` steps (an op issued or an event handled); False once there is nothing left to do."""
         events, version, pop, call_ns = self._events, self._version, heapq.heappop, self._lead_ns
         issue_next, signal, event, complete = self._issue_next, self._signal, self._event, self._complete
-        n_ops = len(self.ops)
-        for _ in range(count):
+        n_ops, try_alone_run = len(self.ops), self._try_alone_run
+        left = count
+        while left > 0:
+            left -= 1
             # An op reaches the GPU when its call returns: that is when the host's step happens.
             host_next = self._host_next
             if (
@@ -95,6 +99,11 @@ class GpuModel(ModelState):
                 and self._host_waiting_for < 0
                 and (not events or self._host_time + call_ns[host_next] <= events[0][0])
             ):
+                if not events:  # nothing pending: maybe a run of ops that each finish alone
+                    taken = try_alone_run()
+                    if taken:
+                        left -= taken - 1
+                        continue
                 issue_next()
             elif events:
                 time, _, kind, op, op_version = pop(events)
@@ -165,13 +174,6 @@ class GpuModel(ModelState):
         self.ready[i] = returns
         if self.signalled[i]:  # else its queue stays held up, by it or by an op ahead of it
             self._advance_queue(self._queue_of[i], returns)
-
-    def _graph_call(self, i: int, begin: float, returns: float) -> None:
-        """One cudaGraphLaunch issues every op: its call spans from the first op's issue to the last's."""
-        if i == 0:
-            self._graph_begin = begin
-        if i == len(self.ops) - 1:  # linked to the last op, which starts after the call
-            self._add_call(self._call_name_index("cudaGraphLaunch"), self._graph_begin, returns, i)
 
     def _host_copy(self, i: int) -> None:
         """The host copies a chunk into or out of a ring slot, first waiting for the D2H it empties."""

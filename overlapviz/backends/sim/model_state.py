@@ -56,6 +56,7 @@ class ModelState:
         self.profile = profile
         self.ops = ops
         columns = OpColumns.of(ops)
+        self._columns = columns
         self._set_up_op_times(len(ops))
         self._set_up_op_costs(ops)
         self._set_up_waits(ops, columns)
@@ -170,6 +171,13 @@ class ModelState:
         """The host spends `ns` in a call that issues no device op."""
         self._add_call(self._call_name_index(name), self._host_time, self._host_time + ns, -1)
         self._host_time += ns
+
+    def _graph_call(self, i: int, begin: float, returns: float) -> None:
+        """One cudaGraphLaunch issues every op: its call spans from the first op's issue to the last's."""
+        if i == 0:
+            self._graph_begin = begin
+        if i == len(self.ops) - 1:  # linked to the last op, which starts after the call
+            self._add_call(self._call_name_index("cudaGraphLaunch"), self._graph_begin, returns, i)
 
     def _call_name_index(self, name: str) -> int:
         return self._call_names.setdefault(name, len(self._call_names))

@@ -1,0 +1,164 @@
+"""Runs of ops that each finish alone: the host-bound stretch of a run, taken in one numpy step.
+
+When the host is the bottleneck (small chunks: every call costs more host time than its op
+takes on the GPU) each op is issued to an idle GPU, starts when its call returns, ends, and
+signals the next op of its stream, all before the host's next call returns. Then nothing
+else happens meanwhile, and the event loop's steps for such an op reduce to sums that
+numpy does for a whole run of ops at once: the same additions in the same order, so the
+same times to the last bit. The loop takes a run wherever it has no event pending; the
+first op that would not finish alone (or that needs something a run does not model: a
+blocking copy, a host copy, an event between streams, calls of two GPUs, a Fermi batch of
+several kernels) ends the run, and the loop takes it from there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from overlapviz.backends.sim.model_state import ModelState
+
+_FIRST_WINDOW = 64  # ops tried at once after a run was cut short
+_MOST_WINDOW = 2048  # ops tried at once at most: at most this much numpy work is wasted on a cut
+_FIRST_PAUSE = 4  # issue steps the loop takes alone after a try found no op to take
+_MOST_PAUSE = 4096
+
+
+class AloneRuns(ModelState):
+    """The model's state, plus taking runs of ops that each finish alone (see the module's docstring)."""
+
+    def _set_up_alone_runs(self) -> None:
+        """Each op's numbers the runs need, as arrays, and which ops a run may take at all."""
+        columns = self._columns
+        n = len(columns.kind)
+        successor = np.asarray(self._successor, dtype=np.int64)
+        unit = np.asarray(self._unit, dtype=np.int64)
+        has_next = successor >= 0
+        next_unit = np.where(has_next, unit[np.maximum(successor, 0)], -1)
+        # the successor hears of the end at once on the same engine, `signal_ns` later elsewhere
+        self._alone_delay = np.where(has_next & (next_unit != unit), self._signal_ns, 0.0)
+        self._alone_successor = successor
+        self._alone_predecessor = np.full(n, -1, dtype=np.int64)
+        self._alone_predecessor[successor[has_next]] = np.flatnonzero(has_next)
+        self._alone_call_ns = np.asarray(self._call_ns, dtype=np.float64)
+        self._alone_lead_ns = np.append(np.asarray(self._lead_ns, dtype=np.float64), 0.0)
+        self._alone_queue = np.asarray(self._queue_of, dtype=np.int64)
+        self._alone_unit = unit
+        self._alone_may = self._ops_a_run_may_take()
+        self._alone_window = _FIRST_WINDOW
+        self._alone_pause = _FIRST_PAUSE
+        self._alone_next_try = 0
+
+    def _ops_a_run_may_take(self) -> npt.NDArray[np.bool_]:
+        columns = self._columns
+        may = ~(np.asarray(self._on_host, dtype=bool) | np.asarray(self._blocks_host, dtype=bool))
+        may &= columns.after < 0
+        waited = np.fromiter(self._dependents, dtype=np.int64, count=len(self._dependents))
+        may[waited] = False
+        if self._calls_before:
+            may &= np.fromiter(map(len, self._calls_before), dtype=np.int64, count=len(may)) == 0
+            may &= np.fromiter(map(len, self._calls_after), dtype=np.int64, count=len(may)) == 0
+        batch = np.asarray(self._kernel_batch, dtype=np.int64)
+        if len(self._batch_left):  # a Fermi batch of one kernel signals at its end, like no batch
+            sizes = np.asarray(self._batch_left, dtype=np.int64)
+            may &= (batch < 0) | (sizes[np.maximum(batch, 0)] == 1)
+        alone: npt.NDArray[np.bool_] = may & (columns.work_ns >= 0)
+        return alone
+
+    def _try_alone_run(self) -> int:
+        """Take the run of ops from the host's next that finish alone; how many (0: none now)."""
+        first = self._host_next
+        if first < self._alone_next_try or not self._engines_idle():
+            return 0
+        taken = self._take_alone_run(first, min(len(self.ops), first + self._alone_window))
+        if taken:
+            self._alone_pause = _FIRST_PAUSE
+            grown = 2 * self._alone_window if taken == self._alone_window else 2 * taken
+            self._alone_window = max(_FIRST_WINDOW, min(_MOST_WINDOW, grown))
+        else:
+            self._alone_next_try = first + self._alone_pause
+            self._alone_pause = min(_MOST_PAUSE, 2 * self._alone_pause)
+            self._alone_window = _FIRST_WINDOW
+        return taken
+
+    def _engines_idle(self) -> bool:
+        return not any(engine.running or engine.pending for engine in self._engines)
+
+    def _take_alone_run(self, first: int, stop: int) -> int:
+        """Take ops `first`.. (before `stop`) while each finishes alone; how many were taken."""
+        n = stop - first
+        steps = np.empty(2 * n, dtype=np.float64)
+        steps[0] = self._host_time
+        steps[1::2] = self._alone_call_ns[first:stop]
+        steps[2::2] = self._gap_ns
+        times = np.add.accumulate(steps)  # one addition after another, as the loop adds them
+        begin, returns = times[0::2], times[1::2]
+        end = returns + self._columns.work_ns[first:stop]
+        heard = end + self._alone_delay[first:stop]
+        next_step = np.empty(n, dtype=np.float64)
+        next_step[:-1] = begin[1:] + self._alone_lead_ns[first + 1 : stop]
+        next_step[-1] = returns[-1] + self._gap_ns + self._alone_lead_ns[stop] if stop < len(self.ops) else np.inf
+        alone = self._alone_may[first:stop] & (heard < next_step)
+        before = self._alone_predecessor[first:stop] < first  # its stream's op before it ended before the run
+        alone[before] &= np.asarray(self.signalled[first:stop], dtype=bool)[before]
+        taken = n if alone.all() else int(np.argmin(alone))
+        if taken:
+            self._record_alone_run(first, taken, begin[:taken], returns[:taken], end[:taken])
+        return taken
+
+    def _record_alone_run(
+        self, first: int, taken: int, begin: npt.NDArray[np.float64], returns: npt.NDArray[np.float64],
+        end: npt.NDArray[np.float64],
+    ) -> None:  # fmt: skip
+        """What the loop's steps for ops `first`.. would have written, written at once."""
+        last = first + taken
+        returned = returns.tolist()
+        self.enqueue[first:last] = begin.tolist()
+        self.ready[first:last] = returned
+        self.start[first:last] = returned
+        self.end[first:last] = end.tolist()
+        self.submitted[first:last] = [True] * taken
+        self._record_alone_calls(first, last, begin.tolist(), returned)
+        self._host_next = last
+        self._host_time = returned[-1] + self._gap_ns
+        self._signal_alone_successors(first, last, end)
+        self._leave_engines_as_run(first, last)
+
+    def _record_alone_calls(self, first: int, last: int, begin: list[float], returns: list[float]) -> None:
+        if self._graph:  # one call for every op: begun by the first, recorded with the last
+            for i in dict.fromkeys((first, last - 1)):
+                self._graph_call(i, begin[i - first], returns[i - first])
+            return
+        self._call_name_of.extend(self._call_name[first:last])
+        self._call_start.extend(begin)
+        self._call_end.extend(returns)
+        self._call_op.extend(range(first, last))
+        self._call_device.extend(self._device[first:last])
+
+    def _signal_alone_successors(self, first: int, last: int, end: npt.NDArray[np.float64]) -> None:
+        """Each op's next in its stream hears of its end (none of them is issued yet)."""
+        successor = self._alone_successor[first:last]
+        has_next = successor >= 0
+        reached = (end[has_next] + self._signal_ns).tolist()
+        signals_left, signalled, stream_reached = self._signals_left, self.signalled, self._stream_reached
+        for j, at in zip(successor[has_next].tolist(), reached, strict=True):
+            stream_reached[j] = at
+            signals_left[j] -= 1
+            if not signals_left[j]:
+                signalled[j] = True
+
+    def _leave_engines_as_run(self, first: int, last: int) -> None:
+        """The engines and queues as the run's ops left them: idle, each queue past its ops."""
+        units = self._alone_unit[first:last]
+        queues = self._alone_queue[first:last]
+        for unit in np.unique(units).tolist():
+            on_unit = np.flatnonzero(units == unit)
+            engine = self._engines[unit]
+            engine.last_queue = int(queues[on_unit[-1]])
+            if engine.busy:  # adding and taking back an occupancy need not leave a rounding remainder as it was
+                occupancy = self._occupancy
+                for i in (on_unit + first).tolist():
+                    engine.busy += occupancy[i]
+                    engine.busy -= occupancy[i]
+        counts = np.bincount(queues, minlength=len(self._queue_pos)).tolist()
+        self._queue_pos = [pos + count for pos, count in zip(self._queue_pos, counts, strict=True)]
