@@ -53,6 +53,7 @@ _PER_OP_LISTS = (
     "_unit", "_call_ns", "_call_name", "_kernel_batch", "_queues", "_call_name_of", "_call_start", "_call_end",
     "_call_op", "_call_device", "_stream_reached", "_on_host", "_signals_left", "_device", "_paths", "_lead_ns",
     "_calls_before", "_calls_after", "_kind", "_work_ns", "_occupancy", "_blocks_host",
+    "_waits_for",
 )  # fmt: skip
 
 
@@ -178,7 +179,7 @@ class GpuModel(AloneRuns):
     def _host_copy(self, i: int) -> None:
         """The host copies a chunk into or out of a ring slot, first waiting for the D2H it empties."""
         begin = self._host_time
-        waited = self.ops[i].waits_for
+        waited = self._waits_for[i]
         if waited >= 0 and self.end[waited] < 0:  # not done: wait in the event's synchronize
             self._add_call(self._call_name_index("cudaEventSynchronize"), begin, begin, -1)
             self._host_waiting_for = waited  # _complete ends the call; the host then comes back here

@@ -13,7 +13,8 @@ from overlapviz.backends.sim.device_calls import Calls, device_calls
 from overlapviz.backends.sim.host_links import link_paths
 from overlapviz.backends.sim.issue_calls import issue_calls
 from overlapviz.backends.sim.op_order import first_in_stream, kernel_batches, stream_successors, work_queues
-from overlapviz.backends.sim.ops import Op, OpColumns, op_values
+from overlapviz.backends.sim.op_table import Op
+from overlapviz.backends.sim.ops import OpColumns, op_values
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace.spans import OpKind, Unit
 
@@ -40,7 +41,7 @@ class ModelState:
     def __init__(
         self,
         profile: DeviceProfile,
-        ops: list[Op],
+        ops: Sequence[Op],
         host_before: Sequence[tuple[str, float]] = (),
         host_after: Sequence[tuple[str, float]] = (),
         graph_op_ns: float | None = None,
@@ -76,19 +77,20 @@ class ModelState:
         self.start = [-1.0] * n
         self.end = [-1.0] * n
 
-    def _set_up_op_costs(self, ops: list[Op]) -> None:
+    def _set_up_op_costs(self, ops: Sequence[Op]) -> None:
         """What the event loop reads of each op, as lists: a list item is quicker to read than a tuple's field."""
         self._kind = op_values(ops, "kind")
         self._work_ns = op_values(ops, "work_ns")
         self._occupancy = op_values(ops, "occupancy")
         self._blocks_host = op_values(ops, "blocks_host")
+        self._waits_for = op_values(ops, "waits_for")  # read only for host copies
         profile = self.profile
         self._concurrent_kernels = profile.concurrent_kernels
         self._per_engine_queues = profile.per_engine_queues
         self._signal_ns = profile.signal_latency_us * 1e3
         self._return_gap_ns = profile.issue_gap_us * 1e3  # after a blocking call returns, even in a graph
 
-    def _set_up_waits(self, ops: list[Op], columns: OpColumns) -> None:
+    def _set_up_waits(self, ops: Sequence[Op], columns: OpColumns) -> None:
         """What each op waits for before it may go, and whom it signals when it ends."""
         # The op before it in its stream (none for the first of a stream) and an op of another
         # stream (an event), where it has one.
@@ -104,7 +106,7 @@ class ModelState:
         self._batch_done: dict[int, list[int]] = {}
         self._stream_reached = [NOT_YET] * len(ops)  # when the op before each in its stream ended
 
-    def _set_up_gpus(self, ops: list[Op], columns: OpColumns, peer_access: bool) -> None:
+    def _set_up_gpus(self, ops: Sequence[Op], columns: OpColumns, peer_access: bool) -> None:
         """The GPU of each op, and (two GPUs) the PCIe link directions each copy crosses."""
         self._device: list[int] = columns.device.tolist()
         self._several_gpus = bool(columns.device.any())
@@ -142,7 +144,7 @@ class ModelState:
         self._call_op: list[int] = []
         self._call_device: list[int] = []
 
-    def _set_up_host_thread(self, ops: list[Op], columns: OpColumns, graph_op_ns: float | None) -> None:
+    def _set_up_host_thread(self, ops: Sequence[Op], columns: OpColumns, graph_op_ns: float | None) -> None:
         """What each op's call costs the host, the calls around it, and where the host thread stands."""
         profile = self.profile
         self._call_ns, self._call_name = issue_calls(columns, profile, self._call_name_index)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.backends.sim.ops import Op
+from overlapviz.backends.sim.op_table import Op
+from overlapviz.backends.sim.ops import op_values
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace.spans import OpKind, Unit
 
@@ -53,7 +56,7 @@ def work_queues(
     return queue_of.tolist(), [part.tolist() for part in np.split(order, bounds)] if len(distinct) else []
 
 
-def kernel_batches(ops: list[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:
+def kernel_batches(ops: Sequence[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:
     """Group kernels issued back to back on different streams (only where signals are delayed).
 
     A kernel whose stream already has a kernel in the current batch starts a new batch: it
@@ -65,14 +68,14 @@ def kernel_batches(ops: list[Op], delayed_signal: bool) -> tuple[list[int], list
     if not delayed_signal:
         return batch_of, sizes
     batch_streams: set[int] = set()
-    for i, op in enumerate(ops):
-        if op.kind is not OpKind.KERNEL:
+    for i, (kind, stream) in enumerate(zip(op_values(ops, "kind"), op_values(ops, "stream"), strict=True)):
+        if kind is not OpKind.KERNEL:
             batch_streams = set()
             continue
-        if not batch_streams or op.stream in batch_streams:
+        if not batch_streams or stream in batch_streams:
             sizes.append(0)
             batch_streams = set()
-        batch_streams.add(op.stream)
+        batch_streams.add(stream)
         batch_of[i] = len(sizes) - 1
         sizes[-1] += 1
     return batch_of, sizes
