@@ -29,21 +29,13 @@ class AloneRuns(ModelState):
 
     def _set_up_alone_runs(self) -> None:
         """Each op's numbers the runs need, as arrays, and which ops a run may take at all."""
-        columns = self._columns
-        n = len(columns.kind)
-        successor = np.asarray(self._successor, dtype=np.int64)
-        unit = np.asarray(self._unit, dtype=np.int64)
+        successor, unit = self._successor_column, self._unit_column
         has_next = successor >= 0
         next_unit = np.where(has_next, unit[np.maximum(successor, 0)], -1)
         # the successor hears of the end at once on the same engine, `signal_ns` later elsewhere
         self._alone_delay = np.where(has_next & (next_unit != unit), self._signal_ns, 0.0)
-        self._alone_successor = successor
-        self._alone_predecessor = np.full(n, -1, dtype=np.int64)
+        self._alone_predecessor = np.full(len(successor), -1, dtype=np.int64)
         self._alone_predecessor[successor[has_next]] = np.flatnonzero(has_next)
-        self._alone_call_ns = np.asarray(self._call_ns, dtype=np.float64)
-        self._alone_lead_ns = np.append(np.asarray(self._lead_ns, dtype=np.float64), 0.0)
-        self._alone_queue = np.asarray(self._queue_of, dtype=np.int64)
-        self._alone_unit = unit
         self._alone_may = self._ops_a_run_may_take()
         self._alone_window = _FIRST_WINDOW
         self._alone_pause = _FIRST_PAUSE
@@ -51,15 +43,15 @@ class AloneRuns(ModelState):
 
     def _ops_a_run_may_take(self) -> npt.NDArray[np.bool_]:
         columns = self._columns
-        may = ~(np.asarray(self._on_host, dtype=bool) | np.asarray(self._blocks_host, dtype=bool))
+        may = ~(self._on_host_column | self._blocks_host_column)
         may &= columns.after < 0
         waited = np.fromiter(self._dependents, dtype=np.int64, count=len(self._dependents))
         may[waited] = False
         if self._calls_before:
             may &= np.fromiter(map(len, self._calls_before), dtype=np.int64, count=len(may)) == 0
             may &= np.fromiter(map(len, self._calls_after), dtype=np.int64, count=len(may)) == 0
-        batch = np.asarray(self._kernel_batch, dtype=np.int64)
         if len(self._batch_left):  # a Fermi batch of one kernel signals at its end, like no batch
+            batch = np.asarray(self._kernel_batch, dtype=np.int64)
             sizes = np.asarray(self._batch_left, dtype=np.int64)
             may &= (batch < 0) | (sizes[np.maximum(batch, 0)] == 1)
         alone: npt.NDArray[np.bool_] = may & (columns.work_ns >= 0)
@@ -89,15 +81,15 @@ class AloneRuns(ModelState):
         n = stop - first
         steps = np.empty(2 * n, dtype=np.float64)
         steps[0] = self._host_time
-        steps[1::2] = self._alone_call_ns[first:stop]
+        steps[1::2] = self._call_ns_column[first:stop]
         steps[2::2] = self._gap_ns
         times = np.add.accumulate(steps)  # one addition after another, as the loop adds them
         begin, returns = times[0::2], times[1::2]
         end = returns + self._columns.work_ns[first:stop]
         heard = end + self._alone_delay[first:stop]
         next_step = np.empty(n, dtype=np.float64)
-        next_step[:-1] = begin[1:] + self._alone_lead_ns[first + 1 : stop]
-        next_step[-1] = returns[-1] + self._gap_ns + self._alone_lead_ns[stop] if stop < len(self.ops) else np.inf
+        next_step[:-1] = begin[1:] + self._lead_ns_column[first + 1 : stop]
+        next_step[-1] = returns[-1] + self._gap_ns + self._lead_ns_column[stop] if stop < len(self.ops) else np.inf
         alone = self._alone_may[first:stop] & (heard < next_step)
         before = self._alone_predecessor[first:stop] < first  # its stream's op before it ended before the run
         alone[before] &= np.asarray(self.signalled[first:stop], dtype=bool)[before]
@@ -136,12 +128,16 @@ class AloneRuns(ModelState):
         self._call_device.extend(self._device[first:last])
 
     def _signal_alone_successors(self, first: int, last: int, end: npt.NDArray[np.float64]) -> None:
-        """Each op's next in its stream hears of its end (none of them is issued yet)."""
-        successor = self._alone_successor[first:last]
-        has_next = successor >= 0
-        reached = (end[has_next] + self._signal_ns).tolist()
+        """Each op's next in its stream hears of its end, where that op is still to be issued.
+
+        The run's own ops are done: what they wait for is read no more, so only the few ops
+        after the run (one per stream at most) are told.
+        """
+        successor = self._successor_column[first:last]
+        later = successor >= last
+        reached = (end[later] + self._signal_ns).tolist()
         signals_left, signalled, stream_reached = self._signals_left, self.signalled, self._stream_reached
-        for j, at in zip(successor[has_next].tolist(), reached, strict=True):
+        for j, at in zip(successor[later].tolist(), reached, strict=True):
             stream_reached[j] = at
             signals_left[j] -= 1
             if not signals_left[j]:
@@ -149,8 +145,8 @@ class AloneRuns(ModelState):
 
     def _leave_engines_as_run(self, first: int, last: int) -> None:
         """The engines and queues as the run's ops left them: idle, each queue past its ops."""
-        units = self._alone_unit[first:last]
-        queues = self._alone_queue[first:last]
+        units = self._unit_column[first:last]
+        queues = self._queue_column[first:last]
         for unit in np.unique(units).tolist():
             on_unit = np.flatnonzero(units == unit)
             engine = self._engines[unit]

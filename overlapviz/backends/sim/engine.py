@@ -351,7 +351,7 @@ class GpuModel(AloneRuns):
         else:
             kind = self._kind
             first = kind[next(iter(copies))]
-            rate = self.profile.bidirectional_factor if any(kind[i] is not first for i in copies) else 1.0
+            rate = self.profile.bidirectional_factor if any(kind[i] != first for i in copies) else 1.0
         for i, (old_rate, left, since) in copies.items():
             if self._several_gpus:
                 rate = rates[i]

@@ -14,7 +14,7 @@ from overlapviz.backends.sim.host_links import link_paths
 from overlapviz.backends.sim.issue_calls import issue_calls
 from overlapviz.backends.sim.op_order import first_in_stream, kernel_batches, stream_successors, work_queues
 from overlapviz.backends.sim.op_table import Op
-from overlapviz.backends.sim.ops import OpColumns, op_values
+from overlapviz.backends.sim.ops import OpColumns, op_column, op_values
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace.spans import OpKind, Unit
 
@@ -79,10 +79,11 @@ class ModelState:
 
     def _set_up_op_costs(self, ops: Sequence[Op]) -> None:
         """What the event loop reads of each op, as lists: a list item is quicker to read than a tuple's field."""
-        self._kind = op_values(ops, "kind")
+        self._kind: list[int] = self._columns.kind.tolist()
         self._work_ns = op_values(ops, "work_ns")
         self._occupancy = op_values(ops, "occupancy")
-        self._blocks_host = op_values(ops, "blocks_host")
+        self._blocks_host_column = op_column(ops, "blocks_host", np.bool_)
+        self._blocks_host: list[bool] = self._blocks_host_column.tolist()
         self._waits_for = op_values(ops, "waits_for")  # read only for host copies
         profile = self.profile
         self._concurrent_kernels = profile.concurrent_kernels
@@ -101,7 +102,8 @@ class ModelState:
         self._dependents: dict[int, list[int]] = {}  # op -> the ops of other streams waiting for it
         for i, waited in zip(np.flatnonzero(waits).tolist(), columns.after[waits].tolist(), strict=True):
             self._dependents.setdefault(waited, []).append(i)
-        self._successor = stream_successors(columns.stream)
+        self._successor_column = stream_successors(columns.stream)
+        self._successor: list[int] = self._successor_column.tolist()
         self._kernel_batch, self._batch_left = kernel_batches(ops, self.profile.delayed_kernel_signal)
         self._batch_done: dict[int, list[int]] = {}
         self._stream_reached = [NOT_YET] * len(ops)  # when the op before each in its stream ended
@@ -123,14 +125,14 @@ class ModelState:
         self._events: list[tuple[float, int, int, int, int]] = []  # (time, seq, kind, op, version)
         self._seq = 0
         self._version = [0] * len(columns.kind)  # bumped when an op's end moves: an event of an older one is stale
-        self._queue_of, self._queues = work_queues(columns.stream, columns.unit, columns.device, profile)
+        self._queue_column, self._queues = work_queues(columns.stream, columns.unit, columns.device, profile)
+        self._queue_of: list[int] = self._queue_column.tolist()
         self._queue_pos = [0] * len(self._queues)
         # Indexed by int(Unit): enum members hash through Python code, too slow for this loop.
         one_migration = profile.host_kinds is not None and profile.host_kinds.migrations_one_at_a_time
         migrates = (columns.kind == OpKind.PREFETCH) & one_migration
-        self._unit: list[int] = (
-            np.where(migrates, MIGRATIONS, columns.unit) + columns.device * ENGINES_PER_GPU
-        ).tolist()
+        self._unit_column = np.where(migrates, MIGRATIONS, columns.unit) + columns.device * ENGINES_PER_GPU
+        self._unit: list[int] = self._unit_column.tolist()
         self._engines = [Engine() for _ in range(ENGINES_PER_GPU * (1 + max(self._device, default=0)))]
         self._is_compute = [unit % ENGINES_PER_GPU == int(Unit.COMPUTE) for unit in range(len(self._engines))]
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
@@ -147,23 +149,28 @@ class ModelState:
     def _set_up_host_thread(self, ops: Sequence[Op], columns: OpColumns, graph_op_ns: float | None) -> None:
         """What each op's call costs the host, the calls around it, and where the host thread stands."""
         profile = self.profile
-        self._call_ns, self._call_name = issue_calls(columns, profile, self._call_name_index)
-        self._on_host: list[bool] = (columns.kind == OpKind.HOST_COPY).tolist()
+        call_ns, self._call_name = issue_calls(columns, profile, self._call_name_index)
+        self._on_host_column = columns.kind == OpKind.HOST_COPY
+        self._on_host: list[bool] = self._on_host_column.tolist()
         self._gap_ns = profile.issue_gap_us * 1e3
         self._graph = graph_op_ns is not None
         if graph_op_ns is not None:  # one call issues them all: no caller's code between ops
-            self._call_ns, self._gap_ns = [graph_op_ns] * len(ops), 0.0
+            call_ns, self._gap_ns = np.full(len(ops), graph_op_ns), 0.0
+        self._call_ns_column = call_ns
+        self._call_ns: list[float] = call_ns.tolist()
         # Host calls of two GPUs that issue no op, before and after each op's own call; the
         # host's step for an op (it reaching its queue) comes `_lead_ns` after the first of them.
         self._calls_before: list[Calls] = []
         self._calls_after: list[Calls] = []
         self._lead_ns = self._call_ns
+        self._lead_ns_column = call_ns
         if self._several_gpus and profile.peer is not None and graph_op_ns is None:
             self._calls_before, self._calls_after = device_calls(ops, profile.peer)
             self._lead_ns = [
                 sum(call.ns + self._gap_ns for call in calls) + ns
                 for calls, ns in zip(self._calls_before, self._call_ns, strict=True)
             ]
+            self._lead_ns_column = np.asarray(self._lead_ns, dtype=np.float64)
         self._graph_begin = 0.0
         self._host_next = 0
         self._host_time = 0.0

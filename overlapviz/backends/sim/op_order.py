@@ -17,14 +17,14 @@ IntColumn = npt.NDArray[np.int64]  # one value per op, in issue order
 BoolColumn = npt.NDArray[np.bool_]
 
 
-def stream_successors(streams: IntColumn) -> list[int]:
+def stream_successors(streams: IntColumn) -> IntColumn:
     """For each op (by its stream), the next op of its stream in issue order (-1 for the last)."""
     successor = np.full(len(streams), -1, dtype=np.int64)
     on_device = np.flatnonzero(streams >= 0)  # a host copy: the host thread keeps its order
     order = on_device[np.argsort(streams[on_device], kind="stable")]  # each stream's ops, in issue order
     same = streams[order[1:]] == streams[order[:-1]]
     successor[order[:-1][same]] = order[1:][same]
-    return successor.tolist()
+    return successor
 
 
 def first_in_stream(streams: IntColumn) -> BoolColumn:
@@ -36,7 +36,7 @@ def first_in_stream(streams: IntColumn) -> BoolColumn:
 
 def work_queues(
     streams: IntColumn, units: IntColumn, devices: IntColumn, profile: DeviceProfile
-) -> tuple[list[int], list[list[int]]]:
+) -> tuple[IntColumn, list[list[int]]]:
     """Which hardware queue carries each op, and each queue's ops in issue order (host copies: none).
 
     Queues are numbered in the order their first op is issued.
@@ -53,7 +53,7 @@ def work_queues(
     queue_of[on_device] = number[index.reshape(-1)]
     order = on_device[np.argsort(queue_of[on_device], kind="stable")]
     bounds = np.searchsorted(queue_of[order], np.arange(1, len(distinct)))
-    return queue_of.tolist(), [part.tolist() for part in np.split(order, bounds)] if len(distinct) else []
+    return queue_of, [part.tolist() for part in np.split(order, bounds)] if len(distinct) else []
 
 
 def kernel_batches(ops: Sequence[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:
