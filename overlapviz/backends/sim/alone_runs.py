@@ -17,8 +17,10 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.backends.sim.model_state import ModelState
+from overlapviz.backends.sim.timeline_columns import float_column
 
 _FIRST_WINDOW = 64  # ops tried at once after a run was cut short
+_LEAST_RUN = 16  # a shorter run costs more in numpy than the loop's steps for its ops
 _MOST_WINDOW = 2048  # ops tried at once at most: at most this much numpy work is wasted on a cut
 _FIRST_PAUSE = 4  # issue steps the loop takes alone after a try found no op to take
 _MOST_PAUSE = 4096
@@ -37,6 +39,8 @@ class AloneRuns(ModelState):
         self._alone_predecessor = np.full(len(successor), -1, dtype=np.int64)
         self._alone_predecessor[successor[has_next]] = np.flatnonzero(has_next)
         self._alone_may = self._ops_a_run_may_take()
+        self._alone_taken = np.zeros(len(successor), dtype=bool)
+        self._alone_times = np.zeros((4, len(successor)))  # enqueue, ready, start, end of the ops runs took
         self._alone_window = _FIRST_WINDOW
         self._alone_pause = _FIRST_PAUSE
         self._alone_next_try = 0
@@ -94,8 +98,9 @@ class AloneRuns(ModelState):
         before = self._alone_predecessor[first:stop] < first  # its stream's op before it ended before the run
         alone[before] &= np.asarray(self.signalled[first:stop], dtype=bool)[before]
         taken = n if alone.all() else int(np.argmin(alone))
-        if taken:
-            self._record_alone_run(first, taken, begin[:taken], returns[:taken], end[:taken])
+        if taken < min(n, _LEAST_RUN):
+            return 0
+        self._record_alone_run(first, taken, begin[:taken], returns[:taken], end[:taken])
         return taken
 
     def _record_alone_run(
@@ -104,28 +109,37 @@ class AloneRuns(ModelState):
     ) -> None:  # fmt: skip
         """What the loop's steps for ops `first`.. would have written, written at once."""
         last = first + taken
-        returned = returns.tolist()
-        self.enqueue[first:last] = begin.tolist()
-        self.ready[first:last] = returned
-        self.start[first:last] = returned
-        self.end[first:last] = end.tolist()
+        self._alone_taken[first:last] = True
+        self._alone_times[:, first:last] = begin, returns, returns, end
+        self.end[first:last] = end.tolist()  # the loop reads when ops ended (the ring's waits, the synchronize)
         self.submitted[first:last] = [True] * taken
-        self._record_alone_calls(first, last, begin.tolist(), returned)
+        self._record_alone_calls(first, last, begin, returns)
         self._host_next = last
-        self._host_time = returned[-1] + self._gap_ns
+        self._host_time = float(returns[-1]) + self._gap_ns
         self._signal_alone_successors(first, last, end)
         self._leave_engines_as_run(first, last)
 
-    def _record_alone_calls(self, first: int, last: int, begin: list[float], returns: list[float]) -> None:
+    def _record_alone_calls(
+        self, first: int, last: int, begin: npt.NDArray[np.float64], returns: npt.NDArray[np.float64]
+    ) -> None:
         if self._graph:  # one call for every op: begun by the first, recorded with the last
             for i in dict.fromkeys((first, last - 1)):
-                self._graph_call(i, begin[i - first], returns[i - first])
+                self._graph_call(i, float(begin[i - first]), float(returns[i - first]))
             return
-        self._call_name_of.extend(self._call_name[first:last])
-        self._call_start.extend(begin)
-        self._call_end.extend(returns)
-        self._call_op.extend(range(first, last))
-        self._call_device.extend(self._device[first:last])
+        ops = np.arange(first, last)
+        self._add_calls((self._call_name_column[first:last], begin, returns, ops, self._columns.device[first:last]))
+
+    def _op_times(self, row: int, values: list[float]) -> npt.NDArray[np.float64]:
+        """One of the times of every op (`row` of `_alone_times`), from the runs or from the loop's `values`."""
+        taken = self._alone_taken
+        by_loop = np.flatnonzero(~taken)
+        if len(by_loop) * 8 > len(taken):  # most: convert them all, then put the runs' in
+            times = float_column(values)
+            times[taken] = self._alone_times[row, taken]
+            return times
+        gathered: npt.NDArray[np.float64] = self._alone_times[row].copy()
+        gathered[by_loop] = np.fromiter(map(values.__getitem__, by_loop.tolist()), dtype=np.float64, count=len(by_loop))
+        return gathered
 
     def _signal_alone_successors(self, first: int, last: int, end: npt.NDArray[np.float64]) -> None:
         """Each op's next in its stream hears of its end, where that op is still to be issued.

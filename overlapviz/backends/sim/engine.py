@@ -37,13 +37,11 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-import numpy as np
-
 from overlapviz.backends.sim.alone_runs import AloneRuns
 from overlapviz.backends.sim.device_calls import Calls, DeviceCall
 from overlapviz.backends.sim.host_links import copy_shares
 from overlapviz.backends.sim.model_state import NOT_YET, Engine
-from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces, column, float_column
+from overlapviz.backends.sim.timeline_columns import Timeline, clear_in_pieces
 
 _COMPLETE, _SIGNAL, _EVENT = 0, 1, 2  # _EVENT: an op of another stream this one waits for has ended
 _FULL = 1.0 + 1e-9  # occupancy sums up to this fit on the GPU (rounding slack)
@@ -129,14 +127,9 @@ class GpuModel(AloneRuns):
             self._host_call(name, ns)
 
     def _timeline(self) -> Timeline:
-        times = (float_column(self.enqueue), float_column(self.ready), float_column(self.start), float_column(self.end))
-        return Timeline(*times, self._host_calls())
-
-    def _host_calls(self) -> HostCalls:
-        return HostCalls(
-            tuple(self._call_names), column(self._call_name_of, np.int64), float_column(self._call_start),
-            float_column(self._call_end), column(self._call_op, np.int64), column(self._call_device, np.int64),
-        )  # fmt: skip
+        enqueue, ready, start, end = (self._op_times(row, values) for row, values in
+                                      enumerate((self.enqueue, self.ready, self.start, self.end)))  # fmt: skip
+        return Timeline(enqueue, ready, start, end, self._host_calls())
 
     def _let_go(self) -> None:
         """Empty the run's per-op lists a piece at a time, once the timeline holds their numbers (or the run stopped).

@@ -6,8 +6,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from overlapviz.backends.sim.device_calls import Calls, device_calls
 from overlapviz.backends.sim.host_links import link_paths
@@ -16,11 +18,13 @@ from overlapviz.backends.sim.op_order import first_in_stream, kernel_batches, st
 from overlapviz.backends.sim.op_table import Op
 from overlapviz.backends.sim.ops import OpColumns, op_column, op_values
 from overlapviz.backends.sim.profile import DeviceProfile
+from overlapviz.backends.sim.timeline_columns import HostCalls, column
 from overlapviz.core.trace.spans import OpKind, Unit
 
 MIGRATIONS = max(int(unit) for unit in Unit) + 1  # the engine of prefetches done one at a time
 ENGINES_PER_GPU = MIGRATIONS + 1  # GPU g's engine for unit u is g * ENGINES_PER_GPU + u
 NOT_YET = -1.0  # no time yet (the model's times are never negative)
+CallColumns = tuple[npt.NDArray[Any], ...]  # host calls' name, start, end, op and device (see `HostCalls`)
 
 
 class Engine:
@@ -138,8 +142,9 @@ class ModelState:
         self._copy_rate: dict[int, tuple[float, float, float]] = {}  # op -> (rate, work left, since)
 
     def _set_up_host_call_columns(self) -> None:
-        """The host's calls, one list per column (see `_host_calls`)."""
+        """The host's calls, one list per column (see `_host_calls`), after the pieces already made arrays."""
         self._call_names: dict[str, int] = {}
+        self._call_pieces: list[CallColumns] = []  # in order, before the calls in the lists
         self._call_name_of: list[int] = []
         self._call_start: list[float] = []
         self._call_end: list[float] = []
@@ -149,7 +154,8 @@ class ModelState:
     def _set_up_host_thread(self, ops: Sequence[Op], columns: OpColumns, graph_op_ns: float | None) -> None:
         """What each op's call costs the host, the calls around it, and where the host thread stands."""
         profile = self.profile
-        call_ns, self._call_name = issue_calls(columns, profile, self._call_name_index)
+        call_ns, self._call_name_column = issue_calls(columns, profile, self._call_name_index)
+        self._call_name: list[int] = self._call_name_column.tolist()
         self._on_host_column = columns.kind == OpKind.HOST_COPY
         self._on_host: list[bool] = self._on_host_column.tolist()
         self._gap_ns = profile.issue_gap_us * 1e3
@@ -187,6 +193,27 @@ class ModelState:
             self._graph_begin = begin
         if i == len(self.ops) - 1:  # linked to the last op, which starts after the call
             self._add_call(self._call_name_index("cudaGraphLaunch"), self._graph_begin, returns, i)
+
+    def _add_calls(self, calls: CallColumns) -> None:
+        """Record calls given as columns (name, start, end, op, device), after those recorded so far."""
+        self._move_calls_to_pieces()
+        self._call_pieces.append(calls)
+
+    def _move_calls_to_pieces(self) -> None:
+        lists: tuple[list[Any], ...] = (
+            self._call_name_of, self._call_start, self._call_end, self._call_op, self._call_device,
+        )  # fmt: skip
+        if lists[0]:
+            dtypes = (np.int64, np.float64, np.float64, np.int64, np.int64)
+            self._call_pieces.append(tuple(column(values, dtype) for values, dtype in zip(lists, dtypes, strict=True)))
+            for values in lists:
+                values.clear()
+
+    def _host_calls(self) -> HostCalls:
+        """Every call the host made, as columns."""
+        self._move_calls_to_pieces()
+        name, start, end, op, device = (np.concatenate(part) for part in zip(*self._call_pieces, strict=True))
+        return HostCalls(tuple(self._call_names), name, start, end, op, device)
 
     def _call_name_index(self, name: str) -> int:
         return self._call_names.setdefault(name, len(self._call_names))
