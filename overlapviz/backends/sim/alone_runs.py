@@ -64,18 +64,19 @@ class AloneRuns(ModelState):
     def _try_alone_run(self) -> int:
         """Take the run of ops from the host's next that finish alone; how many (0: none now)."""
         first = self._host_next
-        if first < self._alone_next_try or not self._engines_idle():
-            return 0
-        taken = self._take_alone_run(first, min(len(self.ops), first + self._alone_window))
+        tried = first >= self._alone_next_try and self._engines_idle()
+        taken = self._take_alone_run(first, min(len(self.ops), first + self._alone_window)) if tried else 0
         if taken:
             self._alone_pause = _FIRST_PAUSE
             grown = 2 * self._alone_window if taken == self._alone_window else 2 * taken
             self._alone_window = max(_FIRST_WINDOW, min(_MOST_WINDOW, grown))
-        else:
+            return taken
+        if tried:
             self._alone_next_try = first + self._alone_pause
             self._alone_pause = min(_MOST_PAUSE, 2 * self._alone_pause)
             self._alone_window = _FIRST_WINDOW
-        return taken
+        self._make_loop_lists()  # the loop takes the next step itself
+        return 0
 
     def _engines_idle(self) -> bool:
         return not any(engine.running or engine.pending for engine in self._engines)
@@ -123,6 +124,7 @@ class AloneRuns(ModelState):
         self, first: int, last: int, begin: npt.NDArray[np.float64], returns: npt.NDArray[np.float64]
     ) -> None:
         if self._graph:  # one call for every op: begun by the first, recorded with the last
+            self._make_loop_lists()  # the call is recorded with its op's GPU, from the lists
             for i in dict.fromkeys((first, last - 1)):
                 self._graph_call(i, float(begin[i - first]), float(returns[i - first]))
             return
@@ -166,9 +168,8 @@ class AloneRuns(ModelState):
             engine = self._engines[unit]
             engine.last_queue = int(queues[on_unit[-1]])
             if engine.busy:  # adding and taking back an occupancy need not leave a rounding remainder as it was
-                occupancy = self._occupancy
-                for i in (on_unit + first).tolist():
-                    engine.busy += occupancy[i]
-                    engine.busy -= occupancy[i]
+                for share in self._occupancy_column[on_unit + first].tolist():
+                    engine.busy += share
+                    engine.busy -= share
         counts = np.bincount(queues, minlength=len(self._queue_pos)).tolist()
         self._queue_pos = [pos + count for pos, count in zip(self._queue_pos, counts, strict=True)]

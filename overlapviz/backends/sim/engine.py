@@ -107,6 +107,7 @@ class GpuModel(AloneRuns):
                     if taken:
                         left -= taken - 1
                         continue
+                    call_ns = self._lead_ns  # made by now (`_make_loop_lists`)
                 issue_next()
             elif events:
                 time, _, kind, op, op_version = pop(events)

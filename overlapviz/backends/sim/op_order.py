@@ -36,7 +36,7 @@ def first_in_stream(streams: IntColumn) -> BoolColumn:
 
 def work_queues(
     streams: IntColumn, units: IntColumn, devices: IntColumn, profile: DeviceProfile
-) -> tuple[IntColumn, list[list[int]]]:
+) -> tuple[IntColumn, list[IntColumn]]:
     """Which hardware queue carries each op, and each queue's ops in issue order (host copies: none).
 
     Queues are numbered in the order their first op is issued.
@@ -53,7 +53,7 @@ def work_queues(
     queue_of[on_device] = number[index.reshape(-1)]
     order = on_device[np.argsort(queue_of[on_device], kind="stable")]
     bounds = np.searchsorted(queue_of[order], np.arange(1, len(distinct)))
-    return queue_of, [part.tolist() for part in np.split(order, bounds)] if len(distinct) else []
+    return queue_of, np.split(order, bounds) if len(distinct) else []
 
 
 def kernel_batches(ops: Sequence[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:
