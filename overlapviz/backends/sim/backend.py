@@ -15,10 +15,11 @@ from overlapviz.backends.sim.bandwidth import bandwidth_sweep
 from overlapviz.backends.sim.engine import GpuModel
 from overlapviz.backends.sim.host_reads import host_read_calls
 from overlapviz.backends.sim.invariants import check_timeline
-from overlapviz.backends.sim.ops import Op, build_ops, op_column
+from overlapviz.backends.sim.op_table import Op
+from overlapviz.backends.sim.ops import build_ops, op_column, op_names
 from overlapviz.backends.sim.pageable_note import pageable_spread_note
 from overlapviz.backends.sim.profile import DeviceProfile, ProfileError, available_profiles, load_profile, user_profiles
-from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces
+from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.config.pinning import check_pinned_request, pipeline_pinned_bytes
@@ -82,7 +83,6 @@ class SimBackend:
             raise RunCancelled("run cancelled") from None
         check_timeline(ops, timeline)
         trace = to_trace(config, profile, ops, timeline)
-        clear_in_pieces(ops)
         caveat = pageable_spread_note(trace, profile)
         return trace if caveat is None else trace.with_meta(caveat=caveat)
 
@@ -131,14 +131,14 @@ def _call_devices(op_devices: npt.NDArray[np.int64], calls: HostCalls) -> npt.ND
     return np.where(calls.device >= 0, calls.device, UNKNOWN)
 
 
-def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: list[Op], timeline: Timeline) -> Trace:
+def to_trace(config: PipelineConfig, profile: DeviceProfile, ops: Sequence[Op], timeline: Timeline) -> Trace:
     """Turn the model's timeline into a `Trace`: device ops first (in issue order), then host calls.
 
     Built column by column: a 65,536-chunk run has 4 x 10^5 spans, too many to add one by
     one, and each column is read from the ops without one long call (see `op_column`).
     """
     calls = timeline.host_calls
-    names = sorted({op.name for op in ops} | set(calls.names))
+    names = sorted(op_names(ops) | set(calls.names))
     name_index = {name: n for n, name in enumerate(names)}
     op_chunks = op_column(ops, "chunk")
     op_devices = op_column(ops, "device")

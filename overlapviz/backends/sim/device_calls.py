@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from overlapviz.backends.sim.ops import Op
+from overlapviz.backends.sim.op_table import Op
 from overlapviz.backends.sim.peer_link import PeerLink
 
 SET_DEVICE, EVENT_RECORD, STREAM_WAIT_EVENT = "cudaSetDevice", "cudaEventRecord", "cudaStreamWaitEvent"

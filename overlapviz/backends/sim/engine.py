@@ -30,6 +30,10 @@ What it models, and why each piece is there (see docs/model.md):
   event and has GPU 1's stream wait for it (`device_calls`).
 - Issued as a CUDA Graph, the ops go out in one cudaGraphLaunch call that costs the host a
   measured time per op, each op reaching its queue as the launch gets to it.
+
+Where nothing is pending and the ops ahead each finish alone before the host's next call
+returns, the loop hands them to `alone_runs` in one numpy step: the same times, far quicker
+than one event at a time (a host-bound run of 65,536 chunks is almost all such ops).
 """
 
 from __future__ import annotations
@@ -37,12 +41,11 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-import numpy as np
-
+from overlapviz.backends.sim.alone_runs import AloneRuns
 from overlapviz.backends.sim.device_calls import Calls, DeviceCall
 from overlapviz.backends.sim.host_links import copy_shares
-from overlapviz.backends.sim.model_state import NOT_YET, Engine, ModelState
-from overlapviz.backends.sim.timeline_columns import HostCalls, Timeline, clear_in_pieces, column, float_column
+from overlapviz.backends.sim.model_state import NOT_YET, Engine
+from overlapviz.backends.sim.timeline_columns import Timeline, clear_in_pieces
 
 _COMPLETE, _SIGNAL, _EVENT = 0, 1, 2  # _EVENT: an op of another stream this one waits for has ended
 _FULL = 1.0 + 1e-9  # occupancy sums up to this fit on the GPU (rounding slack)
@@ -52,10 +55,11 @@ _PER_OP_LISTS = (
     "_unit", "_call_ns", "_call_name", "_kernel_batch", "_queues", "_call_name_of", "_call_start", "_call_end",
     "_call_op", "_call_device", "_stream_reached", "_on_host", "_signals_left", "_device", "_paths", "_lead_ns",
     "_calls_before", "_calls_after", "_kind", "_work_ns", "_occupancy", "_blocks_host",
+    "_waits_for",
 )  # fmt: skip
 
 
-class GpuModel(ModelState):
+class GpuModel(AloneRuns):
     """Runs one pipeline's ops on one device profile: the event loop and what each event does."""
 
     def _device_calls(self, calls: Calls) -> None:
@@ -71,6 +75,7 @@ class GpuModel(ModelState):
     def run(self, should_stop: Callable[[], bool] | None = None) -> Timeline:
         """Simulate until every op has finished (`InterruptedError` when `should_stop` says so on the way)."""
         try:
+            self._set_up_alone_runs()
             self._simulate(should_stop)
             self._synchronize()
             return self._timeline()
@@ -86,8 +91,10 @@ class GpuModel(ModelState):
         """Take up to `count` steps (an op issued or an event handled); False once there is nothing left to do."""
         events, version, pop, call_ns = self._events, self._version, heapq.heappop, self._lead_ns
         issue_next, signal, event, complete = self._issue_next, self._signal, self._event, self._complete
-        n_ops = len(self.ops)
-        for _ in range(count):
+        n_ops, try_alone_run = len(self.ops), self._try_alone_run
+        left = count
+        while left > 0:
+            left -= 1
             # An op reaches the GPU when its call returns: that is when the host's step happens.
             host_next = self._host_next
             if (
@@ -95,6 +102,12 @@ class GpuModel(ModelState):
                 and self._host_waiting_for < 0
                 and (not events or self._host_time + call_ns[host_next] <= events[0][0])
             ):
+                if not events:  # nothing pending: maybe a run of ops that each finish alone
+                    taken = try_alone_run()
+                    if taken:
+                        left -= taken - 1
+                        continue
+                    call_ns = self._lead_ns  # made by now (`_make_loop_lists`)
                 issue_next()
             elif events:
                 time, _, kind, op, op_version = pop(events)
@@ -119,14 +132,9 @@ class GpuModel(ModelState):
             self._host_call(name, ns)
 
     def _timeline(self) -> Timeline:
-        times = (float_column(self.enqueue), float_column(self.ready), float_column(self.start), float_column(self.end))
-        return Timeline(*times, self._host_calls())
-
-    def _host_calls(self) -> HostCalls:
-        return HostCalls(
-            tuple(self._call_names), column(self._call_name_of, np.int64), float_column(self._call_start),
-            float_column(self._call_end), column(self._call_op, np.int64), column(self._call_device, np.int64),
-        )  # fmt: skip
+        enqueue, ready, start, end = (self._op_times(row, values) for row, values in
+                                      enumerate((self.enqueue, self.ready, self.start, self.end)))  # fmt: skip
+        return Timeline(enqueue, ready, start, end, self._host_calls())
 
     def _let_go(self) -> None:
         """Empty the run's per-op lists a piece at a time, once the timeline holds their numbers (or the run stopped).
@@ -166,17 +174,10 @@ class GpuModel(ModelState):
         if self.signalled[i]:  # else its queue stays held up, by it or by an op ahead of it
             self._advance_queue(self._queue_of[i], returns)
 
-    def _graph_call(self, i: int, begin: float, returns: float) -> None:
-        """One cudaGraphLaunch issues every op: its call spans from the first op's issue to the last's."""
-        if i == 0:
-            self._graph_begin = begin
-        if i == len(self.ops) - 1:  # linked to the last op, which starts after the call
-            self._add_call(self._call_name_index("cudaGraphLaunch"), self._graph_begin, returns, i)
-
     def _host_copy(self, i: int) -> None:
         """The host copies a chunk into or out of a ring slot, first waiting for the D2H it empties."""
         begin = self._host_time
-        waited = self.ops[i].waits_for
+        waited = self._waits_for[i]
         if waited >= 0 and self.end[waited] < 0:  # not done: wait in the event's synchronize
             self._add_call(self._call_name_index("cudaEventSynchronize"), begin, begin, -1)
             self._host_waiting_for = waited  # _complete ends the call; the host then comes back here
@@ -348,7 +349,7 @@ class GpuModel(ModelState):
         else:
             kind = self._kind
             first = kind[next(iter(copies))]
-            rate = self.profile.bidirectional_factor if any(kind[i] is not first for i in copies) else 1.0
+            rate = self.profile.bidirectional_factor if any(kind[i] != first for i in copies) else 1.0
         for i, (old_rate, left, since) in copies.items():
             if self._several_gpus:
                 rate = rates[i]

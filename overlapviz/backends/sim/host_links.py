@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from overlapviz.backends.sim.ops import Op
+from overlapviz.backends.sim.op_table import Op
 from overlapviz.core.trace.spans import OpKind
 
 TO_GPU, TO_HOST = 0, 1  # the two directions of a link: a crossing is 2 x link + direction

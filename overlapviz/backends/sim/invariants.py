@@ -20,7 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.backends.sim.ops import Op, op_column
+from overlapviz.backends.sim.op_table import Op
+from overlapviz.backends.sim.ops import op_column
 from overlapviz.backends.sim.timeline_columns import Timeline
 from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace.spans import Unit

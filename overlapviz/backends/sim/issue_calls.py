@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from overlapviz.backends.sim.ops import OpColumns
 from overlapviz.backends.sim.profile import DeviceProfile
@@ -13,7 +14,7 @@ from overlapviz.core.trace.spans import OpKind
 
 def issue_calls(
     columns: OpColumns, profile: DeviceProfile, name_index: Callable[[str], int]
-) -> tuple[list[float], list[int]]:
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Host time and name (an index given by `name_index`) of the call that issues each op.
 
     A name is asked for only for calls the run makes, in a fixed order, so the names of a
@@ -33,4 +34,4 @@ def issue_calls(
     ns_of[OpKind.PREFETCH], name_of[OpKind.PREFETCH] = prefetch_ns, prefetch
     name_of[OpKind.PEER] = peer
     call_ns = np.where(kind == OpKind.HOST_COPY, columns.work_ns, ns_of[kind])  # a host copy: the copy itself
-    return call_ns.tolist(), name_of[kind].tolist()
+    return call_ns, name_of[kind]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.backends.sim.ops import Op
+from overlapviz.backends.sim.op_table import Op
+from overlapviz.backends.sim.ops import op_values
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.trace.spans import OpKind, Unit
 
@@ -14,14 +17,14 @@ IntColumn = npt.NDArray[np.int64]  # one value per op, in issue order
 BoolColumn = npt.NDArray[np.bool_]
 
 
-def stream_successors(streams: IntColumn) -> list[int]:
+def stream_successors(streams: IntColumn) -> IntColumn:
     """For each op (by its stream), the next op of its stream in issue order (-1 for the last)."""
     successor = np.full(len(streams), -1, dtype=np.int64)
     on_device = np.flatnonzero(streams >= 0)  # a host copy: the host thread keeps its order
     order = on_device[np.argsort(streams[on_device], kind="stable")]  # each stream's ops, in issue order
     same = streams[order[1:]] == streams[order[:-1]]
     successor[order[:-1][same]] = order[1:][same]
-    return successor.tolist()
+    return successor
 
 
 def first_in_stream(streams: IntColumn) -> BoolColumn:
@@ -33,7 +36,7 @@ def first_in_stream(streams: IntColumn) -> BoolColumn:
 
 def work_queues(
     streams: IntColumn, units: IntColumn, devices: IntColumn, profile: DeviceProfile
-) -> tuple[list[int], list[list[int]]]:
+) -> tuple[IntColumn, list[IntColumn]]:
     """Which hardware queue carries each op, and each queue's ops in issue order (host copies: none).
 
     Queues are numbered in the order their first op is issued.
@@ -50,10 +53,10 @@ def work_queues(
     queue_of[on_device] = number[index.reshape(-1)]
     order = on_device[np.argsort(queue_of[on_device], kind="stable")]
     bounds = np.searchsorted(queue_of[order], np.arange(1, len(distinct)))
-    return queue_of.tolist(), [part.tolist() for part in np.split(order, bounds)] if len(distinct) else []
+    return queue_of, np.split(order, bounds) if len(distinct) else []
 
 
-def kernel_batches(ops: list[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:
+def kernel_batches(ops: Sequence[Op], delayed_signal: bool) -> tuple[list[int], list[int]]:
     """Group kernels issued back to back on different streams (only where signals are delayed).
 
     A kernel whose stream already has a kernel in the current batch starts a new batch: it
@@ -65,14 +68,14 @@ def kernel_batches(ops: list[Op], delayed_signal: bool) -> tuple[list[int], list
     if not delayed_signal:
         return batch_of, sizes
     batch_streams: set[int] = set()
-    for i, op in enumerate(ops):
-        if op.kind is not OpKind.KERNEL:
+    for i, (kind, stream) in enumerate(zip(op_values(ops, "kind"), op_values(ops, "stream"), strict=True)):
+        if kind is not OpKind.KERNEL:
             batch_streams = set()
             continue
-        if not batch_streams or op.stream in batch_streams:
+        if not batch_streams or stream in batch_streams:
             sizes.append(0)
             batch_streams = set()
-        batch_streams.add(op.stream)
+        batch_streams.add(stream)
         batch_of[i] = len(sizes) - 1
         sizes[-1] += 1
     return batch_of, sizes

@@ -7,16 +7,16 @@ runs; this module adds what the model needs on top: how long each op takes on a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
-from itertools import islice
 from operator import itemgetter
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from overlapviz.backends.sim.host_kinds import missing_host_kinds_message, needs_host_kinds
+from overlapviz.backends.sim.op_table import Op, OpTable
 from overlapviz.backends.sim.peer_link import missing_peer_message
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.config import COPY_KINDS_TEXT, COPY_MEMORIES, FLOAT32_BYTES, HostMemory, KernelKind, PipelineConfig
@@ -36,29 +36,11 @@ from overlapviz.core.config.pipeline_plan import (
     kernel_link_bytes,
     pipeline_plan,
 )
-from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
+from overlapviz.core.trace.spans import OpKind
 
 KERNEL_BYTES_PER_ELEMENT = 2 * FLOAT32_BYTES  # each element is read once and written once
 StageValues = npt.NDArray[np.float64]  # one value per stage, indexed like `pipeline_plan.STAGES`
 _PIECE = 16_384  # ops made or read at a time: other threads get Python's lock in between
-
-
-class Op(NamedTuple):
-    """One operation of the pipeline, before it runs (a tuple: runs build thousands)."""
-
-    kind: OpKind
-    chunk: int
-    stream: int  # -1 for a host copy, which the host thread runs itself
-    unit: Unit
-    work_ns: float  # how long it takes with its unit to itself
-    nbytes: int
-    memory: MemoryKind
-    occupancy: float  # share of the GPU a kernel fills (1.0 for copies)
-    blocks_host: bool  # a pageable copy: the host thread waits in the call until it is done
-    name: str
-    waits_for: int  # the op the host waits for (an event) before this one; -1 for none
-    device: int  # the GPU that runs it (a peer copy: the GPU it copies from)
-    after: int  # the op of another stream this one waits for (an event); -1 for none
 
 
 def model_plan(config: PipelineConfig, profile: DeviceProfile) -> PipelinePlan:
@@ -75,6 +57,8 @@ def op_column(
     that holds Python's lock for tens of ms (the GUI thread waits on it); between pieces
     other threads get it.
     """
+    if isinstance(ops, OpTable):
+        return ops.column(field, dtype, convert)
     field_of = itemgetter(Op._fields.index(field))
 
     def piece(start: int) -> npt.NDArray[Any]:
@@ -87,7 +71,16 @@ def op_column(
 
 def op_values(ops: Sequence[Op], field: str) -> list[Any]:
     """One field of every op as a list: the event loop reads a list item quicker than a tuple's field."""
+    if isinstance(ops, OpTable):
+        return ops.field_list(field)
     return list(map(itemgetter(Op._fields.index(field)), ops))
+
+
+def op_names(ops: Sequence[Op]) -> set[str]:
+    """The distinct names of the ops."""
+    if isinstance(ops, OpTable):
+        return {ops.names[code] for code in np.unique(ops.columns["name"]).tolist()}
+    return {op.name for op in ops}
 
 
 class OpColumns(NamedTuple):
@@ -107,7 +100,7 @@ class OpColumns(NamedTuple):
         return cls(kind, stream, unit, device, after, op_column(ops, "work_ns", np.float64))
 
 
-def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
+def build_ops(config: PipelineConfig, profile: DeviceProfile) -> OpTable:
     """The pipeline's ops in issue order (its plan's rows), each with its cost on `profile`.
 
     Raises
@@ -121,7 +114,6 @@ def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
     if config.gpus > 1 and profile.peer is None:
         raise ValueError(missing_peer_message(profile.key))
     plan = model_plan(config, profile)
-    kinds = plan.kinds()
     # Every chunk but the last is the same size, so each stage costs the same on all of them:
     # one cost per stage for those, one for the last chunk (runs build thousands of ops).
     last = plan["chunk"] == config.chunks - 1
@@ -131,26 +123,14 @@ def build_ops(config: PipelineConfig, profile: DeviceProfile) -> list[Op]:
     occupancy = np.where(last, last_share[plan["stage"]], common_share[plan["stage"]])
     pageable = config.memory is HostMemory.PAGEABLE
     blocks_host = np.isin(plan["kind"], (OpKind.H2D, OpKind.D2H)) & pageable
-    return _ops_of(zip(
-        kinds, plan["chunk"].tolist(), plan["stream"].tolist(), plan.units(),
-        work.tolist(), plan["bytes"].tolist(), plan.memories(), occupancy.tolist(),
-        blocks_host.tolist(), plan.names(), plan["waits_for"].tolist(), plan["device"].tolist(),
-        plan["after"].tolist(), strict=True,
-    ))  # fmt: skip
-
-
-def _ops_of(rows: Iterator[tuple[Any, ...]]) -> list[Op]:
-    """An op of each row of fields, made a piece at a time (see `op_column`).
-
-    `tuple.__new__` makes the same op as `Op._make` without running Python code for each.
-    """
-    make = cast(Callable[[tuple[Any, ...]], Op], partial(tuple.__new__, Op))
-    ops: list[Op] = []
-    while True:
-        made = len(ops)
-        ops.extend(map(make, islice(rows, _PIECE)))
-        if len(ops) == made:
-            return ops
+    int64 = partial(np.asarray, dtype=np.int64)
+    columns = {
+        "kind": int64(plan["kind"]), "chunk": int64(plan["chunk"]), "stream": int64(plan["stream"]),
+        "unit": int64(plan["unit"]), "work_ns": work, "nbytes": int64(plan["bytes"]), "memory": int64(plan["memory"]),
+        "occupancy": occupancy, "blocks_host": blocks_host, "name": int64(plan["stage"]),
+        "waits_for": int64(plan["waits_for"]), "device": int64(plan["device"]), "after": int64(plan["after"]),
+    }  # fmt: skip
+    return OpTable(columns, [plan.name_of(stage) for stage in STAGES])
 
 
 def _costs(config: PipelineConfig, profile: DeviceProfile, chunk: int) -> tuple[StageValues, StageValues]:
