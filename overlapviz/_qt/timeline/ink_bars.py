@@ -47,7 +47,7 @@ def layers_ink_rects(
     counts = np.array([len(ink) for ink in inks], dtype=np.intp)
     layer = np.repeat(np.arange(len(inks)), counts)  # the layer of each column
     x = np.rint(np.concatenate(edges_ms) * transform.m11() + transform.m31())
-    column_left = _left_edges(counts)
+    column_left = np.arange(len(layer)) + layer  # each layer before a column has one edge more than columns
     lane_y = np.array(rows_y, dtype=np.float64).reshape(-1, 2) * transform.m22() + transform.m32()
     bottom, height = lane_y.max(axis=1)[layer], np.abs(lane_y[:, 1] - lane_y[:, 0])[layer]
     base, ink = np.concatenate(bases), np.concatenate(inks)
@@ -58,13 +58,6 @@ def layers_ink_rects(
     top = bottom[first] - high[first] * height[first]
     rects = np.column_stack((left[first], top, right[last] - left[first], (high - low)[first] * height[first]))
     return np.split(rects, np.cumsum(np.bincount(layer[first], minlength=len(inks)))[:-1])
-
-
-def _left_edges(counts: IntpArray) -> IntpArray:
-    """Where each column's left edge is in the layers' edges laid end to end (one edge more than columns a layer)."""
-    layer_start = np.cumsum(counts + 1) - (counts + 1)
-    column_start = np.cumsum(counts) - counts
-    return np.arange(int(counts.sum())) + np.repeat(layer_start - column_start, counts)
 
 
 def _runs_alike(columns: IntpArray, low: FloatArray, high: FloatArray, layer: IntpArray) -> tuple[IntpArray, IntpArray]:
