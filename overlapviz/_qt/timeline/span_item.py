@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
+from overlapviz._qt.timeline.ink_bars import NO_RECTS, layers_ink_rects
 from overlapviz.core.analysis.intervals import merge_runs
 from overlapviz.view.lane_ink import NOT_BUSY
 from overlapviz.view.layout import PlacedLane
@@ -43,7 +44,6 @@ from overlapviz.view.span_sets import SpanSet
 
 NS_PER_MS = 1e6
 GAP_MIN_WIDTH_PX = 12.0  # a span this wide spares a pixel to part it from the next (at most 1/12 of its ink)
-IntpArray = npt.NDArray[np.intp]
 _NO_INK: FloatArray = np.zeros(0)
 _NOTHING_SHOWN = ShownSpans(_NO_INK, _NO_INK, _NO_INK, _NO_INK)
 
@@ -69,6 +69,7 @@ class SpanBatchItem(QGraphicsObject):
         self._x_bounds = _time_bounds(self._layers)
         self._rows_y: list[tuple[float, float]] = []
         self._bounds = QRectF()
+        self._painted: tuple[QTransform, list[tuple[FloatArray, FloatArray]]] | None = None
         self.set_lanes(lanes)
         self._window = (0.0, 0.0, 0.0)
         self._cursor_ns: float | None = None
@@ -102,6 +103,7 @@ class SpanBatchItem(QGraphicsObject):
     def set_ink_bases(self, bases: Sequence[FloatArray]) -> None:
         """Start each layer's ink bars at `bases` (shares of the lane's height, one per column): what lies below."""
         self._ink_bases = list(bases)
+        self._painted = None
         self.update()
 
     def set_lanes(self, lanes: Mapping[str, PlacedLane]) -> None:
@@ -109,6 +111,7 @@ class SpanBatchItem(QGraphicsObject):
         self.prepareGeometryChange()
         self._rows_y = [(lanes[layer.lane_key].span_top, lanes[layer.lane_key].span_bottom) for layer in self._layers]
         self._bounds = _bounds(self._layers, self._rows_y, self._x_bounds)
+        self._painted = None
         self.update()
 
     def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float) -> None:
@@ -120,6 +123,7 @@ class SpanBatchItem(QGraphicsObject):
         t0, t1, pixel = t0_ms * NS_PER_MS, t1_ms * NS_PER_MS, max(pixel_ms * NS_PER_MS, 0.0)
         self._shown = [layer.levels.visible(t0, t1, pixel, self._cursor_ns) for layer in self._layers]
         self._ink_bases = [np.zeros_like(shown.ink) for shown in self._shown]
+        self._painted = None
         self.update()
 
     def set_cursor(self, t_ms: float | None) -> bool:
@@ -137,82 +141,55 @@ class SpanBatchItem(QGraphicsObject):
 
     def paint(self, painter: QPainter, *_args: Any) -> None:
         """Fill each layer's wide spans and its ink columns in device pixels."""
-        transform = painter.transform()
+        rects = self._device_rects(painter.transform())
         painter.save()
         painter.resetTransform()
-        for layer, rows_y, brushes, opaque, shown, base in zip(
-            self._layers, self._rows_y, self._brushes, self._opaque, self._shown, self._ink_bases, strict=True
-        ):
-            self._paint_spans(painter, transform, layer, rows_y, brushes, opaque, shown)
-            self._paint_ink(painter, transform, rows_y, brushes, shown, base)
+        for brushes, (spans, ink) in zip(self._brushes, rects, strict=True):
+            self._batch.draw(painter, spans, brushes)
+            if len(ink):  # antialiased: a bar's top is where its share ends, to a fraction of a pixel
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+                self._batch.draw(painter, ink, brushes)
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.restore()
 
-    def _paint_spans(
-        self,
-        painter: QPainter,
-        transform: QTransform,
-        layer: SpanSet,
-        rows_y: tuple[float, float],
-        brushes: tuple[QBrush, ...],
-        opaque: bool,
-        shown: ShownSpans,
-    ) -> None:
-        count = len(shown.starts)
-        top, bottom = np.full(count, rows_y[0]), np.full(count, rows_y[1])
-        rects = to_device(_ms(shown.starts), _ms(shown.ends), top, bottom, transform)
-        if layer.style is not SpanStyle.WAITING:
-            _separate_neighbours(rects)
-        self._batch.draw(painter, join_touching(rects, overlapping=opaque), brushes)
+    def _device_rects(self, transform: QTransform) -> list[tuple[FloatArray, FloatArray]]:
+        """Each layer's span and ink rectangles for `transform`, kept until the window, lanes or ink change.
 
-    def _paint_ink(
-        self,
-        painter: QPainter,
-        transform: QTransform,
-        rows_y: tuple[float, float],
-        brushes: tuple[QBrush, ...],
-        shown: ShownSpans,
-        base: FloatArray,
-    ) -> None:
-        """The layer's ink bars, antialiased: a bar's top is where its share ends, to a fraction of a pixel."""
-        if not shown.ink.any():
-            return
-        rects = ink_rects(_ms(shown.edges), shown.ink, base, rows_y, transform)
-        if len(rects):
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            self._batch.draw(painter, rects, brushes)
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        A repaint that moves nothing (a tooltip, the band of a drag, the window's own paint)
+        then costs only the drawing.
+        """
+        if self._painted is None or self._painted[0] != transform:
+            self._painted = (QTransform(transform), self._work_out_rects(transform))
+        return self._painted[1]
+
+    def _work_out_rects(self, transform: QTransform) -> list[tuple[FloatArray, FloatArray]]:
+        spans = [
+            _span_rects(layer, rows_y, opaque, shown, transform)
+            for layer, rows_y, opaque, shown in zip(self._layers, self._rows_y, self._opaque, self._shown, strict=True)
+        ]
+        inked = [index for index, shown in enumerate(self._shown) if shown.ink.any()]
+        ink = [NO_RECTS for _ in self._layers]
+        worked_out = layers_ink_rects(
+            [_ms(self._shown[index].edges) for index in inked], [self._shown[index].ink for index in inked],
+            [self._ink_bases[index] for index in inked], [self._rows_y[index] for index in inked], transform,
+        )  # fmt: skip
+        for index, rects in zip(inked, worked_out, strict=True):
+            ink[index] = rects
+        return list(zip(spans, ink, strict=True))
 
 
-def ink_rects(
-    edges_ms: FloatArray, ink: FloatArray, base: FloatArray, rows_y: tuple[float, float], transform: QTransform
+def _span_rects(
+    layer: SpanSet, rows_y: tuple[float, float], opaque: bool, shown: ShownSpans, transform: QTransform
 ) -> FloatArray:
-    """(x, y, w, h) device rectangles of the ink bars: whole pixels across, the share of the lane's height up.
-
-    Column i spans `edges_ms[i]` to `edges_ms[i + 1]`; its bar rises from `base[i]` of the
-    lane's height (from its bottom) by `ink[i]`, never past the lane's top. Neighbouring
-    bars of one height are one rectangle (a busy stretch is one bar, as a span is).
-    """
-    if transform.m12() or transform.m21():
-        raise ValueError("the timeline is never rotated or sheared")
-    x = np.rint(edges_ms * transform.m11() + transform.m31())
-    lane_y = np.array(rows_y) * transform.m22() + transform.m32()
-    bottom, height = float(lane_y.max()), float(abs(lane_y[1] - lane_y[0]))
-    low, high = np.minimum(base, 1.0), np.minimum(base + ink, 1.0)
-    left, right = np.minimum(x[:-1], x[1:]), np.maximum(x[:-1], x[1:])
-    first, last = _runs_alike(np.flatnonzero((high > low) & (right > left)), low, high)
-    top = bottom - high[first] * height
-    return np.column_stack((left[first], top, right[last] - left[first], (high - low)[first] * height))
-
-
-def _runs_alike(columns: npt.NDArray[np.intp], low: FloatArray, high: FloatArray) -> tuple[IntpArray, IntpArray]:
-    """The first and last of each run of neighbouring `columns` whose bars go from the same `low` to the same `high`."""
-    if not len(columns):
-        return columns, columns
-    after, before = columns[1:], columns[:-1]
-    opens = np.ones(len(columns), dtype=bool)  # a bar that does not continue the one before it
-    opens[1:] = (after != before + 1) | (low[after] != low[before]) | (high[after] != high[before])
-    starts = np.flatnonzero(opens)
-    return columns[starts], columns[np.append(starts[1:] - 1, len(columns) - 1)]
+    """The layer's spans wide enough to draw as they are, in device pixels, those that touch made one."""
+    count = len(shown.starts)
+    if not count:
+        return NO_RECTS
+    top, bottom = np.full(count, rows_y[0]), np.full(count, rows_y[1])
+    rects = to_device(_ms(shown.starts), _ms(shown.ends), top, bottom, transform)
+    if layer.style is not SpanStyle.WAITING:
+        _separate_neighbours(rects)
+    return join_touching(rects, overlapping=opaque)
 
 
 def _ms(ns: npt.NDArray[np.generic]) -> FloatArray:

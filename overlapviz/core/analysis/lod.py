@@ -43,6 +43,8 @@ class CoveredTime:
     @classmethod
     def of(cls, starts: npt.ArrayLike, ends: npt.ArrayLike) -> CoveredTime:
         """The time covered by the spans `starts`, `ends` (ns, any order, overlapping or not)."""
+        if not np.size(starts):  # a window of the whole run asks this of every layer with no span drawn as it is
+            return _NOTHING_COVERED
         union_s, union_e = union_intervals(starts, ends)
         lengths = np.concatenate(([0], union_e - union_s)).astype(np.int64)
         return cls(np.concatenate(([INT64_MIN], union_s)).astype(np.int64), lengths, np.cumsum(lengths) - lengths)
@@ -55,13 +57,25 @@ class CoveredTime:
     def until(self, t: FloatArray) -> FloatArray:
         """The time covered before each instant of `t` (ns, within `WHOLE_NS_LIMIT` of 0)."""
         # whole-ns keys: a float key would have searchsorted convert every start to float first
-        last = np.searchsorted(self.starts, np.floor(t).astype(np.int64), side="right") - 1
+        last = self.starts.searchsorted(np.floor(t).astype(np.int64), side="right") - 1
         inside: FloatArray = np.minimum(t - self.starts[last], self.lengths[last])
         return self.before[last] + inside
 
     def within(self, edges: FloatArray) -> FloatArray:
         """The time covered between each pair of neighbouring `edges` (sorted instants, ns)."""
-        return np.diff(self.until(edges))
+        covered = self.until(edges)
+        return covered[1:] - covered[:-1]  # np.diff's own checks cost more than the subtraction at a few hundred edges
+
+
+def _nothing_covered() -> CoveredTime:
+    """The time covered by no spans: the one empty piece before any instant (shared, so read-only)."""
+    pieces = [np.array(values, dtype=np.int64) for values in ([INT64_MIN], [0], [0])]
+    for piece in pieces:
+        piece.flags.writeable = False
+    return CoveredTime(*pieces)
+
+
+_NOTHING_COVERED = _nothing_covered()
 
 
 def column_edges(t0: float, t1: float, pixel: float) -> FloatArray:
@@ -90,9 +104,10 @@ def column_ink(covered: CoveredTime, drawn: CoveredTime, edges: FloatArray, curs
     column (a column of no width: 0).
     """
     upto = edges if cursor is None else np.minimum(edges, cursor)
-    widths = np.diff(edges)
+    widths = edges[1:] - edges[:-1]
     ends = upto[[0, -1]]
-    if covered.within(ends)[0] <= drawn.within(ends)[0]:  # (two look-ups) nothing left to ink: zoomed in on wide spans
+    drawn_in_window = drawn.within(ends)[0] if drawn.total else 0.0
+    if covered.within(ends)[0] <= drawn_in_window:  # (a look-up or two) nothing left to ink: zoomed in on wide spans
         return np.zeros_like(widths)
     left = covered.within(upto)
     if drawn.total:

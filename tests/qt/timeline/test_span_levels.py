@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QTransform
 
-from overlapviz._qt.timeline.span_item import ink_rects, join_touching
+from overlapviz._qt.timeline.ink_bars import ink_rects
+from overlapviz._qt.timeline.span_item import join_touching
 from overlapviz.core.analysis.lod import CoveredTime, column_edges, column_ink
 from overlapviz.view.lane_ink import ink_bases
 from overlapviz.view.palette import SpanStyle
