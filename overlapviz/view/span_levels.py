@@ -142,9 +142,17 @@ def _whole_ns(t: int) -> int:
 
 def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
     """The spans `starts`, `ends`, the pixels of their coarser levels (the coarsest built) and the time they cover."""
-    base = _base_level(starts, ends)
-    widths = base.ends - base.starts
-    levels = SpanLevels(base, _level_pixels(base, widths), _covered_time(base, widths))
+    s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
+    lengths = np.empty(len(s) + 1, dtype=np.int64)  # the covered time's pieces, should each span be one
+    lengths[0] = 0
+    widths = np.subtract(e, s, out=lengths[1:])
+    if _apart(s, e, widths):
+        base, covered = Level(0.0, s, e, e), _pieces_as_they_are(s, lengths)
+    else:
+        base = _base_level(s, e)
+        widths = base.ends - base.starts
+        covered = _covered_time(base)
+    levels = SpanLevels(base, _level_pixels(base, widths), covered)
     if levels.pixels:  # what the whole run in view shows first, cut from the widths already worked out
         pixel = levels.pixels[-1]
         wide = widths >= pixel
@@ -153,34 +161,49 @@ def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
     return levels
 
 
-def _base_level(starts: npt.ArrayLike, ends: npt.ArrayLike) -> Level:
+def _apart(starts: Int64Array, ends: Int64Array, widths: Int64Array) -> bool:
+    """Whether each span starts after the one before it ends (one stream's ops, one thread's calls mostly do).
+
+    Such spans are sorted, each is a piece of the time they cover, and their ends are their
+    running maximum: one comparison tells all three.
+    """
+    if not len(starts):
+        return False
+    return int(widths.min()) >= 0 and bool((starts[1:] > ends[:-1]).all())
+
+
+def _pieces_as_they_are(starts: Int64Array, lengths: Int64Array) -> CoveredTime:
+    """The time covered by spans that are `_apart`: each one piece, `lengths[1:]` long (`lengths[0]` is 0)."""
+    piece_starts = np.empty_like(lengths)
+    piece_starts[0] = INT64_MIN
+    piece_starts[1:] = starts
+    before = np.cumsum(lengths)
+    before -= lengths
+    return CoveredTime(piece_starts, lengths, before)
+
+
+def _base_level(s: Int64Array, e: Int64Array) -> Level:
     """The spans as the base level; sorted here only if they are not (a lane's spans mostly come sorted)."""
-    s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
     if len(s) > 1 and bool((s[1:] < s[:-1]).any()):
         return Level.of(0.0, s, e)
     return Level(0.0, s, e, np.maximum.accumulate(e) if len(e) else e)
 
 
-def _covered_time(base: Level, widths: Int64Array) -> CoveredTime:
-    """The time the spans of `base` (`widths` wide) cover: its pieces read off its reach, as `CoveredTime.of` merges."""
+def _covered_time(base: Level) -> CoveredTime:
+    """The time the spans of `base` cover: its pieces read off its reach, as `CoveredTime.of` merges them."""
     if not len(base.starts):
         return CoveredTime.of(base.starts, base.ends)
-    # a span opens a piece when it starts after every span before it has ended; found as indices, since
-    # gathering by them is several times quicker than by a mask where pieces and overlaps alternate
+    # a span opens a piece when it starts after every span before it has ended; picked by index, several
+    # times quicker than by the mask where pieces and overlaps alternate
     opens = np.flatnonzero(base.starts[1:] > base.reach[:-1])
-    count = len(opens)
-    piece_starts = np.empty(count + 2, dtype=np.int64)
-    piece_starts[0] = INT64_MIN
+    piece_starts = np.empty(len(opens) + 2, dtype=np.int64)
+    piece_starts[0], piece_starts[1] = INT64_MIN, base.starts[0]
+    piece_starts[2:] = base.starts[1:].take(opens)
     lengths = np.empty_like(piece_starts)
     lengths[0] = 0
-    if count == len(base.starts) - 1:  # no span touches or overlaps another (a stream's, a thread's): each is a piece
-        piece_starts[1:], lengths[1:] = base.starts, widths
-    else:
-        piece_starts[1] = base.starts[0]
-        piece_starts[2:] = base.starts[1:].take(opens)
-        lengths[1:-1] = base.reach[:-1].take(opens)  # the piece before each opening ends where the reach was
-        lengths[-1] = base.reach[-1]
-        lengths[1:] -= piece_starts[1:]
+    lengths[1:-1] = base.reach[:-1].take(opens)  # the piece before each opening ends where the reach was
+    lengths[-1] = base.reach[-1]
+    lengths[1:] -= piece_starts[1:]
     before = np.cumsum(lengths)
     before -= lengths
     return CoveredTime(piece_starts, lengths, before)
