@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +27,7 @@ from overlapviz.view.palette import KIND_COLOURS, SpanStyle
 from overlapviz.view.span_levels import SpanLevels, span_levels
 
 Int64Array = npt.NDArray[np.int64]
+MOSTLY_KEPT = (7, 8)  # a mask that keeps this share or more is read as it is: it seldom changes its mind
 KIND_STYLES = {
     OpKind.H2D: SpanStyle.H2D, OpKind.KERNEL: SpanStyle.KERNEL, OpKind.D2H: SpanStyle.D2H,
     OpKind.MEMSET: SpanStyle.MEMSET, OpKind.D2D: SpanStyle.D2D, OpKind.PEER: SpanStyle.PEER,
@@ -102,7 +104,7 @@ def _lane_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[
         if not present[kind]:
             continue
         # a lane of one kind (a hardware unit's, mostly) takes its rows as they are
-        rows = lane.rows if present[kind] == len(kinds) else lane.rows.take(np.flatnonzero(kinds == kind))
+        (rows,) = _picked(kinds == kind, lane.rows) if present[kind] < len(kinds) else (lane.rows,)
         starts = trace["start_ns"].take(rows)
         if group is LaneGroup.STREAMS:
             sets.append(((group, kind.label), _waiting_set(trace, lane.key, rows, starts, style)))
@@ -122,23 +124,26 @@ def _waiting_set(
 ) -> SpanSet:
     """The ops of `rows` (starting at `start`) that waited, from ready to start, in the order they got ready."""
     ready = trace["ready_ns"].take(rows)
-    waited = _where((ready >= 0) & (start > ready))
-    if waited is not None:
-        rows, ready, start = rows.take(waited), ready.take(waited), start.take(waited)
+    rows, ready, start = _picked((ready >= 0) & (start > ready), rows, ready, start)
     if len(ready) > 1 and bool((ready[1:] < ready[:-1]).any()):  # ops mostly get ready in the order they start
         order = np.argsort(ready, kind="stable")
         rows, ready, start = rows[order], ready[order], start[order]
     return SpanSet.of(lane_key, SpanStyle.WAITING, KIND_COLOURS[style], ready, start, rows)
 
 
-def _where(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp] | None:
-    """Where `mask` holds, None where it holds everywhere (nothing to pick then).
+def _picked(mask: npt.NDArray[np.bool_], *arrays: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
+    """`arrays` where `mask` holds (as they are where it holds everywhere).
 
-    Picking by these indices is several times quicker than by the mask itself where it
-    alternates (a stream's copies and kernels), which costs the mask a mispredicted branch a span.
+    A mask that alternates (a stream's copies and kernels, a thread's blocking calls) costs a
+    mispredicted branch a span: picking by its indices is several times quicker then.
     """
+    kept = int(np.count_nonzero(mask))
+    if kept == len(mask):
+        return arrays
+    if kept * MOSTLY_KEPT[1] >= len(mask) * MOSTLY_KEPT[0]:
+        return tuple(values[mask] for values in arrays)
     where = np.flatnonzero(mask)
-    return None if len(where) == len(mask) else where
+    return tuple(values.take(where) for values in arrays)
 
 
 def _host_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[BatchKey, SpanSet]]:
@@ -149,9 +154,7 @@ def _host_sets(trace: Trace, lane: LaneRows, blocked: Int64Array) -> list[tuple[
     starts, ends = trace["start_ns"].take(rows), trace["end_ns"].take(rows)
     calls = SpanSet.of(lane.key, SpanStyle.API, KIND_COLOURS[SpanStyle.API], starts, ends, rows)
     blocked_here = blocked.take(rows)
-    stuck = _where(blocked_here > 0)
-    if stuck is not None:
-        rows, ends, blocked_here = rows.take(stuck), ends.take(stuck), blocked_here.take(stuck)
+    rows, ends, blocked_here = _picked(blocked_here > 0, rows, ends, blocked_here)
     waits = SpanSet.of(lane.key, SpanStyle.BLOCKED, KIND_COLOURS[SpanStyle.BLOCKED], ends - blocked_here, ends, rows)
     sets = [(key, calls), (key, waits)]
     if copied:
