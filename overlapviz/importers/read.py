@@ -110,7 +110,7 @@ def read_with_settings(path: str | os.PathLike[str]) -> SessionData:
 
 def _read(path: str | os.PathLike[str], what: str) -> bytes | mmap.mmap:
     """The file's bytes; a large PyTorch profiler trace as a map, which `read_kineto` lets go of as it reads."""
-    data = map_input(path, what=what)
+    data = map_input(path, what=what, mapped_if=_starts_like_kineto)
     if isinstance(data, bytes) or _starts_like_kineto(data[:SNIFF_BYTES]):
         return data
     with data:

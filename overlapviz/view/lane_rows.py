@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace.lanes import Lane, LaneGroup, lane_rows, lanes_of
+from overlapviz.core.trace.lanes import Lane, LaneGroup, lanes_of
+from overlapviz.core.trace.rows_by_lane import rows_of_lanes
 from overlapviz.core.trace.spans import Trace
 from overlapviz.view.annotation_depth import split_by_depth
 
@@ -37,8 +38,8 @@ def lanes_with_rows(trace: Trace, lanes: Iterable[Lane] | None = None) -> tuple[
     The annotation lane comes as one lane per depth of nesting (`annotation_depth`).
     """
     found: list[LaneRows] = []
-    for lane in lanes_of(trace) if lanes is None else lanes:
-        rows = lane_rows(trace, lane)
+    chosen = lanes_of(trace) if lanes is None else list(lanes)
+    for lane, rows in zip(chosen, rows_of_lanes(trace, chosen), strict=True):
         parts = split_by_depth(trace, lane, rows) if lane.group is LaneGroup.ANNOTATIONS else [(lane, rows)]
         found += [LaneRows(each, each_rows) for each, each_rows in parts]
     return tuple(found)

@@ -11,6 +11,7 @@ depends on the theme or on whether the callouts are shown. Pure: no Qt here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -48,13 +49,17 @@ class PreparedView:
     callouts: tuple[Callout, ...]
     hover: HoverIndex
     blocked_ns: npt.NDArray[np.int64]  # host time blocked per row
-    bandwidth_gbps: npt.NDArray[np.float64]  # copy bandwidth per row (NaN for others)
     kernel_rate: KernelRate | None  # the kernel's rate and where it ran, for the kernel slider's label
     end_ms: float  # the last end, ms from the run's start
     # Set on a view made from another for the stream lanes a filter keeps (`filtered_view`).
     stream_filter: StreamFilter | None = None
     unfiltered: PreparedView | None = None  # the view it was made from, every lane in it
     gpus_not_drawn: tuple[int, ...] = ()  # GPUs past those a picture has room for (`gpus_drawn`)
+
+    @functools.cached_property
+    def bandwidth_gbps(self) -> npt.NDArray[np.float64]:
+        """Each row's copy bandwidth (NaN for others): worked out at the first tooltip, not at the open."""
+        return copy_bandwidth_gbps(self.trace)
 
     @property
     def trace(self) -> Trace:
@@ -96,8 +101,8 @@ def prepare_view(result: RunResult, cancel: CancelToken | None = None) -> Prepar
         _check(cancel)
     end_ms = float(trace["end_ns"].max()) / NS_PER_MS if len(trace) else EMPTY_RUN_MS
     return PreparedView(
-        result, lanes, span_sets, tuple(callouts), hover, blocked, copy_bandwidth_gbps(trace),
-        kernel_rate(trace), end_ms, gpus_not_drawn=gpus_not_drawn(trace),
+        result, lanes, span_sets, tuple(callouts), hover, blocked, kernel_rate(trace), end_ms,
+        gpus_not_drawn=gpus_not_drawn(trace),
     )  # fmt: skip
 
 

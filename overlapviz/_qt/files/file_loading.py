@@ -18,12 +18,15 @@ from pathlib import Path
 from overlapviz._qt.files.child_process import read_in_child
 from overlapviz.app.session_file import SessionData, open_file
 from overlapviz.core.cancel import CancelToken
-from overlapviz.core.files.safe_read import GZIP_MAGIC, read_flags
+from overlapviz.core.files.columnar_read import is_columnar
+from overlapviz.core.files.columnar_write import ZIP_MAGIC
+from overlapviz.core.files.safe_read import GZIP_MAGIC, machine_memory_bytes, read_flags
 from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import PreparedView, prepare_trace
 
 IN_THREAD_MAX_BYTES = 1024**2  # JSON this long parses in well under the GUI's 50 ms budget
 GZIP_RATIO = 16  # about how much a trace's JSON shrinks under gzip
+IN_THREAD_MEMORY_SHARE = 4  # a columnar file up to this share of the machine's memory is read in the thread
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,13 @@ def load_file(path: Path, cancel: CancelToken) -> OpenedFile:
 
 
 def reads_in_child(path: Path) -> bool:
-    """Whether `path` is a regular file too long to parse on a thread beside the GUI's."""
+    """Whether `path` is a regular file too long to parse on a thread beside the GUI's.
+
+    overlapviz's columnar file is not parsed: its columns are used where they lie in its
+    bytes, checked by numpy and zlib, which let the GUI thread run meanwhile. Read here, it
+    is not sent back from a child afterwards (a second of a 10^7-span open). A columnar file
+    too large for this machine to hold twice is still left to a child, which alone fails.
+    """
     try:
         info = os.stat(path)
     except (OSError, ValueError):
@@ -63,19 +72,23 @@ def reads_in_child(path: Path) -> bool:
     if not stat.S_ISREG(info.st_mode):
         return False
     size = info.st_size
-    if size > IN_THREAD_MAX_BYTES // GZIP_RATIO and _starts_like_gzip(path):
+    head = _first_bytes(path)
+    if is_columnar(head) and size <= machine_memory_bytes() // IN_THREAD_MEMORY_SHARE:
+        return False
+    if size > IN_THREAD_MAX_BYTES // GZIP_RATIO and head.startswith(GZIP_MAGIC):
         size *= GZIP_RATIO
     return size > IN_THREAD_MAX_BYTES
 
 
-def _starts_like_gzip(path: Path) -> bool:
+def _first_bytes(path: Path) -> bytes:
+    """The first few bytes of the file at `path`; none where it cannot be read."""
     try:
         fd = os.open(path, read_flags())
     except OSError:
-        return False
+        return b""
     try:
-        return os.read(fd, len(GZIP_MAGIC)) == GZIP_MAGIC
+        return os.read(fd, len(ZIP_MAGIC))
     except OSError:
-        return False
+        return b""
     finally:
         os.close(fd)

@@ -41,6 +41,13 @@ _MAX_NPY_HEADER = 10_000  # bytes of a column's header: ours are under 128
 _NPY_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # a zip member's own header, as zipfile reads it
 _NAME_LENGTH, _EXTRA_LENGTH = 10, 11  # its fields that say how long the name and the extra field after it are
+# The end of a zip's directory (its record, and zip64's locator and record) as zipfile reads them.
+_END_OF_DIRECTORY, _ZIP64_LOCATOR_MAGIC = b"PK\x05\x06", b"PK\x06\x07"
+_END_RECORD, _ZIP64_LOCATOR = struct.Struct("<4s4H2LH"), struct.Struct("<4sLQL")
+_ZIP64_END_RECORD = struct.Struct("<4sQ2H2L4Q")
+_DIRECTORY_SIZE, _ZIP64_RECORD_AT, _ZIP64_DIRECTORY_SIZE = 5, 2, 8
+_END_SEARCH_BYTES = _END_RECORD.size + 0xFFFF  # the record, and the longest comment after it
+_MAX_DIRECTORY_BYTES = 1024**2  # a trace's 15 members need about 2 KB
 _KNOWN_VALUES = {"kind": OpKind, "unit": Unit, "memory": MemoryKind}
 # What a damaged zip makes Python's zipfile and NumPy's header reader raise.
 _DAMAGED = (
@@ -96,12 +103,32 @@ def columnar_session(raw: bytes, source: str) -> SessionData:
 def _read(raw: bytes, source: str) -> tuple[dict[str, Any] | None, Trace | None]:
     """The session part (None: a trace file) and the trace (None: a session without one)."""
     try:
+        _check_directory_size(raw)
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             return _contents(archive, raw)
     except (TraceFormatError, TraceValueError) as error:
         raise TraceFormatError(f"{source}: {error}") from None
     except _DAMAGED as error:
         raise TraceFormatError(f"{source}: a damaged zip file ({str(error)[:200] or type(error).__name__})") from None
+
+
+def _check_directory_size(raw: bytes) -> None:
+    """Refuse a zip whose directory is far longer than a trace's few members need.
+
+    zipfile makes an object of every entry its directory lists before anything else can be
+    checked: a hostile file listing millions would take the reading process's memory.
+    """
+    end = raw.rfind(_END_OF_DIRECTORY, max(0, len(raw) - _END_SEARCH_BYTES))
+    if end < 0:
+        return  # no directory at all: zipfile says the file is damaged
+    size = _END_RECORD.unpack_from(raw, end)[_DIRECTORY_SIZE]
+    locator = end - _ZIP64_LOCATOR.size
+    if locator >= 0 and raw.startswith(_ZIP64_LOCATOR_MAGIC, locator):  # zipfile then reads the zip64 record's size
+        record = _ZIP64_LOCATOR.unpack_from(raw, locator)[_ZIP64_RECORD_AT]
+        if 0 <= record <= len(raw) - _ZIP64_END_RECORD.size:
+            size = _ZIP64_END_RECORD.unpack_from(raw, record)[_ZIP64_DIRECTORY_SIZE]
+    if size > _MAX_DIRECTORY_BYTES:
+        raise TraceFormatError(f"its directory takes {size:,} bytes, far more than a trace's columns need")
 
 
 def _contents(archive: zipfile.ZipFile, raw: bytes) -> tuple[dict[str, Any] | None, Trace | None]:

@@ -43,6 +43,7 @@ MAX_INPUT_ENV = "OVERLAPVIZ_MAX_INPUT_BYTES"
 DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3  # where the system does not say how much memory it has
 MAP_MIN_BYTES = 64 * 1024**2  # input this large is held on disk and mapped, not in memory (`map_input`)
 GZIP_MAGIC = b"\x1f\x8b"
+SNIFF_BYTES = 64 * 1024  # the start of a file that `map_input`'s `mapped_if` is shown
 _CHUNK = 1024**2  # read in pieces: never more than this held beyond the input itself
 _IN_MEMORY_BYTES = _CHUNK  # gzip decompressed past this goes on to disk (`_unpack_gzip`)
 # what copy_file_range answers where the system cannot copy between these files: copied by hand then
@@ -117,25 +118,42 @@ def read_input_bytes(path: str | os.PathLike[str], *, what: str = "trace", max_b
     return _with_input(path, what, max_bytes, read)
 
 
-def map_input(path: str | os.PathLike[str], *, what: str = "trace", max_bytes: int | None = None) -> bytes | mmap.mmap:
+def map_input(
+    path: str | os.PathLike[str],
+    *,
+    what: str = "trace",
+    max_bytes: int | None = None,
+    mapped_if: Callable[[bytes], bool] | None = None,
+) -> bytes | mmap.mmap:
     """`read_input_bytes`, but input of `MAP_MIN_BYTES` or more comes as a read-only map.
 
     A plain file is copied into a nameless temporary file that is mapped; gzip is unpacked into
     one as it is counted (`read_input_bytes`). The copy is on disk, not in this process's
     memory, and no other process can cut it short under the map. The map must be closed by its
-    reader once nothing refers to its bytes.
+    reader once nothing refers to its bytes. With `mapped_if`, a plain file is mapped only where
+    its first `SNIFF_BYTES` pass it, and read whole otherwise: a reader that wants the bytes is
+    spared the copy on disk.
     """
 
     def read(stream: BinaryIO, compressed: bool, limit: int, size: int, from_memory: bool) -> bytes | mmap.mmap:
         if compressed:
             return _map_gzip(stream, limit, path, what, from_memory)
-        if size < MAP_MIN_BYTES:
+        if size < MAP_MIN_BYTES or not _passes(stream, mapped_if):
             return _read_at_most(stream, limit, size, path, what, from_memory=from_memory)
         if size > limit:
             raise _refused(path, what, _too_big(limit, from_memory=from_memory), errno.EFBIG)
         return _mapped_copy(stream, limit, path, what, from_memory=from_memory)
 
     return _with_input(path, what, max_bytes, read)
+
+
+def _passes(stream: BinaryIO, mapped_if: Callable[[bytes], bool] | None) -> bool:
+    """Whether the start of `stream` passes `mapped_if` (None passes all); the stream is left at its start."""
+    if mapped_if is None:
+        return True
+    head = stream.read(SNIFF_BYTES)
+    stream.seek(0)
+    return mapped_if(head)
 
 
 _Got = TypeVar("_Got")
@@ -362,22 +380,25 @@ def _read_at_most(
 ) -> bytes:
     """Read to the end, but refuse (having read at most `limit` + 1 bytes) a stream longer than `limit`.
 
-    The bytes go into one buffer made `expected` long at the start (the size the file
-    claims), which becomes the result without a copy: the input is held once, never once as
-    pieces and again joined. A file that grew meanwhile grows the buffer.
+    The `expected` bytes (the size the file claims) are read in one call, straight into the
+    result (no zeroed buffer filled again, nothing joined); only a file that grew meanwhile
+    reads on in pieces, into one buffer that becomes the result without a copy.
     """
-    buffer = io.BytesIO()
+    whole = b""
     if 0 < expected <= limit:
-        buffer.seek(expected - 1)
-        buffer.write(b"\0")
-        buffer.seek(0)
-    total = 0
+        whole = stream.read(expected)
+        more = stream.read(1) if len(whole) == expected else b""
+        if not more:  # the whole of it (shorter where it shrank meanwhile)
+            return whole
+        whole += more
+    buffer = io.BytesIO()
+    buffer.write(whole)
+    total = len(whole)
     while total <= limit and (part := stream.read(min(_CHUNK, limit + 1 - total))):
         buffer.write(part)
         total += len(part)
     if total > limit:
         raise _refused(path, what, _too_big(limit, decompressed, from_memory), errno.EFBIG)
-    buffer.truncate(total)  # a file that shrank meanwhile
     return buffer.getvalue()  # the buffer itself, not a copy, while nothing else refers to it
 
 

@@ -39,6 +39,7 @@ UNIT_ORDER = (
 )  # fmt: skip
 ANNOTATION_TITLE = "Annotations"
 LEGACY_STREAM_TITLE = "Legacy default stream"
+MAX_TABLE = 1 << 20  # values this close together are told apart by a table, not by sorting them all
 LEGACY_STREAMS_META = "legacy_streams"  # the stream indices a file names as the legacy default stream
 
 
@@ -172,8 +173,28 @@ def is_legacy_stream(meta: TraceMeta, stream: int) -> bool:
 
 
 def _in_order_of_first(values: npt.NDArray[np.int64], times: npt.NDArray[np.int64]) -> list[int]:
-    """The distinct `values`, ordered by the earliest time each has."""
-    present, inverse = np.unique(values, return_inverse=True)
+    """The distinct `values`, ordered by the earliest time each has (of two at once, the lower value first)."""
+    counted = _counted(values)
+    if counted is None:
+        present, inverse = np.unique(values, return_inverse=True)
+    else:
+        low, counts = counted
+        present = np.flatnonzero(counts) + low
+        inverse = (np.cumsum(counts > 0) - 1)[values - low]  # each value's place among those present
     first = np.full(present.size, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(first, inverse.reshape(-1), times)
     return [int(present[i]) for i in np.argsort(first, kind="stable")]
+
+
+def _counted(values: npt.NDArray[np.integer]) -> tuple[int, npt.NDArray[np.intp]] | None:
+    """How many times each value comes, by its distance from the lowest (and that lowest); None if they lie far apart.
+
+    Values that lie close together (streams, units, threads numbered from 0) are counted in a
+    table, which reads them twice instead of sorting them all: tens of ms at 10^7 spans.
+    """
+    low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
+    if high - low >= MAX_TABLE:
+        return None
+    offsets = values.astype(np.intp)
+    offsets -= low
+    return low, np.bincount(offsets, minlength=high - low + 1)
