@@ -23,10 +23,17 @@ def by_start(starts: npt.ArrayLike, ends: npt.ArrayLike) -> tuple[IntArray, IntA
     """The spans `starts`, `ends` as int64, sorted by start (stably: equal starts keep their order)."""
     s = np.asarray(starts, dtype=np.int64)
     e = np.asarray(ends, dtype=np.int64)
-    if s.size > 1 and (np.diff(s) < 0).any():  # sorted already (as traces mostly are): no argsort
-        order = np.argsort(s, kind="stable")
+    order = start_order(s)
+    if order is not None:
         s, e = s[order], e[order]
     return s, e
+
+
+def start_order(starts: IntArray) -> IntpArray | None:
+    """The order that sorts `starts` (stably); None where they are sorted already, as traces' rows mostly are."""
+    if starts.size > 1 and (starts[1:] < starts[:-1]).any():
+        return np.argsort(starts, kind="stable")
+    return None
 
 
 def merge_runs(
@@ -60,6 +67,41 @@ def union_intervals(
     s, e = by_start(starts, ends)
     first, union_e = merge_runs(s, e, join_below)
     return s[first], union_e
+
+
+def union_with_pieces(starts: IntArray, ends: IntArray) -> tuple[IntArray, IntArray, IntpArray]:
+    """`union_intervals` of the spans, and for each span (in the order given) the index of the piece that holds it."""
+    order = start_order(starts)
+    s, e = (starts, ends) if order is None else (starts[order], ends[order])
+    if not s.size:
+        return s.copy(), e.copy(), np.zeros(0, dtype=np.intp)
+    reach = np.maximum.accumulate(e)
+    piece = np.empty(s.size, dtype=np.intp)
+    piece[0] = 0
+    np.cumsum(s[1:] > reach[:-1], out=piece[1:])  # a span opens a new piece as in `merge_runs`
+    first = np.flatnonzero(np.diff(piece, prepend=-1))
+    last = np.append(first[1:] - 1, s.size - 1)
+    if order is not None:
+        in_given_order = np.empty_like(piece)
+        in_given_order[order] = piece
+        piece = in_given_order
+    return s[first], reach[last], piece
+
+
+def uncovered_up_to_pieces(union_starts: IntArray, union_ends: IntArray, a: IntArray, pieces: IntpArray) -> IntArray:
+    """For each window from `a` to a point inside the union's piece `pieces` (no earlier than `a`): its time uncovered.
+
+    What ``(b - a) - covered_ns(..., a, b)`` gives, with one search for `a` and none for the ends (their pieces known).
+    Gaps lie only before each window's piece, so a window that starts inside its piece is covered throughout.
+    """
+    gaps_before = union_starts.copy()  # the union's gaps before each piece: its start less the pieces before it
+    gaps_before[1:] -= np.cumsum(union_ends[:-1] - union_starts[:-1])
+    uncovered = np.zeros(a.size, dtype=np.int64)
+    outside = np.flatnonzero(a < union_starts[pieces])
+    if outside.size:
+        ahead = a[outside]
+        uncovered[outside] = gaps_before[pieces[outside]] - (ahead - _CoveredUntil(union_starts, union_ends)(ahead))
+    return uncovered
 
 
 def union_ns(starts: npt.ArrayLike, ends: npt.ArrayLike) -> int:

@@ -12,7 +12,13 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.analysis.busy_unions import kinds_union
-from overlapviz.core.analysis.intervals import IntArray, covered_ns, union_intervals
+from overlapviz.core.analysis.intervals import (
+    IntArray,
+    covered_ns,
+    uncovered_up_to_pieces,
+    union_intervals,
+    union_with_pieces,
+)
 from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
@@ -53,12 +59,11 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     device = trace.device_mask & ~trace.mask(OpKind.PREFETCH)
     for on_unit in _each_unit(trace, device, scheduling=True):
         start = trace["start_ns"][on_unit]
-        unit_s, unit_e = union_intervals(start, trace["end_ns"][on_unit])
+        unit_s, unit_e, piece = union_with_pieces(start, trace["end_ns"][on_unit])
         ready = trace["ready_ns"][on_unit]
-        waited = (ready >= 0) & (start > ready)
-        ready, start = ready[waited], start[waited]
-        wait = start - ready
-        wait -= covered_ns(unit_s, unit_e, ready, start)
+        waited = np.flatnonzero((ready >= 0) & (start > ready))
+        # each op starts inside its own piece of the union: only the time before that piece can be idle
+        wait = uncovered_up_to_pieces(unit_s, unit_e, ready[waited], piece[waited])
         wait -= START_LATENCY_NS
         waits[on_unit[waited]] = np.maximum(wait, 0)
     return waits
