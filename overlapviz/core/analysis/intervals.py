@@ -127,7 +127,8 @@ def covered_in_tiles(union_starts: IntArray, union_ends: IntArray, bounds: IntAr
     """
     if union_starts.size == 0:
         return np.zeros(max(bounds.size - 1, 0), dtype=np.int64)
-    covered: IntArray = np.diff(_CoveredUntil(union_starts, union_ends)(bounds))
+    until = _CoveredUntil(union_starts, union_ends)
+    covered: IntArray = np.diff(until.at_sorted(bounds))
     return covered
 
 
@@ -174,6 +175,21 @@ class _CoveredUntil:
     def __call__(self, t: npt.ArrayLike) -> IntArray:
         t = np.asarray(t, dtype=np.int64)
         piece = np.searchsorted(self._starts, t, side="right")  # its index among the pieces, the first being none
+        return self._given_pieces(t, piece)
+
+    def at_sorted(self, t: IntArray) -> IntArray:
+        """What calling it gives, for instants in ascending order.
+
+        Where the union has far fewer pieces than there are instants, each piece's start is
+        searched among the instants instead, and a count of those found so far gives each
+        instant's piece: a pass over the instants, not a search for each.
+        """
+        if self._starts.size * 8 > t.size:
+            return self(t)
+        opened = np.bincount(np.searchsorted(t, self._starts, side="left"), minlength=t.size + 1)
+        return self._given_pieces(t, np.cumsum(opened[: t.size]))
+
+    def _given_pieces(self, t: IntArray, piece: IntpArray) -> IntArray:
         covered: IntArray = np.minimum(t, self._ends[piece])
         covered += self._base[piece]
         return covered

@@ -30,6 +30,13 @@ def issuing_rows(trace: Trace) -> npt.NDArray[np.intp]:
     return issued
 
 
+@once_per_trace
+def issued_ops(trace: Trace) -> npt.NDArray[np.intp]:
+    """The op each issuing call issued (in the order of `issuing_rows`)."""
+    ops: npt.NDArray[np.intp] = trace["op"][issuing_rows(trace)]
+    return ops
+
+
 @once_per_trace  # the sync-after-copy finding reads the calls in the order the host made them
 def api_by_start(trace: Trace) -> npt.NDArray[np.intp]:
     """The host API calls' rows in the order of their starts (equal starts in row order)."""
@@ -54,7 +61,7 @@ def pageable_copy_rows(trace: Trace) -> npt.NDArray[np.intp]:
 @once_per_trace
 def _issues_pageable(trace: Trace) -> npt.NDArray[np.bool_]:
     """Per issuing call (in the order of `issuing_rows`): whether its op copies from or to pageable memory."""
-    pageable: npt.NDArray[np.bool_] = trace["memory"][trace["op"][issuing_rows(trace)]] == MemoryKind.PAGEABLE
+    pageable: npt.NDArray[np.bool_] = trace["memory"][issued_ops(trace)] == MemoryKind.PAGEABLE
     return pageable
 
 
@@ -142,6 +149,6 @@ def host_blocked_ns(trace: Trace) -> int:
 def _blocked_of_issuing(trace: Trace) -> IntArray:
     """Per issuing call (in the order of `issuing_rows`): how long it waited while its own op ran."""
     calls = issuing_rows(trace)
-    since = np.maximum(trace["start_ns"][calls], trace["start_ns"][trace["op"][calls]])
+    since = np.maximum(trace["start_ns"][calls], trace["start_ns"][issued_ops(trace)])
     blocked: IntArray = np.maximum(0, trace["end_ns"][calls] - since)
     return blocked

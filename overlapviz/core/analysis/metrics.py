@@ -178,7 +178,7 @@ def ns_to_ms(ns: int) -> float:
 def compute_metrics(trace: Trace) -> Metrics:
     """Compute every metric of `trace` (see the module docstring for the definitions)."""
     makespan = makespan_ns(trace)
-    serial = int(trace.durations_of(trace.device_mask).sum())
+    serial = sum(summed_ns(trace, kind) for kind in DEVICE_KINDS)  # each kind's durations are kept: no pass of all
     lower = lower_bound_ns(trace)
     kinds = busy_keys(trace)
     summed = {key: summed_ns(trace, kind) for kind, key in kinds.items()}
@@ -227,12 +227,14 @@ def pinned_bytes(trace: Trace) -> int | None:
 
 def copy_hidden_pct(trace: Trace) -> float | None:
     """Percent of the copies' summed duration during which at least one kernel ran; None without copies."""
-    copies = trace.mask(*COPY_KINDS)
-    total = int(trace.durations_of(copies).sum())
+    total = sum(summed_ns(trace, kind) for kind in COPY_KINDS)
     if total <= 0:
         return None
     union_s, union_e = compute_union(trace)
-    hidden = int(covered_ns(union_s, union_e, trace["start_ns"][copies], trace["end_ns"][copies]).sum())
+    hidden = 0
+    for kind in COPY_KINDS:
+        copies = trace.rows(kind)
+        hidden += int(covered_ns(union_s, union_e, trace["start_ns"][copies], trace["end_ns"][copies]).sum())
     return 100 * hidden / total
 
 
@@ -279,7 +281,10 @@ def wall_ns(trace: Trace) -> int:
     spans = ~trace.mask(OpKind.ANNOTATION)
     if not spans.any():
         return 0
-    return int(trace["end_ns"][spans].max() - trace["start_ns"][spans].min())
+    # reduced where the mask says, rather than over a copy of nearly every row
+    last = trace["end_ns"].max(where=spans, initial=np.iinfo(np.int64).min)
+    first = trace["start_ns"].min(where=spans, initial=np.iinfo(np.int64).max)
+    return int(last - first)
 
 
 @once_per_trace
@@ -306,7 +311,7 @@ def summed_ns(trace: Trace, kind: OpKind) -> int:
 @kept_per_trace_and_key  # the busy times, the chunking bound and the bandwidths each read a stage's
 def kind_durations(trace: Trace, kind: OpKind) -> IntArray:
     """The durations of the ops of `kind`, in row order (read-only)."""
-    durations = trace.durations_of(trace.mask(kind))
+    durations = trace.durations_of(trace.rows(kind))
     durations.flags.writeable = False
     return durations
 
@@ -354,7 +359,7 @@ def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
     not): the rate is then unknown, not zero.
     """
     summed = int(kind_durations(trace, kind).sum())
-    moved = float(trace["bytes"][trace.mask(kind)].sum())
+    moved = float(trace["bytes"][trace.rows(kind)].sum())
     if summed <= 0 or moved <= 0:
         return None
     return moved / summed  # bytes per ns is GB/s

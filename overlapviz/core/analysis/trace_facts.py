@@ -22,7 +22,7 @@ from overlapviz.core.analysis.intervals import (
 from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
-from overlapviz.core.trace.frozen_columns import distinct, few_distinct
+from overlapviz.core.trace.frozen_columns import count_distinct, distinct, few_distinct
 from overlapviz.core.trace.spans import DEVICE_KINDS, OpKind, Trace, Unit, equal_to_any
 
 
@@ -56,7 +56,7 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     """
     waits = np.zeros(len(trace), dtype=np.int64)
     # A prefetch waits for the driver's migrations, which need not follow the engine it is drawn on.
-    device = trace.device_mask & ~trace.mask(OpKind.PREFETCH)
+    device = trace.rows(*(kind for kind in DEVICE_KINDS if kind != OpKind.PREFETCH))
     for on_unit in _each_unit(trace, device, scheduling=True):
         start = trace["start_ns"][on_unit]
         unit_s, unit_e, piece = union_with_pieces(start, trace["end_ns"][on_unit])
@@ -69,12 +69,16 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     return waits
 
 
-def on_gpus_of_several_streams(trace: Trace) -> npt.NDArray[np.bool_]:
-    """Per row: a device op of a GPU whose ops ran on two or more streams (one stream has nothing to mix up)."""
-    device = np.flatnonzero(trace.device_mask & (trace["stream"] >= 0))
-    gpus, streams = trace["device"][device], trace["stream"][device]
+def on_gpus_of_several_streams(trace: Trace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+    """Per row of `rows`: a device op of a GPU whose ops ran on two or more streams (one has nothing to mix up)."""
+    if rows.size == 0:
+        return np.zeros(0, dtype=bool)
+    device = trace.rows(*DEVICE_KINDS)
+    on_stream = trace["stream"][device] >= 0
+    gpus, streams = trace["device"][device][on_stream], trace["stream"][device][on_stream]
     several = [gpu for gpu in few_distinct(gpus) if _two_or_more(streams[gpus == gpu])]
-    return trace.device_mask & equal_to_any(trace["device"], several)
+    found: npt.NDArray[np.bool_] = trace.device_mask[rows] & equal_to_any(trace["device"][rows], several)
+    return found
 
 
 def _two_or_more(values: npt.NDArray[Any]) -> bool:
@@ -85,11 +89,11 @@ def _two_or_more(values: npt.NDArray[Any]) -> bool:
 @kept_per_trace  # the stream and pipeline findings each ask
 def chunk_count(trace: Trace) -> int:
     """Distinct chunks among the device ops (or the most ops of one kind when unlabelled)."""
-    device = trace.device_mask
-    chunks = trace["chunk"][device]
-    if (chunks >= 0).any():
-        return len(distinct(chunks[chunks >= 0]))
-    return max((int(trace.mask(kind).sum()) for kind in (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)), default=0)
+    chunks = trace["chunk"][trace.rows(*DEVICE_KINDS)]
+    labelled = chunks >= 0
+    if labelled.any():
+        return count_distinct(chunks if labelled.all() else chunks[labelled])
+    return max((trace.rows(kind).size for kind in (OpKind.H2D, OpKind.KERNEL, OpKind.D2H)), default=0)
 
 
 def streams_available(trace: Trace) -> int:
@@ -119,7 +123,7 @@ def bottleneck_stage(trace: Trace, metrics: Metrics) -> tuple[str, int]:
 def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
     """Per row: how long a copy, ready to run, waited while its engine (its GPU's) ran other copies."""
     waits = np.zeros(len(trace), dtype=np.int64)
-    copies = trace.mask(OpKind.H2D, OpKind.D2H)
+    copies = trace.rows(OpKind.H2D, OpKind.D2H)
     for on_engine in _each_unit(trace, copies):
         start = trace["start_ns"][on_engine]
         union_s, union_e = union_intervals(start, trace["end_ns"][on_engine])
@@ -129,13 +133,12 @@ def copy_engine_waits(trace: Trace) -> npt.NDArray[np.int64]:
     return waits
 
 
-def _each_unit(trace: Trace, rows: npt.NDArray[np.bool_], *, scheduling: bool = False) -> list[npt.NDArray[np.intp]]:
-    """`rows` split by the hardware unit that ran them, each GPU's apart, as sorted row indices.
+def _each_unit(trace: Trace, indices: npt.NDArray[np.intp], *, scheduling: bool = False) -> list[npt.NDArray[np.intp]]:
+    """The rows `indices` (sorted) split by the hardware unit that ran them, each GPU's apart, as sorted row indices.
 
     With `scheduling`, communication counts on the compute unit: NCCL's kernels and the
-    compute share the SMs. The split reads only `rows`' own units and GPUs, not whole columns.
+    compute share the SMs. The split reads only the rows' own units and GPUs, not whole columns.
     """
-    indices = np.flatnonzero(rows)
     units, gpus = trace["unit"][indices], trace["device"][indices]
     if scheduling:
         units = np.where(units == Unit.COMMUNICATION, np.int8(Unit.COMPUTE), units)

@@ -119,7 +119,8 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     to put in front: its ops are left out.
     """
     waits = idle_unit_waits(trace)
-    rows = np.flatnonzero((waits > 0) & on_gpus_of_several_streams(trace))
+    waited = np.flatnonzero(waits)  # waits are 0 or more; only the GPUs of these ops need their streams counted
+    rows = waited[on_gpus_of_several_streams(trace, waited)]
     total = int(waits[rows].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
