@@ -91,16 +91,23 @@ def union_with_pieces(starts: IntArray, ends: IntArray) -> tuple[IntArray, IntAr
 def uncovered_up_to_pieces(union_starts: IntArray, union_ends: IntArray, a: IntArray, pieces: IntpArray) -> IntArray:
     """For each window from `a` to a point inside the union's piece `pieces` (no earlier than `a`): its time uncovered.
 
-    What ``(b - a) - covered_ns(..., a, b)`` gives, with one search for `a` and none for the ends (their pieces known).
+    What ``(b - a) - covered_ns(..., a, b)`` gives, searching for few of `a`, none of the ends (their pieces known).
     Gaps lie only before each window's piece, so a window that starts inside its piece is covered throughout.
     """
-    gaps_before = union_starts.copy()  # the union's gaps before each piece: its start less the pieces before it
-    gaps_before[1:] -= np.cumsum(union_ends[:-1] - union_starts[:-1])
     uncovered = np.zeros(a.size, dtype=np.int64)
     outside = np.flatnonzero(a < union_starts[pieces])
-    if outside.size:
-        ahead = a[outside]
-        uncovered[outside] = gaps_before[pieces[outside]] - (ahead - _CoveredUntil(union_starts, union_ends)(ahead))
+    if outside.size == 0:
+        return uncovered
+    ahead, piece = a[outside], pieces[outside]
+    until = _CoveredUntil(union_starts, union_ends)
+    # The pieces started by `ahead`: mostly all but the window's own (it starts in the piece
+    # before, or the gap after that), which a look at that piece's start tells without a search.
+    started = piece.copy()
+    farther = np.flatnonzero(ahead < union_starts[np.maximum(piece - 1, 0)])
+    farther = farther[piece[farther] > 0]
+    started[farther] = np.searchsorted(union_starts, ahead[farther], side="right")
+    # the time uncovered up to the window's piece is its start less the pieces before it: -base
+    uncovered[outside] = until.given_pieces(ahead, started) - ahead - until.base[piece + 1]
     return uncovered
 
 
@@ -144,11 +151,23 @@ def at_least_two_ns(unions: list[tuple[IntArray, IntArray]]) -> int:
     # Each instant as one key, 2t + 1 for a start, 2t for an end: ends sort before starts at the
     # same instant (touching pieces do not count as together) and one sort of plain integers,
     # merging each union's ready-sorted run, does what an argsort and two gathers would.
-    keys = np.concatenate([np.column_stack((2 * s + 1, 2 * e)).ravel() for s, e in unions])
+    # Written in place, pass by pass: at 10^7 pieces each temporary array costs tens of ms.
+    keys = np.empty(2 * sum(s.size for s, _ in unions), dtype=np.int64)
+    at = 0
+    for s, e in unions:
+        pairs = keys[at : at + 2 * s.size].reshape(-1, 2)
+        np.multiply(s, 2, out=pairs[:, 0])
+        pairs[:, 0] += 1
+        np.multiply(e, 2, out=pairs[:, 1])
+        at += 2 * s.size
     keys.sort(kind="stable")
-    depth = np.cumsum((keys & 1) * 2 - 1)
-    gaps = np.diff(keys >> 1)
-    return int(gaps[depth[:-1] >= 2].sum())
+    depth = keys & 1  # +1 at a start, -1 at an end, summed
+    depth *= 2
+    depth -= 1
+    np.cumsum(depth, out=depth)
+    keys >>= 1
+    gaps = np.diff(keys)
+    return int(gaps.sum(where=depth[:-1] >= 2))
 
 
 class _CoveredUntil:
@@ -166,16 +185,16 @@ class _CoveredUntil:
         self._starts = union_starts
         self._ends = np.concatenate(([self._NEVER], union_ends))
         lengths = union_ends - union_starts
-        self._base = np.empty(union_starts.size + 1, dtype=np.int64)
-        self._base[0] = -self._NEVER
-        self._base[1:2] = 0
-        np.cumsum(lengths[:-1], out=self._base[2:])
-        self._base[1:] -= union_starts
+        self.base = np.empty(union_starts.size + 1, dtype=np.int64)
+        self.base[0] = -self._NEVER
+        self.base[1:2] = 0
+        np.cumsum(lengths[:-1], out=self.base[2:])
+        self.base[1:] -= union_starts
 
     def __call__(self, t: npt.ArrayLike) -> IntArray:
         t = np.asarray(t, dtype=np.int64)
         piece = np.searchsorted(self._starts, t, side="right")  # its index among the pieces, the first being none
-        return self._given_pieces(t, piece)
+        return self.given_pieces(t, piece)
 
     def at_sorted(self, t: IntArray) -> IntArray:
         """What calling it gives, for instants in ascending order.
@@ -187,9 +206,10 @@ class _CoveredUntil:
         if self._starts.size * 8 > t.size:
             return self(t)
         opened = np.bincount(np.searchsorted(t, self._starts, side="left"), minlength=t.size + 1)
-        return self._given_pieces(t, np.cumsum(opened[: t.size]))
+        return self.given_pieces(t, np.cumsum(opened[: t.size]))
 
-    def _given_pieces(self, t: IntArray, piece: IntpArray) -> IntArray:
-        covered: IntArray = np.minimum(t, self._ends[piece])
-        covered += self._base[piece]
+    def given_pieces(self, t: IntArray, started: IntpArray) -> IntArray:
+        """What calling it gives, for instants whose count of pieces started by them (at or before) is known."""
+        covered: IntArray = np.minimum(t, self._ends[started])
+        covered += self.base[started]
         return covered

@@ -97,25 +97,52 @@ def host_issue_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     return int(issue_spent_per_row(trace)[calls].sum())
 
 
-@once_per_trace  # the metrics, each GPU's figures and the host-bound findings each sum some of the calls
+@once_per_trace  # each GPU's figures and the timeline read it by row
 def issue_spent_per_row(trace: Trace) -> IntArray:
     """Per issuing call: its host time spent issuing (see `host_issue_ns`), 0 or more; 0 for other rows."""
     spent_per_row = np.zeros(len(trace), dtype=np.int64)
-    calls = issuing_rows(trace)
-    if calls.size == 0:
-        return spent_per_row
-    order = start_order(trace["start_ns"][calls])  # None as in most traces, whose rows come in order
+    spent_per_row[issuing_rows(trace)] = _spent_of_issuing(trace)
+    return spent_per_row
+
+
+@kept_per_trace  # the metrics' host issue and the host-bound findings' both
+def unpaged_issue_ns(trace: Trace) -> int:
+    """`host_issue_ns` of the calls of `unpaged_issuing_rows`."""
+    pageable = _issues_pageable(trace)
+    spent = _spent_of_issuing(trace)
+    return int(spent[~pageable].sum() if pageable.any() else spent.sum())
+
+
+def unpaged_issuing_parts(trace: Trace) -> tuple[IntArray, IntArray]:
+    """Each call of `unpaged_issuing_rows` up to the moment its op started: after that the host is blocked."""
+    starts, ends, since = _issuing_times(trace)
+    parts = starts, np.minimum(ends, since)
+    pageable = _issues_pageable(trace)
+    return (parts[0][~pageable], parts[1][~pageable]) if pageable.any() else parts
+
+
+@once_per_trace
+def _spent_of_issuing(trace: Trace) -> IntArray:
+    """Per issuing call (in the order of `issuing_rows`): its host time spent issuing, 0 or more."""
+    starts, ends, _ = _issuing_times(trace)
+    if starts.size == 0:
+        return np.zeros(0, dtype=np.int64)
     blocked = _blocked_of_issuing(trace)
+    order = start_order(starts)  # None as in most traces, whose rows come in order
     if order is not None:
-        calls, blocked = calls[order], blocked[order]
+        starts, ends, blocked = starts[order], ends[order], blocked[order]
     # each call runs to the next one's start (the last: to its own end), so the windows tile
-    bounds = np.append(trace["start_ns"][calls], trace["end_ns"][calls[-1]])
+    bounds = np.append(starts, ends[-1])
     spent = np.diff(bounds)
     spent -= blocked
     spent -= covered_in_tiles(*kinds_union(trace, OpKind.HOST_COPY), bounds)  # a staging ring's copies: no issuing
     spent -= covered_in_tiles(*_waiting_calls(trace), bounds)  # nor is waiting in a call that issues nothing
-    spent_per_row[calls] = np.maximum(spent, 0)
-    return spent_per_row
+    np.maximum(spent, 0, out=spent)
+    if order is None:
+        return spent
+    in_row_order = np.empty_like(spent)
+    in_row_order[order] = spent
+    return in_row_order
 
 
 @kept_per_trace
@@ -148,7 +175,17 @@ def host_blocked_ns(trace: Trace) -> int:
 @once_per_trace
 def _blocked_of_issuing(trace: Trace) -> IntArray:
     """Per issuing call (in the order of `issuing_rows`): how long it waited while its own op ran."""
-    calls = issuing_rows(trace)
-    since = np.maximum(trace["start_ns"][calls], trace["start_ns"][issued_ops(trace)])
-    blocked: IntArray = np.maximum(0, trace["end_ns"][calls] - since)
+    _, ends, since = _issuing_times(trace)
+    blocked: IntArray = np.maximum(0, ends - since)
     return blocked
+
+
+@kept_per_trace
+def _issuing_times(trace: Trace) -> tuple[IntArray, IntArray, IntArray]:
+    """Per issuing call (in the order of `issuing_rows`): its start, its end, and when its op started, if later."""
+    calls = issuing_rows(trace)
+    starts, ends = trace["start_ns"][calls], trace["end_ns"][calls]
+    since = np.maximum(starts, trace["start_ns"][issued_ops(trace)])
+    for times in (starts, ends, since):
+        times.flags.writeable = False
+    return starts, ends, since

@@ -68,7 +68,7 @@ import numpy.typing as npt
 from overlapviz.core.analysis.busy_unions import COPY_KINDS as COPY_KINDS  # the findings read it from here
 from overlapviz.core.analysis.busy_unions import engine_unions, kinds_union, union_length
 from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, union_ns
-from overlapviz.core.analysis.issuing import host_blocked_ns, unpaged_issuing_rows
+from overlapviz.core.analysis.issuing import host_blocked_ns, unpaged_issue_ns
 from overlapviz.core.analysis.issuing import host_blocked_per_row as host_blocked_per_row  # read from here too
 from overlapviz.core.analysis.issuing import host_issue_ns as host_issue_ns
 from overlapviz.core.analysis.issuing import issuing_calls as issuing_calls
@@ -195,7 +195,7 @@ def compute_metrics(trace: Trace) -> Metrics:
         utilisation={key: _share(covered_total_ns(trace, k), makespan) for k, key in kinds.items()},
         host_blocked_ns=host_blocked_ns(trace),
         bandwidth_gbps={STAGE_KEYS[kind]: direction_bandwidth_gbps(trace, kind) for kind in COPY_KINDS},
-        host_issue_ns=host_issue_ns(trace, unpaged_issuing_rows(trace)),
+        host_issue_ns=unpaged_issue_ns(trace),
         wall_ns=wall_ns(trace),
         host_alloc_ns=host_alloc_ns(trace),
         pinned_bytes=pinned_bytes(trace),

@@ -152,10 +152,15 @@ def _each_unit(trace: Trace, indices: npt.NDArray[np.intp], *, scheduling: bool 
 
 def idle_while_issuing_ns(trace: Trace, calls: npt.NDArray[np.intp]) -> int:
     """Time inside the run with no device op running while the host was issuing `calls`."""
+    return idle_while_ns(trace, issuing_parts(trace, calls)) if calls.size else 0
+
+
+def idle_while_ns(trace: Trace, parts: tuple[IntArray, IntArray]) -> int:
+    """Time inside the run with no device op running while one of `parts` (start and end times) was."""
     ran_s, ran_e = kinds_union(trace, *DEVICE_KINDS)
-    if ran_s.size < 2 or calls.size == 0:
+    if ran_s.size < 2 or parts[0].size == 0:
         return 0
-    issue_s, issue_e = union_intervals(*issuing_parts(trace, calls))
+    issue_s, issue_e = union_intervals(*parts)
     return int(covered_ns(issue_s, issue_e, ran_e[:-1], ran_s[1:]).sum())
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.analysis.issuing import unpaged_issuing_rows
+from overlapviz.core.analysis.issuing import unpaged_issue_ns, unpaged_issuing_parts, unpaged_issuing_rows
 from overlapviz.core.analysis.metrics import (
     Metrics,
     covered_total_ns,
@@ -20,7 +20,7 @@ from overlapviz.core.analysis.program_kind import Advice
 from overlapviz.core.analysis.trace_facts import (
     bottleneck_stage,
     chunk_count,
-    idle_while_issuing_ns,
+    idle_while_ns,
     is_pipeline,
     streams_available,
 )
@@ -155,7 +155,7 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     if chunks < 2 or calls.size == 0 or not host_bound(trace, metrics):
         return []
     makespan = metrics.makespan_ns
-    issue = _unpaged_issue_ns(trace)
+    issue = unpaged_issue_ns(trace)
     idle = _unpaged_idle_ns(trace)
     starved = f"; the device sat idle {ms_text(idle)} ({pct_text(idle, makespan)}) between ops" if idle > 0 else ""
     each = f"about {ms_text(issue / calls.size)} each with the code between them"
@@ -183,7 +183,7 @@ def host_bound(trace: Trace, metrics: Metrics) -> bool:
     if unpaged_calls(trace).size == 0:
         return False
     makespan = metrics.makespan_ns
-    slow_host = (_unpaged_issue_ns(trace) >= HOST_ISSUE_SHARE * makespan
+    slow_host = (unpaged_issue_ns(trace) >= HOST_ISSUE_SHARE * makespan
                  or _unpaged_idle_ns(trace) >= IDLE_WHILE_ISSUING_SHARE * makespan)
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
 
@@ -194,13 +194,8 @@ def unpaged_calls(trace: Trace) -> npt.NDArray[np.intp]:
 
 
 @kept_per_trace
-def _unpaged_issue_ns(trace: Trace) -> int:
-    return host_issue_ns(trace, unpaged_calls(trace))
-
-
-@kept_per_trace
 def _unpaged_idle_ns(trace: Trace) -> int:
-    return idle_while_issuing_ns(trace, unpaged_calls(trace))
+    return idle_while_ns(trace, unpaged_issuing_parts(trace))
 
 
 _LAUNCH_ADVICE = Advice(
