@@ -94,11 +94,11 @@ def uncovered_up_to_pieces(union_starts: IntArray, union_ends: IntArray, a: IntA
     What ``(b - a) - covered_ns(..., a, b)`` gives, searching for few of `a`, none of the ends (their pieces known).
     Gaps lie only before each window's piece, so a window that starts inside its piece is covered throughout.
     """
-    uncovered = np.zeros(a.size, dtype=np.int64)
-    outside = np.flatnonzero(a < union_starts[pieces])
-    if outside.size == 0:
-        return uncovered
-    ahead, piece = a[outside], pieces[outside]
+    outside = a < union_starts[pieces]
+    if not outside.any():
+        return np.zeros(a.size, dtype=np.int64)
+    everywhere = bool(outside.all())  # ops that never overlap on their unit each have a piece of their own
+    ahead, piece = (a, pieces) if everywhere else (a[outside], pieces[outside])
     until = _CoveredUntil(union_starts, union_ends)
     # The pieces started by `ahead`: mostly all but the window's own (it starts in the piece
     # before, or the gap after that), which a look at that piece's start tells without a search.
@@ -107,7 +107,13 @@ def uncovered_up_to_pieces(union_starts: IntArray, union_ends: IntArray, a: IntA
     farther = farther[piece[farther] > 0]
     started[farther] = np.searchsorted(union_starts, ahead[farther], side="right")
     # the time uncovered up to the window's piece is its start less the pieces before it: -base
-    uncovered[outside] = until.given_pieces(ahead, started) - ahead - until.base[piece + 1]
+    found = until.given_pieces(ahead, started)
+    found -= ahead
+    found -= until.base[piece + 1]
+    if everywhere:
+        return found
+    uncovered = np.zeros(a.size, dtype=np.int64)
+    uncovered[outside] = found
     return uncovered
 
 

@@ -61,11 +61,13 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
         start = trace["start_ns"][on_unit]
         unit_s, unit_e, piece = union_with_pieces(start, trace["end_ns"][on_unit])
         ready = trace["ready_ns"][on_unit]
-        waited = np.flatnonzero((ready >= 0) & (start > ready))
+        waited = (ready >= 0) & (start > ready)
+        if not waited.all():  # in a pipeline nearly every op waits: no gathers for those
+            on_unit, ready, piece = on_unit[waited], ready[waited], piece[waited]
         # each op starts inside its own piece of the union: only the time before that piece can be idle
-        wait = uncovered_up_to_pieces(unit_s, unit_e, ready[waited], piece[waited])
+        wait = uncovered_up_to_pieces(unit_s, unit_e, ready, piece)
         wait -= START_LATENCY_NS
-        waits[on_unit[waited]] = np.maximum(wait, 0)
+        waits[on_unit] = np.maximum(wait, 0)
     return waits
 
 
