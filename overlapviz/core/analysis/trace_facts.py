@@ -46,7 +46,7 @@ def delays_kernel_signals(trace: Trace) -> bool:
 START_LATENCY_NS = 10_000
 
 
-@once_per_trace  # read by a rule and by each of its callouts: a sweep per unit of every GPU
+@once_per_trace  # read by the rule's callouts and the tests
 def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     """Per row: how long a device op, ready to run, waited while no op ran on its unit (prefetches: 0).
 
@@ -55,6 +55,15 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
     The first `START_LATENCY_NS` of each wait are left out: no op starts sooner than that.
     """
     waits = np.zeros(len(trace), dtype=np.int64)
+    rows, waited = idle_waits_by_row(trace)
+    waits[rows] = waited
+    return waits
+
+
+@kept_per_trace  # the false-dependency rule reads only the ops that waited: no pass over every row
+def idle_waits_by_row(trace: Trace) -> tuple[npt.NDArray[np.intp], IntArray]:
+    """The device ops with an `idle_unit_waits` above 0, and those waits (read-only; each unit's rows in order)."""
+    rows, waits = [np.zeros(0, dtype=np.intp)], [np.zeros(0, dtype=np.int64)]
     # A prefetch waits for the driver's migrations, which need not follow the engine it is drawn on.
     device = trace.rows(*(kind for kind in DEVICE_KINDS if kind != OpKind.PREFETCH))
     for on_unit in _each_unit(trace, device, scheduling=True):
@@ -67,8 +76,13 @@ def idle_unit_waits(trace: Trace) -> npt.NDArray[np.int64]:
         # each op starts inside its own piece of the union: only the time before that piece can be idle
         wait = uncovered_up_to_pieces(unit_s, unit_e, ready, piece)
         wait -= START_LATENCY_NS
-        waits[on_unit] = np.maximum(wait, 0)
-    return waits
+        idle = wait > 0
+        rows.append(on_unit[idle])
+        waits.append(wait[idle])
+    found = np.concatenate(rows), np.concatenate(waits)
+    for array in found:
+        array.flags.writeable = False
+    return found
 
 
 def on_gpus_of_several_streams(trace: Trace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:

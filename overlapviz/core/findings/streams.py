@@ -12,6 +12,7 @@ import dataclasses
 
 import numpy as np
 
+from overlapviz.core.analysis.issuing import rows_mask
 from overlapviz.core.analysis.metrics import COPY_KINDS, Metrics, covered_total_ns
 from overlapviz.core.analysis.program_kind import Advice
 from overlapviz.core.analysis.trace_facts import (
@@ -19,6 +20,7 @@ from overlapviz.core.analysis.trace_facts import (
     copy_engine_waits,
     delays_kernel_signals,
     idle_unit_waits,
+    idle_waits_by_row,
     is_pipeline,
     on_gpus_of_several_streams,
 )
@@ -119,10 +121,10 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     of it) or, on Fermi, a completion signal held back. A GPU of one stream has no other stream
     to put in front: its ops are left out.
     """
-    waits = idle_unit_waits(trace)
-    waited = np.flatnonzero(waits)  # waits are 0 or more; only the GPUs of these ops need their streams counted
-    rows = waited[on_gpus_of_several_streams(trace, waited)]
-    total = int(waits[rows].sum())
+    waited, waits = idle_waits_by_row(trace)
+    several = on_gpus_of_several_streams(trace, waited)
+    rows = np.flatnonzero(rows_mask(trace, waited[several]))  # in row order: a mask, not a sort of millions
+    total = int(waits[several].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
     nouns = [_KIND_NOUNS[OpKind(int(k))] for k in distinct(trace["kind"][rows])]
