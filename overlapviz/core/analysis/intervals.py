@@ -133,6 +133,19 @@ def covered_ns(union_starts: IntArray, union_ends: IntArray, a: npt.ArrayLike, b
     return covered
 
 
+def covered_sum_ns(union_starts: IntArray, union_ends: IntArray, windows: list[tuple[IntArray, IntArray]]) -> int:
+    """How much of all the windows (each group's starts and ends) the disjoint sorted union covers, summed."""
+    if union_starts.size == 0:
+        return 0
+    until = _CoveredUntil(union_starts, union_ends)  # made once for every group
+    total = 0
+    for a, b in windows:
+        covered = until(b)
+        covered -= until(a)
+        total += int(covered.sum())
+    return total
+
+
 def covered_in_tiles(union_starts: IntArray, union_ends: IntArray, bounds: IntArray) -> IntArray:
     """For each window [bounds[i], bounds[i + 1]] of windows that tile, how much of it the union covers.
 

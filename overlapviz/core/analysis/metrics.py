@@ -67,7 +67,7 @@ import numpy.typing as npt
 
 from overlapviz.core.analysis.busy_unions import COPY_KINDS as COPY_KINDS  # the findings read it from here
 from overlapviz.core.analysis.busy_unions import engine_unions, kinds_union, union_length
-from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, union_ns
+from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, covered_sum_ns, union_ns
 from overlapviz.core.analysis.issuing import host_blocked_ns, unpaged_issue_ns
 from overlapviz.core.analysis.issuing import host_blocked_per_row as host_blocked_per_row  # read from here too
 from overlapviz.core.analysis.issuing import host_issue_ns as host_issue_ns
@@ -230,11 +230,8 @@ def copy_hidden_pct(trace: Trace) -> float | None:
     total = sum(summed_ns(trace, kind) for kind in COPY_KINDS)
     if total <= 0:
         return None
-    union_s, union_e = compute_union(trace)
-    hidden = 0
-    for kind in COPY_KINDS:
-        copies = trace.rows(kind)
-        hidden += int(covered_ns(union_s, union_e, trace["start_ns"][copies], trace["end_ns"][copies]).sum())
+    copies = [trace.rows(kind) for kind in COPY_KINDS]
+    hidden = covered_sum_ns(*compute_union(trace), [(trace["start_ns"][c], trace["end_ns"][c]) for c in copies])
     return 100 * hidden / total
 
 

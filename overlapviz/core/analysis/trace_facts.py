@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.analysis.busy_unions import kinds_union
+from overlapviz.core.analysis.busy_unions import kind_union_pieces, kinds_union
 from overlapviz.core.analysis.intervals import (
     IntArray,
+    IntpArray,
     covered_ns,
     uncovered_up_to_pieces,
     union_intervals,
@@ -68,7 +69,7 @@ def idle_waits_by_row(trace: Trace) -> tuple[npt.NDArray[np.intp], IntArray]:
     device = trace.rows(*(kind for kind in DEVICE_KINDS if kind != OpKind.PREFETCH))
     for on_unit in _each_unit(trace, device, scheduling=True):
         start = trace["start_ns"][on_unit]
-        unit_s, unit_e, piece = union_with_pieces(start, trace["end_ns"][on_unit])
+        unit_s, unit_e, piece = _unit_union(trace, on_unit, start)
         ready = trace["ready_ns"][on_unit]
         waited = (ready >= 0) & (start > ready)
         if not waited.all():  # in a pipeline nearly every op waits: no gathers for those
@@ -83,6 +84,14 @@ def idle_waits_by_row(trace: Trace) -> tuple[npt.NDArray[np.intp], IntArray]:
     for array in found:
         array.flags.writeable = False
     return found
+
+
+def _unit_union(trace: Trace, on_unit: npt.NDArray[np.intp], start: IntArray) -> tuple[IntArray, IntArray, IntpArray]:
+    """The union of the ops `on_unit` (starting at `start`) and each op's piece: its kind's, where all are of one."""
+    kind = OpKind(int(trace["kind"][on_unit[0]]))
+    if trace.rows(kind).size == on_unit.size and bool((trace["kind"][on_unit] == kind).all()):
+        return kind_union_pieces(trace, kind)  # the same rows: the union the metrics made already
+    return union_with_pieces(start, trace["end_ns"][on_unit])
 
 
 def on_gpus_of_several_streams(trace: Trace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:

@@ -30,7 +30,7 @@ from overlapviz.core.findings.rule import Rule
 from overlapviz.core.number_text import count_text, duration_text, plural, series_text
 from overlapviz.core.trace.frozen_columns import distinct
 from overlapviz.core.trace.lanes import LaneGroup, is_legacy_stream
-from overlapviz.core.trace.spans import OpKind, Trace, Unit
+from overlapviz.core.trace.spans import DEVICE_KINDS, OpKind, Trace, Unit
 
 # Queueing is normal in a busy pipeline; a tenth of the run is where it starts to show as
 # visible waiting bars on the stream lanes.
@@ -59,9 +59,12 @@ _ENGINE = {
 
 def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find every device op on one stream, each waiting for the one before it."""
-    device = np.flatnonzero(trace.device_mask & (trace["stream"] >= 0))  # migrations are on no stream
-    chunks = chunk_count(trace)
+    device = trace.rows(*DEVICE_KINDS)
     streams = trace["stream"][device]
+    on_stream = streams >= 0  # migrations are on no stream
+    if not on_stream.all():
+        device, streams = device[on_stream], streams[on_stream]
+    chunks = chunk_count(trace)
     if streams.size == 0 or (streams != streams[0]).any() or chunks < 2:  # not one stream (no sort to tell)
         return []
     if covered_total_ns(trace, *COPY_KINDS) < STREAM_COPY_SHARE * metrics.makespan_ns:
