@@ -102,10 +102,14 @@ def uncovered_up_to_pieces(union_starts: IntArray, union_ends: IntArray, a: IntA
     until = _CoveredUntil(union_starts, union_ends)
     # The pieces started by `ahead`: mostly all but the window's own (it starts in the piece
     # before, or the gap after that), which a look at that piece's start tells without a search.
-    started = piece.copy()
-    farther = np.flatnonzero(ahead < union_starts[np.maximum(piece - 1, 0)])
+    before = piece - 1
+    np.maximum(before, 0, out=before)
+    farther = np.flatnonzero(ahead < union_starts[before])
     farther = farther[piece[farther] > 0]
-    started[farther] = np.searchsorted(union_starts, ahead[farther], side="right")
+    started = piece
+    if farther.size:
+        started = piece.copy()
+        started[farther] = np.searchsorted(union_starts, ahead[farther], side="right")
     # the time uncovered up to the window's piece is its start less the pieces before it: -base
     found = until.given_pieces(ahead, started)
     found -= ahead

@@ -115,8 +115,8 @@ def unpaged_issue_ns(trace: Trace) -> int:
 
 def unpaged_issuing_parts(trace: Trace) -> tuple[IntArray, IntArray]:
     """Each call of `unpaged_issuing_rows` up to the moment its op started: after that the host is blocked."""
-    starts, ends, since = _issuing_times(trace)
-    parts = starts, np.minimum(ends, since)
+    starts, ends = _issuing_times(trace)
+    parts = starts, ends - _blocked_of_issuing(trace)  # the end, or where the op started if sooner
     pageable = _issues_pageable(trace)
     return (parts[0][~pageable], parts[1][~pageable]) if pageable.any() else parts
 
@@ -124,7 +124,7 @@ def unpaged_issuing_parts(trace: Trace) -> tuple[IntArray, IntArray]:
 @once_per_trace
 def _spent_of_issuing(trace: Trace) -> IntArray:
     """Per issuing call (in the order of `issuing_rows`): its host time spent issuing, 0 or more."""
-    starts, ends, _ = _issuing_times(trace)
+    starts, ends = _issuing_times(trace)
     if starts.size == 0:
         return np.zeros(0, dtype=np.int64)
     blocked = _blocked_of_issuing(trace)
@@ -175,17 +175,19 @@ def host_blocked_ns(trace: Trace) -> int:
 @once_per_trace
 def _blocked_of_issuing(trace: Trace) -> IntArray:
     """Per issuing call (in the order of `issuing_rows`): how long it waited while its own op ran."""
-    _, ends, since = _issuing_times(trace)
-    blocked: IntArray = np.maximum(0, ends - since)
+    starts, ends = _issuing_times(trace)
+    blocked: IntArray = trace["start_ns"][issued_ops(trace)]  # worked in place: millions of calls, no temporaries
+    np.maximum(blocked, starts, out=blocked)  # blocked from the later of the call's start and its op's
+    np.subtract(ends, blocked, out=blocked)
+    np.maximum(blocked, 0, out=blocked)
     return blocked
 
 
 @kept_per_trace
-def _issuing_times(trace: Trace) -> tuple[IntArray, IntArray, IntArray]:
-    """Per issuing call (in the order of `issuing_rows`): its start, its end, and when its op started, if later."""
+def _issuing_times(trace: Trace) -> tuple[IntArray, IntArray]:
+    """Per issuing call (in the order of `issuing_rows`): its start and its end."""
     calls = issuing_rows(trace)
     starts, ends = trace["start_ns"][calls], trace["end_ns"][calls]
-    since = np.maximum(starts, trace["start_ns"][issued_ops(trace)])
-    for times in (starts, ends, since):
+    for times in (starts, ends):
         times.flags.writeable = False
-    return starts, ends, since
+    return starts, ends
