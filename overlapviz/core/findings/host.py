@@ -68,7 +68,8 @@ def synchronizes(trace: Trace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.boo
 def pageable_copies(trace: Trace) -> npt.NDArray[np.intp]:
     """The H2D and D2H copies from or to pageable memory."""
     copies = trace.rows(OpKind.H2D, OpKind.D2H)
-    return copies[trace["memory"][copies] == MemoryKind.PAGEABLE]
+    pageable: npt.NDArray[np.intp] = copies[trace["memory"][copies] == MemoryKind.PAGEABLE]
+    return pageable
 
 
 def pageable_cost_ns(trace: Trace) -> int:

@@ -62,7 +62,7 @@ def few_distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
         return values[:1].copy()
     if high - low >= SMALL_RANGE:
         return distinct(values)
-    counts = np.bincount((values - low).astype(np.intp, copy=False), minlength=high - low + 1)
+    counts = np.bincount(values.astype(np.intp, copy=False) - low, minlength=high - low + 1)
     found: npt.NDArray[Any] = (np.flatnonzero(counts) + low).astype(values.dtype)
     return found
 
@@ -79,4 +79,4 @@ def count_distinct(values: npt.ArrayLike) -> int:
     low, high = int(values.min()), int(values.max())
     if high - low >= max(SMALL_RANGE, 4 * values.size):
         return len(distinct(values))
-    return int(np.count_nonzero(np.bincount((values - low).astype(np.intp, copy=False), minlength=high - low + 1)))
+    return int(np.count_nonzero(np.bincount(values.astype(np.intp, copy=False) - low, minlength=high - low + 1)))
