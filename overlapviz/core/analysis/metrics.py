@@ -67,7 +67,8 @@ import numpy.typing as npt
 
 from overlapviz.core.analysis.busy_unions import COPY_KINDS as COPY_KINDS  # the findings read it from here
 from overlapviz.core.analysis.busy_unions import engine_unions, kinds_union, union_length
-from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, union_ns
+from overlapviz.core.analysis.intervals import IntArray, at_least_two_ns, covered_ns, covered_sum_ns, union_ns
+from overlapviz.core.analysis.issuing import host_blocked_ns, unpaged_issue_ns
 from overlapviz.core.analysis.issuing import host_blocked_per_row as host_blocked_per_row  # read from here too
 from overlapviz.core.analysis.issuing import host_issue_ns as host_issue_ns
 from overlapviz.core.analysis.issuing import issuing_calls as issuing_calls
@@ -177,12 +178,10 @@ def ns_to_ms(ns: int) -> float:
 def compute_metrics(trace: Trace) -> Metrics:
     """Compute every metric of `trace` (see the module docstring for the definitions)."""
     makespan = makespan_ns(trace)
-    serial = int(trace.durations_of(trace.device_mask).sum())
+    serial = sum(summed_ns(trace, kind) for kind in DEVICE_KINDS)  # each kind's durations are kept: no pass of all
     lower = lower_bound_ns(trace)
     kinds = busy_keys(trace)
     summed = {key: summed_ns(trace, kind) for kind, key in kinds.items()}
-    blocked = host_blocked_per_row(trace)
-    issuing = issuing_calls(trace)
     return Metrics(
         makespan_ns=makespan,
         serial_ns=serial,
@@ -194,9 +193,9 @@ def compute_metrics(trace: Trace) -> Metrics:
         speedup=serial / makespan if makespan > 0 else 1.0,
         busy_ns=summed,
         utilisation={key: _share(covered_total_ns(trace, k), makespan) for k, key in kinds.items()},
-        host_blocked_ns=int(blocked.sum()),
+        host_blocked_ns=host_blocked_ns(trace),
         bandwidth_gbps={STAGE_KEYS[kind]: direction_bandwidth_gbps(trace, kind) for kind in COPY_KINDS},
-        host_issue_ns=host_issue_ns(trace, np.flatnonzero(issuing & ~pageable_copy_calls(trace))),
+        host_issue_ns=unpaged_issue_ns(trace),
         wall_ns=wall_ns(trace),
         host_alloc_ns=host_alloc_ns(trace),
         pinned_bytes=pinned_bytes(trace),
@@ -228,12 +227,11 @@ def pinned_bytes(trace: Trace) -> int | None:
 
 def copy_hidden_pct(trace: Trace) -> float | None:
     """Percent of the copies' summed duration during which at least one kernel ran; None without copies."""
-    copies = trace.mask(*COPY_KINDS)
-    total = int(trace.durations_of(copies).sum())
+    total = sum(summed_ns(trace, kind) for kind in COPY_KINDS)
     if total <= 0:
         return None
-    union_s, union_e = compute_union(trace)
-    hidden = int(covered_ns(union_s, union_e, trace["start_ns"][copies], trace["end_ns"][copies]).sum())
+    copies = [trace.rows(kind) for kind in COPY_KINDS]
+    hidden = covered_sum_ns(*compute_union(trace), [(trace["start_ns"][c], trace["end_ns"][c]) for c in copies])
     return 100 * hidden / total
 
 
@@ -280,7 +278,10 @@ def wall_ns(trace: Trace) -> int:
     spans = ~trace.mask(OpKind.ANNOTATION)
     if not spans.any():
         return 0
-    return int(trace["end_ns"][spans].max() - trace["start_ns"][spans].min())
+    # reduced where the mask says, rather than over a copy of nearly every row
+    last = trace["end_ns"].max(where=spans, initial=np.iinfo(np.int64).min)
+    first = trace["start_ns"].min(where=spans, initial=np.iinfo(np.int64).max)
+    return int(last - first)
 
 
 @once_per_trace
@@ -307,7 +308,7 @@ def summed_ns(trace: Trace, kind: OpKind) -> int:
 @kept_per_trace_and_key  # the busy times, the chunking bound and the bandwidths each read a stage's
 def kind_durations(trace: Trace, kind: OpKind) -> IntArray:
     """The durations of the ops of `kind`, in row order (read-only)."""
-    durations = trace.durations_of(trace.mask(kind))
+    durations = trace.durations_of(trace.rows(kind))
     durations.flags.writeable = False
     return durations
 
@@ -355,7 +356,7 @@ def direction_bandwidth_gbps(trace: Trace, kind: OpKind) -> float | None:
     not): the rate is then unknown, not zero.
     """
     summed = int(kind_durations(trace, kind).sum())
-    moved = float(trace["bytes"][trace.mask(kind)].sum())
+    moved = float(trace["bytes"][trace.rows(kind)].sum())
     if summed <= 0 or moved <= 0:
         return None
     return moved / summed  # bytes per ns is GB/s

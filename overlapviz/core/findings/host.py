@@ -11,13 +11,11 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.analysis.intervals import union_intervals
+from overlapviz.core.analysis.issuing import api_by_start, pageable_blocked, pageable_copy_rows
 from overlapviz.core.analysis.metrics import (
     Metrics,
     allocation_calls,
     covered_total_ns,
-    host_blocked_per_row,
-    issuing_calls,
-    pageable_copy_calls,
 )
 from overlapviz.core.analysis.program_kind import Advice, Program
 from overlapviz.core.analysis.trace_facts import is_pipeline
@@ -69,7 +67,9 @@ def synchronizes(trace: Trace, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.boo
 
 def pageable_copies(trace: Trace) -> npt.NDArray[np.intp]:
     """The H2D and D2H copies from or to pageable memory."""
-    return np.flatnonzero(trace.mask(OpKind.H2D, OpKind.D2H) & (trace["memory"] == MemoryKind.PAGEABLE))
+    copies = trace.rows(OpKind.H2D, OpKind.D2H)
+    pageable: npt.NDArray[np.intp] = copies[trace["memory"][copies] == MemoryKind.PAGEABLE]
+    return pageable
 
 
 def pageable_cost_ns(trace: Trace) -> int:
@@ -79,9 +79,8 @@ def pageable_cost_ns(trace: Trace) -> int:
     as long as the copy ran: where the trace's host and device clocks disagree (an export made
     under WSL) or no call is recorded, the copy's own time is what it cost.
     """
-    calls = np.flatnonzero(pageable_copy_calls(trace))
     blocked = np.zeros(len(trace), dtype=np.int64)
-    blocked[trace["op"][calls]] = host_blocked_per_row(trace)[calls]
+    blocked[trace["op"][pageable_copy_rows(trace)]] = pageable_blocked(trace)
     copies = pageable_copies(trace)
     return int(np.maximum(blocked[copies], trace.durations_of(copies)).sum())
 
@@ -91,7 +90,7 @@ def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
     cost = pageable_cost_ns(trace)
     if cost <= 0 or cost < PAGEABLE_COST_SHARE * metrics.makespan_ns:
         return []
-    calls = np.flatnonzero(pageable_copy_calls(trace))
+    calls = pageable_copy_rows(trace)
     copies = pageable_copies(trace)
     share = pct_text(cost, metrics.makespan_ns)
     if calls.size:
@@ -129,11 +128,11 @@ _PAGEABLE_ADVICE = Advice(
 
 def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find a synchronize right after most copies: each copy had to finish before the host went on."""
-    calls = np.flatnonzero(trace["kind"] == OpKind.API)
-    calls = calls[np.argsort(trace["start_ns"][calls], kind="stable")]
+    calls = api_by_start(trace)
     is_sync = synchronizes(trace, calls)
-    issuing = issuing_calls(trace)[calls]
-    copy_call = issuing & np.isin(trace["kind"][np.where(issuing, trace["op"][calls], 0)], [OpKind.H2D, OpKind.D2H])
+    op = trace["op"][calls]
+    linked = (op >= 0) & (op < len(trace))
+    copy_call = linked & trace.mask(OpKind.H2D, OpKind.D2H)[np.where(linked, op, 0)]
     followed = np.flatnonzero(copy_call[:-1] & is_sync[1:])
     copies = int(copy_call.sum())
     syncs = calls[followed + 1]

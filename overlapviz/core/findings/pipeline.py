@@ -10,18 +10,17 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.analysis.issuing import unpaged_issue_ns, unpaged_issuing_parts, unpaged_issuing_rows
 from overlapviz.core.analysis.metrics import (
     Metrics,
     covered_total_ns,
     host_issue_ns,
-    issuing_calls,
-    pageable_copy_calls,
 )
 from overlapviz.core.analysis.program_kind import Advice
 from overlapviz.core.analysis.trace_facts import (
     bottleneck_stage,
     chunk_count,
-    idle_while_issuing_ns,
+    idle_while_ns,
     is_pipeline,
     streams_available,
 )
@@ -43,7 +42,7 @@ from overlapviz.core.findings.peers import peers_lead
 from overlapviz.core.findings.rule import Rule
 from overlapviz.core.findings.streams import DIRECTION
 from overlapviz.core.number_text import count_text, duration_text
-from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
+from overlapviz.core.trace.answer_cache import kept_per_trace
 from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.core.trace.spans import OpKind, Trace
 
@@ -92,7 +91,7 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
         busiest = DIRECTION[copy_kinds[0]]
         other = "the copies together" if shared_engine else f"the busiest copy direction ({busiest})"
         share = pct_text(covered_total_ns(trace, OpKind.KERNEL), makespan)
-        kernels = np.flatnonzero(trace.mask(OpKind.KERNEL))
+        kernels = trace.rows(OpKind.KERNEL)
         unit, several = unit_text(trace, "compute unit", kernels)
         message = (
             f"Kernels limit this run: {unit} {'were' if several else 'was'} busy {share} of it ({ms_text(kernel)} of"
@@ -103,7 +102,7 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
     if copy_busy > 0 and copy_busy >= BOUND_RATIO * kernel:
         direction = DIRECTION[copy_kinds[0]]
         what = "Copies" if shared_engine else f"{direction} copies"
-        copies = np.flatnonzero(trace.mask(*copy_kinds))
+        copies = trace.rows(*copy_kinds)
         engine, several = unit_text(trace, "single copy engine" if shared_engine else f"{direction} engine", copies)
         if shared_engine:
             engine += ", shared by both directions,"
@@ -156,7 +155,7 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     if chunks < 2 or calls.size == 0 or not host_bound(trace, metrics):
         return []
     makespan = metrics.makespan_ns
-    issue = _unpaged_issue_ns(trace)
+    issue = unpaged_issue_ns(trace)
     idle = _unpaged_idle_ns(trace)
     starved = f"; the device sat idle {ms_text(idle)} ({pct_text(idle, makespan)}) between ops" if idle > 0 else ""
     each = f"about {ms_text(issue / calls.size)} each with the code between them"
@@ -184,25 +183,19 @@ def host_bound(trace: Trace, metrics: Metrics) -> bool:
     if unpaged_calls(trace).size == 0:
         return False
     makespan = metrics.makespan_ns
-    slow_host = (_unpaged_issue_ns(trace) >= HOST_ISSUE_SHARE * makespan
+    slow_host = (unpaged_issue_ns(trace) >= HOST_ISSUE_SHARE * makespan
                  or _unpaged_idle_ns(trace) >= IDLE_WHILE_ISSUING_SHARE * makespan)
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
 
 
-@once_per_trace  # the stage-bound and the too-many-chunks findings both ask whether the host set the pace
 def unpaged_calls(trace: Trace) -> npt.NDArray[np.intp]:
     """The issuing calls, less those that copy pageable memory (the time in them is the host blocked)."""
-    return np.flatnonzero(issuing_calls(trace) & ~pageable_copy_calls(trace))
-
-
-@kept_per_trace
-def _unpaged_issue_ns(trace: Trace) -> int:
-    return host_issue_ns(trace, unpaged_calls(trace))
+    return unpaged_issuing_rows(trace)
 
 
 @kept_per_trace
 def _unpaged_idle_ns(trace: Trace) -> int:
-    return idle_while_issuing_ns(trace, unpaged_calls(trace))
+    return idle_while_ns(trace, unpaged_issuing_parts(trace))
 
 
 _LAUNCH_ADVICE = Advice(
@@ -215,7 +208,7 @@ _LAUNCH_ADVICE = Advice(
 
 def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:
     """Return the earliest-starting row of `kind` (`by_end`: the latest-ending); -1 if none."""
-    rows = np.flatnonzero(trace.mask(kind))
+    rows = trace.rows(kind)
     if rows.size == 0:
         return -1
     if by_end:

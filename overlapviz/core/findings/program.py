@@ -51,6 +51,8 @@ MIGRATION_SHARE = 0.10
 
 def legacy_default_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find ops kept waiting by the legacy default stream's implicit synchronisation with the other streams."""
+    if not trace.meta.legacy_streams and (trace.meta.config or {}).get("stream_kind") != "legacy":
+        return []  # no stream is the legacy one: nothing to look for in the columns
     device = trace.device_mask & (trace["stream"] >= 0)
     streams = few_distinct(trace["stream"][device])
     legacy = np.array([is_legacy_stream(trace.meta, int(s)) for s in streams], dtype=bool)

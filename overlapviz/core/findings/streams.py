@@ -12,6 +12,7 @@ import dataclasses
 
 import numpy as np
 
+from overlapviz.core.analysis.issuing import rows_mask
 from overlapviz.core.analysis.metrics import COPY_KINDS, Metrics, covered_total_ns
 from overlapviz.core.analysis.program_kind import Advice
 from overlapviz.core.analysis.trace_facts import (
@@ -19,6 +20,7 @@ from overlapviz.core.analysis.trace_facts import (
     copy_engine_waits,
     delays_kernel_signals,
     idle_unit_waits,
+    idle_waits_by_row,
     is_pipeline,
     on_gpus_of_several_streams,
 )
@@ -28,7 +30,7 @@ from overlapviz.core.findings.rule import Rule
 from overlapviz.core.number_text import count_text, duration_text, plural, series_text
 from overlapviz.core.trace.frozen_columns import distinct
 from overlapviz.core.trace.lanes import LaneGroup, is_legacy_stream
-from overlapviz.core.trace.spans import OpKind, Trace, Unit
+from overlapviz.core.trace.spans import DEVICE_KINDS, OpKind, Trace, Unit
 
 # Queueing is normal in a busy pipeline; a tenth of the run is where it starts to show as
 # visible waiting bars on the stream lanes.
@@ -57,9 +59,13 @@ _ENGINE = {
 
 def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     """Find every device op on one stream, each waiting for the one before it."""
-    device = np.flatnonzero(trace.device_mask & (trace["stream"] >= 0))  # migrations are on no stream
+    device = trace.rows(*DEVICE_KINDS)
+    streams = trace["stream"][device]
+    on_stream = streams >= 0  # migrations are on no stream
+    if not on_stream.all():
+        device, streams = device[on_stream], streams[on_stream]
     chunks = chunk_count(trace)
-    if len(distinct(trace["stream"][device])) != 1 or chunks < 2:
+    if streams.size == 0 or (streams != streams[0]).any() or chunks < 2:  # not one stream (no sort to tell)
         return []
     if covered_total_ns(trace, *COPY_KINDS) < STREAM_COPY_SHARE * metrics.makespan_ns:
         return []  # no host copies worth hiding under the kernels
@@ -118,9 +124,10 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
     of it) or, on Fermi, a completion signal held back. A GPU of one stream has no other stream
     to put in front: its ops are left out.
     """
-    waits = idle_unit_waits(trace)
-    rows = np.flatnonzero((waits > 0) & on_gpus_of_several_streams(trace))
-    total = int(waits[rows].sum())
+    waited, waits = idle_waits_by_row(trace)
+    several = on_gpus_of_several_streams(trace, waited)
+    rows = np.flatnonzero(rows_mask(trace, waited[several]))  # in row order: a mask, not a sort of millions
+    total = int(waits[several].sum())
     if rows.size == 0 or total < FALSE_DEPENDENCY_SHARE * metrics.makespan_ns:
         return []
     nouns = [_KIND_NOUNS[OpKind(int(k))] for k in distinct(trace["kind"][rows])]
