@@ -205,7 +205,8 @@ def _collectives(args: list[EventArgs], index: dict[str, int]) -> npt.NDArray[np
     texts = list(map(attrgetter("collective"), args))
     if not any(texts):  # the usual case: a trace of one process, no NCCL
         return np.full(len(args), UNKNOWN, dtype=np.int32)
-    texts = [collective_in_group(text, arg.process_group) if text else text for text, arg in zip(texts, args, strict=True)]
+    texts = [collective_in_group(text, arg.process_group) if text else text
+             for text, arg in zip(texts, args, strict=True)]  # fmt: skip
     return np.array([index.setdefault(text, len(index)) if text else UNKNOWN for text in texts], dtype=np.int32)
 
 

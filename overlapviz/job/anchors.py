@@ -24,7 +24,8 @@ from overlapviz.core.trace.spans import OpKind, Trace
 class CollectiveAnchors:
     """One row per communication span of a rank: its key, its number within the key, its times."""
 
-    keys: tuple[str, ...]  # each key index's collective: "allreduce", "allreduce, process group 1", "ncclKernel_SendRecv_..."
+    # each key index's collective: "allreduce", "allreduce, process group 1", "ncclKernel_SendRecv_..."
+    keys: tuple[str, ...]
     key: npt.NDArray[np.int32]
     sequence: npt.NDArray[np.int32]  # 0, 1, 2, ... within its key, in start order
     start_ns: npt.NDArray[np.int64]  # on the file's clock

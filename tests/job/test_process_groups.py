@@ -8,7 +8,11 @@ from pathlib import Path
 import numpy as np
 
 from overlapviz.core.trace.communication import (
-    collective_in_group, collective_of, communication_rule, process_group_of, with_collective,
+    collective_in_group,
+    collective_of,
+    communication_rule,
+    process_group_of,
+    with_collective,
 )
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.core.trace.spans import OpKind, TraceBuilder, Unit
