@@ -20,7 +20,7 @@ from overlapviz.core.cancel import CancelToken
 from overlapviz.job.discovery import JobInputError, folder_traces
 from overlapviz.job.pool import RankResult, local_workers
 from overlapviz.job.reduce import JobSummary, reduce_job
-from overlapviz.job.worker import RankSource, summarise_file
+from overlapviz.job.worker import RankSource, rank_sources, summarise_file
 from overlapviz.view.rank_overview import RankOverview, rank_overview
 
 POLL_S = 0.05  # how often a wait on the workers looks at the cancel token
@@ -50,7 +50,7 @@ def read_job_folder(folder: Path, cancel: CancelToken, progress: Progress, worke
         files = folder_traces(folder)
     except OSError as error:
         raise JobInputError(f"{folder}: the folder cannot be read: {error.strerror or error}") from None
-    sources = [RankSource(str(path)) for path in files]
+    sources = rank_sources(files)
     progress(0, len(sources))
     results = map_with_progress(sources, cancel, progress, workers)
     cancel.check()

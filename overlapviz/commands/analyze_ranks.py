@@ -10,6 +10,7 @@ reach) is named on stderr, exit 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -21,7 +22,7 @@ from overlapviz.job.discovery import JobInputError, job_files
 from overlapviz.job.job_report import job_json, job_lines
 from overlapviz.job.pool import RankResult, map_local
 from overlapviz.job.reduce import reduce_job
-from overlapviz.job.worker import RankSource, summarise_file
+from overlapviz.job.worker import RankSource, rank_sources, summarise_file
 
 
 def analyze_ranks(paths: Sequence[Path], args: argparse.Namespace) -> int:
@@ -32,7 +33,7 @@ def analyze_ranks(paths: Sequence[Path], args: argparse.Namespace) -> int:
         return _bad_input("--workers and --dask: give one (the Dask cluster has its own workers)")
     try:
         files = job_files(paths)
-        sources = [RankSource(str(file), args.window) for file in files]
+        sources = rank_sources(files, args.window)
         job = reduce_job(_summaries(sources, args))
     except (JobInputError, ClusterError) as error:
         return _bad_input(str(error))
@@ -56,7 +57,7 @@ def _summaries(sources: Sequence[RankSource], args: argparse.Namespace) -> list[
     if address is None:
         return map_local(sources, args.workers)
     # the workers open the files themselves, from wherever they run: absolute paths of the shared file system
-    shared = [RankSource(os.path.abspath(source.path), source.window) for source in sources]
+    shared = [dataclasses.replace(source, path=os.path.abspath(source.path)) for source in sources]
     with dask_map(address, progress=sys.stderr) as run_map:
         return run_map(summarise_file, shared)
 

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.trace.checks import short_repr
+from overlapviz.core.trace.communication import collective_in_group
 from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN, ActivityKind, empty_columns
 from overlapviz.importers.copy_names import parse_copy_name
 from overlapviz.importers.kineto_categories import (
@@ -200,10 +201,12 @@ def _stream_number(text: str) -> int:
 
 
 def _collectives(args: list[EventArgs], index: dict[str, int]) -> npt.NDArray[np.int32]:
-    """The number among the names of each row's ``Collective name`` argument; -1 where it has none."""
+    """The number among the names of each row's ``Collective name`` (in its process group); -1 where it has none."""
     texts = list(map(attrgetter("collective"), args))
     if not any(texts):  # the usual case: a trace of one process, no NCCL
         return np.full(len(args), UNKNOWN, dtype=np.int32)
+    texts = [collective_in_group(text, arg.process_group) if text else text
+             for text, arg in zip(texts, args, strict=True)]  # fmt: skip
     return np.array([index.setdefault(text, len(index)) if text else UNKNOWN for text in texts], dtype=np.int32)
 
 

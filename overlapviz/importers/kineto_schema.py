@@ -43,6 +43,7 @@ class EventArgs(msgspec.Struct, frozen=True, gc=False):
     wait_on_cuda_event_record_corr_id: Int64 = UNKNOWN  # ... and the correlation id of its event record
     # on an NCCL kernel: Kineto copies it from the kernel's record_param_comms op
     collective: str = msgspec.field(default="", name="Collective name")
+    process_group: str = msgspec.field(default="", name="Process Group Name")  # the collective's, where Kineto says
 
 
 NO_ARGS = EventArgs()

@@ -1,9 +1,11 @@
 """The collectives a rank ran, as the anchors that put the ranks of a job on one clock.
 
 Each communication span is keyed by its collective (the name Kineto gives it, else the
-kernel's name without its arguments) and numbered in start order within that key: the k-th
-all-reduce of one rank matches the k-th all-reduce of every other, as NCCL runs one
-communicator's collectives in the same order on all its ranks. Times are the file's own
+kernel's name without its arguments) and, where the trace names it, its process group, and
+numbered in start order within that key: the k-th all-reduce of process group 0 on one rank
+matches the k-th all-reduce of that group on every other, as NCCL runs one communicator's
+collectives in the same order on all its ranks (two groups' collectives interleave
+differently from rank to rank, so they are counted apart). Times are the file's own
 clock (the rank's time 0 plus the span's start), so that the ranks can be compared later.
 """
 
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.trace.communication import collective_of
+from overlapviz.core.trace.communication import collective_in_group, collective_of, process_group_of
 from overlapviz.core.trace.spans import OpKind, Trace
 
 
@@ -22,7 +24,8 @@ from overlapviz.core.trace.spans import OpKind, Trace
 class CollectiveAnchors:
     """One row per communication span of a rank: its key, its number within the key, its times."""
 
-    keys: tuple[str, ...]  # the collective of each key index: "allreduce", "ncclKernel_SendRecv_..."
+    # each key index's collective: "allreduce", "allreduce, process group 1", "ncclKernel_SendRecv_..."
+    keys: tuple[str, ...]
     key: npt.NDArray[np.int32]
     sequence: npt.NDArray[np.int32]  # 0, 1, 2, ... within its key, in start order
     start_ns: npt.NDArray[np.int64]  # on the file's clock
@@ -56,4 +59,6 @@ def collective_anchors(trace: Trace, origin_ns: int) -> CollectiveAnchors:
 
 def _collective_key(name: str) -> str:
     collective = collective_of(name)
-    return collective if collective is not None else name.split("(", 1)[0].strip()
+    if collective is None:
+        return name.split("(", 1)[0].strip()
+    return collective_in_group(collective, process_group_of(name) or "")

@@ -1,8 +1,9 @@
 """Every rank's collectives in one table, each matched with the same collective on the other ranks.
 
-Two anchors match when they are the same collective with the same number (the k-th
-all-reduce of each rank). Columns, not objects: 512 ranks of ten thousand collectives each
-are five million rows, matched by sorting.
+Two anchors match when they are the same collective of the same process group (where the
+traces name it) with the same number (the k-th all-reduce of group 0 on each rank).
+Columns, not objects: 512 ranks of ten thousand collectives each are five million rows,
+matched by sorting.
 """
 
 from __future__ import annotations

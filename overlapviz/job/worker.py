@@ -3,20 +3,32 @@
 A plain function of a picklable `RankSource`, so that a process pool or a Dask cluster can
 run it; every failure the file can cause comes back as a `RankProblem`, never as an
 exception, so that one bad rank is named rather than stopping the others.
+
+An Nsight Systems export of several processes that ran GPU work (``nsys profile mpirun ...``)
+is several ranks: `rank_sources` makes one source per process, and its worker reads that
+process's rows alone. The rank is the process's MPI rank where the export's MPI trace records
+every process's (``MPI_RANKS``), else the process's place in the order of their ids.
 """
 
 from __future__ import annotations
 
+import gzip
 import os
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from overlapviz.core.analysis.time_window import Window, WindowError, clip_to_window, is_time_range, parse_window
 from overlapviz.core.analysis.time_window_names import range_window
+from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.trace.spans import Trace
+from overlapviz.importers.nsys import NsysFormatError, read_nsys
+from overlapviz.importers.nsys_processes import GpuProcess, gpu_processes, only_process
 from overlapviz.importers.read import read_trace_file
-from overlapviz.importers.to_trace import EmptyTraceError
+from overlapviz.importers.to_trace import EmptyTraceError, activities_to_trace
+from overlapviz.importers.untrusted_sqlite import SQLITE_MAGIC
 from overlapviz.job.summary import RankProblem, RankSummary, summarise
 from overlapviz.session import analyse
 
@@ -27,6 +39,14 @@ class RankSource:
 
     path: str
     window: str | None = None  # as ``--window`` takes it: ``2:4.5`` or a range's name
+    process: GpuProcess | None = None  # in an Nsight export of several processes: the one that is this rank
+    rank: int | None = None  # where the export, not the trace, says it
+    rank_from: str = ""
+
+
+def rank_sources(files: Sequence[Path | str], window: str | None = None) -> list[RankSource]:
+    """A source for each file, and for each process that ran GPU work in an Nsight export of several."""
+    return [source for file in files for source in _sources_of(str(file), window)]
 
 
 def summarise_file(source: RankSource) -> RankSummary | RankProblem:
@@ -36,16 +56,53 @@ def summarise_file(source: RankSource) -> RankSummary | RankProblem:
         where = socket.gethostname()  # on a cluster: which machine lacks the shared file system
         return RankProblem(path, f"{path}: the worker on {where} cannot see the file (every worker needs the path)")
     try:
-        trace = read_trace_file(path)
+        trace = read_trace_file(path) if source.process is None else _process_trace(path, source.process)
         if source.window is not None:
             trace = clip_to_window(trace, _window(trace, source.window))
     except WindowError as error:
         return RankProblem(path, f"{path}: --window: {error}")
-    except (TraceFormatError, EmptyTraceError) as error:
+    except (TraceFormatError, EmptyTraceError, NsysFormatError) as error:
         return RankProblem(path, str(error))
     except OSError as error:
         return RankProblem(path, f"cannot read {path}: {error.strerror or error}")
-    return summarise(path, analyse(trace))
+    summary = summarise(path, analyse(trace))
+    return summary if source.rank is None else summary.with_rank(source.rank, source.rank_from)
+
+
+def _sources_of(path: str, window: str | None) -> list[RankSource]:
+    """The file's one source, or one per process of an Nsight export of several; a file that fails here, as it is."""
+    try:
+        processes = gpu_processes(read_input_bytes(path), path) if _is_sqlite(path) else []
+    except (OSError, NsysFormatError):
+        processes = []  # the worker reads the file again and names what is wrong with it
+    ranks = [process.mpi_rank for process in processes]
+    by_mpi = bool(ranks) and None not in ranks and len(set(ranks)) == len(ranks)
+    if len(processes) < 2:
+        mpi = ranks[0] if by_mpi else None
+        return [RankSource(path, window, rank=mpi, rank_from="" if mpi is None else "MPI rank (MPI_RANKS)")]
+    how = "MPI rank (MPI_RANKS)" if by_mpi else "order of process ids"
+    return [
+        RankSource(path, window, process, process.mpi_rank if by_mpi else number, f"process {process.pid}: {how}")
+        for number, process in enumerate(processes)
+    ]
+
+
+def _is_sqlite(path: str) -> bool:
+    """Whether the file, un-gzipped, begins as an SQLite database: its first bytes only."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(len(SQLITE_MAGIC))
+        if head[:2] == b"\x1f\x8b":
+            with gzip.open(path, "rb") as unpacked:
+                head = unpacked.read(len(SQLITE_MAGIC))
+    except (OSError, EOFError, gzip.BadGzipFile):
+        return False
+    return head == SQLITE_MAGIC
+
+
+def _process_trace(path: str, process: GpuProcess) -> Trace:
+    """The trace of one process of an Nsight export of several."""
+    return activities_to_trace(only_process(read_nsys(read_input_bytes(path), path), process))
 
 
 def _window(trace: Trace, text: str) -> Window:

@@ -71,3 +71,44 @@ def changed(name, *statements):
         return connection.serialize()
     finally:
         connection.close()
+
+
+_PROCESS_COLUMNS = ("globalPid", "globalTid")
+_SECOND_PROCESS_SHIFT_NS = 1_000_000  # the second process's records, 1 ms after the first's
+
+
+def two_process_export(name, path, mpi_ranks=None):
+    """One real export made a job of two processes, written at `path`: what ``nsys profile mpirun`` writes.
+
+    Every record of the CUDA activity tables is copied as a second process's (a process id
+    that no process of the export has, on the next CUDA device, 1 ms later) and ``PROCESSES``
+    names it; `mpi_ranks` (the
+    first process's rank, the second's) adds the ``MPI_RANKS`` table of an MPI trace.
+    """
+    connection = database_of(name)
+    pid = connection.execute("SELECT globalPid >> 24 & 16777215 FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1").fetchone()[0]
+    other = connection.execute("SELECT max(pid) + 1 FROM PROCESSES").fetchone()[0]
+    tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table' AND "
+                                                   "name LIKE 'CUPTI_ACTIVITY_KIND_%'")]  # fmt: skip
+    for table in tables:
+        columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+        changed = [_second_process(column, other - pid) for column in columns]
+        connection.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(changed)} FROM {table}")
+    global_pid = connection.execute("SELECT globalPid FROM PROCESSES WHERE pid = ?", (pid,)).fetchone()[0]
+    connection.execute("INSERT INTO PROCESSES (globalPid, pid, name) VALUES (?, ?, 'rank-two')",
+                       (global_pid + ((other - pid) << 24), other))  # fmt: skip
+    if mpi_ranks is not None:
+        connection.execute("CREATE TABLE MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL)")
+        for process, rank in zip((pid, other), mpi_ranks, strict=True):
+            connection.execute("INSERT INTO MPI_RANKS VALUES (?, ?)", ((process << 24) + process, rank))
+    connection.commit()
+    path.write_bytes(connection.serialize())
+    return pid, other
+
+
+def _second_process(column, pid_step):
+    if column in _PROCESS_COLUMNS:
+        return f"{column} + ({pid_step} << 24)"
+    if column in ("start", "end", "timestamp"):
+        return f'"{column}" + {_SECOND_PROCESS_SHIFT_NS}'
+    return "deviceId + 1" if column == "deviceId" else f'"{column}"'

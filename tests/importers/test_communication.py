@@ -118,7 +118,7 @@ def test_the_collective_kineto_names_travels_with_each_span_into_its_tooltip():
     row = int(next(r for r in comm if collective_of(trace.name_of(int(r))) == "allreduce"))
     text = describe_span(trace, row)
     assert text.startswith("Communication: ncclKernel_AllReduce_RING_LL_Sum_float(")
-    assert "communication: NCCL collective (allreduce)" in text.splitlines()
+    assert "communication: NCCL collective (allreduce) in process group 0" in text.splitlines()
 
 
 def test_without_collective_args_the_kernel_name_alone_makes_communication():

@@ -5,7 +5,9 @@ moves data between GPUs: it is communication, not the GPU computing. Where the t
 the collective a kernel ran (Kineto's ``Collective name`` argument), the span's name is the
 kernel's followed by the collective in square brackets, ``ncclDevKernel_Generic [allreduce]``:
 the name travels with the span into overlapviz's own files and through every slice of the
-trace, and kernels of one name that ran different collectives are told apart.
+trace, and kernels of one name that ran different collectives are told apart. Where the trace
+names the process group too (Kineto's ``Process Group Name``), it follows the collective:
+``ncclDevKernel_Generic [allreduce, process group 0]``, as NCCL orders collectives per group.
 """
 
 from __future__ import annotations
@@ -13,18 +15,32 @@ from __future__ import annotations
 import re
 
 _WITH_COLLECTIVE = re.compile(r"^(?P<kernel>.*) \[(?P<collective>[^\[\]]+)\]$", re.DOTALL)
+_IN_GROUP = ", process group "
 _RCCL = re.compile(r"^(?:void\s+)?rccl", re.IGNORECASE)
 
 
 def with_collective(kernel: str, collective: str) -> str:
-    """The name of a communication span whose collective the trace names."""
+    """The name of a communication span whose collective (`collective_in_group`) the trace names."""
     return f"{kernel} [{collective}]"
+
+
+def collective_in_group(collective: str, group: str) -> str:
+    """What the brackets hold: the collective, and its process group where the trace names one."""
+    group = re.sub(r"[\[\]\r\n]", "", group).strip()
+    return f"{collective}{_IN_GROUP}{group}" if group else collective
 
 
 def collective_of(name: str) -> str | None:
     """The collective a communication span's name carries; None where the trace did not say."""
     match = _WITH_COLLECTIVE.match(name)
-    return None if match is None else match["collective"]
+    return None if match is None else match["collective"].split(_IN_GROUP, 1)[0]
+
+
+def process_group_of(name: str) -> str | None:
+    """The process group a communication span's name carries; None where the trace did not say."""
+    match = _WITH_COLLECTIVE.match(name)
+    parts = [] if match is None else match["collective"].split(_IN_GROUP, 1)
+    return parts[1] if len(parts) == 2 else None
 
 
 def communication_rule(name: str) -> str:
@@ -33,4 +49,6 @@ def communication_rule(name: str) -> str:
     collective = collective_of(name)
     if collective is None:
         return f"communication: {library} kernel"
-    return f"communication: {library} collective ({collective})"
+    group = process_group_of(name)
+    in_group = "" if group is None else f" in process group {group}"
+    return f"communication: {library} collective ({collective}){in_group}"
