@@ -288,3 +288,30 @@ def test_settings_out_of_range_are_refused_by_the_app_not_the_command_line(tmp_p
     assert len(columnar_trace(raw, "t.ovz")) == len(trace)
     with pytest.raises(TraceFormatError, match=r"^t\.ovz: .*chunks"):
         columnar_session(raw, "t.ovz")
+
+
+def test_a_directory_listing_thousands_of_members_is_refused_before_zipfile_lists_it(tmp_path):
+    many = [(f"padding/member-{number:06d}-of-a-hostile-file", b"") for number in range(24_000)]
+    assert "its directory takes" in refusal(zipped([*good_members().items(), *many]), tmp_path)
+
+
+def test_a_directory_size_claimed_through_zip64_is_checked_too(tmp_path):
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", allowZip64=True) as archive:
+        for name, data in good_members().items():
+            archive.writestr(name, data)
+    data = bytearray(raw.getvalue())
+    end = data.rfind(b"PK\x05\x06")
+    locator = 20  # a zip64 end-of-directory locator comes just before the end record
+    record = 56  # and the zip64 end record (its fixed part) just before the locator
+    # Build a zip64 record and locator claiming a directory of 5 MB, as a hostile writer may.
+    directory_at = int.from_bytes(data[end + 16 : end + 20], "little")
+    zip64 = (
+        b"PK\x06\x06" + (record - 12).to_bytes(8, "little") + (45).to_bytes(2, "little") + (45).to_bytes(2, "little")
+        + bytes(8) + (15).to_bytes(8, "little") + (15).to_bytes(8, "little")
+        + (5 * 1024**2).to_bytes(8, "little") + directory_at.to_bytes(8, "little")
+    )  # fmt: skip
+    locator_bytes = b"PK\x06\x07" + bytes(4) + end.to_bytes(8, "little") + (1).to_bytes(4, "little")
+    assert len(zip64) == record and len(locator_bytes) == locator
+    forged = bytes(data[:end]) + zip64 + locator_bytes + bytes(data[end:])
+    assert "its directory takes 5,242,880 bytes" in refusal(forged, tmp_path)

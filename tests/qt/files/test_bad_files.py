@@ -204,3 +204,14 @@ def test_a_newer_open_replaces_one_still_reading(live_window, qtbot, tmp_path):
     qtbot.wait(100)  # the first open, had it not been dropped, would report by now too
     assert finished == [True]
     assert window.current_trace().meta.device_name == "The second GPU"
+
+
+def test_a_columnar_file_is_read_beside_the_window_unless_too_large_to_hold_twice(tmp_path, monkeypatch):
+    from overlapviz.core.files.columnar_write import export_columnar
+
+    columns = tmp_path / "trace.ovz"
+    export_columnar(import_chrome(ASSET), columns)
+    monkeypatch.setattr(file_loading, "IN_THREAD_MAX_BYTES", 1024)  # far smaller than the file
+    assert not file_loading.reads_in_child(columns)  # columns are checked in place, not parsed
+    monkeypatch.setattr(file_loading, "machine_memory_bytes", lambda: columns.stat().st_size)
+    assert file_loading.reads_in_child(columns)
