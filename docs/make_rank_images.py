@@ -10,6 +10,11 @@ a synthetic job of 16 ranks made from those two (even ranks from rank 0, odd fro
 one's work moved 2 ms later than the one before, rank 11's 60 ms later, and rank 5's copies made
 pageable, so that the picture shows many rows, a late rank and marked ranks. Look at the picture
 before committing it.
+
+The synthetic ranks share rank 0's collectives, ending together on the job's clock (the odd
+ranks' at rank 1's real offset), so that the clocks align exactly; rank 11 starts each of them
+`LATE_NS` later (at most when it ends, as the others wait in theirs), which makes it the
+straggler. Every rank's copies are pinned but rank 5's, which are all pageable.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import numpy as np
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
@@ -27,8 +33,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 from overlapviz._qt.app import ensure_app
 from overlapviz._qt.ranks.rank_panel import RankOverviewPanel
 from overlapviz._qt.themes import THEMES, apply_stylesheet
+from overlapviz.job.anchors import CollectiveAnchors
 from overlapviz.job.reduce import JobSummary, reduce_job
-from overlapviz.job.summary import RankSummary
+from overlapviz.job.summary import RankFigures, RankSummary
 from overlapviz.job.worker import RankSource, summarise_file
 from overlapviz.view.rank_overview import rank_overview
 
@@ -45,22 +52,36 @@ POINT_SIZE = 17  # text a projector shows at the back of a room
 
 
 def synthetic_job(real: list[RankSummary]) -> JobSummary:
-    """16 ranks made from the two real ones (see the module docstring); their collectives stay where they were."""
+    """16 ranks made from the two real ones (see the module docstring)."""
+    real_offsets = [clock.offset_ns for clock in reduce_job(real).clocks]
     ranks = []
     for number in range(SYNTHETIC_RANKS):
         base = real[number % 2]
         moved = STEP_NS * number + (LATE_NS if number == LATE_RANK else 0)
         buckets = dataclasses.replace(base.buckets, start_ns=base.buckets.start_ns + moved)
-        figures = base.figures
-        if number == PAGEABLE_RANK:
-            copies = figures.pageable_copies + figures.pinned_copies
-            figures = dataclasses.replace(figures, pageable_copies=copies, pinned_copies=0,
-                                          host_blocked_ns=figures.host_blocked_ns * 40)  # fmt: skip
+        anchors = _collectives(real[0].anchors, -real_offsets[number % 2], LATE_NS if number == LATE_RANK else 0)
         ranks.append(dataclasses.replace(
-            base, file=f"rank{number}.json.gz", rank=number, world_size=SYNTHETIC_RANKS, figures=figures,
-            buckets=buckets, device_start_ns=base.device_start_ns + moved, device_end_ns=base.device_end_ns + moved,
+            base, file=f"rank{number}.json.gz", rank=number, world_size=SYNTHETIC_RANKS,
+            figures=_copies(base.figures, pageable=number == PAGEABLE_RANK), anchors=anchors, buckets=buckets,
+            device_start_ns=base.device_start_ns + moved, device_end_ns=base.device_end_ns + moved,
         ))  # fmt: skip
     return reduce_job(ranks)
+
+
+def _collectives(anchors: CollectiveAnchors, shift_ns: int, late_ns: int) -> CollectiveAnchors:
+    """`anchors` on a clock `shift_ns` later, each started `late_ns` later but no later than it ends."""
+    ends = anchors.end_ns + shift_ns
+    starts = np.minimum(anchors.start_ns + shift_ns + late_ns, ends)
+    return dataclasses.replace(anchors, start_ns=starts, end_ns=ends)
+
+
+def _copies(figures: RankFigures, pageable: bool) -> RankFigures:
+    """Every copy pinned, or every copy pageable (the host then blocked 40 times as long)."""
+    copies = figures.pageable_copies + figures.pinned_copies
+    if not pageable:
+        return dataclasses.replace(figures, pageable_copies=0, pinned_copies=copies)
+    return dataclasses.replace(figures, pageable_copies=copies, pinned_copies=0,
+                               host_blocked_ns=figures.host_blocked_ns * 40)  # fmt: skip
 
 
 def picture(real: JobSummary, synthetic: JobSummary, path: Path) -> None:

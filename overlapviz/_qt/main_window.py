@@ -163,6 +163,7 @@ class MainWindow(QMainWindow):
         self.looks.follow_fonts(
             self.timeline.set_font, self.compare.set_font, self.metrics.set_font, self.rank_panel.set_font
         )
+        self.looks.follow_themes(self.rank_panel.set_theme)  # presentation mode's theme too, not only the user's
         self.looks.show()
         explanations = self.teaching.actions.explanations
         history = self.controller.runs.history

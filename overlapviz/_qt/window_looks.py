@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction, QColor, QFont
 from PySide6.QtWidgets import QApplication
 
 from overlapviz._qt.teaching.compare_panel import ComparePanel
-from overlapviz._qt.themes import DEFAULT_THEME, THEMES, apply_stylesheet, get_theme
+from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme, apply_stylesheet, get_theme
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.font_scale import FontScale
 from overlapviz._qt.widgets.legend import LegendBar
@@ -34,6 +34,7 @@ class WindowLooks:
         self._timeline, self._compare, self._legend = timeline, compare, legend
         self._theme_actions = theme_actions
         self._on_show = DEFAULT_THEME
+        self._theme_takers: list[Callable[[Theme], object]] = []
         model.theme_changed.connect(self._show_users_theme)
         model.text_scale_changed.connect(self._show_text_scale)
 
@@ -50,6 +51,10 @@ class WindowLooks:
             self._fonts.changed.connect(take)
         self._fonts.changed.connect(lambda _font: self._note_text_scale())
 
+    def follow_themes(self, *takers: Callable[[Theme], object]) -> None:
+        """Give `takers` each theme put on show: the user's, or presentation mode's over it."""
+        self._theme_takers += takers
+
     def theme_name(self) -> str:
         """The theme on show."""
         return self._on_show
@@ -64,6 +69,8 @@ class WindowLooks:
         self._timeline.set_theme(theme)
         self._compare.set_theme(theme)
         self._legend.set_text_colour(QColor(theme.foreground))
+        for take in self._theme_takers:
+            take(theme)
         self._theme_actions[name].setChecked(True)
 
     def keep_on_show(self) -> None:

@@ -1,30 +1,25 @@
 """File ▸ Open folder: a job's ranks summarised in worker processes, with progress, then reduced.
 
 The window's own process holds summaries only, never a rank's events: each rank's trace is
-read and analysed in a spawned worker (`job.worker.summarise_file`), as many at once as the
-cores and the memory allow (`job.pool.local_workers`). The waits look at the cancel token in
-short steps, so that a newer open or closing the window stops the map at once. Every worker
+read and analysed in a spawned worker (`app.rank_processes`), as many at once as the cores
+and the memory allow (`job.pool.local_workers`). The waits look at the cancel token in short
+steps, so that a newer open or closing the window stops the workers at once. Every worker
 runs in a process of its own, even for one rank: parsing a trace holds Python's lock for
 seconds, which a thread beside the GUI's would take from it. Pure: no Qt here.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
+from overlapviz.app.rank_processes import Progress, read_ranks
 from overlapviz.core.cancel import CancelToken
 from overlapviz.job.discovery import JobInputError, folder_traces
 from overlapviz.job.pool import RankResult, local_workers
 from overlapviz.job.reduce import JobSummary, reduce_job
-from overlapviz.job.worker import RankSource, rank_sources, summarise_file
+from overlapviz.job.worker import RankSource, rank_sources
 from overlapviz.view.rank_overview import RankOverview, rank_overview
-
-POLL_S = 0.05  # how often a wait on the workers looks at the cancel token
-Progress = Callable[[int, int], None]  # (ranks read, ranks in all)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -63,33 +58,4 @@ def map_with_progress(
 ) -> list[RankResult]:
     """Each source's summary (or problem), in order, from spawned workers; `progress` after each."""
     count = local_workers([source.path for source in sources]) if workers is None else workers
-    count = max(1, min(count, len(sources)))
-    pool = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        futures = [pool.submit(summarise_file, source) for source in sources]
-        _wait_all(futures, cancel, progress)
-        return [future.result() for future in futures]
-    finally:
-        if cancel.cancelled:
-            _stop_workers(pool)
-        pool.shutdown(wait=not cancel.cancelled, cancel_futures=True)
-
-
-def _wait_all(futures: list[Future[RankResult]], cancel: CancelToken, progress: Progress) -> None:
-    pending = set(futures)
-    while pending:
-        cancel.check()
-        done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
-        if done:
-            progress(len(futures) - len(pending), len(futures))
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Stop the workers of a cancelled map: a rank under way could take seconds more, for nothing.
-
-    The pool offers no way to stop a task begun, so its processes are terminated; the pool's
-    own table of them is private, hence read with care.
-    """
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        process.terminate()
+    return read_ranks(sources, max(1, min(count, len(sources))), cancel, progress)

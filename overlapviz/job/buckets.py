@@ -37,11 +37,23 @@ class TimeBuckets:
         return self.start_ns + self.bucket_ns * len(next(iter(self.shares.values())))
 
 
+def device_span(trace: Trace) -> tuple[int, int]:
+    """The first device op's start and the last one's end, in the trace's times; (0, 0) without device ops.
+
+    The first op, not the trace's time 0: a profiler writes host events long before any GPU
+    work, and the job's span and the overview start where the GPUs do.
+    """
+    device = trace.device_mask
+    if not device.any():
+        return 0, 0
+    return int(trace["start_ns"][device].min()), int(trace["end_ns"][device].max())
+
+
 def time_buckets(trace: Trace, origin_ns: int, count: int = BUCKETS) -> TimeBuckets:
     """`count` buckets over the device's time of `trace` (whose time 0 was `origin_ns`)."""
     device = trace.device_mask
-    first = int(trace["start_ns"][device].min()) if device.any() else 0
-    last = int(trace["end_ns"][device].max()) if device.any() else 1
+    first, last = device_span(trace)
+    last = max(last, first + 1)
     width = max(1, -(-(last - first) // count))
     edges = first + width * np.arange(count + 1, dtype=np.int64)
     shares = {kind: _shares(trace, trace.mask(*kinds), edges) for kind, kinds in BUCKET_KINDS.items()}

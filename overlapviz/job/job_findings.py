@@ -3,7 +3,10 @@
 - ``straggler``: one rank starts most of the matched collectives last, later than the clocks'
   uncertainty allows, while the others wait in theirs;
 - ``pageable-ranks``: some ranks copy from pageable memory where the others' copies are pinned;
-- ``overlap-outlier``: a rank hides far less than the others (copy time hidden 10 % against 90 %).
+- ``overlap-outlier``: some ranks hide far less than the others (copy time hidden 10 % against 90 %).
+
+Ranks that share a finding are one finding, however many they are, and the findings come
+most important first, so that a job of 512 ranks reads as a few lines.
 """
 
 from __future__ import annotations
@@ -16,11 +19,12 @@ import numpy as np
 from overlapviz.core.number_text import duration_text, fixed
 from overlapviz.job.clocks import RankClock
 from overlapviz.job.matching import MatchedCollectives
+from overlapviz.job.rank_names import ranks_text
 from overlapviz.job.summary import RankSummary
 
 STRAGGLER_SHARE = 0.5  # of the matched collectives it must start last
 STRAGGLER_MIN_NS = 20_000  # later than this, and than twice the clocks' uncertainty
-OUTLIER_POINTS = 30.0  # percentage points below the other ranks' median
+OUTLIER_POINTS = 30.0  # percentage points between the ranks that hide less and the others
 PAGEABLE_SHARE = 0.5
 OVERLAP_FIGURES = {
     "copy_hidden_pct": "copy time hidden", "comm_hidden_pct": "communication hidden",
@@ -43,9 +47,15 @@ class JobFinding:
 
 def job_findings(ranks: Sequence[RankSummary], clocks: Sequence[RankClock],
                  matched: MatchedCollectives) -> list[JobFinding]:  # fmt: skip
-    """Every finding of the job, the straggler first."""
-    found = [_straggler(ranks, clocks, matched), _pageable_ranks(ranks)]
-    return [f for f in found if f is not None] + _overlap_outliers(ranks)
+    """Every finding of the job, the most important first.
+
+    The straggler first: every other rank waits for it at every collective. Then the ranks
+    copying from pageable memory (their copies cannot overlap at all), then the overlap
+    outliers, those that lose the most percentage points summed over their ranks first.
+    """
+    found = [f for f in (_straggler(ranks, clocks, matched), _pageable_ranks(ranks)) if f is not None]
+    outliers = sorted(_overlap_outliers(ranks), key=lambda weighed: -weighed[0])
+    return found + [finding for _, finding in outliers]
 
 
 def _straggler(ranks: Sequence[RankSummary], clocks: Sequence[RankClock],
@@ -82,32 +92,67 @@ def _pageable_ranks(ranks: Sequence[RankSummary]) -> JobFinding | None:
     pinned = [n for n, s in known.items() if s < PAGEABLE_SHARE]
     if not pageable or len(pinned) <= len(pageable):
         return None
-    names = tuple(r for n in pageable if (r := ranks[n].rank) is not None)
-    return JobFinding("pageable-ranks", f"{_ranks_text(names)} copy from pageable host memory where the other"
-                      f" {len(pinned)} ranks' copies are pinned: their copies are staged by the driver and"
+    names = _names(ranks, pageable)
+    verb = "copies" if len(names) == 1 else "copy"
+    return JobFinding("pageable-ranks", f"{ranks_text(names, len(ranks))} {verb} from pageable host memory where the"
+                      f" other {len(pinned)} ranks' copies are pinned: the driver stages such copies and they"
                       " cannot overlap; pin their buffers (pin_memory=True) as the others do.", names)  # fmt: skip
 
 
-def _overlap_outliers(ranks: Sequence[RankSummary]) -> list[JobFinding]:
+def _overlap_outliers(ranks: Sequence[RankSummary]) -> list[tuple[float, JobFinding]]:
+    """For each overlap figure, the ranks far below the others as one finding, weighed by the points they lose."""
     found = []
     for key, title in OVERLAP_FIGURES.items():
-        values = {n: v for n, r in enumerate(ranks) if (v := getattr(r.figures, key)) is not None}
-        for n, value in values.items():
-            others = [v for m, v in values.items() if m != n]
-            if not others or float(np.median(others)) - value < OUTLIER_POINTS:
-                continue
-            name = ranks[n].rank
-            found.append(JobFinding("overlap-outlier", f"Rank {name}: {title} {fixed(value, 0)} % against"
-                                    f" {fixed(float(np.median(others)), 0)} % on the other ranks (median).",
-                                    (name,) if name is not None else ()))  # fmt: skip
+        values = {n: float(v) for n, r in enumerate(ranks) if (v := getattr(r.figures, key)) is not None}
+        split = split_at_widest_gap(values)
+        if split is not None:
+            found.append(_outlier_finding(ranks, title, values, *split))
     return found
+
+
+def split_at_widest_gap(values: dict[int, float]) -> tuple[list[int], list[int]] | None:
+    """The keys of `values` below the widest gap between them and those above; None where no gap is that wide.
+
+    Not "each rank against the others' median": where the ranks fall in two groups of about
+    one size (half at 2 %, half at 65 %), that median jumps from one group to the other with
+    a single rank, and flags one half or none by accident. The widest gap splits them the
+    same way whatever the groups' sizes, and the lower group is what loses time.
+    """
+    order = sorted(values, key=lambda n: values[n])
+    gaps = np.diff([values[n] for n in order])
+    if gaps.size == 0 or gaps.max() < OUTLIER_POINTS:
+        return None
+    at = int(gaps.argmax()) + 1
+    return order[:at], order[at:]
+
+
+def _outlier_finding(ranks: Sequence[RankSummary], title: str, values: dict[int, float],
+                     low: list[int], high: list[int]) -> tuple[float, JobFinding]:  # fmt: skip
+    high_median = float(np.median([values[n] for n in high]))
+    if len(high) == 1:
+        against = f"on rank {ranks[high[0]].rank}"
+    elif len(low) < len(high):
+        against = "on the other ranks (median)"
+    else:  # no majority to call "the others": compare with the better group, and say that the ranks split
+        against = f"on the other {len(high)} ranks (median); the ranks fall in two groups"
+    names = _names(ranks, sorted(low, key=lambda n: ranks[n].rank or 0))
+    message = f"{ranks_text(names, len(ranks))}: {title} {_percent_range([values[n] for n in low])} against" \
+              f" {fixed(high_median, 0)} % {against}."  # fmt: skip
+    lost = sum(high_median - values[n] for n in low)
+    return lost, JobFinding("overlap-outlier", message, names)
+
+
+def _names(ranks: Sequence[RankSummary], indices: Sequence[int]) -> tuple[int, ...]:
+    """The rank numbers of `ranks` at `indices` (the job has numbered them all)."""
+    return tuple(r for n in indices if (r := ranks[n].rank) is not None)
+
+
+def _percent_range(values: Sequence[float]) -> str:
+    """``2 %``, or ``2\u20139 %`` where the values differ once rounded."""
+    low, high = fixed(min(values), 0), fixed(max(values), 0)
+    return f"{low} %" if low == high else f"{low}\u2013{high} %"
 
 
 def _pageable_share(rank: RankSummary) -> float | None:
     copies = rank.figures.pageable_copies + rank.figures.pinned_copies
     return None if copies == 0 else rank.figures.pageable_copies / copies
-
-
-def _ranks_text(names: Sequence[int]) -> str:
-    shown = ", ".join(str(n) for n in names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-    return f"Rank {shown}" if len(names) == 1 else f"Ranks {shown}"

@@ -15,7 +15,7 @@ from typing import Any
 from overlapviz.core.analysis.intervals import covered_ns, union_intervals
 from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace
 from overlapviz.job.anchors import CollectiveAnchors, collective_anchors
-from overlapviz.job.buckets import TimeBuckets, time_buckets
+from overlapviz.job.buckets import TimeBuckets, device_span, time_buckets
 from overlapviz.job.discovery import rank_from_name, rank_from_process
 from overlapviz.job.rank_report import trace_report
 from overlapviz.session import RunResult
@@ -47,7 +47,7 @@ class RankSummary:
     report: dict[str, Any]  # what ``overlapviz analyze --json FILE`` prints
     figures: RankFigures
     origin_ns: int | None  # the file's clock at the trace's time 0; None where the file has no clock of its own
-    device_start_ns: int  # the first and last device time, on the file's clock
+    device_start_ns: int  # the first device op's start and the last one's end, on the file's clock
     device_end_ns: int
     anchors: CollectiveAnchors
     buckets: TimeBuckets
@@ -73,15 +73,15 @@ def summarise(path: Path | str, result: RunResult) -> RankSummary:
     origin = int(given) if isinstance(given, int) else None
     rank, rank_from = _rank_of(trace, path)
     world = trace.meta.extra.get("world_size")
-    device = trace.device_mask
+    first, last = device_span(trace)
     return RankSummary(
         file=str(path), rank=rank, rank_from=rank_from,
         world_size=world if isinstance(world, int) else None,
         report=trace_report(str(path), result),
         figures=_figures(result),
         origin_ns=origin,
-        device_start_ns=int(trace["start_ns"][device].min(initial=0)) + (origin or 0),
-        device_end_ns=int(trace["end_ns"][device].max(initial=0)) + (origin or 0),
+        device_start_ns=first + (origin or 0),
+        device_end_ns=last + (origin or 0),
         anchors=collective_anchors(trace, origin or 0),
         buckets=time_buckets(trace, origin or 0),
     )  # fmt: skip

@@ -156,7 +156,7 @@ def _row(job: JobSummary, rank: RankSummary, offset_ns: int, zero_ns: int) -> Ra
 
 
 def job_heading(job: JobSummary) -> str:
-    """``2 ranks of 128 · makespan 1234.1 ms · clocks aligned on collectives, to within 134.0 ms``."""
+    """``2 ranks of 128 · makespan 1231.2 ms · clocks aligned on collectives, to within 134.0 ms``."""
     world = job.world_size
     of = f" of {world}" if world is not None and world > len(job.ranks) else ""
     uncertainty = job_uncertainty_ns(job.clocks)

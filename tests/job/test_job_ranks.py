@@ -54,6 +54,16 @@ def test_the_buckets_cover_what_ran_and_leave_the_rest_idle(real_summaries):
     assert np.all(buckets.shares["idle"] <= 1 - np.maximum(buckets.shares["compute"], buckets.shares["copies"]) + 1e-6)
 
 
+def test_a_ranks_device_time_runs_from_its_first_gpu_op_not_from_the_files_time_0(real_summaries):
+    trace = read_trace_file(RANK_FILES[0])
+    summary, device = real_summaries[0], trace.device_mask
+    first, last = int(trace["start_ns"][device].min()), int(trace["end_ns"][device].max())
+    assert first > int(trace["start_ns"].min())  # the profiler's host events come before any GPU work
+    assert (summary.device_start_ns - summary.origin_ns, summary.device_end_ns - summary.origin_ns) == (first, last)
+    assert summary.device_end_ns - summary.device_start_ns == summary.figures.makespan_ns
+    assert summary.buckets.start_ns == summary.device_start_ns
+
+
 def test_a_file_that_is_no_trace_comes_back_as_a_problem_naming_it(tmp_path):
     bad = tmp_path / "rank-3.json"
     bad.write_text('{"not": "a trace"}')

@@ -87,6 +87,15 @@ def test_files_that_do_not_say_their_rank_take_the_free_ones(real_summaries):
     assert [(r.rank, r.rank_from) for r in job.ranks] == [(0, "distributedInfo"), (1, "file order")]
 
 
+def test_a_jobs_makespan_runs_from_its_first_gpu_op_to_its_last(real_summaries):
+    twin = dataclasses.replace(real_summaries[0], rank=1, file="twin.json.gz")
+    job = reduce_job([real_summaries[0], twin])  # one clock, the same work: the job lasts as long as each
+    assert job.makespan_ns == real_summaries[0].figures.makespan_ns
+    later = dataclasses.replace(twin, device_start_ns=twin.device_start_ns + 5 * MS,
+                                device_end_ns=twin.device_end_ns + 5 * MS)  # fmt: skip
+    assert reduce_job([real_summaries[0], later]).makespan_ns == real_summaries[0].figures.makespan_ns + 5 * MS
+
+
 def test_the_process_pool_gives_what_one_process_gives():
     sources = [RankSource(str(file)) for file in RANK_FILES]
     pooled, alone = map_local(sources, workers=2), map_local(sources, workers=1)

@@ -86,6 +86,8 @@ def test_the_real_job_has_a_row_per_rank_on_one_grid_with_its_marks_and_figures(
     assert overview.heading.startswith("2 ranks of 128")
     assert overview.image[:, :, 3].any(axis=1).all()  # every rank drew something
     assert overview.rows_of([1, 7, 0]) == [1, 0]
+    assert min(row.start_ns for row in overview.rows) == 0  # the job's first GPU op, not a file's time 0
+    assert max(row.end_ns for row in overview.rows) == overview.span_ns == real_job.makespan_ns
 
 
 def test_a_pair_of_ranks_is_moved_onto_the_job_clock_by_one_side(real_job):

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
+COMPARE_RANKS_KEYS = "Ctrl+Shift+R"  # free beside Ctrl+Shift+C (Copy picture); R as in the menu's "&ranks"
+
 
 @dataclass(frozen=True)
 class RankActions:
@@ -29,7 +31,8 @@ def build_rank_actions(window: QMainWindow) -> RankActions:
             "The overview of the job's ranks again, as it was (nothing is read again)",
         ),
         compare_ranks=_action(
-            window, "Compare &ranks", [], "The two ranks selected in the overview on one time axis, the job's clock"
+            window, "Compare &ranks", [COMPARE_RANKS_KEYS],
+            f"The two ranks selected in the overview on one time axis, the job's clock ({COMPARE_RANKS_KEYS})",
         ),
     )  # fmt: skip
     _place(window, actions)

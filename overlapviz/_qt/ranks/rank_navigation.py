@@ -24,7 +24,6 @@ from overlapviz._qt.files.file_actions import FileActions
 from overlapviz._qt.files.file_loading import load_file
 from overlapviz._qt.ranks.rank_actions import RankActions, build_rank_actions
 from overlapviz._qt.ranks.rank_panel import RankOverviewPanel
-from overlapviz._qt.themes import get_theme
 from overlapviz.app.controller import AppController
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.job_opening import OpenedJob, read_job_folder
@@ -68,8 +67,6 @@ class RankNavigation(QObject):
         self.panel.plot.selection_changed.connect(lambda rows: a.compare_ranks.setEnabled(len(rows) == 2))
         self._progress.connect(self._say_progress)
         model.shown_changed.connect(lambda _shown: self._show_page(self._timelines))
-        model.theme_changed.connect(lambda name: self.panel.set_theme(get_theme(name)))
-        self.panel.set_theme(get_theme(model.theme))
         self._enable()
 
     def open_folder(self, folder: Path | None = None) -> bool:

@@ -7,7 +7,7 @@ It takes the centre of the window in place of the timeline while a job is on sho
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -22,13 +22,17 @@ from PySide6.QtWidgets import (
 )
 
 from overlapviz._qt.ranks.overview_plot import RankOverviewPlot
+from overlapviz._qt.ranks.rank_actions import COMPARE_RANKS_KEYS
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.widgets.legend import LegendBar
 from overlapviz._qt.widgets.metrics_panel import finding_text_rect
 from overlapviz.view.rank_overview import LEGEND_MEANING, RANK_LEGEND, RankOverview
 from overlapviz.view.unit_text import unbreakable
 
-HOW = "Click a rank to open its timeline (or select it and press Enter); Ctrl+click two ranks to compare them."
+HOW = (
+    "Click a rank to open its timeline (or select it and press Enter);"
+    f" Ctrl+click two ranks to compare them ({COMPARE_RANKS_KEYS})."
+)
 NO_JOB_FINDINGS = "Nothing stands out between the ranks."
 WRAP = Qt.TextFlag.TextWordWrap
 RANKS_ROLE = Qt.ItemDataRole.UserRole  # a finding's rows of the overview
@@ -59,6 +63,7 @@ class RankOverviewPanel(QWidget):
         self.findings.itemClicked.connect(lambda item: self.plot.set_selected(list(item.data(RANKS_ROLE) or [])))
         self.findings.viewport().installEventFilter(self)
         self._on_selection([])
+        self.set_font(self.font())  # the window's text size from the start, the axes' too (pyqtgraph's own otherwise)
 
     def _lay_out(self) -> None:
         buttons = QHBoxLayout()
@@ -70,7 +75,8 @@ class RankOverviewPanel(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.plot)
         split.addWidget(box)
-        split.setStretchFactor(0, 1)
+        split.setStretchFactor(0, 3)  # the findings take a quarter of spare width: room to read on a wide screen
+        split.setStretchFactor(1, 1)
         split.setSizes([900, 300])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -96,8 +102,9 @@ class RankOverviewPanel(QWidget):
         self._fit_rows()
 
     def set_theme(self, theme: Theme) -> None:
-        """The plot in `theme`'s colours."""
+        """The plot and the colour key in `theme`'s colours (the list and labels follow the style sheet)."""
         self.plot.set_theme(theme)
+        self.legend.set_text_colour(QColor(theme.foreground))
 
     def set_font(self, font: QFont) -> None:
         """Text in `font` (the window's text size), the plot's axes too."""
@@ -109,7 +116,9 @@ class RankOverviewPanel(QWidget):
         self.open_button.setEnabled(len(rows) >= 1)
         self.compare_button.setEnabled(len(rows) == 2)
         self.compare_button.setToolTip(
-            "Both ranks on one time axis, the job's clock" if len(rows) == 2 else "Ctrl+click two ranks first"
+            f"Both ranks on one time axis, the job's clock ({COMPARE_RANKS_KEYS})"
+            if len(rows) == 2
+            else f"Ctrl+click two ranks first, then press this or {COMPARE_RANKS_KEYS}"
         )
 
     def _open_selected(self) -> None:

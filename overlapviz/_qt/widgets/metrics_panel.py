@@ -290,8 +290,16 @@ def _figure_name(key: str) -> str:
 
 
 def finding_text_rect(findings: QListWidget, item_rect: QRect) -> QRect:
-    """Where the style draws an item's text inside `item_rect` (inside its style-sheet padding)."""
+    """Where the style wraps an item's text inside `item_rect`: inside its style-sheet padding and text margins.
+
+    The item delegate lays the text out narrower than the style's text rect, by a focus
+    frame's margin and a pixel on each side; measured without them, a narrow list wraps a
+    finding into more lines than its row was given and clips the last.
+    """
     option = QStyleOptionViewItem()
     findings.initViewItemOption(option)
     option.rect = item_rect
-    return findings.style().subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, findings)
+    style = findings.style()
+    margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, findings) + 1
+    text_rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, findings)
+    return text_rect.adjusted(margin, 0, -margin, 0)

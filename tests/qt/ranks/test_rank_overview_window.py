@@ -58,7 +58,7 @@ def test_compare_ranks_puts_two_ranks_on_the_jobs_clock(qtbot, window, job_folde
     rows = window.ranks.opened.overview.rows
     shift_a, shift_b = pair_shifts(rows[0], rows[1])
     # each side's own first device op, moved by the job's clocks and nothing else (no line-up at first ops)
-    own = [summary.buckets.start_ns - summary.origin_ns for summary in window.ranks.opened.job.ranks]
+    own = [summary.device_start_ns - summary.origin_ns for summary in window.ranks.opened.job.ranks]
     assert first_device_ns(pinned.view.trace) == own[0] + shift_a
     assert first_device_ns(shown.view.trace) == own[1] + shift_b
     assert window.statusBar().currentMessage().startswith("Rank 0 (A) and rank 1 (B) on the job's clock")
