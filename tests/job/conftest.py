@@ -1,14 +1,11 @@
-"""The real job of the tests: two ranks of one 128-rank job (tests/data/ranks/README.md), in a folder of their own."""
+"""The real job of the tests (`rank_files`), in a folder of its own and summarised once."""
 
 import shutil
-from pathlib import Path
 
 import pytest
+from rank_files import RANK_FILES
 
 from overlapviz.job.worker import RankSource, summarise_file
-
-REAL = Path(__file__).parents[1] / "data" / "torch-real"
-RANK_FILES = (REAL / "hta-sampled-rank0-of-128.json.gz", REAL / "hta-sampled-rank1-of-128.json.gz")
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from cli_runs import run_cli
-from conftest import RANK_FILES
+from rank_files import RANK_FILES
 
 from overlapviz.job import dask_map as dask_module
 from overlapviz.job.dask_map import LOCAL_CLUSTER, SCHEDULER_ENV, ClusterError, dask_map, map_on_client

@@ -4,7 +4,7 @@ import pickle
 
 import numpy as np
 import pytest
-from conftest import RANK_FILES
+from rank_files import RANK_FILES
 
 from overlapviz.core.trace.spans import OpKind
 from overlapviz.importers.read import read_trace_file

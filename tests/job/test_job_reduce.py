@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 from cli_runs import run_cli
-from conftest import RANK_FILES
+from rank_files import RANK_FILES
 
 from overlapviz.job.anchors import CollectiveAnchors
 from overlapviz.job.discovery import JobInputError
