@@ -13,8 +13,8 @@ the columnar ``.ovz`` (`export_columnar`; ``--form ovz``, the default) or Chrome
 what a user waits for from File > Open to the picture, each step timed as the app does it
 (`file_loading.load_file`, then the window's show): **read** the file (where the app
 reads it: a JSON file past 1 MiB in a child process, a columnar one on the loading thread),
-**analyse** it (`session.analyse`: metrics and findings), **prepare** it (`prepare_view`: lanes, span sets, levels, callouts,
-hover index; and where it opens), and the **first paint**: a 1600 x 900 offscreen
+**analyse** it (`session.analyse`: metrics and findings), **prepare** it (`prepare_view`:
+lanes, span sets, levels, callouts, hover index; and where it opens), and the **first paint**: a 1600 x 900 offscreen
 `TimelineWidget` given the prepared trace, its events handled and repainted. Each zoom then
 sets a window of a fixed length (so that each size shows the same number of spans in it)
 around the run's middle, and times pan frames: move the window by a tenth (`pan_by`), handle
