@@ -12,7 +12,7 @@ A new picture drops what was asked for the old one (`forget`): its outcome is ne
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 
 from overlapviz.app.executor import Executor, Outcome
 from overlapviz.core.cancel import CancelToken
@@ -40,13 +40,16 @@ class BackgroundBuilds:
         self.forget()
         self._executor = executor
 
-    def want(self, key: Hashable, build: Build) -> None:
-        """Have `build` run (once per key while asked or in flight): on the worker, or now without one."""
+    def want(self, builds: Mapping[Hashable, Build]) -> None:
+        """Have each of `builds` run (once per key while asked or in flight): on the worker, or now without one."""
         if self._executor is None:
-            build()
-        elif key not in self._asked and key not in self._in_flight and key not in self._failed:
-            self._asked[key] = build
-            self._submit()
+            for build in builds.values():
+                build()
+            return
+        for key, build in builds.items():
+            if key not in self._asked and key not in self._in_flight and key not in self._failed:
+                self._asked[key] = build
+        self._submit()
 
     def pending(self) -> bool:
         """Whether a build asked for has not landed yet."""

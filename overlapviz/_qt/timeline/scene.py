@@ -17,8 +17,8 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.themes import Theme
-from overlapviz._qt.timeline.background_builds import BackgroundBuilds
 from overlapviz._qt.timeline.backdrop import LaneBackdrop
+from overlapviz._qt.timeline.background_builds import BackgroundBuilds
 from overlapviz._qt.timeline.callout_item import CalloutItem
 from overlapviz._qt.timeline.highlight import HighlightItem
 from overlapviz._qt.timeline.range_labels import RangeLabelItem
@@ -101,8 +101,9 @@ class TimelineScene:
         build_now = builds is None or not builds.off_thread
         for item in self.batches.values():
             item.set_window(t0_ms, t1_ms, pixel_ms, build=build_now)
-            for levels, index in [] if builds is None or build_now else item.missing_levels():
-                builds.want(("level", id(levels), index), functools.partial(levels.level, index))
+        if builds is not None and not build_now:
+            missing = (pair for item in self.batches.values() for pair in item.missing_levels())
+            builds.want({("level", id(levels), i): functools.partial(levels.level, i) for levels, i in missing})
         self._stack_ink()
 
     def set_cursor(self, t_ms: float | None) -> None:
@@ -176,9 +177,7 @@ class TimelineScene:
         if callout is not None:
             return callout
         view, placed = self.view, self.layout.lane_at(y)
-        if placed is not None and builds is not None and builds.off_thread and view.hover.needs_indexing(placed.lane.key):
-            key = placed.lane.key
-            builds.want(("hover", id(view.hover), key), functools.partial(view.hover.index_lane, key))
+        if placed is not None and self._index_off_thread(placed.lane.key, builds):
             return None
         hit = None if placed is None else view.hover.at(placed.lane.key, t_ms * NS_PER_MS, tolerance_ms * NS_PER_MS)
         if hit is None or placed is None:
@@ -188,3 +187,11 @@ class TimelineScene:
         )
         share = sum(item.ink_at(placed.lane.key, t_ms) for item in self.batches.values())
         return f"{text}\n{column_text(min(share, 1.0))}" if share > 0 else text
+
+    def _index_off_thread(self, lane_key: str, builds: BackgroundBuilds | None) -> bool:
+        """Whether `lane_key` waits for its hover index, asked of `builds` now if they run off the GUI thread."""
+        hover = self.view.hover
+        if builds is None or not builds.off_thread or not hover.needs_indexing(lane_key):
+            return False
+        builds.want({("hover", id(hover), lane_key): functools.partial(hover.index_lane, lane_key)})
+        return True

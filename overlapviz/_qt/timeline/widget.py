@@ -26,8 +26,8 @@ from PySide6.QtGui import QFont, QHelpEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidget
 
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
-from overlapviz._qt.timeline.background_builds import BackgroundBuilds
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
+from overlapviz._qt.timeline.background_builds import BackgroundBuilds
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.simulated_badge import SimulatedBadge
 from overlapviz._qt.timeline.stream_filter_bar import StreamFilterBar
