@@ -81,6 +81,8 @@ class MainWindow(QMainWindow):
         self._build_widgets()
         self.view = WindowView(self.banner, self.statusBar())
         self.runner = RunController(self)
+        for timeline in (self.timeline, self.compare.timeline_a):  # a zoom's finer levels are built off the GUI thread
+            timeline.build_in_background(RunController(self))
         self._build_controller(run_function, available_targets() if targets is None else targets)
         if live is not None:
             self.model.set_live(live)

@@ -3,8 +3,11 @@
 Hit-testing shapes is far too slow at 10^4 spans; instead each lane keeps its spans sorted
 by start and the running maximum of their ends, so a look-up is one `np.searchsorted` and a
 short walk back over the spans that can still cover the instant. The index is made with the
-rest of a prepared trace but sorts a lane's spans only at the lane's first look-up. It knows
-lanes by key only; which lane is at a height is the layout's to say. Pure: no Qt here.
+rest of a prepared trace but sorts a lane's spans only at the lane's first look-up. A lane of
+many spans (`INDEX_NOW_MAX`) takes a few tenths of a second to index at 10^7 spans: the
+timeline has it indexed on a worker thread (`needs_indexing`, `index_lane`) and gives no
+tooltip there until it is. It knows lanes by key only; which lane is at a height is the
+layout's to say. Pure: no Qt here.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from overlapviz.view.palette import SpanStyle
 from overlapviz.view.span_sets import SpanSet
 
 _INT64 = np.iinfo(np.int64)
+INDEX_NOW_MAX = 200_000  # a lane of up to this many spans is indexed at its first look-up (about 10 ms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +95,21 @@ class HoverIndex:
         if row is None:
             row = running.at(t_ns, tolerance_ns)
         return None if row is None else Hit(row, False, lane_key)
+
+    def needs_indexing(self, lane_key: str) -> bool:
+        """Whether a look-up in `lane_key` would first index more than `INDEX_NOW_MAX` spans."""
+        if lane_key not in self._lane_rows:
+            return False
+        running = 0 if lane_key in self._running else len(self._lane_rows[lane_key])
+        sets = self._waiting_sets.get(lane_key, []) if lane_key not in self._waiting else []
+        return running + sum(len(s) for s in sets) > INDEX_NOW_MAX
+
+    def index_lane(self, lane_key: str) -> None:
+        """Index `lane_key` now (a worker thread may: look-ups meanwhile index it themselves, to the same end)."""
+        if lane_key in self._lane_rows:
+            self._running_in(lane_key)
+            if lane_key in self._waiting_sets:
+                self._waiting_in(lane_key)
 
     def _running_in(self, lane_key: str) -> SortedSpans:
         if lane_key not in self._running:

@@ -16,7 +16,11 @@ pixel wide; only the coarsest, the one the whole run in view reads, is built the
 ones are built the first time a zoom asks for them: at 10^7 spans, building them all would
 take seconds of the open, for windows the user may never look at. A level holds the layer's
 spans at least its pixel wide, whichever finer level it is cut from, so a level built late is
-the one that would have been built at once. Pure: no Qt here.
+the one that would have been built at once. Building one reads a whole finer level (a tenth of
+a second at 10^7 spans), so the timeline builds them on a worker thread (`missing`, `level`)
+and meanwhile draws from the nearest coarser level built (`visible(..., build=False)`): its
+spans narrower than that level's pixel are drawn as ink until the finer level lands. Pure: no
+Qt here.
 """
 
 from __future__ import annotations
@@ -83,7 +87,8 @@ class ShownSpans:
 class SpanLevels:
     """A layer's spans (the base level, pixel 0), the pixels of the levels above it (finest first), the time they cover.
 
-    The coarser levels are built when first read (`level`) and kept in `built`, by their index in `pixels`.
+    The coarser levels are built when first read (`level`) and kept in `built`, by their index in `pixels`;
+    a worker thread may build one while the GUI thread reads the others.
     """
 
     base: Level
@@ -99,22 +104,46 @@ class SpanLevels:
     def level(self, index: int) -> Level:
         """The coarser level `index` (of `pixels`), cut from the coarsest level below it built so far."""
         if index not in self.built:
-            below = max((i for i in self.built if i < index), default=None)
+            # a snapshot of the keys: another thread may add a level meanwhile
+            below = max((i for i in tuple(self.built) if i < index), default=None)
             source = self.base if below is None else self.built[below]
             self.built[index] = source.wider(self.pixels[index])
         return self.built[index]
 
-    def for_pixel(self, pixel_ns: float) -> Level:
-        """The coarsest level whose pixel is no wider than `pixel_ns`."""
-        index = bisect.bisect_right(self.pixels, pixel_ns) - 1
-        return self.base if index < 0 else self.level(index)
+    def index_for(self, pixel_ns: float) -> int:
+        """The index (of `pixels`) of the coarsest level whose pixel is no wider than `pixel_ns`; -1 for the base."""
+        return bisect.bisect_right(self.pixels, pixel_ns) - 1
 
-    def visible(self, t0: float, t1: float, pixel_ns: float, cursor_ns: float | None = None) -> ShownSpans:
+    def missing(self, pixel_ns: float) -> int | None:
+        """The index of the level a window of pixels `pixel_ns` wide reads, if it is not built yet."""
+        index = self.index_for(pixel_ns)
+        return None if index < 0 or index in self.built else index
+
+    def for_pixel(self, pixel_ns: float, *, build: bool = True) -> Level:
+        """The coarsest level whose pixel is no wider than `pixel_ns` (built now if it was not).
+
+        Unless `build`: that level if it is built, else the nearest coarser one built (it
+        leaves out spans at least `pixel_ns` wide that are narrower than its own pixel), else the
+        coarsest finer one (the base at worst).
+        """
+        index = self.index_for(pixel_ns)
+        if index < 0:
+            return self.base
+        if build:
+            return self.level(index)
+        built = tuple(self.built)
+        nearest = min((i for i in built if i >= index), default=max((i for i in built if i < index), default=None))
+        return self.base if nearest is None else self.built[nearest]
+
+    def visible(
+        self, t0: float, t1: float, pixel_ns: float, cursor_ns: float | None = None, *, build: bool = True
+    ) -> ShownSpans:
         """What to draw for the window [t0, t1] with pixels `pixel_ns` wide (see `core.analysis.lod`).
 
-        With `cursor_ns`, only what started by then, cut at it (a replay).
+        With `cursor_ns`, only what started by then, cut at it (a replay). Unless `build`, from the
+        levels built so far (`for_pixel`): the spans a missing level would add are drawn as ink.
         """
-        level = self.for_pixel(pixel_ns)
+        level = self.for_pixel(pixel_ns, build=build)
         last = t1 if cursor_ns is None else min(t1, cursor_ns)
         first = int(level.reach.searchsorted(_whole_ns(math.ceil(t0)), side="left"))
         stop = max(int(level.starts.searchsorted(_whole_ns(math.floor(last)), side="right")), first)

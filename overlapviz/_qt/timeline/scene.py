@@ -8,6 +8,8 @@ height changes, the lanes are placed again and the items move, nothing is rebuil
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
@@ -16,6 +18,7 @@ from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.backdrop import LaneBackdrop
+from overlapviz._qt.timeline.background_builds import BackgroundBuilds
 from overlapviz._qt.timeline.callout_item import CalloutItem
 from overlapviz._qt.timeline.highlight import HighlightItem
 from overlapviz._qt.timeline.range_labels import RangeLabelItem
@@ -86,13 +89,21 @@ class TimelineScene:
         for item in self.items():
             view_box.removeItem(item)
 
-    def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float) -> None:
-        """Cull every batch for the visible window; stack the ink of each lane's layers."""
+    def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float, builds: BackgroundBuilds | None = None) -> None:
+        """Cull every batch for the visible window; stack the ink of each lane's layers.
+
+        With `builds` that run off the GUI thread, the levels the window lacks are asked of
+        them and the batches draw from coarser ones meanwhile; otherwise they are built now.
+        """
         self.backdrop.set_window(t0_ms, t1_ms)
         self.range_labels.set_window(t0_ms, t1_ms)
         self.callout_item.set_window(t0_ms, t1_ms)
+        build_now = builds is None or not builds.off_thread
         for item in self.batches.values():
-            item.set_window(t0_ms, t1_ms, pixel_ms)
+            item.set_window(t0_ms, t1_ms, pixel_ms, build=build_now)
+        if builds is not None and not build_now:
+            missing = (pair for item in self.batches.values() for pair in item.missing_levels())
+            builds.want({("level", id(levels), i): functools.partial(levels.level, i) for levels, i in missing})
         self._stack_ink()
 
     def set_cursor(self, t_ms: float | None) -> None:
@@ -153,15 +164,21 @@ class TimelineScene:
         """Spans drawn as they are at the current window (those narrower than a pixel are drawn as ink)."""
         return sum(item.shown_count() for item in self.batches.values())
 
-    def describe_at(self, t_ms: float, y: float, tolerance_ms: float = 0.0) -> str | None:
+    def describe_at(
+        self, t_ms: float, y: float, tolerance_ms: float = 0.0, builds: BackgroundBuilds | None = None
+    ) -> str | None:
         """The tooltip at (t, y): a callout's whole text, or the span's description, if any.
 
         Over a column of ink (spans narrower than a pixel), a last line says how busy it is.
+        With `builds` that run off the GUI thread, a lane of many spans not yet indexed for
+        hover is indexed there, and has no tooltip until then.
         """
         callout = self.callout_item.text_at(t_ms, y)
         if callout is not None:
             return callout
         view, placed = self.view, self.layout.lane_at(y)
+        if placed is not None and self._index_off_thread(placed.lane.key, builds):
+            return None
         hit = None if placed is None else view.hover.at(placed.lane.key, t_ms * NS_PER_MS, tolerance_ms * NS_PER_MS)
         if hit is None or placed is None:
             return None
@@ -170,3 +187,11 @@ class TimelineScene:
         )
         share = sum(item.ink_at(placed.lane.key, t_ms) for item in self.batches.values())
         return f"{text}\n{column_text(min(share, 1.0))}" if share > 0 else text
+
+    def _index_off_thread(self, lane_key: str, builds: BackgroundBuilds | None) -> bool:
+        """Whether `lane_key` waits for its hover index, asked of `builds` now if they run off the GUI thread."""
+        hover = self.view.hover
+        if builds is None or not builds.off_thread or not hover.needs_indexing(lane_key):
+            return False
+        builds.want({("hover", id(hover), lane_key): functools.partial(hover.index_lane, lane_key)})
+        return True

@@ -39,7 +39,7 @@ from overlapviz.core.analysis.intervals import merge_runs
 from overlapviz.view.lane_ink import NOT_BUSY
 from overlapviz.view.layout import PlacedLane
 from overlapviz.view.palette import SpanStyle
-from overlapviz.view.span_levels import ShownSpans
+from overlapviz.view.span_levels import ShownSpans, SpanLevels
 from overlapviz.view.span_sets import SpanSet
 
 NS_PER_MS = 1e6
@@ -71,7 +71,7 @@ class SpanBatchItem(QGraphicsObject):
         self._bounds = QRectF()
         self._painted: tuple[QTransform, list[tuple[FloatArray, FloatArray]]] | None = None
         self.set_lanes(lanes)
-        self._window = (0.0, 0.0, 0.0)
+        self._window = (0.0, 0.0, 0.0, True)
         self._cursor_ns: float | None = None
 
     @property
@@ -114,14 +114,15 @@ class SpanBatchItem(QGraphicsObject):
         self._painted = None
         self.update()
 
-    def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float) -> None:
+    def set_window(self, t0_ms: float, t1_ms: float, pixel_ms: float, *, build: bool = True) -> None:
         """Cull for the window [t0, t1] where one pixel is `pixel_ms` wide; the ink starts from the lane's bottom.
 
+        Unless `build`, from the levels built so far (`missing_levels` names those it lacks).
         The scene stacks the layers of a lane afterwards (`set_ink_bases`).
         """
-        self._window = (t0_ms, t1_ms, pixel_ms)
+        self._window = (t0_ms, t1_ms, pixel_ms, build)
         t0, t1, pixel = t0_ms * NS_PER_MS, t1_ms * NS_PER_MS, max(pixel_ms * NS_PER_MS, 0.0)
-        self._shown = [layer.levels.visible(t0, t1, pixel, self._cursor_ns) for layer in self._layers]
+        self._shown = [layer.levels.visible(t0, t1, pixel, self._cursor_ns, build=build) for layer in self._layers]
         self._ink_bases = [np.zeros_like(shown.ink) for shown in self._shown]
         self._painted = None
         self.update()
@@ -132,8 +133,15 @@ class SpanBatchItem(QGraphicsObject):
         if cursor_ns == self._cursor_ns:
             return False
         self._cursor_ns = cursor_ns
-        self.set_window(*self._window)
+        t0_ms, t1_ms, pixel_ms, build = self._window
+        self.set_window(t0_ms, t1_ms, pixel_ms, build=build)
         return True
+
+    def missing_levels(self) -> list[tuple[SpanLevels, int]]:
+        """The levels, by layer, that the current window reads and that are not built yet."""
+        pixel = max(self._window[2] * NS_PER_MS, 0.0)
+        found = ((layer.levels, layer.levels.missing(pixel)) for layer in self._layers)
+        return [(levels, index) for levels, index in found if index is not None]
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
         """Every span of the batch, whatever the window."""

@@ -9,6 +9,9 @@ streams (`view.filtered_view`), and a time window measured by dragging along the
 window; another tool's trace opens on its GPU work (`view.opening`), Home shows all of it.
 It shows a prepared trace (`prepared.prepare_view`, made on the run thread): nothing
 here reads a trace whole, so showing even a run of 10^6 spans only hands arrays to the items.
+Given an executor (`build_in_background`), the finer levels of detail a zoom reads and the
+hover index of a large lane are built on it, and the timeline draws again as they land
+(`background_built`); without one they are built where first needed.
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidge
 
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
+from overlapviz._qt.timeline.background_builds import BackgroundBuilds
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.simulated_badge import SimulatedBadge
 from overlapviz._qt.timeline.stream_filter_bar import StreamFilterBar
 from overlapviz._qt.timeline.time_window_band import WindowDrag
 from overlapviz._qt.timeline.view_box import PAN_STEP, ZOOM_STEP, TimelineViewBox
+from overlapviz.app.executor import Executor
 from overlapviz.core.trace.spans import Trace
 from overlapviz.view.callouts import Callout
 from overlapviz.view.filtered_view import filtered_view, offers_filter
@@ -51,12 +56,13 @@ class TimelineWidget(QWidget):
 
     `window_changed` gives the visible time window (ms from the run's start) once it has
     settled after a zoom, a pan or a resize; `window_dragged` the span (ms) dragged out along
-    the time axis, on release.
+    the time axis, on release; `background_built` that what was built off the GUI thread is drawn.
     """
 
     drawn = Signal()
     window_changed = Signal(float, float)
     window_dragged = Signal(float, float)
+    background_built = Signal()
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None, *, filter_bar: bool = True) -> None:
         super().__init__(parent)
@@ -77,6 +83,8 @@ class TimelineWidget(QWidget):
         self._cursor_ms: float | None = None
         self._extent_ms: tuple[float, float] | None = None
         self._tooltip_text: str | None = None  # the span's tooltip on show, if any
+        self._pointer: QPointF | None = None  # where the mouse last moved over the plot (scene coordinates)
+        self._builds = BackgroundBuilds(self._on_built)
         self._cursor_line = pg.InfiniteLine(angle=90, movable=False)
         self._cursor_line.setZValue(20)
         self._cursor_line.hide()
@@ -140,6 +148,24 @@ class TimelineWidget(QWidget):
             self.stream_filter.show_count(stream_lane_count(view.lanes), stream_lane_count(source.lanes))
         self.stream_filter.setVisible(offered and self._filter_bar)
         self._show(view, keep_view)
+
+    def build_in_background(self, executor: Executor | None) -> None:
+        """Build finer levels of detail and large lanes' hover indexes on `executor` (None: where first needed)."""
+        self._builds.use(executor)
+
+    @property
+    def building(self) -> bool:
+        """Whether something asked of the background builds has not landed yet."""
+        return self._builds.pending()
+
+    def _on_built(self) -> None:
+        """Draw again from what landed; a tooltip under a resting pointer may now be found."""
+        if self._scene is None:
+            return
+        self._apply_window()
+        if self._pointer is not None and self._tooltip_text is None and self._plot.underMouse():
+            self._on_mouse_moved(self._pointer)
+        self.background_built.emit()
 
     def _filter_streams(self, wanted: StreamFilter) -> None:
         if self._scene is not None:
@@ -233,6 +259,7 @@ class TimelineWidget(QWidget):
         self.stream_filter.hide()
 
     def _remove_scene(self) -> None:
+        self._builds.forget()  # what was asked for the old picture is of no use to the next
         if self._scene is not None:
             self._scene.remove_from(self._view_box)
             # freeing a large scene's items and arrays takes milliseconds: a turn of its own, after the new picture's
@@ -362,10 +389,11 @@ class TimelineWidget(QWidget):
         self._fit_callout_rows()
         t0, t1 = self.view_range_ms()
         width_px = max(self._view_box.width(), 1.0)
-        self._scene.set_window(t0, t1, (t1 - t0) / width_px)
+        self._scene.set_window(t0, t1, (t1 - t0) / width_px, self._builds)
         self.window_changed.emit(t0, t1)
 
     def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        self._pointer = QPointF(scene_pos)
         text = self.tooltip_at_scene(scene_pos)
         if text:
             QToolTip.showText(self._plot.mapToGlobal(self._plot.mapFromScene(scene_pos)), text, self._plot)
@@ -401,7 +429,7 @@ class TimelineWidget(QWidget):
         point = self._view_box.mapSceneToView(scene_pos)
         t0, t1 = self.view_range_ms()
         tolerance_ms = HOVER_TOLERANCE_PX * (t1 - t0) / max(self._view_box.width(), 1.0)
-        return self._scene.describe_at(point.x(), point.y(), tolerance_ms)
+        return self._scene.describe_at(point.x(), point.y(), tolerance_ms, self._builds)
 
 
 def _let_go(_scene: TimelineScene) -> None:

@@ -64,6 +64,30 @@ def test_what_is_drawn_as_spans_and_as_ink_adds_up_to_the_busy_time():
     assert 0 < inked < busy and drawn + inked == pytest.approx(busy, abs=2.0)
 
 
+def test_a_level_not_built_yet_is_drawn_from_the_nearest_coarser_one_with_the_same_busy_time():
+    rng = np.random.default_rng(3)
+    widths = np.rint(10 ** rng.uniform(2, 6, 100_000)).astype(np.int64)  # 100 ns to 1 ms
+    starts = np.cumsum(widths + rng.integers(0, 1_000, len(widths))) - widths
+    ends = starts + widths
+    levels = span_levels(starts, ends)
+    pixel = levels.pixels[0]  # the finest level: only the coarsest is built at first
+    t0 = 0.4 * float(ends.max())
+    t1 = t0 + 1600 * pixel
+    assert levels.missing(pixel) == 0
+    meanwhile = levels.visible(t0, t1, pixel, build=False)
+    assert levels.missing(pixel) == 0  # still not built
+    exact_starts, _exact_ends, _ink = _from_every_span(starts, ends, t0, t1, pixel)
+    assert set(meanwhile.starts.tolist()) < set(exact_starts.tolist())  # the coarser level's spans only ...
+    busy = CoveredTime.of(np.clip(starts, t0, t1), np.clip(ends, t0, t1)).total
+    drawn = CoveredTime.of(meanwhile.starts.astype(np.int64), meanwhile.ends.astype(np.int64)).total
+    inked = float((meanwhile.ink * np.diff(meanwhile.edges)).sum())
+    assert drawn + inked == pytest.approx(busy, abs=2.0)  # ... and the rest as ink
+    levels.level(0)  # as a worker would
+    assert levels.missing(pixel) is None
+    shown = levels.visible(t0, t1, pixel, build=False)
+    assert np.array_equal(shown.starts, exact_starts)
+
+
 def test_the_cursor_shows_what_started_by_then_cut_at_it():
     starts = np.array([0, 10, 20, 30], dtype=np.int64)
     ends = np.array([5, 25, 22, 40], dtype=np.int64)
