@@ -12,8 +12,8 @@ depends on the theme or on whether the callouts are shown. Pure: no Qt here.
 from __future__ import annotations
 
 import functools
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
