@@ -5,13 +5,16 @@ rows of each, the span arrays every (lane, kind) item draws, the host time block
 bandwidth per row that the tooltips quote, the callouts, the hover index and the kernel rate
 the controls label their slider with. `prepare_view` does all of that in one place, on the
 run thread (a run, a file that was opened, both sides of a comparison), so that the GUI
-thread only places the lanes for its theme and hands the arrays to its items. Nothing here
-depends on the theme or on whether the callouts are shown. Pure: no Qt here.
+thread only places the lanes for its theme and hands the arrays to its items. What needs
+the trace alone (`draw_trace`) and what needs its metrics and findings too (`view_of`: the
+callouts) are apart, so that `prepare_trace` can draw a big trace while it is analysed.
+Nothing here depends on the theme or on whether the callouts are shown. Pure: no Qt here.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -140,15 +143,16 @@ def prepare_trace(trace: Trace, wall_s: float = 0.0, cancel: CancelToken | None 
 
     On a big trace the drawing (`draw_trace`) is made on a second thread while this one
     analyses: numpy lets go of the GIL in its sorts, searches and ufuncs, so the two use two
-    cores. The thread is the call's own and ends before this returns, whatever happens, so
-    no thread outlives an open (nor the app's worker thread, which quits wait for).
+    cores (where there are two). The thread is the call's own and ends before this returns,
+    whatever happens, so no thread outlives an open (nor the app's worker thread, which
+    quitting waits for). Either way the view is the same.
 
     Raises
     ------
     RunCancelled
         `cancel` was set between two steps.
     """
-    if len(trace) < DRAW_BESIDE_MIN_SPANS:
+    if len(trace) < DRAW_BESIDE_MIN_SPANS or usable_cores() < 2:
         result = analyse(trace, wall_s)
         _check(cancel)
         return prepare_view(result, cancel)
@@ -162,6 +166,14 @@ def prepare_trace(trace: Trace, wall_s: float = 0.0, cancel: CancelToken | None 
         made = drawing.result()
     _check(cancel)
     return view_of(result, made)
+
+
+def usable_cores() -> int:
+    """How many cores this process may run on (on one, a second thread only takes turns with the first)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
 
 
 def legend_of(views: Iterable[PreparedView]) -> tuple[LegendEntry, ...]:

@@ -35,8 +35,9 @@ def _drawing_threads(monkeypatch):
 
 @pytest.fixture
 def drawn_beside(monkeypatch):
-    """Every trace counts as big; the names of the threads that drew."""
+    """Every trace counts as big, on two cores; the names of the threads that drew."""
     monkeypatch.setattr(prepared, "DRAW_BESIDE_MIN_SPANS", 1)
+    monkeypatch.setattr(prepared, "usable_cores", lambda: 2)
     return _drawing_threads(monkeypatch)
 
 
@@ -57,9 +58,16 @@ def test_a_small_trace_is_drawn_after_its_analysis_on_the_callers_thread(trace, 
     assert threads == [threading.current_thread().name]
 
 
+def test_on_one_core_a_big_trace_is_drawn_after_its_analysis(trace, drawn_beside, monkeypatch):
+    monkeypatch.setattr(prepared, "usable_cores", lambda: 1)
+    prepare_trace(trace)
+    assert drawn_beside == [threading.current_thread().name]
+
+
 def test_drawn_beside_or_after_the_analysis_the_view_is_the_same(trace, monkeypatch):
     after = prepare_trace(trace)
     monkeypatch.setattr(prepared, "DRAW_BESIDE_MIN_SPANS", 1)
+    monkeypatch.setattr(prepared, "usable_cores", lambda: 2)
     beside = prepare_trace(trace)
     assert beside.metrics == after.metrics and beside.findings == after.findings
     assert beside.callouts == after.callouts and len(after.callouts) == 1 and beside.end_ms == after.end_ms
