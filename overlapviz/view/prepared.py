@@ -5,14 +5,18 @@ rows of each, the span arrays every (lane, kind) item draws, the host time block
 bandwidth per row that the tooltips quote, the callouts, the hover index and the kernel rate
 the controls label their slider with. `prepare_view` does all of that in one place, on the
 run thread (a run, a file that was opened, both sides of a comparison), so that the GUI
-thread only places the lanes for its theme and hands the arrays to its items. Nothing here
-depends on the theme or on whether the callouts are shown. Pure: no Qt here.
+thread only places the lanes for its theme and hands the arrays to its items. What needs
+the trace alone (`draw_trace`) and what needs its metrics and findings too (`view_of`: the
+callouts) are apart, so that `prepare_trace` can draw a big trace while it is analysed.
+Nothing here depends on the theme or on whether the callouts are shown. Pure: no Qt here.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +40,7 @@ from overlapviz.view.palette import LegendEntry, legend_for
 from overlapviz.view.span_sets import BatchKey, SpanSet, build_span_sets, styles_present
 from overlapviz.view.stream_filter import StreamFilter
 
+DRAW_BESIDE_MIN_SPANS = 200_000  # below this a trace is drawn after its analysis, on one thread
 EMPTY_RUN_MS = 1.0  # the extent of a trace with no spans, so that the axis has a width
 
 
@@ -77,6 +82,19 @@ class PreparedView:
         return self.result.findings
 
 
+@dataclass(frozen=True, eq=False)
+class TraceDrawing:
+    """What the window shows of a trace that needs neither its metrics nor its findings."""
+
+    lanes: tuple[LaneRows, ...]
+    span_sets: Mapping[BatchKey, tuple[SpanSet, ...]]
+    hover: HoverIndex
+    blocked_ns: npt.NDArray[np.int64]
+    kernel_rate: KernelRate | None
+    end_ms: float
+    gpus_not_drawn: tuple[int, ...]
+
+
 def prepare_view(result: RunResult, cancel: CancelToken | None = None) -> PreparedView:
     """Work out everything the window shows of `result` (see the module docstring).
 
@@ -85,32 +103,77 @@ def prepare_view(result: RunResult, cancel: CancelToken | None = None) -> Prepar
     RunCancelled
         `cancel` was set between two steps.
     """
-    trace = result.trace
+    return view_of(result, draw_trace(result.trace, cancel))
+
+
+def draw_trace(trace: Trace, cancel: CancelToken | None = None) -> TraceDrawing:
+    """The part of `prepare_view` that reads the trace alone: lanes, span sets, hover index, extent.
+
+    Raises
+    ------
+    RunCancelled
+        `cancel` was set between two steps.
+    """
     lanes = lanes_with_rows(trace, lanes_drawn(trace))
     _check(cancel)
     blocked = host_blocked_per_row(trace)
     span_sets = build_span_sets(trace, lanes, blocked)
     _check(cancel)
-    callouts = callouts_for(trace, result.metrics, result.findings, lanes, blocked)
     hover = HoverIndex(trace, lanes, (s for sets in span_sets.values() for s in sets))
-    _check(cancel)
     range_names(trace)  # the time-window menu's, read on every show
     if len(gpus_of(trace)) > 1:  # each GPU's figures, worked out here and kept, not when a GPU is picked
         metrics_per_device(trace)
         findings_per_device(trace)
-        _check(cancel)
+    _check(cancel)
     end_ms = float(trace["end_ns"].max()) / NS_PER_MS if len(trace) else EMPTY_RUN_MS
+    return TraceDrawing(lanes, span_sets, hover, blocked, kernel_rate(trace), end_ms, gpus_not_drawn(trace))
+
+
+def view_of(result: RunResult, drawing: TraceDrawing) -> PreparedView:
+    """`result` with its `drawing` (made from `result.trace`) and the callouts, which need both."""
+    callouts = callouts_for(result.trace, result.metrics, result.findings, drawing.lanes, drawing.blocked_ns)
     return PreparedView(
-        result, lanes, span_sets, tuple(callouts), hover, blocked, kernel_rate(trace), end_ms,
-        gpus_not_drawn=gpus_not_drawn(trace),
+        result, drawing.lanes, drawing.span_sets, tuple(callouts), drawing.hover, drawing.blocked_ns,
+        drawing.kernel_rate, drawing.end_ms, gpus_not_drawn=drawing.gpus_not_drawn,
     )  # fmt: skip
 
 
 def prepare_trace(trace: Trace, wall_s: float = 0.0, cancel: CancelToken | None = None) -> PreparedView:
-    """Analyse `trace` (metrics, findings) and prepare it; `wall_s` is how long making it took."""
-    result = analyse(trace, wall_s)
+    """Analyse `trace` (metrics, findings) and prepare it; `wall_s` is how long making it took.
+
+    On a big trace the drawing (`draw_trace`) is made on a second thread while this one
+    analyses: numpy lets go of the GIL in its sorts, searches and ufuncs, so the two use two
+    cores (where there are two). The thread is the call's own and ends before this returns,
+    whatever happens, so no thread outlives an open (nor the app's worker thread, which
+    quitting waits for). Either way the view is the same.
+
+    Raises
+    ------
+    RunCancelled
+        `cancel` was set between two steps.
+    """
+    if len(trace) < DRAW_BESIDE_MIN_SPANS or usable_cores() < 2:
+        result = analyse(trace, wall_s)
+        _check(cancel)
+        return prepare_view(result, cancel)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="overlapviz-draw") as pool:
+        drawing = pool.submit(draw_trace, trace, cancel)
+        try:
+            result = analyse(trace, wall_s)
+        except BaseException:
+            drawing.cancel()
+            raise
+        made = drawing.result()
     _check(cancel)
-    return prepare_view(result, cancel)
+    return view_of(result, made)
+
+
+def usable_cores() -> int:
+    """How many cores this process may run on (on one, a second thread only takes turns with the first)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
 
 
 def legend_of(views: Iterable[PreparedView]) -> tuple[LegendEntry, ...]:
