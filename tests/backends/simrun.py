@@ -26,7 +26,7 @@ def kind_rows(trace: Trace, kind: OpKind, device: int | None = None) -> np.ndarr
     """The rows of one kind, on one GPU where `device` is given, in trace order."""
     mask = trace.mask(kind)
     if device is not None:
-        mask &= trace["device"] == device
+        mask = mask & (trace["device"] == device)
     return np.flatnonzero(mask)
 
 

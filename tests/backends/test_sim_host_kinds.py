@@ -26,7 +26,7 @@ assert KINDS is not None
 def rows(trace: Trace, kind: OpKind, name: str | None = None) -> np.ndarray:
     selected = trace.mask(kind)
     if name is not None:
-        selected &= trace["name"] == (trace.names.index(name) if name in trace.names else -1)
+        selected = selected & (trace["name"] == (trace.names.index(name) if name in trace.names else -1))
     return np.flatnonzero(selected)
 
 
