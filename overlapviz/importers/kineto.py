@@ -45,13 +45,13 @@ from typing import Any
 import msgspec
 import numpy.typing as npt
 
-from overlapviz.core.files.safe_read import release_pages
 from overlapviz.importers.activity import Activities
-from overlapviz.importers.kineto_batches import NOT_KINETO, TextPlace, decode_batch, wrong_value
+from overlapviz.importers.kineto_batches import NOT_KINETO, EventBatches, wrong_value
 from overlapviz.importers.kineto_categories import FLOW_CATEGORY, KINETO_CATEGORIES, STEP_PREFIX
 from overlapviz.importers.kineto_columns import KinetoTable, Place
 from overlapviz.importers.kineto_errors import KinetoFormatError as KinetoFormatError  # what its readers catch
 from overlapviz.importers.kineto_errors import kineto_error
+from overlapviz.importers.kineto_parallel import PARALLEL_MIN_BYTES, Helpers, helper_count, read_batches
 from overlapviz.importers.kineto_schema import (
     CATEGORIES_DECODER,
     DECODER,
@@ -90,7 +90,7 @@ def looks_like_kineto(document_start: bytes) -> bool:
     return b'"traceEvents"' in start and any(marker in start for marker in _EVENT_MARKERS)
 
 
-def read_kineto(raw: bytes | mmap.mmap, source: str) -> Activities:
+def read_kineto(raw: bytes | mmap.mmap, source: str, *, parallel_min_bytes: int = PARALLEL_MIN_BYTES) -> Activities:
     """Read a PyTorch profiler trace's bytes into activities.
 
     Parameters
@@ -100,6 +100,9 @@ def read_kineto(raw: bytes | mmap.mmap, source: str) -> Activities:
         or a map of it (`map_input`), whose pages are let go of as the events are read.
     source
         The file's name, for messages and ``meta["source"]``.
+    parallel_min_bytes
+        From this size on, the events are decoded on every core this process may use
+        (`kineto_parallel`), with the same result.
 
     Returns
     -------
@@ -112,6 +115,11 @@ def read_kineto(raw: bytes | mmap.mmap, source: str) -> Activities:
         The bytes are not JSON, nest too deeply, hold a value of the wrong type or range,
         lack a time a row needs, or are not a PyTorch profiler trace at all.
     """
+    with Helpers(helper_count(len(raw), parallel_min_bytes)) as helpers:  # their start overlaps the decoding
+        return _read(raw, source, helpers)
+
+
+def _read(raw: bytes | mmap.mmap, source: str, helpers: Helpers) -> Activities:
     document = _decode(raw, source)
     events = document.trace_events
     if events is None:
@@ -119,8 +127,7 @@ def read_kineto(raw: bytes | mmap.mmap, source: str) -> Activities:
     if not _is_kineto(document, events, raw, source):
         raise kineto_error(source, f"{NOT_KINETO}: no Kineto key or event category in it")
     table = KinetoTable(source, document.base_time_ns or 0, may_have_steps=raw.find(STEP_PREFIX.encode()) >= 0)
-    for first, batch in _batches(EVENTS_DECODER, events, raw, source):
-        table.add(first, batch)
+    read_batches(table, _event_batches(events, raw, source), helpers)
     columns = table.columns(lambda: _flow_ids(events, raw, source))
     return Activities(columns, table.names, _meta(document, columns, source))
 
@@ -141,16 +148,13 @@ def _decode(raw: bytes | mmap.mmap, source: str) -> KinetoDocument:
 
 def _batches(decoder: msgspec.json.Decoder[list[Any]], events: list[msgspec.Raw], raw: bytes | mmap.mmap,
              source: str) -> Iterator[tuple[int, list[Any]]]:  # fmt: skip
-    """The events decoded `BATCH_EVENTS` at a time, each batch with the number of its first event.
+    """The events decoded `BATCH_EVENTS` at a time, each batch with the number of its first event."""
+    batches = _event_batches(events, raw, source)
+    return ((first, batches.decoded(decoder, first)) for first in batches.firsts)
 
-    A mapped file's pages read so far are let go of before each batch: the file is then
-    resident a batch at a time, not whole.
-    """
-    place, kineto_start = TextPlace(raw), _starts_like_kineto(raw)
-    for first in range(0, len(events), BATCH_EVENTS):
-        release_pages(raw)
-        text = place.batch_text(events[first : first + BATCH_EVENTS])
-        yield first, decode_batch(decoder, text, first, source, kineto_start=kineto_start)
+
+def _event_batches(events: list[msgspec.Raw], raw: bytes | mmap.mmap, source: str) -> EventBatches:
+    return EventBatches(events, raw, source, BATCH_EVENTS, kineto_start=_starts_like_kineto(raw))
 
 
 def _starts_like_kineto(raw: bytes | mmap.mmap) -> bool:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import mmap
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 import numpy as np
 
+from overlapviz.core.files.safe_read import release_pages
 from overlapviz.importers.kineto_errors import KinetoFormatError, kineto_error
 
 NOT_KINETO = "not a PyTorch profiler trace"
@@ -47,6 +49,38 @@ def wrong_value(source: str, why: str, *, kineto_start: bool) -> KinetoFormatErr
 def _path_in_file(message: str, first: int) -> str:
     """A message of msgspec's about a batch, its path (``$[12].pid``) made the file's (``$.traceEvents[N].pid``)."""
     return _BATCH_PATH.sub(lambda at: f"`$.traceEvents[{first + int(at[1])}]", message)
+
+
+@dataclass
+class EventBatches:
+    """A trace's raw events, `size` at a time: each batch's text, and its events decoded."""
+
+    events: list[msgspec.Raw]
+    raw: bytes | mmap.mmap
+    source: str
+    size: int
+    kineto_start: bool  # whether the file's start looks like a Kineto trace's (`decode_batch`)
+
+    def __post_init__(self) -> None:
+        self.place = TextPlace(self.raw)
+
+    @property
+    def firsts(self) -> range:
+        """The number of each batch's first event."""
+        return range(0, len(self.events), self.size)
+
+    def text(self, first: int) -> bytes:
+        """The text of the batch from event `first` on, as one JSON array.
+
+        A mapped file's pages read so far are let go of first: the file is then resident a
+        batch at a time, not whole.
+        """
+        release_pages(self.raw)
+        return self.place.batch_text(self.events[first : first + self.size])
+
+    def decoded(self, decoder: msgspec.json.Decoder[list[Any]], first: int) -> list[Any]:
+        """The events of the batch from event `first` on."""
+        return decode_batch(decoder, self.text(first), first, self.source, kineto_start=self.kineto_start)
 
 
 class TextPlace:
