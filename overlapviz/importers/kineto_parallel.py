@@ -47,12 +47,12 @@ class _Setup:
 def helper_count(size: int, min_bytes: int = PARALLEL_MIN_BYTES) -> int:
     """How many helpers to start for a trace of `size` bytes: one per other core this process may run on.
 
-    None below `min_bytes`, with one core, where memory would not hold another copy of the
+    None below `min_bytes`, with one core or none idle, where memory would not hold another copy of the
     text, or in a daemonic process (which may have no children).
     """
     if size < min_bytes or multiprocessing.current_process().daemon or _available_memory() < size:
         return 0
-    return max(0, min(usable_cores() - 1, _MAX_HELPERS))
+    return max(0, min(usable_cores() - 1 - _others_running(), _MAX_HELPERS))
 
 
 def usable_cores() -> int:
@@ -60,6 +60,22 @@ def usable_cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
+
+
+def _others_running() -> int:
+    """Other threads of the machine that run or wait for a core now (Linux's procs_running); 0 where unknown.
+
+    Where the other cores are busy a helper only waits for one, and its start and the texts
+    it is sent are work added.
+    """
+    try:
+        with open("/proc/stat", "rb") as stat:
+            for line in stat:
+                if line.startswith(b"procs_running "):
+                    return max(0, int(line.split()[1]) - 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _available_memory() -> int:

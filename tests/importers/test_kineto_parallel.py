@@ -14,6 +14,7 @@ from overlapviz.importers.kineto_parallel import helper_count
 def three_cores(monkeypatch):
     """Two helpers beside the reading process, whatever this machine has; the counts started, in a list."""
     monkeypatch.setattr(kineto_parallel, "usable_cores", lambda: 3)
+    monkeypatch.setattr(kineto_parallel, "_others_running", lambda: 0)
     started = []
 
     def counted(size, min_bytes):
@@ -81,6 +82,7 @@ def test_a_helper_that_dies_leaves_its_run_to_the_reading_process(three_cores, m
 
 
 def test_one_core_or_a_small_file_starts_no_helper(monkeypatch):
+    monkeypatch.setattr(kineto_parallel, "_others_running", lambda: 0)
     monkeypatch.setattr(kineto_parallel, "usable_cores", lambda: 2)
     assert helper_count(300 * 2**20) == 1
     assert helper_count(100 * 2**20) == 0  # below PARALLEL_MIN_BYTES its start costs more than it saves
@@ -93,6 +95,16 @@ def test_one_core_or_a_small_file_starts_no_helper(monkeypatch):
 
 
 def test_no_helper_where_memory_would_not_hold_the_text(monkeypatch):
+    monkeypatch.setattr(kineto_parallel, "_others_running", lambda: 0)
     monkeypatch.setattr(kineto_parallel, "usable_cores", lambda: 4)
     monkeypatch.setattr(kineto_parallel, "_available_memory", lambda: 2**20)
     assert helper_count(2**21, min_bytes=0) == 0
+
+
+def test_helpers_only_for_the_cores_others_leave_idle(monkeypatch):
+    monkeypatch.setattr(kineto_parallel, "usable_cores", lambda: 4)
+    monkeypatch.setattr(kineto_parallel, "_available_memory", lambda: 2**62)
+    for others, helpers in ((0, 3), (2, 1), (3, 0), (9, 0)):
+        monkeypatch.setattr(kineto_parallel, "_others_running", lambda others=others: others)
+        assert helper_count(2**40, min_bytes=0) == helpers
+    assert kineto_parallel._others_running() >= 0
