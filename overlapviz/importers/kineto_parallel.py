@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import threading
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -197,14 +198,37 @@ def _serve(link: Connection) -> None:
 
 def _built(setup: _Setup, count: int, link: Connection) -> TablePart | str | None:
     table = KinetoTable(setup.source, setup.base_ns, may_have_steps=setup.may_have_steps)
+    texts = _received_ahead(link, count)
     try:
         for _ in range(count):
-            first = link.recv()
-            events = decode_batch(EVENTS_DECODER, link.recv_bytes(), first, setup.source,
-                                  kineto_start=setup.kineto_start)  # fmt: skip
+            received = texts.get()
+            if received is None:
+                raise EOFError
+            first, text = received
+            events = decode_batch(EVENTS_DECODER, text, first, setup.source, kineto_start=setup.kineto_start)
+            del text
             table.add(first, events)
     except KinetoFormatError as error:
         return str(error)
     except (MemoryError, RecursionError):  # the reading process reads the run itself
         return None
     return table.part()
+
+
+def _received_ahead(link: Connection, count: int) -> queue.Queue[tuple[int, bytes] | None]:
+    """The texts of a run, received by a thread a batch or two ahead of their decoding.
+
+    The reading process sends them when its own decoding lets go of the interpreter's lock:
+    taken as they come, they are ready when wanted.
+    """
+    texts: queue.Queue[tuple[int, bytes] | None] = queue.Queue(maxsize=2)  # a few batches held, not the run
+
+    def receive() -> None:
+        try:
+            for _ in range(count):
+                texts.put((link.recv(), link.recv_bytes()))
+        except (EOFError, OSError):  # the reading process gave up on this helper
+            texts.put(None)
+
+    threading.Thread(target=receive, name="kineto batches receiver", daemon=True).start()
+    return texts
