@@ -39,19 +39,19 @@ from __future__ import annotations
 
 import datetime
 import mmap
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import msgspec
-import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.files.safe_read import release_pages
 from overlapviz.importers.activity import Activities
+from overlapviz.importers.kineto_batches import NOT_KINETO, EventBatches, wrong_value
 from overlapviz.importers.kineto_categories import FLOW_CATEGORY, KINETO_CATEGORIES, STEP_PREFIX
 from overlapviz.importers.kineto_columns import KinetoTable, Place
-from overlapviz.importers.kineto_errors import KinetoFormatError, kineto_error
+from overlapviz.importers.kineto_errors import KinetoFormatError as KinetoFormatError  # what its readers catch
+from overlapviz.importers.kineto_errors import kineto_error
+from overlapviz.importers.kineto_parallel import PARALLEL_MIN_BYTES, Helpers, helper_count, read_batches
 from overlapviz.importers.kineto_schema import (
     CATEGORIES_DECODER,
     DECODER,
@@ -64,11 +64,8 @@ SNIFF_BYTES = 64 * 1024  # enough of a file's start for `looks_like_kineto`
 _BOM = b"\xef\xbb\xbf"
 _TOP_MARKERS = (b'"schemaVersion"', b'"deviceProperties"', b'"baseTimeNanoseconds"')
 _EVENT_MARKERS = tuple(b'"%s"' % category.encode() for category in sorted(KINETO_CATEGORIES))
-_NOT_KINETO = "not a PyTorch profiler trace"
 # Events decoded at once: a few tens of MB of objects, whatever the size of the file.
 BATCH_EVENTS = 1 << 16
-_BATCH_PATH = re.compile(r"`\$\[(\d+)\]")  # where msgspec places a bad value inside a batch
-_BATCH_BYTE = re.compile(r" \(byte \d+\)")  # where in a batch, not in the file
 
 
 def looks_like_kineto(document_start: bytes) -> bool:
@@ -93,7 +90,7 @@ def looks_like_kineto(document_start: bytes) -> bool:
     return b'"traceEvents"' in start and any(marker in start for marker in _EVENT_MARKERS)
 
 
-def read_kineto(raw: bytes | mmap.mmap, source: str) -> Activities:
+def read_kineto(raw: bytes | mmap.mmap, source: str, *, parallel_min_bytes: int = PARALLEL_MIN_BYTES) -> Activities:
     """Read a PyTorch profiler trace's bytes into activities.
 
     Parameters
@@ -103,6 +100,9 @@ def read_kineto(raw: bytes | mmap.mmap, source: str) -> Activities:
         or a map of it (`map_input`), whose pages are let go of as the events are read.
     source
         The file's name, for messages and ``meta["source"]``.
+    parallel_min_bytes
+        From this size on, the events are decoded on every core this process may use
+        (`kineto_parallel`), with the same result.
 
     Returns
     -------
@@ -115,15 +115,19 @@ def read_kineto(raw: bytes | mmap.mmap, source: str) -> Activities:
         The bytes are not JSON, nest too deeply, hold a value of the wrong type or range,
         lack a time a row needs, or are not a PyTorch profiler trace at all.
     """
+    with Helpers(helper_count(len(raw), parallel_min_bytes)) as helpers:  # their start overlaps the decoding
+        return _read(raw, source, helpers)
+
+
+def _read(raw: bytes | mmap.mmap, source: str, helpers: Helpers) -> Activities:
     document = _decode(raw, source)
     events = document.trace_events
     if events is None:
-        raise kineto_error(source, f"{_NOT_KINETO}: it has no traceEvents")
+        raise kineto_error(source, f"{NOT_KINETO}: it has no traceEvents")
     if not _is_kineto(document, events, raw, source):
-        raise kineto_error(source, f"{_NOT_KINETO}: no Kineto key or event category in it")
+        raise kineto_error(source, f"{NOT_KINETO}: no Kineto key or event category in it")
     table = KinetoTable(source, document.base_time_ns or 0, may_have_steps=raw.find(STEP_PREFIX.encode()) >= 0)
-    for first, batch in _batches(EVENTS_DECODER, events, raw, source):
-        table.add(first, batch)
+    read_batches(table, _event_batches(events, raw, source), helpers)
     columns = table.columns(lambda: _flow_ids(events, raw, source))
     return Activities(columns, table.names, _meta(document, columns, source))
 
@@ -137,68 +141,24 @@ def _decode(raw: bytes | mmap.mmap, source: str) -> KinetoDocument:
     except RecursionError:
         raise kineto_error(source, "its JSON nests too deeply to be a trace") from None
     except msgspec.ValidationError as error:
-        raise _wrong_value(raw, source, str(error)) from None
+        raise wrong_value(source, str(error), kineto_start=_starts_like_kineto(raw)) from None
     except msgspec.DecodeError as error:
         raise kineto_error(source, f"not JSON ({error})") from None
 
 
 def _batches(decoder: msgspec.json.Decoder[list[Any]], events: list[msgspec.Raw], raw: bytes | mmap.mmap,
              source: str) -> Iterator[tuple[int, list[Any]]]:  # fmt: skip
-    """The events decoded `BATCH_EVENTS` at a time, each batch with the number of its first event.
-
-    A mapped file's pages read so far are let go of before each batch: the file is then
-    resident a batch at a time, not whole.
-    """
-    place = _TextPlace(raw)
-    for first in range(0, len(events), BATCH_EVENTS):
-        release_pages(raw)
-        texts = place.batch_text(events[first : first + BATCH_EVENTS])
-        try:
-            batch = decoder.decode(texts)
-        except RecursionError:
-            raise kineto_error(source, "its JSON nests too deeply to be a trace") from None
-        except msgspec.ValidationError as error:
-            raise _wrong_value(raw, source, _path_in_file(str(error), first)) from None
-        except msgspec.DecodeError as error:  # what skipping an event does not check, its UTF-8
-            raise kineto_error(source, f"not JSON ({_BATCH_BYTE.sub('', str(error))})") from None
-        yield first, batch
+    """The events decoded `BATCH_EVENTS` at a time, each batch with the number of its first event."""
+    batches = _event_batches(events, raw, source)
+    return ((first, batches.decoded(decoder, first)) for first in batches.firsts)
 
 
-class _TextPlace:
-    """Where the raw events lie in the file's bytes, so that a batch is one slice of them, not a join of its events.
-
-    msgspec's raw values are views of the bytes decoded; should one not lie inside them, the
-    batch is joined from its events instead.
-    """
-
-    def __init__(self, raw: bytes | mmap.mmap) -> None:
-        self.raw = raw
-        whole = np.frombuffer(raw, dtype=np.uint8)
-        self.start, self.size = whole.ctypes.data, whole.size
-        del whole  # a map with a view of it alive cannot be closed
-
-    def batch_text(self, events: list[msgspec.Raw]) -> bytes:
-        """The events as one JSON array: the file's bytes from the first one's start to the last one's end."""
-        begin, last = self._offset(events[0]), self._offset(events[-1])
-        if begin is None or last is None or last < begin:
-            return b"[" + b",".join(events) + b"]"
-        return b"".join((b"[", self.raw[begin : last + len(events[-1])], b"]"))
-
-    def _offset(self, event: msgspec.Raw) -> int | None:
-        view = np.frombuffer(event, dtype=np.uint8)
-        offset = int(view.ctypes.data) - self.start
-        return offset if offset >= 0 and offset + view.size <= self.size else None
+def _event_batches(events: list[msgspec.Raw], raw: bytes | mmap.mmap, source: str) -> EventBatches:
+    return EventBatches(events, raw, source, BATCH_EVENTS, kineto_start=_starts_like_kineto(raw))
 
 
-def _path_in_file(message: str, first: int) -> str:
-    """A message of msgspec's about a batch, its path (``$[12].pid``) made the file's (``$.traceEvents[N].pid``)."""
-    return _BATCH_PATH.sub(lambda at: f"`$.traceEvents[{first + int(at[1])}]", message)
-
-
-def _wrong_value(raw: bytes | mmap.mmap, source: str, why: str) -> KinetoFormatError:
-    if not looks_like_kineto(raw[: len(_BOM) + SNIFF_BYTES]):
-        return kineto_error(source, f"{_NOT_KINETO}: no Kineto key or event category at its start")
-    return kineto_error(source, f"a value of the wrong type or range: {why}")
+def _starts_like_kineto(raw: bytes | mmap.mmap) -> bool:
+    return looks_like_kineto(raw[: len(_BOM) + SNIFF_BYTES])
 
 
 def _is_kineto(document: KinetoDocument, events: list[msgspec.Raw], raw: bytes | mmap.mmap, source: str) -> bool:

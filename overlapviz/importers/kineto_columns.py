@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
 from typing import Any
@@ -31,6 +32,16 @@ _Int8 = npt.NDArray[np.int8]
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
 
 
+@dataclass
+class TablePart:
+    """Rows of a run of batches built apart (`kineto_parallel`), names numbered in their own first-appearance order."""
+
+    parts: list[dict[str, npt.NDArray[Any]]]
+    names: tuple[str, ...]
+    unlinked: dict[int, Place]
+    rows: int
+
+
 class KinetoTable:
     """The activity columns of a trace's rows, built a batch of events at a time."""
 
@@ -53,6 +64,21 @@ class KinetoTable:
         self.unlinked.update((self.rows + row, place) for row, place in batch.unlinked(part["correlation"]))
         self.parts.append(part)
         self.rows += len(batch.rows)
+
+    def merge(self, part: TablePart) -> None:
+        """Add the rows of another table, built of the events after those added so far, its names numbered anew."""
+        numbers = np.array([self.index.setdefault(name, len(self.index)) for name in part.names], dtype=np.int32)
+        for columns in part.parts:
+            columns["name"] = numbers[columns["name"]]
+            collective = columns["collective"]
+            columns["collective"] = np.where(collective >= 0, numbers[np.maximum(collective, 0)], collective)
+            self.parts.append(columns)
+        self.unlinked.update((self.rows + row, place) for row, place in part.unlinked.items())
+        self.rows += part.rows
+
+    def part(self) -> TablePart:
+        """What `merge` needs of this table."""
+        return TablePart(self.parts, self.names, self.unlinked, self.rows)
 
     def columns(self, flow_ids: Callable[[], dict[Place, int]]) -> dict[str, npt.NDArray[Any]]:
         """Every activity column of the rows added; `flow_ids` gives the ids that link the rows lacking one."""
