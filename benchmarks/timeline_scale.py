@@ -55,7 +55,8 @@ import numpy as np
 from benchmarks.machine import RESULTS, write_result
 from benchmarks.steady import LoadWatch, Steady, add_options, all_steady, max_repeats, repeat_until_steady
 
-GOAL_OPEN_S = 5.0  # read, analyse, prepare and first paint at 10^7 spans, on a 2-core machine
+GOAL_OPEN_S = 5.0  # read, analyse, prepare and first paint at GOAL_SPANS, on a 2-core machine
+GOAL_SPANS = 10_000_000
 GOAL_FPS = 30.0
 STREAMS = 4
 CHUNK_NS = 90_000  # one chunk issued every 90 us: the H2D engine's pace
@@ -387,16 +388,19 @@ def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         f"pan frame at {largest['spans']:,} spans against {smallest['spans']:,}: "
         + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in ratios.items())
     )
+    # the open's goal is set at 10^7 spans: a smaller largest size is not held against it
+    open_ratio = largest["open_total_s"] / GOAL_OPEN_S if largest["spans"] >= 0.99 * GOAL_SPANS else None
+    goal = f"ratio to the {GOAL_OPEN_S:.0f} s goal {open_ratio:.2f}" if open_ratio is not None else ""
+    against = goal or "no goal below 10^7 spans"
     print(
-        f"at {largest['spans']:,} spans: open {largest['open_total_s']:.3f} s, ratio to the {GOAL_OPEN_S:.0f} s goal"
-        f" {largest['open_total_s'] / GOAL_OPEN_S:.2f}; slowest zoom {worst_fps:.0f} fps, ratio of the"
-        f" {GOAL_FPS:.0f} fps goal to it {GOAL_FPS / worst_fps:.2f}"
+        f"at {largest['spans']:,} spans: open {largest['open_total_s']:.3f} s, {against}; slowest zoom"
+        f" {worst_fps:.0f} fps, ratio of the {GOAL_FPS:.0f} fps goal to it {GOAL_FPS / worst_fps:.2f}"
     )
     return {
         "pan_frame_ratio_largest_to_smallest": ratios,
         "goal_open_s": GOAL_OPEN_S,
         "goal_fps": GOAL_FPS,
-        "open_ratio_to_goal": round(largest["open_total_s"] / GOAL_OPEN_S, 3),
+        "open_ratio_to_goal": None if open_ratio is None else round(open_ratio, 3),
         "goal_fps_ratio_to_slowest_zoom": round(GOAL_FPS / worst_fps, 3),
         "spread_ok": all(result["spread_ok"] for result in results),
     }
