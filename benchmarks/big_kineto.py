@@ -228,8 +228,8 @@ def main() -> None:
         **all_steady(found),
         **({} if _repeated(found) else {"spread_ok": False}),  # one run shows no spread
     }
-    # the goal's size keeps the plain name; another size is a result of its own beside it
-    name = "big_kineto" if events == 2 * 10**6 else f"big_kineto_{events}"
+    # the goal's size (and --tiny, its check) keeps the plain name; another size is a result of its own
+    name = "big_kineto" if args.tiny or events == 2 * 10**6 else f"big_kineto_{events}"
     write_result(name, result, args.out, load=load)
 
 
