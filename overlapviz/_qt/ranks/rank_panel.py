@@ -6,8 +6,8 @@ It takes the centre of the window in place of the timeline while a job is on sho
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -25,7 +25,7 @@ from overlapviz._qt.ranks.overview_plot import RankOverviewPlot
 from overlapviz._qt.ranks.rank_actions import COMPARE_RANKS_KEYS
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.widgets.legend import LegendBar
-from overlapviz._qt.widgets.metrics_panel import finding_text_rect
+from overlapviz._qt.widgets.metrics_panel import fit_finding_rows
 from overlapviz.view.rank_overview import LEGEND_MEANING, RANK_LEGEND, RankOverview
 from overlapviz.view.unit_text import unbreakable
 
@@ -34,7 +34,6 @@ HOW = (
     f" Ctrl+click two ranks to compare them ({COMPARE_RANKS_KEYS})."
 )
 NO_JOB_FINDINGS = "Nothing stands out between the ranks."
-WRAP = Qt.TextFlag.TextWordWrap
 RANKS_ROLE = Qt.ItemDataRole.UserRole  # a finding's rows of the overview
 
 
@@ -126,16 +125,8 @@ class RankOverviewPanel(QWidget):
             self.open_requested.emit(self.plot.selected[-1])
 
     def _fit_rows(self) -> None:
-        """Each finding as tall as its wrapped text (as the metrics panel's are)."""
-        width = max(self.findings.viewport().width(), 1)
-        text_rect = finding_text_rect(self.findings, QRect(0, 0, width, 1 << 16))
-        padding = (1 << 16) - text_rect.height()
-        metrics = QFontMetrics(self.findings.font())
-        for row in range(self.findings.count()):
-            item = self.findings.item(row)
-            height = metrics.boundingRect(0, 0, max(text_rect.width(), 1), 1 << 20, WRAP, item.text()).height()
-            item.setSizeHint(QSize(width, height + padding))
-        self.findings.doItemsLayout()
+        """Each finding as tall as its wrapped text, as the metrics panel's are."""
+        fit_finding_rows(self.findings)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         """Fit the findings again when the list's width changes."""

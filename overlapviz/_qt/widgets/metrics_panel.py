@@ -215,20 +215,7 @@ class MetricsPanel(QWidget):
         return False
 
     def _fit_rows(self) -> None:
-        """Give every finding a row as tall as its text wrapped to the list's width.
-
-        The style sheet pads each item, and the delegate elides what its text rect cannot
-        hold, so the row is the wrapped text plus that padding, measured from the style.
-        """
-        width = max(self.findings.viewport().width(), 1)
-        text_rect = finding_text_rect(self.findings, QRect(0, 0, width, 1 << 16))
-        padding = (1 << 16) - text_rect.height()
-        metrics = QFontMetrics(self.findings.font())
-        for row in range(self.findings.count()):
-            item = self.findings.item(row)
-            height = metrics.boundingRect(0, 0, max(text_rect.width(), 1), 1 << 20, WRAP, item.text()).height()
-            item.setSizeHint(QSize(width, height + padding))
-        self.findings.doItemsLayout()
+        fit_finding_rows(self.findings)
 
     def set_font(self, font: QFont) -> None:
         """Lay the findings out again in `font`: each row as tall as its wrapped text needs.
@@ -287,6 +274,23 @@ def _wall(metrics: Metrics) -> str:
 def _figure_name(key: str) -> str:
     name = FIGURE_NAMES[key]
     return name[:1].upper() + name[1:]
+
+
+def fit_finding_rows(findings: QListWidget) -> None:
+    """Give every finding a row as tall as its text wrapped to the list's width.
+
+    The style sheet pads each item, and the delegate elides what its text rect cannot
+    hold, so the row is the wrapped text plus that padding, measured from the style.
+    """
+    width = max(findings.viewport().width(), 1)
+    text_rect = finding_text_rect(findings, QRect(0, 0, width, 1 << 16))
+    padding = (1 << 16) - text_rect.height()
+    metrics = QFontMetrics(findings.font())
+    for row in range(findings.count()):
+        item = findings.item(row)
+        height = metrics.boundingRect(0, 0, max(text_rect.width(), 1), 1 << 20, WRAP, item.text()).height()
+        item.setSizeHint(QSize(width, height + padding))
+    findings.doItemsLayout()
 
 
 def finding_text_rect(findings: QListWidget, item_rect: QRect) -> QRect:
