@@ -196,7 +196,7 @@ def _preset_from(name: str, data: dict[str, Any]) -> Preset:
         name=name,
         title=_required_text(data, "title"),
         text=_required_text(data, "text"),
-        configs=tuple(_config_from(table_name, table) for table_name, table in tables),
+        configs=tuple(config_from_table(table, table_name) for table_name, table in tables),
         labels=tuple(_label_of(table_name, table, data) for table_name, table in tables),
         device=device,
         backend=backend,
@@ -236,12 +236,22 @@ def _config_tables(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(key, data[key]) for key in present]
 
 
-def _config_from(table_name: str, table: dict[str, Any]) -> PipelineConfig:
+def config_from_table(table: dict[str, Any], table_name: str, base: PipelineConfig | None = None) -> PipelineConfig:
+    """The pipeline a preset-style table gives: its settings over `base` (default: the defaults).
+
+    Other files that carry a ``[config]`` table (the exercises, a learner's answer) read it
+    here, so that every such table takes the same keys and says the same about a wrong one.
+
+    Raises
+    ------
+    PresetError
+        A key is unknown or a value is wrong; the message starts with ``[table_name]``.
+    """
     values = {key: value for key, value in table.items() if key not in SIDE_KEYS}
     try:
         for setting in _RENAMED:
             _rename(values, setting)
-        return PipelineConfig.from_dict(values)
+        return PipelineConfig.from_dict(values if base is None else {**base.to_dict(), **values})
     except (ConfigError, PresetError) as error:
         raise PresetError(f"[{table_name}] {error}") from None
 
