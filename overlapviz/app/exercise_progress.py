@@ -46,7 +46,7 @@ class ExerciseRecord:
 
 
 class ExerciseProgress:
-    """Every exercise's `ExerciseRecord` by id, kept in `store`; `changed` fires with the id that changed ("" for all)."""
+    """Each exercise's `ExerciseRecord` by name, kept in `store`; `changed` gives the name changed ("" for all)."""
 
     def __init__(self, store: SettingsStore | None) -> None:
         self._store = store

@@ -45,7 +45,7 @@ class MeasuredSide:
 
 
 @dataclass(frozen=True)
-class Measured:
+class ExerciseRuns:
     """The run(s) an exercise measured: side "a", and "b" for a comparison."""
 
     sides: dict[str, MeasuredSide]
@@ -69,42 +69,40 @@ class RunFailed:
 
 def setup_sides(setup: Setup, targets: list[RunTarget], default: RunTarget | None) -> tuple[SideRequest, ...]:
     """Each side of a preset setup with the target it runs on (`LessonUnavailableError` when one is not here)."""
-    preset = Preset(
-        setup.preset or "", "", "", setup.configs, setup.labels, device=setup.device, backend=setup.backend
-    )
+    preset = Preset(setup.preset or "", "", "", setup.configs, setup.labels, device=setup.device, backend=setup.backend)
     return plan_lesson(preset, targets, default).sides
 
 
-def sides_job(sides: tuple[SideRequest, ...], run: RunFunction) -> Job[Measured | RunFailed]:
+def sides_job(sides: tuple[SideRequest, ...], run: RunFunction) -> Job[ExerciseRuns | RunFailed]:
     """Run each side in turn and prepare it for the timeline."""
 
-    def measure(cancel: CancelToken) -> Measured:
+    def measure(cancel: CancelToken) -> ExerciseRuns:
         measured = {}
         for name, side in zip(SIDES, sides, strict=False):
             cancel.check()
             result = run(side.config, side.target.backend, side.target.device, cancel)
             measured[name] = MeasuredSide(prepare_view(result, cancel), side.config, side.label)
-        return Measured(measured)
+        return ExerciseRuns(measured)
 
     return _never_raising(measure)
 
 
-def trace_job(file_name: str) -> Job[Measured | RunFailed]:
+def trace_job(file_name: str) -> Job[ExerciseRuns | RunFailed]:
     """Open the shipped trace `file_name` and prepare it for the timeline."""
     path = asset_path("traces", file_name)
 
-    def measure(cancel: CancelToken) -> Measured:
+    def measure(cancel: CancelToken) -> ExerciseRuns:
         data = open_file(path)
         if data.trace is None:
             raise OSError(f"{path.name} holds no trace")
         view = prepare_trace(data.trace, cancel=cancel)
-        return Measured({"a": MeasuredSide(view, data.config, "", path)})
+        return ExerciseRuns({"a": MeasuredSide(view, data.config, "", path)})
 
     return _never_raising(measure)
 
 
-def _never_raising(measure: Job[Measured]) -> Job[Measured | RunFailed]:
-    def job(cancel: CancelToken) -> Measured | RunFailed:
+def _never_raising(measure: Job[ExerciseRuns]) -> Job[ExerciseRuns | RunFailed]:
+    def job(cancel: CancelToken) -> ExerciseRuns | RunFailed:
         outcome = outcome_of(measure, cancel)
         if outcome.cancelled:
             raise RunCancelled()

@@ -12,21 +12,23 @@ meanwhile (live mode, the Run button) supersedes the check: the exercise asks ag
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 
 from overlapviz.app.events import Event
+from overlapviz.app.executor import Job
 from overlapviz.app.exercise_progress import ExerciseProgress
 from overlapviz.app.exercise_reveal import Answer, Reveal, grade_quiz, reveal_of
-from overlapviz.app.exercise_runs import Measured, RunFailed, setup_sides, sides_job, trace_job
-from overlapviz.app.executor import Job
+from overlapviz.app.exercise_runs import ExerciseRuns, RunFailed, setup_sides, sides_job, trace_job
 from overlapviz.app.lesson_plan import LessonUnavailableError
 from overlapviz.app.model import Pinned, Shown
 from overlapviz.app.pair_run import Side, SideRequest
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.runs import NO_BACKEND, Controls, Runs
-from overlapviz.exercises import Exercise, ExerciseKind, Setup
+from overlapviz.core.config import PipelineConfig
+from overlapviz.exercises import Exercise, ExerciseKind, Pick, Setup
 
 __all__ = ["Answer", "ExerciseOnShow", "Exercising", "Phase"]
 SUPERSEDED = "Another run took the check's place: run and check again."
@@ -84,9 +86,13 @@ class Exercising:
         setup = exercise.setup
         if exercise.kind is not ExerciseKind.QUIZ and setup is not None and setup.configs:
             self._put_on_controls(setup)
+        if exercise.kind is ExerciseKind.QUIZ:
+            return True
+        self._model.set_pinned(None)
         if exercise.kind is ExerciseKind.PREDICT:
-            self._model.set_pinned(None)
             self._runs.clear_result()  # the answer is not on show before the learner gives one
+        elif self._model.live:  # a challenge's starting point, as any change of the controls runs in live mode
+            self._runs.run()
         return True
 
     def close(self) -> None:
@@ -133,17 +139,18 @@ class Exercising:
         if job is None:
             return False
         self._set(state)
-        self._runs.submit(job, lambda measured: self._on_measured(state, measured))
+        settings = self._model.config  # a challenge's limits are on the settings it ran with
+        self._runs.submit(job, lambda measured: self._on_measured(state, measured, settings))
         return True
 
-    def _job(self, exercise: Exercise) -> Job[Measured | RunFailed] | None:
+    def _job(self, exercise: Exercise) -> Job[ExerciseRuns | RunFailed] | None:
         setup = exercise.setup
         if exercise.kind is ExerciseKind.CHALLENGE or setup is None:
             target = self._model.target
             if target is None:
                 self._runs.messages.show_error(NO_BACKEND)
                 return None
-            sides = (SideRequest(self._model.config, target),)
+            sides: tuple[SideRequest, ...] = (SideRequest(self._model.config, target),)
         elif setup.trace is not None:
             return trace_job(setup.trace)
         else:
@@ -155,25 +162,26 @@ class Exercising:
             self._runs.apply(Controls(sides[-1].config, sides[-1].target))
         return sides_job(sides, self._runs.run_function())
 
-    def _on_measured(self, asked: ExerciseOnShow, measured: Measured | RunFailed) -> None:
+    def _on_measured(self, asked: ExerciseOnShow, measured: ExerciseRuns | RunFailed, settings: PipelineConfig) -> None:
         now = self.on_show
         if now is None or now.exercise is not asked.exercise or now.phase is not asked.phase:
             return  # the learner moved on meanwhile
-        if isinstance(measured, RunFailed):
+        if isinstance(measured, RunFailed) and not _refusal_answers(now.exercise):
             self._runs.messages.show_error(f"The exercise's run did not complete: {measured.reason}")
             self._set(dataclasses.replace(now, phase=Phase.ASKING))
             return
-        self._show(measured)
-        if now.phase is Phase.REVEALED and now.reveal is not None:  # a quiz: its run only points
-            self._set(dataclasses.replace(now, reveal=now.reveal.pointing_at(measured, now.exercise)))
-            return
-        self._reveal(now, reveal_of(now.exercise, now.answer, measured))
+        if isinstance(measured, ExerciseRuns):
+            self._show(measured)
+            if now.phase is Phase.REVEALED and now.reveal is not None:  # a quiz: its run only points
+                self._set(dataclasses.replace(now, reveal=now.reveal.pointing_at(measured, now.exercise)))
+                return
+        self._reveal(now, reveal_of(now.exercise, now.answer, measured, settings))
 
     def _reveal(self, now: ExerciseOnShow, reveal: Reveal) -> None:
         self.progress.note_attempt(now.exercise.name, reveal.score, reveal.passed)
         self._set(dataclasses.replace(now, phase=Phase.REVEALED, reveal=reveal))
 
-    def _show(self, measured: Measured) -> None:
+    def _show(self, measured: ExerciseRuns) -> None:
         self._showing_own = True
         try:
             sides = measured.sides
@@ -196,13 +204,17 @@ class Exercising:
 
     def _put_on_controls(self, setup: Setup) -> None:
         target = self._model.target
-        try:
+        with contextlib.suppress(LessonUnavailableError):  # said when the learner checks
             target = setup_sides(setup, self._targets, self._default)[-1].target
-        except LessonUnavailableError:
-            pass  # said when the learner checks
         self._model.set_lesson(None)
         self._runs.apply(Controls(setup.configs[-1], target))
 
     def _set(self, state: ExerciseOnShow | None) -> None:
         self.on_show = state
         self.changed.emit(state)
+
+
+def _refusal_answers(exercise: Exercise) -> bool:
+    """Whether a refused run is itself the measurement: a challenge's goals fail, an outcome is "refused"."""
+    prediction = exercise.prediction
+    return exercise.kind is ExerciseKind.CHALLENGE or (prediction is not None and prediction.pick is Pick.OUTCOME)
