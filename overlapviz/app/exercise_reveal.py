@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from overlapviz.app.exercise_highlight import highlight_rows
 from overlapviz.app.exercise_runs import ExerciseRuns, RunFailed
-from overlapviz.app.exercise_text import figure_unit, figure_words, goal_text, limit_text, value_text
+from overlapviz.app.exercise_text import figure_words, given_text, goal_text, limit_text, value_text
 from overlapviz.core.config import PipelineConfig, format_size
 from overlapviz.exercises import Exercise, ExerciseKind, Goal, Limit
 from overlapviz.exercises.figures import figure_table, figure_value
@@ -115,7 +115,7 @@ def _prediction(exercise: Exercise, answer: Answer, measured: Measured) -> Revea
         figure = prediction.figure or ""
         margin = None if expected is None else tolerance_of(prediction, float(expected))
         passed = margin is not None and expected is not None and abs(answer - float(expected)) <= margin
-        said = f"You said ~{_as_typed(figure, answer)}; measured {value_text(figure, _number(expected))}."
+        said = f"You said ~{given_text(figure, answer)}; measured {value_text(figure, _number(expected))}."
         within = "" if margin is None else f" (within {value_text(figure, margin)} counts)"
         return _reveal(exercise, (Mark(f"your {figure_words(figure)}{within}", passed),), said)
     passed = expected is not None and answer == expected
@@ -162,12 +162,6 @@ def _choice_words(exercise: Exercise, key: object) -> str:
         return "nothing"
     text = next((choice.text for choice in exercise.choices if choice.key == key), str(key))
     return f"\u201c{text}\u201d"
-
-
-def _as_typed(figure: str, number: float) -> str:
-    """The learner's number as they gave it (``4``, not ``4.00``), with the figure's unit."""
-    unit = figure_unit(figure)
-    return f"{number:g}{unit}" if unit in ("", "\u00d7") else f"{number:g} {unit}"
 
 
 def _number(value: object) -> float | None:

@@ -56,9 +56,15 @@ def value_text(name: str, value: float | None) -> str:
     return f"{significant(value)} {unit}"
 
 
+def given_text(name: str, value: float) -> str:
+    """A number a person wrote (a goal's, the learner's guess) as written, ``4 ms`` rather than ``4.00 ms``."""
+    unit = figure_unit(name)
+    return f"{value:g}{unit}" if unit in ("", "\u00d7") else f"{value:g} {unit}"
+
+
 def goal_text(goal: Goal) -> str:
     """``copy time hidden at least 50 %``."""
-    return f"{figure_words(goal.figure)} {COMPARE_WORDS[goal.compare]} {value_text(goal.figure, goal.value)}"
+    return f"{figure_words(goal.figure)} {COMPARE_WORDS[goal.compare]} {given_text(goal.figure, goal.value)}"
 
 
 def limit_text(limit: Limit) -> str:

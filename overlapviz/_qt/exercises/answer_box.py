@@ -101,7 +101,7 @@ class AnswerBox(QWidget):
             except ValueError:  # a lone "-" or "." on the way to a number
                 return None
         checked = self._group.checkedButton()
-        return None if checked is None else self._keys.get(checked)  # type: ignore[arg-type]
+        return next((key for button, key in self._keys.items() if button is checked), None)
 
     def choose(self, key: str) -> None:
         """Pick the choice `key`, as a click does."""
@@ -116,7 +116,7 @@ class AnswerBox(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         """A click on a choice's words picks it."""
-        button = self._labels.get(watched)  # type: ignore[call-overload]
+        button = next((b for label, b in self._labels.items() if label is watched), None)
         if button is not None and event.type() == QEvent.Type.MouseButtonRelease and button.isEnabled():
             button.setChecked(True)
             return True
