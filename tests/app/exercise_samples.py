@@ -24,6 +24,30 @@ figure = "makespan_ms"
 tolerance_pct = 25
 '''
 WRONG_GUESS_MS, GOOD_GUESS_MS = 4.0, 6.0
+# A run with three findings on the Tesla C2050 model (two copy queues, a false dependency), to step through.
+OUTCOME_PREDICTION = '''
+kind = "predict"
+title = "Does breadth-first issue run on a Fermi card?"
+question = "The C2050 has one queue per copy engine. Will this pipeline run at all?"
+explanation = "It runs, but the one queue per engine makes later copies wait behind earlier ones."
+highlight = ["finding:false-dependency"]
+answer = "runs"
+
+[setup]
+preset = "order-c2050"
+side = "b"
+
+[measure]
+pick = "outcome"
+
+[[choices]]
+key = "runs"
+text = "It runs"
+
+[[choices]]
+key = "refused"
+text = "The backend refuses it"
+'''
 
 
 def number_prediction(folder: Path) -> Exercise:
@@ -33,9 +57,16 @@ def number_prediction(folder: Path) -> Exercise:
     return load_exercise(path)
 
 
+def outcome_prediction(folder: Path) -> Exercise:
+    """The outcome prediction above (its run has three findings), written to `folder` and read back."""
+    path = folder / "fermi-runs.toml"
+    path.write_text(OUTCOME_PREDICTION, encoding="utf-8")
+    return load_exercise(path)
+
+
 def exercises_with_number(folder: Path) -> list[Exercise]:
-    """The shipped exercises, then the number prediction."""
-    return [*load_exercises().values(), number_prediction(folder)]
+    """The shipped exercises, then the number prediction and the outcome prediction."""
+    return [*load_exercises().values(), number_prediction(folder), outcome_prediction(folder)]
 
 
 def named(exercises: list[Exercise], name: str) -> int:
