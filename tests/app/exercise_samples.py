@@ -7,7 +7,7 @@ from pathlib import Path
 from overlapviz.exercises import Exercise, load_exercise, load_exercises
 
 # The default pipeline's makespan on the H200 model is about 5.9 ms: 4 ms is more than 25 % off, 6 ms within.
-NUMBER_PREDICTION = '''
+NUMBER_PREDICTION = """
 kind = "predict"
 title = "How long does the default pipeline take?"
 question = "256 MiB in 16 chunks on 4 streams, from pinned memory. How long, in ms, from the first copy to the last?"
@@ -22,10 +22,10 @@ preset = "default"
 [measure]
 figure = "makespan_ms"
 tolerance_pct = 25
-'''
+"""
 WRONG_GUESS_MS, GOOD_GUESS_MS = 4.0, 6.0
 # A run with three findings on the Tesla C2050 model (two copy queues, a false dependency), to step through.
-OUTCOME_PREDICTION = '''
+OUTCOME_PREDICTION = """
 kind = "predict"
 title = "Does breadth-first issue run on a Fermi card?"
 question = "The C2050 has one queue per copy engine. Will this pipeline run at all?"
@@ -47,7 +47,7 @@ text = "It runs"
 [[choices]]
 key = "refused"
 text = "The backend refuses it"
-'''
+"""
 
 
 def number_prediction(folder: Path) -> Exercise:

@@ -40,9 +40,9 @@ def clipped(widget: QWidget) -> list[str]:
     """The labels and buttons on show under `widget` whose text does not fit them."""
     cut = []
     for label in widget.findChildren(QLabel):
-        if label.isVisible() and label.text() and label.wordWrap():
-            if label.heightForWidth(label.contentsRect().width()) > label.contentsRect().height() + 1:
-                cut.append(label.text())
+        shown = label.isVisible() and label.text() and label.wordWrap()
+        if shown and label.heightForWidth(label.contentsRect().width()) > label.contentsRect().height() + 1:
+            cut.append(label.text())
     for button in widget.findChildren(QPushButton):
         if button.isVisible() and button.sizeHint().width() > button.width() + 1:
             cut.append(button.text())

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from exercise_helpers import choose, clipped, open_exercises, run_and_check
 from PySide6.QtCore import QSettings, Qt
-from teaching_helpers import make_window_fixture  # noqa: F401 (the make_window fixture)
+from teaching_helpers import (
+    SIM_TARGETS,
+    make_window_fixture,  # noqa: F401 (the make_window fixture)
+    model_run,
+)
 
 from overlapviz._qt.main_window import MainWindow
 from overlapviz.app.exercise_steps import stops_of
-from teaching_helpers import SIM_TARGETS, model_run
 
 
 def revealed_fermi_run(qtbot, window, tmp_path):
