@@ -20,6 +20,7 @@ from overlapviz.commands.bandwidth import add_bandwidth
 from overlapviz.commands.calibrate import add_calibrate
 from overlapviz.commands.devices import add_devices
 from overlapviz.commands.errors import EXIT_FAILED, EXIT_USAGE, PROG, UsageError, fail
+from overlapviz.commands.exercises import add_exercises
 from overlapviz.commands.presets import add_presets
 from overlapviz.commands.profile import add_profile
 from overlapviz.commands.render import add_render
@@ -31,7 +32,8 @@ from overlapviz.presets import PresetError
 from overlapviz.session import UnknownDeviceError
 
 Command = Callable[[argparse.Namespace], int]
-SUBCOMMANDS = (add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets, add_calibrate)
+SUBCOMMANDS = (add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets, add_calibrate,
+               add_exercises)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from overlapviz.core.config import PipelineConfig, format_size
+from overlapviz.core.config import PipelineConfig
 from overlapviz.exercises.figures import figure_value
 from overlapviz.exercises.model import Goal, Limit
 from overlapviz.exercises.parts import SETTING_KEYS
@@ -53,8 +53,7 @@ def check_limit(limit: Limit, config: PipelineConfig) -> GoalResult:
         passed = limit.compare == "==" and str(measured) == str(limit.value)
     else:
         passed = compares(measured, limit.compare, limit.value)
-    shown = format_size(int(limit.value)) if SETTING_KEYS[limit.setting].is_size else limit.value
-    return GoalResult(f"setting {limit.setting} {limit.compare} {shown}", measured, passed)
+    return GoalResult(f"setting {limit.describe()}", measured, passed)
 
 
 def setting_value(config: PipelineConfig, key: str) -> int | str:

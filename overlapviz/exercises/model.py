@@ -96,10 +96,11 @@ class Limit:
     setting: str  # a PipelineConfig field name
     compare: str
     value: int | str
+    shown: str = ""  # the value as the file writes it ("32MiB"); empty: `value`
 
     def describe(self) -> str:
-        """``chunks <= 8``."""
-        return f"{self.setting} {self.compare} {self.value}"
+        """``chunks <= 8``, ``size == 32MiB``."""
+        return f"{self.setting} {self.compare} {self.shown or self.value}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -172,7 +172,8 @@ def limits_from(data: dict[str, Any]) -> tuple[Limit, ...]:
         fields.check_keys(table, _LIMIT_KEYS, where)
         setting = fields.one_of(fields.text(table, "setting", where), tuple(SETTING_KEYS), f"{where}setting")
         compare = fields.one_of(fields.text(table, "compare", where), COMPARISONS, f"{where}compare")
-        found.append(Limit(setting, compare, _limit_value(table.get("value"), setting, compare, where)))
+        value = table.get("value")
+        found.append(Limit(setting, compare, _limit_value(value, setting, compare, where), str(value)))
     return tuple(found)
 
 
