@@ -116,3 +116,22 @@ def test_progress_lives_in_the_settings_store_and_resets(exercising, app, tmp_pa
     again.reset()
     assert PROGRESS_KEY not in exercising.store
     assert not ExerciseProgress(exercising.store).record("free-pinned-memory").done
+
+
+def test_a_shipped_trace_is_opened_and_judged_like_a_run(exercising, app):
+    exercising.choose(named(exercising.exercises, "real-legacy-trace"))
+    exercise = exercising.on_show.exercise
+    exercising.answer(float(exercise.prediction.answer))
+    revealed = check_and_run(exercising)
+    assert app.model.shown.source.name == exercise.setup.trace
+    assert revealed.reveal.passed, revealed.reveal.said
+
+
+def test_a_refused_run_is_the_outcome_a_prediction_may_name(exercising, app):
+    exercising.choose(named(exercising.exercises, "pin-too-much"))
+    exercise = exercising.on_show.exercise
+    exercising.answer(exercise.prediction.answer)
+    revealed = check_and_run(exercising)
+    assert revealed.reveal.passed, revealed.reveal.said
+    assert exercise.prediction.answer == "refused"
+    assert "The run was refused:" in revealed.reveal.said and app.messages.error == ""
