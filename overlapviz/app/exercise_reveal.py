@@ -94,16 +94,15 @@ def _for_grading(runs: ExerciseRuns | RunFailed) -> Measured:
 
 
 def _challenge(exercise: Exercise, settings: PipelineConfig | None, measured: Measured) -> Reveal:
-    limits = [check_limit(limit, settings) for limit in exercise.limits] if settings is not None else []
+    checked = exercise.limits if settings is not None else ()  # without the settings, no limit to check
+    limits = [check_limit(limit, settings) for limit in checked] if settings is not None else []
     if measured.refused is not None:
         goals = [GoalResult(goal.describe(), None, False) for goal in exercise.goals]
         said = f"The run was refused: {measured.refused}"
     else:
         goals = [check_goal(goal, measured.reports[0]) for goal in exercise.goals]
         said = ""
-    marks = [
-        Mark(_limit_line(limit, result), result.passed) for limit, result in zip(exercise.limits, limits, strict=True)
-    ]
+    marks = [Mark(_limit_line(limit, result), result.passed) for limit, result in zip(checked, limits, strict=True)]
     marks += [Mark(_goal_line(goal, result), result.passed) for goal, result in zip(exercise.goals, goals, strict=True)]
     return _reveal(exercise, tuple(marks), said)
 
@@ -116,8 +115,10 @@ def _prediction(exercise: Exercise, answer: Answer, measured: Measured) -> Revea
         margin = None if expected is None else tolerance_of(prediction, float(expected))
         passed = margin is not None and expected is not None and abs(answer - float(expected)) <= margin
         said = f"You said ~{given_text(figure, answer)}; measured {value_text(figure, _number(expected))}."
-        within = "" if margin is None else f" (within {value_text(figure, margin)} counts)"
-        return _reveal(exercise, (Mark(f"your {figure_words(figure)}{within}", passed),), said)
+        written = prediction.tolerance is not None  # the file's own number, else a share of what was measured
+        shown = "" if margin is None else (given_text if written else value_text)(figure, margin)
+        within = f" (within {shown} counts as right)" if shown else ""
+        return _reveal(exercise, (Mark(f"your guess of the {figure_words(figure)}{within}", passed),), said)
     passed = expected is not None and answer == expected
     said = f"You said {_choice_words(exercise, answer)}; the run shows {_choice_words(exercise, expected)}."
     figures = _choice_figures(exercise, measured)

@@ -32,6 +32,7 @@ from overlapviz.exercises import Exercise, ExerciseKind, Pick, Setup
 
 __all__ = ["Answer", "ExerciseOnShow", "Exercising", "Phase"]
 SUPERSEDED = "Another run took the check's place: run and check again."
+PREDICT_FIRST = "Predict first: the run shows once you run and check."
 
 
 class Phase(StrEnum):
@@ -91,6 +92,7 @@ class Exercising:
         self._model.set_pinned(None)
         if exercise.kind is ExerciseKind.PREDICT:
             self._runs.clear_result()  # the answer is not on show before the learner gives one
+            self._runs.messages.show_notice(PREDICT_FIRST)
         elif self._model.live:  # a challenge's starting point, as any change of the controls runs in live mode
             self._runs.run()
         return True

@@ -6,7 +6,7 @@ import pytest
 from fakes import DictSettings
 
 from overlapviz.app.exercise_progress import PROGRESS_KEY, ExerciseProgress
-from overlapviz.app.exercise_session import Exercising, Phase
+from overlapviz.app.exercise_session import PREDICT_FIRST, Exercising, Phase
 from overlapviz.app.runs import Controls
 from tests.app.exercise_samples import GOOD_GUESS_MS, WRONG_GUESS_MS, exercises_with_number, named
 
@@ -35,6 +35,7 @@ def test_a_prediction_asks_for_an_answer_before_it_runs_and_hides_the_last_run(e
     assert app.model.shown is not None
     assert exercising.choose(named(exercising.exercises, "default-makespan"))
     assert app.model.shown is None, "the run on show could give the answer away"
+    assert app.messages.notices[-1] == PREDICT_FIRST
     assert not exercising.on_show.can_check and not exercising.check()
     exercising.answer(WRONG_GUESS_MS)
     assert exercising.on_show.can_check

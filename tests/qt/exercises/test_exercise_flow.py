@@ -8,6 +8,8 @@ from PySide6.QtCore import Qt
 from teaching_helpers import make_window_fixture  # noqa: F401 (the make_window fixture)
 
 from overlapviz._qt.exercises.exercise_detail import RUN_AND_CHECK
+from overlapviz._qt.exercises.exercise_dock import SHORTCUT
+from overlapviz._qt.help import shortcut_rows
 from overlapviz.core.trace.spans import OpKind
 from tests.app.exercise_samples import GOOD_GUESS_MS, WRONG_GUESS_MS
 
@@ -26,7 +28,7 @@ def test_a_prediction_is_run_and_revealed_beside_what_was_measured(make_window, 
     makespan_ms = window.shown().result.metrics.makespan_ns / 1e6
     assert detail.said.text() == f"You said ~{WRONG_GUESS_MS:g} ms; measured {makespan_ms:.2f} ms."
     assert detail.verdict.text() == "<b>\u2717 Not this time</b>" and not reveal.passed
-    assert detail.marks.text() == "\u2717 your makespan (within 1.48 ms counts)"
+    assert detail.marks.text() == "\u2717 your guess of the makespan (within 1.48 ms counts as right)"
     assert detail.explanation.text().startswith("The H2D copies take about 5.3 ms")
     h2d = np.flatnonzero(window.shown().view.trace.mask(OpKind.H2D))
     assert window.timeline._highlight.tolist() == h2d.tolist(), "the explanation's spans are outlined"
@@ -86,3 +88,16 @@ def test_a_quiz_is_checked_and_hints_come_one_at_a_time(make_window, qtbot, tmp_
     assert not reveal.passed
     assert detail.said.text() == "You chose \u201cfree(ptr)\u201d; the answer is \u201ccudaFreeHost(ptr)\u201d."
     qtbot.waitUntil(lambda: len(window.timeline._highlight) > 0, timeout=20_000)  # its run points at the calls
+
+
+def test_view_exercises_has_a_free_key_listed_in_help_and_toggles_the_panel(make_window, qtbot):
+    window = make_window()
+    rows = shortcut_rows(window)
+    assert [what for keys, what in rows if keys == SHORTCUT] == ["Exercises"], "F7 is no other action's"
+    dock = window.exercises.dock
+    window.activateWindow()  # a window's keys reach the active window only
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F7)
+    assert dock.isVisible() and window.exercises.action.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_F7)
+    assert not dock.isVisible()
