@@ -16,7 +16,8 @@ starts it again (`SESSIONS`):
 - a file: opens a saved trace through Ctrl+O and the file dialog (live mode goes off, and is
   remembered), and quits;
 - the start after that: the remembered pipeline is drawn although live mode is off; the
-  bandwidth window (Ctrl+B) sweeps, Esc hides it, and Ctrl+Q quits.
+  bandwidth window (Ctrl+B) sweeps, Esc hides it; F7 opens the Exercises panel on a
+  prediction that waits for its answer, F7 hides it; and Ctrl+Q quits.
 
 Each app must exit 0 and never abort on a thread left running. Widgets are found as a user
 finds them: by object name, by shortcut, by menu. The pointer is moved through the X
@@ -48,11 +49,14 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDockWidget,
     QFileDialog,
     QGraphicsView,
     QLineEdit,
+    QListWidget,
     QMainWindow,
     QMenu,
+    QPushButton,
     QSlider,
     QToolTip,
     QWidget,
@@ -268,6 +272,7 @@ def restart(shots: Shots) -> Script:
     yield pause(1.0)
     shots.take("restarted")
     yield from bandwidth_hidden(window, shots)
+    yield from exercises_panel(window, shots)
     yield from quit_with_ctrl_q(window)
 
 
@@ -424,6 +429,27 @@ def bandwidth_hidden(window: QMainWindow, shots: Shots) -> Script:
     yield Until("Esc hides the bandwidth window", lambda: not dialog.isVisible())
     yield pause(0.5)
     shots.take("bandwidth-hidden")
+
+
+def exercises_panel(window: QMainWindow, shots: Shots) -> Script:
+    """F7 opens the Exercises panel; the first exercise, a prediction, asks for an answer before it runs."""
+    window.activateWindow()
+    yield Until("the window is active again", window.isActiveWindow)
+    action_with_shortcut(window, "F7")  # fails clearly should F7 lose its action
+    press(window, Qt.Key.Key_F7)
+    dock = window.findChild(QDockWidget, "exercises_dock")
+    assert dock is not None, "no Exercises panel (exercises_dock)"
+    yield Until("F7 opens the Exercises panel", dock.isVisible)
+    listing, check = dock.findChild(QListWidget, "exercise_list"), dock.findChild(QPushButton, "exercise_check")
+    assert listing is not None and check is not None, "the panel lacks its list or its check button"
+    assert listing.count() > 0, "no exercise is listed"
+    listing.setCurrentRow(0)
+    yield Until("the exercise's question shows", check.isVisible)
+    assert not check.isEnabled(), f"{check.text()!r} is pressable before an answer is given"
+    yield pause(0.5)
+    shots.take("exercises")
+    press(window, Qt.Key.Key_F7)
+    yield Until("F7 hides the Exercises panel", lambda: not dock.isVisible())
 
 
 def shown_top_level(name: str) -> QWidget | None:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
 from overlapviz._qt.buffer_release import BufferRelease
 from overlapviz._qt.controls_on_show import ControlsOnShow
+from overlapviz._qt.exercises.exercise_dock import ExerciseDock
 from overlapviz._qt.export.alignment import zoom_to_device_work
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.files.export_folder import ExportFolder
@@ -147,6 +148,8 @@ class MainWindow(QMainWindow):
             self.setWindowTitle, self.timeline_drawn.emit,
         )  # fmt: skip
         self.buffers = BufferRelease(self.view.show_notice, self)
+        store = QtSettingsStore(self._settings)
+        self.exercises = ExerciseDock(self, self.controller, store, self.timeline, self.fonts, self.view)
 
     def _lessons(self) -> list[Preset]:
         try:
@@ -165,7 +168,8 @@ class MainWindow(QMainWindow):
         self.looks.follow_fonts(
             self.timeline.set_font, self.compare.set_font, self.metrics.set_font, self.rank_panel.set_font
         )
-        self.looks.follow_themes(self.rank_panel.set_theme)  # presentation mode's theme too, not only the user's
+        # presentation mode's theme too, not only the user's
+        self.looks.follow_themes(self.rank_panel.set_theme, self.exercises.set_theme)
         self.looks.show()
         explanations = self.teaching.actions.explanations
         history = self.controller.runs.history
@@ -280,6 +284,7 @@ class MainWindow(QMainWindow):
         self.controller.shutdown()
         self.help.close()
         self.teaching.shutdown()
+        self.exercises.shutdown()
         self.files.shutdown()
         self.ranks.shutdown()
         stop_threads_under(self)
