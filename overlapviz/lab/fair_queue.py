@@ -4,8 +4,9 @@ Each client has its own line and a turn number: `pop` takes the oldest job of th
 with the lowest turn (the earliest to arrive among equals) and moves that client on a turn.
 A client that arrives starts at the turn now being served, so it goes before everyone who
 has been served this round already; a client back soon after its line emptied starts no
-earlier than the turn after its last, so leaving and coming back wins nothing. So a client that queued ten jobs gets one run per round,
-like everyone else, and thirty learners with one job each wait no longer for it.
+earlier than the turn after its last, so leaving and coming back wins nothing. So a client
+that queued ten jobs gets one run per round, like everyone else, and thirty learners with
+one job each wait no longer for it.
 """
 
 from __future__ import annotations

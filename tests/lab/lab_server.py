@@ -2,7 +2,7 @@
 
 `LabServer.start` runs the real command in a subprocess with ``--port 0`` and reads the URL
 and credentials it prints. `lab_server` is one server on the model shared by the lab tests
-(each test module imports it; the server stops after the last of them).
+(each test module imports `shared_lab_server`; the server stops after the last of them).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class LabServer:
     def start(cls, *flags: str) -> LabServer:
         command = [sys.executable, "-m", "overlapviz", "serve", "--backend", "sim", "--host", "127.0.0.1"]
         command += ["--port", "0", "--devices", ",".join(DEVICES), *flags]
-        errors = tempfile.TemporaryFile("w+")
+        errors = tempfile.TemporaryFile("w+")  # noqa: SIM115 (open while the server runs)
         process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
         printed: dict[str, str] = {}
         deadline = time.monotonic() + START_LIMIT_S
@@ -107,8 +107,8 @@ class LabServer:
 _shared: dict[str, object] = {"server": None, "users": 0}
 
 
-@pytest.fixture(scope="session")
-def lab_server():
+@pytest.fixture(scope="session", name="lab_server")
+def shared_lab_server():
     """One model server for the lab tests (default limits, devices `DEVICES`)."""
     if _shared["users"] == 0:
         _shared["server"] = LabServer.start()
@@ -118,7 +118,8 @@ def lab_server():
     _shared["users"] = int(_shared["users"]) - 1
     if _shared["users"] == 0:
         assert server.stop() == 0
-        assert "Traceback" not in server.stderr()  # no request failed in a way the server did not foresee
+        errors = server.stderr()
+        assert "Traceback" not in errors, errors[-3000:]  # no request failed in a way the server did not foresee
 
 
 def local_run_json(config_flags: list[str], device: str) -> dict:

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.lab.lab_server import lab_server  # noqa: F401 (a fixture)
+from tests.lab.lab_server import shared_lab_server  # noqa: F401 (the fixture lab_server)
 
 GARBAGE = {
     "not UTF-8": b"\xff\xfe{",

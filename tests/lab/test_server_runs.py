@@ -5,7 +5,7 @@ import subprocess
 import sys
 import threading
 
-from tests.lab.lab_server import ROOT, lab_server, local_run_json  # noqa: F401 (a fixture)
+from tests.lab.lab_server import ROOT, local_run_json, shared_lab_server  # noqa: F401 (the fixture lab_server)
 
 
 def _without_run_time(report):
