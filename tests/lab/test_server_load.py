@@ -1,6 +1,7 @@
 """Two hundred learners at once against the model: no job lost, clients taken in turn, one run per device at a time."""
 
 import asyncio
+import itertools
 import threading
 import time
 from collections import defaultdict
@@ -67,7 +68,7 @@ def _uncached_runs(answers):
 
 def _no_two_runs_overlap_on_a_device(runs):
     for device, found in runs.items():
-        for (_, ended, _, _), (next_started, _, _, _) in zip(found, found[1:], strict=False):
+        for (_, ended, _, _), (next_started, _, _, _) in itertools.pairwise(found):
             assert ended <= next_started, f"two runs overlap on {device}"
 
 
