@@ -32,7 +32,7 @@ def test_the_token_file_holds_the_printed_class_token_for_its_owner_only(strict)
 
 
 def test_a_run_over_the_time_limit_is_422_and_the_device_serves_the_next_run(strict):
-    slow = strict.run({"chunks": 8192, "size": "4GiB"}, client="slow", timeout=60)
+    slow = strict.run({"chunks": 65536, "size": "16GiB"}, client="slow", timeout=60)  # seconds on the model
     assert slow.status == 422
     assert "limit" in slow.body["error"]
     after = strict.run({"chunks": 4}, client="after")

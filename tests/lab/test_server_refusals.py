@@ -29,7 +29,8 @@ REFUSED = {
     "a script inside": ({"config": {"script": "import os"}}, "script"),
     "a file": ({"config": {"chunks": 4}, "file": "x.json"}, "file"),
     "trace not a flag": ({"config": {}, "trace": "yes"}, "trace"),
-    "unknown device": ({"config": {}, "device": "h100"}, "h100"),
+    "unknown device": ({"config": {}, "device": "cuda:7"}, "cuda:7"),
+    "a device that is not text": ({"config": {}, "device": 0}, "device"),
     "device inside the config": ({"config": {"device": "h200"}}, "device"),
 }
 
