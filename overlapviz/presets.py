@@ -236,16 +236,20 @@ def _config_tables(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(key, data[key]) for key in present]
 
 
-def config_from_table(table: dict[str, Any], table_name: str, base: PipelineConfig | None = None) -> PipelineConfig:
+def config_from_table(
+    table: dict[str, Any], table_name: str = "config", base: PipelineConfig | None = None
+) -> PipelineConfig:
     """The pipeline a preset-style table gives: its settings over `base` (default: the defaults).
 
-    Other files that carry a ``[config]`` table (the exercises, a learner's answer) read it
-    here, so that every such table takes the same keys and says the same about a wrong one.
+    The one validator of pipeline settings given as a table of keys: the preset files, the
+    exercises, a learner's answer and the lab server's requests all go through it, so all refuse
+    the same things with the same words.
 
     Raises
     ------
     PresetError
-        A key is unknown or a value is wrong; the message starts with ``[table_name]``.
+        A key is unknown, or a value has the wrong type or is out of range; the one-line
+        message starts with ``[table_name]`` and names the key.
     """
     values = {key: value for key, value in table.items() if key not in SIDE_KEYS}
     try:
