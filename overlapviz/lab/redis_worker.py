@@ -136,8 +136,11 @@ class DeviceClaim:
         deadline = time.monotonic() + HEARTBEAT_TTL_S + 1
         value = self.registration.to_json()
         while not self.client.set(self._key, value, nx=True, ex=HEARTBEAT_TTL_S):
-            if time.monotonic() > deadline:
-                holder = Registration.from_json(self._holder() or "")
+            holder = Registration.from_json(self._holder() or "")
+            alive = _alive_here(holder, self.registration.host)
+            if alive is False:  # its worker on this host is gone: no need to wait for its heartbeat to run out
+                self.client.delete(self._key)
+            elif alive or time.monotonic() > deadline:
                 where = f" (host {holder.host}, pid {holder.pid})" if holder else ""
                 raise QueueError(f"device {self.registration.key} already has a live worker{where}: stop it first")
             time.sleep(0.2)
@@ -164,6 +167,19 @@ class DeviceClaim:
         with contextlib.suppress(Exception):
             if self._holder() == self.registration.to_json():
                 self.client.delete(self._key)
+
+
+def _alive_here(holder: Registration | None, host: str) -> bool | None:
+    """Whether `holder`'s worker process lives, when it ran on this host; None when that cannot be told here."""
+    if holder is None or holder.host != host:
+        return None
+    try:
+        os.kill(holder.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
 
 
 def serve_device(url: str, backend_name: str, device: str) -> int:
