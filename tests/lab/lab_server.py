@@ -42,8 +42,11 @@ class LabServer:
     process: subprocess.Popen
     printed: dict[str, str]
     errors: object  # the server's stderr, a file: a pipe nobody reads would fill and stop it
+    logged: str = ""  # what it wrote there, once stopped
 
     def stderr(self) -> str:
+        if self.errors.closed:
+            return self.logged
         self.errors.seek(0)
         return self.errors.read()
 
@@ -84,6 +87,8 @@ class LabServer:
             if self.process.poll() is None:
                 self.process.kill()
             self.process.communicate()
+            self.logged = self.stderr()
+            self.errors.close()
 
     def call(self, path: str, body: object = None, token: str | None = None, client: str | None = None,
              raw: bytes | None = None, timeout: float = 30) -> Answer:
