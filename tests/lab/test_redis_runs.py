@@ -1,5 +1,6 @@
-"""Runs through Redis: a front and two workers answer what ``run --json`` prints, one job per device, clients in turn."""
+"""Runs through Redis: a front and two workers answer ``run --json``'s report, one job per device, clients in turn."""
 
+import itertools
 import threading
 import time
 
@@ -37,7 +38,8 @@ def test_a_run_on_a_workers_device_answers_what_run_json_prints_there(queue_lab,
     local = local_run_json(["--chunks", "6", "--streams", "3", "--memory", "pageable"], device)
     assert _figures(answer.body) == _figures(local)
     server = answer.server
-    assert (server["device"], server["device_name"], server["backend"]) == (queue_lab.key(device), local["device_name"], "sim")
+    where = (server["device"], server["device_name"], server["backend"])
+    assert where == (queue_lab.key(device), local["device_name"], "sim")
     assert f"pid {queue_lab.workers[device].process.pid}" in server["worker"]
     assert server["job_started_ns"] <= server["job_ended_ns"]
 
@@ -87,7 +89,7 @@ def test_each_device_runs_one_job_at_a_time_both_are_used_and_clients_take_turns
     assert set(by_device) == {queue_lab.key(device) for device in WORKER_DEVICES}
     for runs in by_device.values():
         runs.sort()
-        assert all(ended <= next_started for (_, ended), (next_started, _) in zip(runs, runs[1:], strict=False))
+        assert all(ended <= next_started for (_, ended), (next_started, _) in itertools.pairwise(runs))
     one_started = late[0].server["job_started_ns"]
     before_one = sum(answer.server["job_started_ns"] < one_started for answer in answers[: len(slow)])
     assert before_one <= 2, f"the client with one job waited behind {before_one} of the other's six"
