@@ -100,7 +100,7 @@ class _RemoteLane:
                 return self._outcome(result, waiting)
             if self.registration.worker != worker:  # another worker took the device over
                 await self.owner.call(_forget, rq_job)
-                return JobFailed(f"the worker of device {self.device.key} stopped during the run; run it again")
+                return JobFailed(f"the worker of device {self.device.key} stopped; run it again")
             if time.monotonic() > deadline:  # the worker stops a run at the limit; give the caller its answer now
                 _settle(waiting.done, JobFailed(f"the run took over the server's limit of {limit_s:g} s"))
 
