@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("overlapviz needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev,cluster]$$($(PYTHON) tools/cuda_extra.py)"
+	$(BIN)/python -m pip install -q -e ".[dev,cluster,lab-queue]$$($(PYTHON) tools/cuda_extra.py)"
 	touch $(STAMP)
 
 setup: $(STAMP)

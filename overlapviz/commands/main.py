@@ -26,6 +26,7 @@ from overlapviz.commands.profile import add_profile
 from overlapviz.commands.render import add_render
 from overlapviz.commands.run import add_run
 from overlapviz.commands.serve import add_serve
+from overlapviz.commands.worker import add_worker
 from overlapviz.core.config import ConfigError
 from overlapviz.core.run_errors import BackendError
 from overlapviz.desktop_entry import install_desktop_entry
@@ -35,7 +36,7 @@ from overlapviz.session import UnknownDeviceError
 Command = Callable[[argparse.Namespace], int]
 SUBCOMMANDS = (
     add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets, add_calibrate, add_exercises,
-    add_serve,
+    add_serve, add_worker,
 )  # fmt: skip
 
 
