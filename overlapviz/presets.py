@@ -196,7 +196,7 @@ def _preset_from(name: str, data: dict[str, Any]) -> Preset:
         name=name,
         title=_required_text(data, "title"),
         text=_required_text(data, "text"),
-        configs=tuple(_config_from(table_name, table) for table_name, table in tables),
+        configs=tuple(config_from_table(table, table_name) for table_name, table in tables),
         labels=tuple(_label_of(table_name, table, data) for table_name, table in tables),
         device=device,
         backend=backend,
@@ -236,7 +236,18 @@ def _config_tables(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(key, data[key]) for key in present]
 
 
-def _config_from(table_name: str, table: dict[str, Any]) -> PipelineConfig:
+def config_from_table(table: dict[str, Any], table_name: str = "config") -> PipelineConfig:
+    """The pipeline a preset's ``[config]`` table (or ``[a]``/``[b]``) describes.
+
+    The one validator of pipeline settings given as a table of keys: the preset files and the
+    lab server's requests both go through it, so both refuse the same things with the same words.
+
+    Raises
+    ------
+    PresetError
+        A key is unknown, or a value has the wrong type or is out of range; the one-line
+        message starts with ``[table_name]`` and names the key.
+    """
     values = {key: value for key, value in table.items() if key not in SIDE_KEYS}
     try:
         for setting in _RENAMED:

@@ -24,6 +24,7 @@ from overlapviz.commands.presets import add_presets
 from overlapviz.commands.profile import add_profile
 from overlapviz.commands.render import add_render
 from overlapviz.commands.run import add_run
+from overlapviz.commands.serve import add_serve
 from overlapviz.core.config import ConfigError
 from overlapviz.core.run_errors import BackendError
 from overlapviz.desktop_entry import install_desktop_entry
@@ -31,7 +32,9 @@ from overlapviz.presets import PresetError
 from overlapviz.session import UnknownDeviceError
 
 Command = Callable[[argparse.Namespace], int]
-SUBCOMMANDS = (add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets, add_calibrate)
+SUBCOMMANDS = (
+    add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets, add_calibrate, add_serve,
+)  # fmt: skip
 
 
 class _Parser(argparse.ArgumentParser):
