@@ -48,13 +48,17 @@ def server_url(text: str) -> str:
     LabError
         `text` is no http(s) address.
     """
-    text = text.strip().rstrip("/")
+    text = text.strip()
     if text and "://" not in text:
         text = f"http://{text}"
-    parts = urllib.parse.urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urllib.parse.urlsplit(text)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a port that is no number
+        usable = False
+    if not usable:
         raise LabError(f"not a lab server address: {text or 'nothing given'} (write it as http://HOST:PORT)")
-    return text
+    return text.rstrip("/")
 
 
 def server_host(url: str) -> str:

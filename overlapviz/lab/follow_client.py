@@ -39,16 +39,19 @@ class FollowStream:
         LabError
             Unreachable, not accepted, or the stream broke off while not closed.
         """
-        response = self._open()
-        if self._closed:  # closed while connecting
-            return
         try:
+            response = self._open()
+            if self._closed:  # closed while connecting
+                return
             for event, data in _events(response):
                 if event == "run":
                     yield _run_answer(data)
         except (OSError, http.client.HTTPException) as error:
             if not self._closed:
                 raise self._client.unreachable(error) from None
+        finally:
+            if self._connection is not None:
+                self._connection.close()
         if not self._closed:
             raise LabError(f"the lab server at {self._client.url} ended the instructor's stream")
 
@@ -66,11 +69,8 @@ class FollowStream:
         kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         self._connection = connection = kind(parts.netloc, timeout=self._timeout)
         headers = {**self._client.headers(), "Accept": "text/event-stream"}
-        try:
-            connection.request("GET", parts.path + "/v1/follow", headers=headers)
-            response = connection.getresponse()
-        except (OSError, http.client.HTTPException) as error:
-            raise self._client.unreachable(error) from None
+        connection.request("GET", parts.path + "/v1/follow", headers=headers)
+        response = connection.getresponse()
         if response.status != 200:
             raise http_error(response.status, _reason(response), response.getheader("Retry-After"))
         return response
