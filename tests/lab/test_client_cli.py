@@ -64,7 +64,9 @@ def test_files_are_written_from_the_rebuilt_run(
     server: LabServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     trace, csv = tmp_path / "lab.json", tmp_path / "lab.csv"
-    code, out, _ = run(capsys, "--server", server.url, "--token", server.join_code, "--trace", str(trace), "--csv", str(csv))
+    code, out, _ = run(
+        capsys, "--server", server.url, "--token", server.join_code, "--trace", str(trace), "--csv", str(csv)
+    )
     local = tmp_path / "here.json"
     run(capsys, "--backend", "sim", "--trace", str(local))
     assert code == 0 and f"wrote      {trace}" in out
@@ -77,7 +79,9 @@ def test_files_are_written_from_the_rebuilt_run(
 def test_a_wrong_token_is_one_line_and_exit_2(server: LabServer, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "--server", server.url, "--token", "WRONG-CODE")
     assert code == 2 and out == ""
-    assert err.strip().splitlines() == ["overlapviz: error: the join code was not accepted (check it with your instructor)"]
+    assert err.strip().splitlines() == [
+        "overlapviz: error: the join code was not accepted (check it with your instructor)"
+    ]
 
 
 def test_bad_settings_say_the_servers_reason(server: LabServer, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,7 +101,9 @@ def test_an_unreachable_server_is_one_line_and_exit_2(capsys: pytest.CaptureFixt
     ]
 
 
-def test_no_token_is_said_before_anything_is_sent(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_token_is_said_before_anything_is_sent(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("OVERLAPVIZ_TOKEN", raising=False)
     code, _, err = run(capsys, "--server", "http://127.0.0.1:9")
     assert code == 2 and "--token" in err and "OVERLAPVIZ_TOKEN" in err

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,7 +45,9 @@ def test_a_run_comes_back_as_the_local_run_with_where_it_was_made(server: LabSer
 def test_a_waiting_run_tells_its_place_in_the_queue(server: LabServer) -> None:
     places: list[int] = []
     with busy_queue(server):
-        answer = run_waiting(server.client(client_id="waiter"), PipelineConfig(chunks=6).to_dict(), CancelToken(), places.append)
+        answer = run_waiting(
+            server.client(client_id="waiter"), PipelineConfig(chunks=6).to_dict(), CancelToken(), places.append
+        )
     assert answer["config"]["chunks"] == 6
     assert any(place >= 1 for place in places) and places[-1] == 0
 
@@ -120,5 +121,3 @@ def test_an_address_that_is_none_is_said(text: str) -> None:
 def test_host_and_port_alone_are_taken_as_http() -> None:
     assert server_url(" lab.example:8470/ ") == "http://lab.example:8470"
     assert LabClient("lab:1", " K7QF-2M9D ", "me").headers()["Authorization"] == "Bearer K7QF-2M9D"
-
-
