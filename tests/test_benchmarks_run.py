@@ -24,6 +24,7 @@ CPU = [
     "gui_heartbeat",
     "open_heartbeat",
     "many_ranks",
+    "lab_throughput",
 ]
 # the other scripts: those of the GPU machine, and the reports made from what it measured
 OTHER_SCRIPTS = sorted(

@@ -96,6 +96,8 @@ async def read_run_request(request: web.Request) -> RunRequest:
             body = await request.read()
     except TimeoutError:
         raise LabError(408, f"the body did not arrive within {limits.body_limit_s:g} s") from None
+    except ConnectionError:  # the client went away mid-body: nobody reads the answer
+        raise LabError(400, "the connection closed before the body arrived") from None
     try:
         return parse_run_request(body)
     except BadRequest as error:

@@ -45,6 +45,8 @@ async def json_errors(request: web.Request, handler: Handler) -> web.StreamRespo
             raise
         status = 400 if error.status >= 500 else error.status
         return error_response(status, error.text or error.reason)
+    except ConnectionError:  # the client went away: an everyday event, not worth a traceback
+        return error_response(400, "the connection was lost")
     except Exception as error:  # a request the handlers did not foresee: the client's, never the server's fault
         LOG.exception("request %s %s failed", request.method, request.path)
         return error_response(400, f"the request could not be handled: {type(error).__name__}")
