@@ -30,7 +30,8 @@ from overlapviz._qt.main_window import MainWindow  # noqa: E402
 from overlapviz._qt.themes import THEMES, apply_stylesheet  # noqa: E402
 from overlapviz.app.lab_connection import LabSettings  # noqa: E402
 from overlapviz.presets import get_preset  # noqa: E402
-from tests.lab.lab_client_server import LabServer, lab_server  # noqa: E402
+from tests.lab.lab_client_server import LabAccess, access  # noqa: E402
+from tests.lab.lab_server import LabServer  # noqa: E402
 
 PATH = ROOT / "docs" / "images" / "lab-follow.png"
 SIZE = (1600, 900)
@@ -54,7 +55,7 @@ def wait_for(done: object, what: str) -> None:
         settle(100)
 
 
-def follow_and_draw(server: LabServer, settings: QSettings) -> None:
+def follow_and_draw(server: LabAccess, settings: QSettings) -> None:
     """A learner's window following the instructor, with one instructor's run on show, saved to `PATH`."""
     window = MainWindow(settings, live=False)
     window.resize(*SIZE)
@@ -83,8 +84,11 @@ def main() -> None:
     QApplication.setFont(font)
     with tempfile.TemporaryDirectory() as folder:
         settings = QSettings(os.path.join(folder, "settings.ini"), QSettings.Format.IniFormat)
-        with lab_server(Path(folder)) as server:
-            follow_and_draw(server, settings)
+        server = LabServer.start()
+        try:
+            follow_and_draw(access(server), settings)
+        finally:
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 from fakes import H200, SIM_TARGETS, DictSettings, ManualTimer, Messages, QueuedExecutor
@@ -26,13 +25,13 @@ from overlapviz.core.config import PipelineConfig
 from overlapviz.lab.client import LabError
 from overlapviz.lab.client_result import lab_origin
 from overlapviz.session import run_pipeline
-from tests.lab.lab_client_server import LabServer, lab_server
+from tests.lab.lab_client_server import LabAccess, access
+from tests.lab.lab_server import LabServer, shared_lab_server  # noqa: F401 (the server fixture)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
-    with lab_server(tmp_path_factory.mktemp("lab")) as started:
-        yield started
+@pytest.fixture
+def server(lab_server: LabServer) -> LabAccess:
+    return access(lab_server)
 
 
 def test_the_lab_is_offered_after_the_targets_here() -> None:
@@ -58,7 +57,7 @@ def test_other_targets_run_here() -> None:
     assert lab_origin(result.trace.meta) is None and result.trace.meta.backend == "sim"
 
 
-def test_the_lab_target_runs_on_the_server(server: LabServer) -> None:
+def test_the_lab_target_runs_on_the_server(server: LabAccess) -> None:
     connection = LabConnection(DictSettings())
     connection.set(LabSettings(server.url, server.join_code))
     places: list[int] = []

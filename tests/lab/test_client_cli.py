@@ -5,22 +5,21 @@ from __future__ import annotations
 import json
 import re
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from overlapviz.commands.main import main
 from overlapviz.importers.read import read_trace_file
-from tests.lab.lab_client_server import LabServer, lab_server
+from tests.lab.lab_client_server import LabAccess, access
+from tests.lab.lab_server import LabServer, shared_lab_server  # noqa: F401 (the server fixture)
 
 RUN_TOOK = re.compile(r", run took [^,\n]+")  # the one figure that is the machine's, not the run's
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
-    with lab_server(tmp_path_factory.mktemp("lab")) as started:
-        yield started
+@pytest.fixture
+def server(lab_server: LabServer) -> LabAccess:
+    return access(lab_server)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -29,7 +28,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_the_summary_is_a_local_runs(server: LabServer, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_summary_is_a_local_runs(server: LabAccess, capsys: pytest.CaptureFixture[str]) -> None:
     flags = ["--chunks", "8", "--streams", "2", "--memory", "pageable"]
     code, remote, _ = run(capsys, "--server", server.url, "--token", server.join_code, *flags)
     _, local, _ = run(capsys, "--backend", "sim", *flags)
@@ -38,7 +37,7 @@ def test_the_summary_is_a_local_runs(server: LabServer, capsys: pytest.CaptureFi
     assert RUN_TOOK.sub("", remote) == RUN_TOOK.sub("", local)
 
 
-def test_a_comparison_preset_sends_both_sides(server: LabServer, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_comparison_preset_sends_both_sides(server: LabAccess, capsys: pytest.CaptureFixture[str]) -> None:
     code, remote, _ = run(capsys, "--server", server.url, "--token", server.class_token, "--preset", "chunks-too-few")
     _, local, _ = run(capsys, "--backend", "sim", "--preset", "chunks-too-few")
     assert code == 0
@@ -47,7 +46,7 @@ def test_a_comparison_preset_sends_both_sides(server: LabServer, capsys: pytest.
 
 
 def test_json_is_the_servers_answer(
-    server: LabServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    server: LabAccess, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OVERLAPVIZ_TOKEN", server.join_code)
     code, out, _ = run(capsys, "--server", server.url, "--chunks", "4", "--json")
@@ -61,7 +60,7 @@ def test_json_is_the_servers_answer(
 
 
 def test_files_are_written_from_the_rebuilt_run(
-    server: LabServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    server: LabAccess, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     trace, csv = tmp_path / "lab.json", tmp_path / "lab.csv"
     code, out, _ = run(
@@ -76,7 +75,7 @@ def test_files_are_written_from_the_rebuilt_run(
     assert csv.read_text().count("\n") == len(local_trace) + 1
 
 
-def test_a_wrong_token_is_one_line_and_exit_2(server: LabServer, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_wrong_token_is_one_line_and_exit_2(server: LabAccess, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "--server", server.url, "--token", "WRONG-CODE")
     assert code == 2 and out == ""
     assert err.strip().splitlines() == [
@@ -84,7 +83,7 @@ def test_a_wrong_token_is_one_line_and_exit_2(server: LabServer, capsys: pytest.
     ]
 
 
-def test_bad_settings_say_the_servers_reason(server: LabServer, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_settings_say_the_servers_reason(server: LabAccess, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "--server", server.url, "--token", server.join_code, "--device", "no-such-gpu")
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "no-such-gpu" in err

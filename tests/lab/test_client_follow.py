@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,22 +14,22 @@ from overlapviz.lab.client_result import lab_origin, lab_run
 from overlapviz.lab.client_wait import run_waiting
 from overlapviz.lab.follow_client import FollowStream
 from overlapviz.session import run_pipeline
-from tests.lab.lab_client_server import LabServer, busy_queue, lab_server
+from tests.lab.lab_client_server import LabAccess, access, busy_queue, slow_config
+from tests.lab.lab_server import LabServer, shared_lab_server  # noqa: F401 (the server fixture)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
-    with lab_server(tmp_path_factory.mktemp("lab")) as started:
-        yield started
+@pytest.fixture
+def server(lab_server: LabServer) -> LabAccess:
+    return access(lab_server)
 
 
-def test_status_names_the_device_and_the_caller(server: LabServer) -> None:
+def test_status_names_the_device_and_the_caller(server: LabAccess) -> None:
     status = server.client(client_id="learner-7").status()
-    assert [device["key"] for device in status["devices"]] == ["h200"]
+    assert status["devices"][0]["key"] == "h200"
     assert status["you"]["client"] == "learner-7" and status["you"]["position"] == 0
 
 
-def test_a_run_comes_back_as_the_local_run_with_where_it_was_made(server: LabServer) -> None:
+def test_a_run_comes_back_as_the_local_run_with_where_it_was_made(server: LabAccess) -> None:
     config = PipelineConfig(chunks=8)
     run = lab_run(server.client().run(config.to_dict()), server.url)
     local = run_pipeline(config, "sim")
@@ -42,7 +41,7 @@ def test_a_run_comes_back_as_the_local_run_with_where_it_was_made(server: LabSer
     assert lab_origin(local.trace.meta) is None
 
 
-def test_a_waiting_run_tells_its_place_in_the_queue(server: LabServer) -> None:
+def test_a_waiting_run_tells_its_place_in_the_queue(server: LabAccess) -> None:
     places: list[int] = []
     with busy_queue(server):
         answer = run_waiting(
@@ -60,24 +59,24 @@ def test_a_waiting_run_tells_its_place_in_the_queue(server: LabServer) -> None:
         (None, {"no_such_setting": 1}, "no_such_setting"),
     ],
 )
-def test_refusals_are_one_line(server: LabServer, credential: str | None, config: dict[str, Any], words: str) -> None:
+def test_refusals_are_one_line(server: LabAccess, credential: str | None, config: dict[str, Any], words: str) -> None:
     with pytest.raises(LabError) as refused:
         server.client(credential).run(config)
     message = str(refused.value)
     assert words in message and "\n" not in message
 
 
-def test_too_many_runs_at_once_say_when_to_try_again(server: LabServer) -> None:
+def test_too_many_runs_at_once_say_when_to_try_again(server: LabAccess) -> None:
     client = server.client(client_id="impatient")
     errors: list[str] = []
 
-    def post(seed: int) -> None:
+    def post() -> None:
         try:
-            client.run(PipelineConfig(chunks=4096, size_bytes=(1 << 30) + seed * (1 << 20)).to_dict(), trace=False)
+            client.run(slow_config(), trace=False)
         except LabError as error:
             errors.append(str(error))
 
-    posts = [threading.Thread(target=post, args=(seed,)) for seed in range(8)]
+    posts = [threading.Thread(target=post) for _ in range(8)]
     for thread in posts:
         thread.start()
     for thread in posts:
@@ -85,7 +84,7 @@ def test_too_many_runs_at_once_say_when_to_try_again(server: LabServer) -> None:
     assert any("try again in" in error for error in errors), errors
 
 
-def test_following_gets_each_instructor_run(server: LabServer) -> None:
+def test_following_gets_each_instructor_run(server: LabAccess) -> None:
     stream = FollowStream(server.client(client_id="follower"))
     arrived: list[dict[str, Any]] = []
 
@@ -107,7 +106,7 @@ def test_following_gets_each_instructor_run(server: LabServer) -> None:
     assert lab_run(arrived[0], server.url).config == PipelineConfig(chunks=3)
 
 
-def test_following_with_a_wrong_code_is_refused(server: LabServer) -> None:
+def test_following_with_a_wrong_code_is_refused(server: LabAccess) -> None:
     with pytest.raises(LabError, match="join code was not accepted"):
         next(iter(FollowStream(server.client("WRONG"))))
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -14,15 +13,15 @@ from overlapviz._qt.main_window import MainWindow
 from overlapviz.app.lab_connection import LAB_TARGET, LabSettings
 from overlapviz.core.config import PipelineConfig
 from overlapviz.lab.client_result import lab_origin
-from tests.lab.lab_client_server import LabServer, busy_queue, lab_server
+from tests.lab.lab_client_server import LabAccess, access, busy_queue
+from tests.lab.lab_server import LabServer, shared_lab_server  # noqa: F401 (the server fixture)
 
 WAIT_MS = 60_000  # a run through a child process on a loaded machine
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
-    with lab_server(tmp_path_factory.mktemp("lab")) as started:
-        yield started
+@pytest.fixture
+def server(lab_server: LabServer) -> LabAccess:
+    return access(lab_server)
 
 
 def lab_run_on_show(window: MainWindow) -> str | None:
@@ -38,7 +37,7 @@ def closed_port() -> int:
 
 
 def test_the_dialog_sends_runs_to_the_server_and_the_badge_says_where(
-    window: MainWindow, qtbot: QtBot, server: LabServer, settings: QSettings
+    window: MainWindow, qtbot: QtBot, server: LabAccess, settings: QSettings
 ) -> None:
     dialog = window.lab_tools.ask()
     dialog.url_edit.setText(server.url.removeprefix("http://"))
@@ -70,7 +69,7 @@ def test_choosing_the_lab_without_a_server_asks_and_cancel_goes_back(window: Mai
     qtbot.waitUntil(lambda: window.model.target == before)
 
 
-def test_a_waiting_run_shows_its_place_in_the_queue(window: MainWindow, qtbot: QtBot, server: LabServer) -> None:
+def test_a_waiting_run_shows_its_place_in_the_queue(window: MainWindow, qtbot: QtBot, server: LabAccess) -> None:
     window.model.set_live(False)
     window.lab.set(LabSettings(server.url, server.join_code))
     window.controller.choose_target(LAB_TARGET)
@@ -103,7 +102,7 @@ def test_an_unreachable_server_is_said_with_the_model_one_click_away(window: Mai
     assert not strip.isVisible() and lab_run_on_show(window) is None
 
 
-def test_following_shows_the_instructors_run(window: MainWindow, qtbot: QtBot, server: LabServer) -> None:
+def test_following_shows_the_instructors_run(window: MainWindow, qtbot: QtBot, server: LabAccess) -> None:
     window.model.set_live(False)
     window.lab_tools.use(LabSettings(server.url, server.join_code))
     qtbot.waitUntil(lambda: lab_run_on_show(window) is not None, timeout=WAIT_MS)
