@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import socket
 import subprocess
 import sys
@@ -88,7 +90,8 @@ def test_an_unreachable_server_is_told_and_ends_the_run_quietly() -> None:
     controller.choose_target(LAB_TARGET)
     controller.run()
     controller.runs._executor.run_all()
-    assert told == [f"cannot reach the lab server at http://127.0.0.1:{port}: [Errno 111] Connection refused"]
+    refused = f"[Errno {errno.ECONNREFUSED}] {os.strerror(errno.ECONNREFUSED)}"
+    assert told == [f"cannot reach the lab server at http://127.0.0.1:{port}: {refused}"]
     assert controller.runs.messages.errors == []  # the window says it once, with the model beside it
     with pytest.raises(LabNotReached):
         connection.run_on_server(PipelineConfig(), CancelToken())

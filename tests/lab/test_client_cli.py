@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import socket
 from pathlib import Path
@@ -14,6 +16,7 @@ from overlapviz.importers.read import read_trace_file
 from tests.lab.lab_client_server import LabAccess, access
 from tests.lab.lab_server import LabServer, shared_lab_server  # noqa: F401 (the server fixture)
 
+ERRNO, REFUSED = errno.ECONNREFUSED, os.strerror(errno.ECONNREFUSED)
 RUN_TOOK = re.compile(r", run took [^,\n]+")  # the one figure that is the machine's, not the run's
 
 
@@ -62,9 +65,19 @@ def test_json_is_the_servers_answer(
 def test_files_are_written_from_the_rebuilt_run(
     server: LabAccess, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    trace, csv = tmp_path / "lab.json", tmp_path / "lab.csv"
+    trace, csv, png = tmp_path / "lab.json", tmp_path / "lab.csv", tmp_path / "lab.png"
     code, out, _ = run(
-        capsys, "--server", server.url, "--token", server.join_code, "--trace", str(trace), "--csv", str(csv)
+        capsys,
+        "--server",
+        server.url,
+        "--token",
+        server.join_code,
+        "--trace",
+        str(trace),
+        "--csv",
+        str(csv),
+        "--png",
+        str(png),
     )
     local = tmp_path / "here.json"
     run(capsys, "--backend", "sim", "--trace", str(local))
@@ -73,6 +86,7 @@ def test_files_are_written_from_the_rebuilt_run(
     assert len(remote_trace) == len(local_trace) > 0
     assert (remote_trace["end_ns"] == local_trace["end_ns"]).all()
     assert csv.read_text().count("\n") == len(local_trace) + 1
+    assert png.read_bytes().startswith(b"\x89PNG")
 
 
 def test_a_wrong_token_is_one_line_and_exit_2(server: LabAccess, capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,9 +109,8 @@ def test_an_unreachable_server_is_one_line_and_exit_2(capsys: pytest.CaptureFixt
         port = closed.getsockname()[1]
     code, out, err = run(capsys, "--server", f"127.0.0.1:{port}", "--token", "ABCD-EFGH")
     assert code == 2 and out == ""
-    assert err.strip().splitlines() == [
-        f"overlapviz: error: cannot reach the lab server at http://127.0.0.1:{port}: [Errno 111] Connection refused"
-    ]
+    said = f"overlapviz: error: cannot reach the lab server at http://127.0.0.1:{port}: [Errno {ERRNO}] {REFUSED}"
+    assert err.strip().splitlines() == [said]
 
 
 def test_no_token_is_said_before_anything_is_sent(

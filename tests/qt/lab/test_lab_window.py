@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import socket
 
 import pytest
@@ -92,7 +94,7 @@ def test_an_unreachable_server_is_said_with_the_model_one_click_away(window: Mai
     qtbot.waitUntil(strip.isVisible, timeout=WAIT_MS)
     assert strip.message() == (
         f"The run did not reach the lab GPU: cannot reach the lab server at http://127.0.0.1:{port}:"
-        " [Errno 111] Connection refused."
+        f" [Errno {errno.ECONNREFUSED}] {os.strerror(errno.ECONNREFUSED)}."
     )
     assert window.banner.message() == ""  # said once
     shown_before = window.shown()
