@@ -31,22 +31,22 @@ class LabPresence(ThreadOwner):
     def start(self, client: LabClient) -> None:
         """Ask the server `client` speaks to from now on (stopping any asking before)."""
         self.stop()
-        stop = self._stop = threading.Event()
+        stop = self._stop = threading.Event()  # each thread its own: an old one ending late says nothing
         self._thread = threading.Thread(target=self._ask, args=(client, stop), name="lab-presence", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop asking (waits for a request in flight, a few seconds at most)."""
-        stop, thread = self._stop, self._thread
-        self._stop = self._thread = None
-        if stop is not None:
-            stop.set()
-        if thread is not None:
-            thread.join(JOIN_S)
+        """Stop asking; a request in flight ends on its own and says nothing (the GUI never waits on the network)."""
+        if self._stop is not None:
+            self._stop.set()
+        self._stop = None
 
     def shutdown(self) -> None:
-        """Stop asking as the window closes."""
+        """Stop asking as the window closes, and wait for a request in flight (a few seconds at most)."""
         self.stop()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(JOIN_S)
 
     def _ask(self, client: LabClient, stop: threading.Event) -> None:
         while True:
