@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-from typing import Any
 
 from aiohttp import web
 
@@ -28,11 +26,11 @@ class Followers:
     def __len__(self) -> int:
         return len(self._queues)
 
-    def publish(self, answer: dict[str, Any]) -> None:
-        """Send one run (a POST /v1/runs answer) to every follower."""
+    def publish(self, answer: str) -> None:
+        """Send one run (a POST /v1/runs answer, as JSON text on one line) to every follower."""
         if not self._queues:
             return
-        message = b"event: run\ndata: " + json.dumps(answer, allow_nan=False).encode() + b"\n\n"
+        message = b"event: run\ndata: " + answer.encode() + b"\n\n"
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()

@@ -132,9 +132,13 @@ async def post_run(request: web.Request) -> web.Response:
     finally:
         if role is Role.CLASS:
             lab.shares.release(client)
+    # a trace can take a while to write as JSON: off the event loop, which keeps answering the others
+    text = await asyncio.to_thread(_dumps, result.answer(lab.url, job.trace or role is Role.INSTRUCTOR))
     if role is Role.INSTRUCTOR:
-        lab.followers.publish(result.answer(lab.url, with_trace=True))
-    return web.json_response(result.answer(lab.url, job.trace), dumps=_dumps)
+        lab.followers.publish(text)
+        if not job.trace:
+            text = await asyncio.to_thread(_dumps, result.answer(lab.url, with_trace=False))
+    return web.Response(text=text, content_type="application/json")
 
 
 def _dumps(value: Any) -> str:

@@ -26,7 +26,9 @@ class Limits:
     burst: int = 10  # jobs a client may send at once before the rate applies
     run_limit_s: float = 60.0  # one run's time on its device; over it the run is stopped
     body_limit_s: float = 30.0  # time to send a request's body; a stalled upload is dropped
-    failed_logins: int = 20  # wrong credentials from one address per minute before it must wait
+    # wrong credentials from one address per minute before it must wait: a class behind one
+    # router shares an address, so room for many typos; a join code takes ~10^11 guesses
+    failed_logins: int = 100
 
 
 class OverShare(Exception):

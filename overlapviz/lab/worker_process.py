@@ -41,9 +41,13 @@ def serve_jobs(connection: Connection, backend_name: str) -> None:
         if payload is None:
             return
         try:
-            connection.send(("ok", *run_payload(backend, payload)))
+            answer: tuple[Any, ...] = ("ok", *run_payload(backend, payload))
         except JobFailed as failed:
-            connection.send(("failed", str(failed)))
+            answer = ("failed", str(failed))
+        try:
+            connection.send(answer)
+        except OSError:  # the server stopped while this run went on: nobody waits for it
+            return
 
 
 class DeviceWorker:

@@ -171,3 +171,10 @@ def _chunked_post(server, body):
             reply += chunk
     head, _, body_text = reply.partition(b"\r\n\r\n")
     return int(head.split()[1]), body_text
+
+
+def test_a_run_the_backend_refuses_is_422_with_its_reason_and_the_device_goes_on(lab_server):
+    refused = lab_server.run({"gpus": 2}, device="h200")  # valid settings; the one-GPU model cannot run them
+    assert refused.status == 422
+    assert "one GPU" in refused.body["error"]
+    assert lab_server.run({"chunks": 11}, device="h200").status == 200
