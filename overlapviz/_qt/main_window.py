@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu
 
 from overlapviz._qt.buffer_release import BufferRelease
 from overlapviz._qt.controls_on_show import ControlsOnShow
@@ -29,6 +29,7 @@ from overlapviz._qt.files.file_comparison import FileComparison, dropped_paths
 from overlapviz._qt.files.path_dialogs import PathDialogs
 from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
+from overlapviz._qt.lab_tools import LabTools
 from overlapviz._qt.menus import build_actions, connect_file_menu, fill_recent_menu
 from overlapviz._qt.qt_ports import QtSettingsStore, SingleShotTimer
 from overlapviz._qt.ranks.rank_navigation import RankNavigation
@@ -54,6 +55,7 @@ from overlapviz._qt.window_view import WindowView
 from overlapviz._qt.worker import RunController
 from overlapviz.app.controller import AppController
 from overlapviz.app.executor import RunFunction
+from overlapviz.app.lab_connection import LabConnection, with_lab
 from overlapviz.app.main_window_title import APP_TITLE
 from overlapviz.app.model import AppModel, CompareAxis, Shown
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target
@@ -116,10 +118,12 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
 
     def _build_controller(self, run_function: RunFunction, found: list[RunTarget]) -> None:
-        self.controls.set_targets(found, None)
+        self.lab = LabConnection(QtSettingsStore(self._settings))  # the class's GPU, one more place to run
+        self.controls.set_targets(with_lab(found), None)
         self.controller = AppController(
-            self.model, self.runner, self.view, SingleShotTimer(LIVE_DEBOUNCE_MS, self), run_function=run_function,
-            targets=found, default=default_target(found), lessons=self._lessons(),
+            self.model, self.runner, self.view, SingleShotTimer(LIVE_DEBOUNCE_MS, self),
+            run_function=self.lab.run_function(run_function),
+            targets=with_lab(found), default=default_target(found), lessons=self._lessons(),
             settings=QtSettingsStore(self._settings),
         )  # fmt: skip
 
@@ -150,6 +154,8 @@ class MainWindow(QMainWindow):
         self.buffers = BufferRelease(self.view.show_notice, self)
         store = QtSettingsStore(self._settings)
         self.exercises = ExerciseDock(self, self.controller, store, self.timeline, self.fonts, self.view)
+        run_menu = self.findChild(QMenu, "run_menu")
+        self.lab_tools = LabTools(self, self.lab, self.controller, self.view, self.banner, run_menu or QMenu(self))
 
     def _lessons(self) -> list[Preset]:
         try:

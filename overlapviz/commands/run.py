@@ -17,6 +17,7 @@ from overlapviz.commands.errors import UsageError
 from overlapviz.commands.outputs import output_paths, outputs_together, write_outputs
 from overlapviz.commands.pictures import add_picture_options as _add_picture_options
 from overlapviz.commands.pictures import check_picture, draw
+from overlapviz.commands.run_remote import add_server_options, remote_json, run_remote
 from overlapviz.core.config import (
     DEFAULT_CHUNKS,
     DEFAULT_ITERS,
@@ -63,6 +64,7 @@ def add_run(commands: Any) -> None:
     where.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), help="default: auto")
     where.add_argument("--device", metavar="PROFILE", help="a simulated profile or a GPU (see 'overlapviz devices')")
     where.add_argument("--preset", metavar="NAME", help="start from a preset (see 'overlapviz presets')")
+    add_server_options(where)
     add_pipeline_flags(run)
     output = run.add_argument_group("output")
     output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
@@ -85,20 +87,24 @@ def run_command(args: argparse.Namespace) -> int:
     outputs = {kind: output_paths(getattr(args, kind), len(configs)) for kind in ("trace", "csv")}
     if args.png is not None:
         check_picture(args.png, args.width, args.theme, "--png")
-    backends = [find_backend(backend_name, device) for device in devices]
-    results = [
-        run_on(backend, config, device) for config, backend, device in zip(configs, backends, devices, strict=True)
-    ]
+    remote = run_remote(args, configs, devices) if args.server is not None else None
+    results = [run.result for run in remote] if remote is not None else _run_here(backend_name, configs, devices)
     with outputs_together():
         written = write_outputs(results, outputs)
         if args.png is not None:
             title = "" if preset is None else f"{preset.lesson}. {preset.title}" if preset.lesson else preset.title
             written.append(draw([r.trace for r in results], labels, args.png, args.width, args.theme, title))
     if args.json:
-        print(json.dumps(_json_report(preset, configs, labels, results), indent=2, allow_nan=False))
+        report = remote_json(preset, labels, remote) if remote else _json_report(preset, configs, labels, results)
+        print(json.dumps(report, indent=2, allow_nan=False))
     else:
         print(_text_report(preset, configs, labels, results, written))
     return 0
+
+
+def _run_here(backend_name: str, configs: list[PipelineConfig], devices: list[str | None]) -> list[RunResult]:
+    backends = [find_backend(backend_name, device) for device in devices]
+    return [run_on(backend, config, device) for config, backend, device in zip(configs, backends, devices, strict=True)]
 
 
 def _configs(args: argparse.Namespace, preset: Preset | None) -> tuple[list[PipelineConfig], list[str]]:

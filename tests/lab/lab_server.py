@@ -90,8 +90,15 @@ class LabServer:
             self.logged = self.stderr()
             self.errors.close()
 
-    def call(self, path: str, body: object = None, token: str | None = None, client: str | None = None,
-             raw: bytes | None = None, timeout: float = 30) -> Answer:
+    def call(
+        self,
+        path: str,
+        body: object = None,
+        token: str | None = None,
+        client: str | None = None,
+        raw: bytes | None = None,
+        timeout: float = 30,
+    ) -> Answer:
         """GET `path`, or POST `body` as JSON (or `raw` bytes as they are)."""
         data = raw if raw is not None else None if body is None else json.dumps(body).encode()
         headers = {"Authorization": f"Bearer {self.token if token is None else token}"}

@@ -14,6 +14,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QWidget
 
 from overlapviz.core.trace.meta import TraceMeta
+from overlapviz.lab.client_result import lab_origin
 from overlapviz.view.palette import OKABE_ITO
 
 BADGE_COLOUR = OKABE_ITO["orange"]  # no span's colour: it reads as a label, not as work done
@@ -47,8 +48,12 @@ class SimulatedBadge(QLabel):
         self.hide()
 
     def show_for(self, meta: TraceMeta | None) -> None:
-        """Show the badge when `meta` is a simulated trace's; hide it otherwise (None: nothing shown)."""
-        if meta is not None and is_simulated(meta):
+        """Show the badge for a simulated trace or a lab server's run; hide it otherwise (None: nothing shown)."""
+        origin = lab_origin(meta) if meta is not None else None
+        if origin is not None:  # a learner's picture says which GPU of the class made it
+            self.setText(origin[:1].upper() + origin[1:])
+            self.show()
+        elif meta is not None and is_simulated(meta):
             self.setText(badge_text(meta))
             self.show()
         else:

@@ -1,0 +1,166 @@
+"""Talking to the lab server from a learner's machine: one run, the queue's state, every error in one line.
+
+Standard library only (urllib, json), so the command line and the app need nothing more. The
+HTTP contract is the lab server's (``POST /v1/runs``, ``GET /v1/status``, ``GET /v1/follow``);
+every failure becomes one `LabError` whose message a learner can act on.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from typing import Any
+
+from overlapviz.core.run_errors import BackendError
+
+STATUS_TIMEOUT_S = 5.0  # the queue's state is a quick answer, or none
+RUN_TIMEOUT_S = 600.0  # a run may wait in the class's queue behind others' runs
+CLIENT_HEADER = "X-Overlapviz-Client"
+_NOT_ACCEPTED = "the join code was not accepted (check it with your instructor)"
+
+
+class LabError(BackendError):
+    """The lab server could not give an answer; the message says why in one line."""
+
+
+class LabUnreachable(LabError):
+    """No answer at all: the address is wrong, the server is down, or the network is."""
+
+
+class LabRunFailed(LabError):
+    """The settings were fine, but the run itself failed on the server (out of memory, too long)."""
+
+
+def new_client_id() -> str:
+    """A random id for this user, so that the server shares its GPU fairly between learners."""
+    return f"ovz-{secrets.token_hex(8)}"
+
+
+def server_url(text: str) -> str:
+    """``http://host:port`` from what a user typed (``host:port`` alone is taken as http).
+
+    Raises
+    ------
+    LabError
+        `text` is no http(s) address.
+    """
+    text = text.strip()
+    if text and "://" not in text:
+        text = f"http://{text}"
+    try:
+        parts = urllib.parse.urlsplit(text)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a port that is no number
+        usable = False
+    if not usable:
+        raise LabError(f"not a lab server address: {text or 'nothing given'} (write it as http://HOST:PORT)")
+    return text.rstrip("/")
+
+
+def server_host(url: str) -> str:
+    """``host:port`` of the server, as the timeline's badge names it."""
+    return urllib.parse.urlsplit(url).netloc
+
+
+class LabClient:
+    """One user's connection to one lab server: `url`, the join code or token, and the user's id."""
+
+    def __init__(self, url: str, credential: str, client_id: str) -> None:
+        self.url = server_url(url)
+        self.credential = credential.strip()
+        self.client_id = client_id
+
+    def headers(self) -> dict[str, str]:
+        """What every request carries: the credential and the user's id."""
+        return {"Authorization": f"Bearer {self.credential}", CLIENT_HEADER: self.client_id}
+
+    def run(self, config_table: Mapping[str, Any], trace: bool = True, device: str | None = None) -> dict[str, Any]:
+        """Run a preset's ``[config]`` table on the server; its JSON answer (with the trace when `trace`).
+
+        Raises
+        ------
+        LabError
+            Unreachable, not accepted, bad settings, too busy (when to retry), or the run failed.
+        """
+        body: dict[str, Any] = {"config": dict(config_table), "trace": trace}
+        if device:
+            body["device"] = device
+        return self._request("POST", "/v1/runs", body, RUN_TIMEOUT_S)
+
+    def status(self) -> dict[str, Any]:
+        """The server's devices and queues, and this user's place in them.
+
+        Raises
+        ------
+        LabError
+            Unreachable or not accepted.
+        """
+        return self._request("GET", "/v1/status", None, STATUS_TIMEOUT_S)
+
+    def _request(self, method: str, path: str, body: Any, timeout: float) -> dict[str, Any]:
+        headers = self.headers()
+        data = None
+        if body is not None:
+            data = json.dumps(body, allow_nan=False).encode()
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                raw = answer.read()
+        except urllib.error.HTTPError as error:
+            raise http_error(error.code, _error_line(error), error.headers.get("Retry-After")) from None
+        except TimeoutError:
+            raise LabUnreachable(f"the lab server at {self.url} did not answer within {timeout:.0f} s") from None
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            raise self.unreachable(error) from None
+        return self._json(raw)
+
+    def unreachable(self, error: BaseException) -> LabUnreachable:
+        """The one error for no answer, with the network's own reason."""
+        reason = getattr(error, "reason", None) or error
+        return LabUnreachable(f"cannot reach the lab server at {self.url}: {' '.join(str(reason).split())}")
+
+    def _json(self, raw: bytes) -> dict[str, Any]:
+        try:
+            answer = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise LabError(f"the lab server at {self.url} sent an answer that is not JSON") from None
+        if not isinstance(answer, dict):
+            raise LabError(f"the lab server at {self.url} sent an answer that is not a JSON object")
+        return answer
+
+
+def http_error(code: int, reason: str, retry_after: str | None = None) -> LabError:
+    """The `LabError` for an answer with HTTP status `code` and the server's one-line `reason`."""
+    if code == 401:
+        return LabError(_NOT_ACCEPTED)
+    if code == 429:
+        return LabError(f"the lab server is busy with your runs: {retry_text(retry_after)} ({reason})")
+    if code == 422:
+        return LabRunFailed(f"the run failed on the lab server: {reason}")
+    if code in (400, 413):
+        return LabError(reason)
+    return LabError(f"the lab server answered {code}: {reason}")
+
+
+def retry_text(retry_after: str | None) -> str:
+    """``try again in 3 s``, from a Retry-After header in seconds (or a vaguer word without one)."""
+    try:
+        seconds = max(1, round(float(retry_after or "")))
+    except ValueError:
+        return "try again in a moment"
+    return f"try again in {seconds} s"
+
+
+def _error_line(error: urllib.error.HTTPError) -> str:
+    """The server's ``{"error": ...}`` line, or the HTTP reason where the body has none."""
+    try:
+        body = json.loads(error.read() or b"null")
+    except (ValueError, OSError, RecursionError):
+        body = None
+    text = body.get("error") if isinstance(body, dict) else None
+    return " ".join(str(text or error.reason or "no reason given").split())
