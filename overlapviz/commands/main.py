@@ -35,8 +35,8 @@ from overlapviz.session import UnknownDeviceError
 
 Command = Callable[[argparse.Namespace], int]
 SUBCOMMANDS = (
-    add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets, add_calibrate, add_exercises,
-    add_serve, add_worker,
+    add_run, add_analyze, add_profile, add_render, add_bandwidth, add_devices, add_presets, add_calibrate,
+    add_exercises, add_serve, add_worker,
 )  # fmt: skip
 
 
