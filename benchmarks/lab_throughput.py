@@ -39,10 +39,12 @@ UNLIMITED = ["--max-queued", "100000", "--rate", "100000"]
 _fresh_iters = itertools.count(1000)  # each uncached job's settings differ from every earlier job's
 
 
-def start_server() -> tuple[subprocess.Popen[str], str, str]:
-    """The server process, its URL and the class token it printed."""
-    command = [sys.executable, "-m", "overlapviz", "serve", "--backend", "sim", "--devices", "h200"]
-    command += ["--host", "127.0.0.1", "--port", "0", *UNLIMITED]
+MODEL = ("--backend", "sim", "--devices", "h200", *UNLIMITED)
+
+
+def start_server(*flags: str) -> tuple[subprocess.Popen[str], str, str]:
+    """The server process started with `flags` (default: the model, limits lifted), its URL and class token."""
+    command = [sys.executable, "-m", "overlapviz", "serve", *(flags or MODEL), "--host", "127.0.0.1", "--port", "0"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     printed = {}
