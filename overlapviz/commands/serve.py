@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from overlapviz.backends import registry
 from overlapviz.commands.errors import UsageError
+from overlapviz.lab.cache import DEFAULT_ENTRIES
 from overlapviz.lab.credentials import CredentialsError
 from overlapviz.lab.devices import DeviceChoiceError
 from overlapviz.lab.dispatchers import QueueUnavailable
@@ -45,6 +46,8 @@ def add_serve(commands: Any) -> None:
     parser.add_argument("--tls-cert", type=Path, metavar="CERT.pem", help="serve HTTPS with this certificate")
     parser.add_argument("--tls-key", type=Path, metavar="KEY.pem", help="the certificate's private key")
     parser.add_argument("--queue", metavar="URL", help="take jobs through a shared queue (default: run them here)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="run every request afresh, even settings run before (to see the GPU's own spread)")
     limits = parser.add_argument_group("limits per learner")
     limits.add_argument("--max-queued", type=int, default=_LIMITS.max_queued, metavar="N",
                         help=f"runs one learner may have waiting or running (default: {_LIMITS.max_queued})")
@@ -81,4 +84,5 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
     return ServeOptions(
         backend=args.backend, devices=devices, host=args.host, port=args.port, token_file=args.token_file,
         tls_cert=args.tls_cert, tls_key=args.tls_key, queue_url=args.queue, limits=limits,
+        cache_entries=0 if args.no_cache else DEFAULT_ENTRIES,
     )  # fmt: skip

@@ -3,7 +3,8 @@
 The key is `Job.cache_key` (the canonical config and the device). Thirty learners on one
 slider position cost one run: the first request runs it, the others wait on the same run
 (coalesced) and every later one is answered from the cache. The cache is a bounded LRU; a
-failed run is not kept, so asking again runs again.
+failed run is not kept, so asking again runs again. With no entries (`serve --no-cache`) every
+request is a run of its own, neither kept nor shared: what measuring the GPU's own spread needs.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class ResultCache:
         JobFailed
             The run failed (for every caller waiting on it).
         """
+        if self.entries == 0:
+            self.runs += 1
+            return await run()
         if key in self._done:
             self._done.move_to_end(key)
             self.hits += 1

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from overlapviz.lab.cache import DEFAULT_ENTRIES, ResultCache
 from overlapviz.lab.credentials import load_credentials
 from overlapviz.lab.devices import offered_devices
 from overlapviz.lab.dispatchers import dispatcher_for
@@ -39,6 +40,7 @@ class ServeOptions:
     tls_key: Path | None = None
     queue_url: str | None = None
     limits: Limits = field(default_factory=Limits)
+    cache_entries: int = DEFAULT_ENTRIES  # 0: every request runs afresh
 
 
 def serve(options: ServeOptions) -> int:
@@ -51,7 +53,7 @@ async def _serve(options: ServeOptions) -> int:
     tls = tls_context(options.tls_cert, options.tls_key)
     backend, devices = offered_devices(options.backend, options.devices)
     dispatcher = dispatcher_for(options.queue_url, devices, options.limits.run_limit_s)
-    lab = Lab(credentials, dispatcher, options.limits)
+    lab = Lab(credentials, dispatcher, options.limits, cache=ResultCache(options.cache_entries))
     try:
         await dispatcher.start()
         await _serve_http(lab, options, tls, backend)

@@ -44,6 +44,22 @@ def test_requests_that_meet_a_run_under_way_share_it_and_later_ones_come_from_th
     assert (cache.runs, cache.hits, len(cache)) == (1, 30, 1)
 
 
+def test_with_no_entries_every_request_is_a_run_of_its_own():
+    async def scenario():
+        cache, runs = ResultCache(entries=0), CountingRuns()
+        waiting = [asyncio.ensure_future(cache.get_or_run("k", runs)) for _ in range(3)]
+        await asyncio.sleep(0)
+        runs.release.set()
+        results = await asyncio.gather(*waiting)
+        later = await cache.get_or_run("k", runs)
+        return runs.count, results, later, cache
+
+    count, results, later, cache = asyncio.run(scenario())
+    assert count == 4
+    assert not any(result.cached for result in [*results, later])
+    assert (cache.runs, cache.hits, len(cache)) == (4, 0, 0)
+
+
 def test_a_failed_run_fails_every_waiter_and_is_not_kept():
     async def scenario():
         cache, runs = ResultCache(), CountingRuns(fail=True)
