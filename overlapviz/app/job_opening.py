@@ -19,16 +19,29 @@ from overlapviz.job.discovery import JobInputError, folder_traces
 from overlapviz.job.pool import RankResult, local_workers
 from overlapviz.job.reduce import JobSummary, reduce_job
 from overlapviz.job.worker import RankSource, rank_sources
-from overlapviz.view.rank_overview import RankOverview, rank_overview
+from overlapviz.view.rank_overview import RankOverview, RankRow, rank_overview
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class OpenedJob:
-    """A folder read as a job: the job's summary and its overview, ready to draw."""
+    """A folder read as a job: the job's summary and its overview, ready to draw, and where each rank's events are."""
 
     folder: Path
     job: JobSummary
     overview: RankOverview
+    sources: tuple[RankSource, ...]
+
+    def source_of(self, row: RankRow) -> RankSource:
+        """Where the events of the rank in `row` are: its file, or its process of an Nsight export of several.
+
+        A file of one rank is its one source; the ranks of a file of several are told apart by
+        number, which the worker gave each summary from its source.
+        """
+        path = str(row.file)
+        of_file = [source for source in self.sources if source.path == path]
+        if len(of_file) == 1:
+            return of_file[0]
+        return next((source for source in of_file if source.rank == row.rank), RankSource(path))
 
 
 def read_job_folder(folder: Path, cancel: CancelToken, progress: Progress, workers: int | None = None) -> OpenedJob:
@@ -50,7 +63,7 @@ def read_job_folder(folder: Path, cancel: CancelToken, progress: Progress, worke
     results = map_with_progress(sources, cancel, progress, workers)
     cancel.check()
     job = reduce_job(results)
-    return OpenedJob(folder, job, rank_overview(job))
+    return OpenedJob(folder, job, rank_overview(job), tuple(sources))
 
 
 def map_with_progress(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.core.analysis.metrics import ns_to_ms
 from overlapviz.core.number_text import duration_text
 from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
+from overlapviz.job.job_findings import JobFinding
 from overlapviz.job.reduce import JobSummary
 from overlapviz.job.summary import RankFigures, RankSummary
 from overlapviz.run_report import finite_json, percent_text
@@ -17,6 +19,32 @@ FIGURE_COLUMNS = (
     ("engines together", "engines_together_pct"), ("efficiency", "efficiency_pct"),
     ("host blocked", "host_blocked_ns"), ("exposed comm", "exposed_comm_ns"),
 )  # fmt: skip
+# The job's findings that single out one rank, which every other rank waits for: its row is marked
+# as a worst figure's is. Findings of many ranks (pageable copies, overlap outliers) mark none.
+MARKING_FINDINGS = ("straggler",)
+
+
+@dataclass(frozen=True, slots=True)
+class RankMarks:
+    """Why a rank's row is marked (the table's ``*``, the overview's star): the one rule for both."""
+
+    worst_at: tuple[str, ...]  # the titles of the figures at which it is the worst of the job
+    findings: tuple[JobFinding, ...]  # the job's findings that single it out (`MARKING_FINDINGS`)
+
+    @property
+    def titles(self) -> tuple[str, ...]:
+        """What the table's last column names: the figures, then the findings' codes."""
+        return (*self.worst_at, *(finding.code for finding in self.findings))
+
+    def __bool__(self) -> bool:
+        return bool(self.titles)
+
+
+def rank_marks(job: JobSummary, rank: int | None) -> RankMarks:
+    """Why `rank`'s row is marked, if it is: the figures it is worst at, the findings that name it alone."""
+    worst = job.marks(rank)
+    singled_out = (f for f in job.findings if f.code in MARKING_FINDINGS and rank is not None and rank in f.ranks)
+    return RankMarks(tuple(title for title, figure in FIGURE_COLUMNS if figure in worst), tuple(singled_out))
 
 
 def job_json(job: JobSummary) -> dict[str, Any]:
@@ -41,9 +69,9 @@ def job_json(job: JobSummary) -> dict[str, Any]:
 
 
 def job_lines(job: JobSummary) -> list[str]:
-    """The table, one row per rank (the worst marked ``*``), then the job's lines and findings."""
+    """The table, one row per rank (the worst and the straggler marked ``*``), then the job's lines and findings."""
     rows = [["rank", *(title for title, _ in FIGURE_COLUMNS), "worst at"]]
-    rows += [_row(rank, job.marks(rank.rank)) for rank in job.ranks]
+    rows += [_row(rank, rank_marks(job, rank.rank)) for rank in job.ranks]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     table = [_table_line(row, widths) for row in rows]
     findings = [f"  - {finding.message}" for finding in job.findings]
@@ -51,15 +79,14 @@ def job_lines(job: JobSummary) -> list[str]:
 
 
 def _table_line(row: list[str], widths: list[int]) -> str:
-    """The cells right-aligned in their columns, the last (the figures it is worst at) as it is."""
+    """The cells right-aligned in their columns, the last (why the rank is marked) as it is."""
     cells = [cell.rjust(width) for cell, width in zip(row[:-1], widths, strict=False)]
     return "  ".join([*cells, row[-1]]).rstrip()
 
 
-def _row(rank: RankSummary, marks: list[str]) -> list[str]:
+def _row(rank: RankSummary, marks: RankMarks) -> list[str]:
     cells = [figure_text(rank.figures, figure) for _, figure in FIGURE_COLUMNS]
-    titles = [title for title, figure in FIGURE_COLUMNS if figure in marks]
-    return [f"{'*' if marks else ' '}{rank.rank}", *cells, ", ".join(titles)]
+    return [f"{'*' if marks else ' '}{rank.rank}", *cells, ", ".join(marks.titles)]
 
 
 def figure_text(figures: RankFigures, figure: str) -> str:

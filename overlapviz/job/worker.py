@@ -56,7 +56,7 @@ def summarise_file(source: RankSource) -> RankSummary | RankProblem:
         where = socket.gethostname()  # on a cluster: which machine lacks the shared file system
         return RankProblem(path, f"{path}: the worker on {where} cannot see the file (every worker needs the path)")
     try:
-        trace = read_trace_file(path) if source.process is None else _process_trace(path, source.process)
+        trace = rank_trace(source)
         if source.window is not None:
             trace = clip_to_window(trace, _window(trace, source.window))
     except WindowError as error:
@@ -67,6 +67,19 @@ def summarise_file(source: RankSource) -> RankSummary | RankProblem:
         return RankProblem(path, f"cannot read {path}: {error.strerror or error}")
     summary = summarise(path, analyse(trace))
     return summary if source.rank is None else summary.with_rank(source.rank, source.rank_from)
+
+
+def rank_trace(source: RankSource) -> Trace:
+    """The rank's events: the whole file's trace, or its process's alone in an Nsight export of several.
+
+    Raises
+    ------
+    TraceFormatError, NsysFormatError, EmptyTraceError
+        The file is no trace, is damaged, or its process ran no copies or kernels.
+    OSError
+        The file cannot be read.
+    """
+    return read_trace_file(source.path) if source.process is None else _process_trace(source.path, source.process)
 
 
 def _sources_of(path: str, window: str | None) -> list[RankSource]:

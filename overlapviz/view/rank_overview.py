@@ -12,6 +12,7 @@ there are. Pure: no Qt here.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from overlapviz.core.number_text import duration_text
 from overlapviz.job.buckets import BUCKET_KINDS, TimeBuckets
 from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
 from overlapviz.job.job_findings import JobFinding
-from overlapviz.job.job_report import FIGURE_COLUMNS, figure_text
+from overlapviz.job.job_report import FIGURE_COLUMNS, figure_text, rank_marks
 from overlapviz.job.reduce import JobSummary
 from overlapviz.job.summary import RankSummary
 from overlapviz.view.palette import KIND_COLOURS, OKABE_ITO, LegendEntry, SpanStyle
@@ -35,6 +36,7 @@ KIND_STYLES: dict[str, SpanStyle] = {
 }  # fmt: skip
 KIND_TITLES = {"compute": "Compute", "communication": "Communication", "copies": "Copies", "idle": "Idle"}
 IDLE_COLOUR = OKABE_ITO["grey"]
+TIP_WIDTH = 80  # characters of a tooltip's line: a finding's sentence wrapped, not one line across the screen
 IDLE_ALPHA = 0.18  # idle time inside a rank's run: faint, so that the busy cells carry the picture
 
 
@@ -48,12 +50,12 @@ class RankRow:
     end_ns: int
     offset_ns: int  # what the job added to the rank's file times to put them on its clock
     origin_ns: int  # the file's clock at the trace's time 0 (0 where the file has none)
-    marks: tuple[str, ...]  # the titles of the figures at which it is the worst of the job
+    marks: tuple[str, ...]  # why it is marked (`job_report.rank_marks`): the figures it is worst at, "straggler"
     tooltip: str
 
     @property
     def label(self) -> str:
-        """``rank 3``, and a star where it is the worst of the job at something."""
+        """``rank 3``, and a star where it is marked: the worst of the job at something, or its straggler."""
         return f"rank {self.rank}" + (" \u2605" if self.marks else "")
 
     @property
@@ -144,14 +146,16 @@ def _rgb(colour: str) -> npt.NDArray[np.float64]:
 
 def _row(job: JobSummary, rank: RankSummary, offset_ns: int, zero_ns: int) -> RankRow:
     number = rank.rank if rank.rank is not None else 0
-    marks = tuple(title for title, figure in FIGURE_COLUMNS if figure in job.marks(rank.rank))
+    marks = rank_marks(job, rank.rank)
     figures = [f"{title} {figure_text(rank.figures, figure)}" for title, figure in FIGURE_COLUMNS]
     lines = [f"rank {number}: {Path(rank.file).name}", *figures]
-    if marks:
-        lines.append(f"worst of the job at {', '.join(marks)}")
+    if marks.worst_at:
+        lines.append(f"worst of the job at {', '.join(marks.worst_at)}")
+    for finding in marks.findings:
+        lines += textwrap.wrap(f"{finding.code}: {finding.message}", TIP_WIDTH)
     return RankRow(
         number, Path(rank.file), rank.device_start_ns + offset_ns - zero_ns, rank.device_end_ns + offset_ns - zero_ns,
-        offset_ns, rank.origin_ns or 0, marks, "\n".join(lines),
+        offset_ns, rank.origin_ns or 0, marks.titles, "\n".join(lines),
     )  # fmt: skip
 
 

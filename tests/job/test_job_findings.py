@@ -6,6 +6,7 @@ import pytest
 from test_job_reduce import _four_ranks
 
 from overlapviz.job.job_findings import split_at_widest_gap
+from overlapviz.job.job_report import job_lines, rank_marks
 from overlapviz.job.rank_names import ranks_text
 from overlapviz.job.reduce import reduce_job
 
@@ -76,3 +77,20 @@ def test_the_straggler_comes_first_then_pageable_ranks_then_the_outliers_by_poin
 ])  # fmt: skip
 def test_ranks_are_named_in_full_or_shortened_with_their_count(names, of, text):
     assert ranks_text(names, of) == text
+
+
+def test_the_straggler_is_marked_in_the_table_as_the_worst_ranks_are(real_summaries):
+    job = reduce_job(_four_ranks(real_summaries[0], late_rank=2, late_ms=3.0))
+    (straggler,) = [f for f in job.findings if f.code == "straggler"]
+    assert rank_marks(job, 2).findings == (straggler,) and "straggler" in rank_marks(job, 2).titles
+    assert [bool(rank_marks(job, r).findings) for r in range(4)] == [False, False, True, False]
+    rows = {line.split()[0]: line for line in job_lines(job)[1:5]}
+    assert rows["*2"].endswith("straggler")
+    assert all(not line.endswith("straggler") for name, line in rows.items() if name != "*2")
+
+
+def test_findings_of_many_ranks_mark_no_row(real_summaries):
+    job = reduce_job(_ranks(real_summaries[0], [70.0, 70.0, 70.0, 70.0], pageable=(3,)))
+    assert [f.code for f in job.findings] == ["pageable-ranks"]
+    assert not rank_marks(job, 3).findings
+    assert not any("pageable" in line for line in job_lines(job)[:5])

@@ -7,10 +7,18 @@ import numpy as np
 import pytest
 
 from overlapviz.job.buckets import TimeBuckets
+from overlapviz.job.job_findings import JobFinding
 from overlapviz.job.reduce import reduce_job
 from overlapviz.job.worker import RankSource, summarise_file
 from overlapviz.view.palette import KIND_COLOURS, SpanStyle
-from overlapviz.view.rank_overview import IDLE_ALPHA, column_shares, pair_shifts, rank_overview, row_cells
+from overlapviz.view.rank_overview import (
+    IDLE_ALPHA,
+    TIP_WIDTH,
+    column_shares,
+    pair_shifts,
+    rank_overview,
+    row_cells,
+)
 
 REAL = Path(__file__).parents[1] / "data" / "torch-real"
 RANK_FILES = (REAL / "hta-sampled-rank0-of-128.json.gz", REAL / "hta-sampled-rank1-of-128.json.gz")
@@ -96,3 +104,14 @@ def test_a_pair_of_ranks_is_moved_onto_the_job_clock_by_one_side(real_job):
     later = dataclasses.replace(b, origin_ns=a.job_zero_ns - b.offset_ns + 5_000)
     assert pair_shifts(a, later) == (0, 5_000)
     assert pair_shifts(later, a) == (5_000, 0)
+
+
+def test_the_straggler_is_starred_and_its_tooltip_says_the_finding(real_job):
+    said = ("Rank 1 starts 9 of 10 matched collectives last, typically 3.0 ms after the median rank: the other"
+            " ranks wait in their collectives for it (clocks aligned to within 0.1 ms).")  # fmt: skip
+    job = dataclasses.replace(real_job, worst={}, findings=(JobFinding("straggler", said, (1,)),))
+    quiet, late = rank_overview(job).rows
+    assert (quiet.marks, quiet.label) == ((), "rank 0")
+    assert late.marks == ("straggler",) and late.label == "rank 1 \u2605"
+    assert " ".join(late.tooltip.split()).endswith(f"straggler: {said}")
+    assert max(len(line) for line in late.tooltip.splitlines()) <= TIP_WIDTH

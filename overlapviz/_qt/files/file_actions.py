@@ -34,6 +34,7 @@ from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.files.stepwise import Stepwise
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData
+from overlapviz.core.cancel import CancelToken
 from overlapviz.core.files.atomic_write import atomic_write_bytes
 from overlapviz.core.trace.spans import Trace
 
@@ -85,14 +86,14 @@ class FileActions(QObject):
         self._latest_open: Task | None = None
         self._drawing: set[Stepwise] = set()  # pictures being drawn, a step at a time
 
-    def open(self, path: Path | None = None) -> bool:
-        """Open a session, a trace overlapviz wrote or another tool's trace (read off the GUI thread)."""
+    def open(self, path: Path | None = None, load: Callable[[Path, CancelToken], OpenedFile] = load_file) -> bool:
+        """Open a session, a trace overlapviz wrote or another tool's trace (read off the GUI thread by `load`)."""
         path = path or self.dialogs.open_path("Open a session or trace", OPEN_FILTER)
         if path is None:
             return False
         if self._latest_open is not None:
             self._latest_open.cancel.cancel()
-        self._latest_open = self._submit(partial(load_file, path), partial(self._opened, path))
+        self._latest_open = self._submit(partial(load, path), partial(self._opened, path))
         return True
 
     def save_session(self, path: Path | None = None) -> bool:

@@ -50,6 +50,11 @@ def load_file(path: Path, cancel: CancelToken) -> OpenedFile:
         `cancel` was set meanwhile.
     """
     data = read_in_child(path, cancel) if reads_in_child(path) else open_file(path)
+    return prepared_file(path, data, cancel)
+
+
+def prepared_file(path: Path, data: SessionData, cancel: CancelToken) -> OpenedFile:
+    """What `path` held, read as `data`, prepared for the timeline (`RunCancelled` where `cancel` was set)."""
     cancel.check()
     view = None if data.trace is None else prepare_trace(data.trace, cancel=cancel)
     if data.trace is not None:

@@ -2,9 +2,10 @@
 
 All rows are one image (`view.rank_overview` makes its RGBA cells), so 512 ranks by 1024
 columns draw as fast as 2: one item, whatever the job's size. The left axis names the rows
-(``rank 3``, starred where the rank is the worst of the job at a figure), thinned to what its
-height can hold; the worst ranks' rows are also framed. A click opens a rank's timeline,
-Ctrl+click selects up to two ranks for Compare; hovering a row shows the rank's figures.
+(``rank 3``, starred where the rank is marked: the worst of the job at a figure, or its
+straggler, `job_report.rank_marks`), thinned to what its height can hold; the marked rows are
+also framed. A click opens a rank's timeline, Ctrl+click selects up to two ranks for Compare;
+hovering a row shows the rank's figures and why it is marked.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class RankOverviewPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is unt
         self.selected: list[int] = []
         self._theme = get_theme(DEFAULT_THEME)
         self._image = pg.ImageItem(axisOrder="row-major")
-        self._frames: list[QGraphicsRectItem] = []  # the worst ranks' rows
+        self._frames: list[QGraphicsRectItem] = []  # the marked ranks' rows
         self._selection_frames: list[QGraphicsRectItem] = []
         self.addItem(self._image)
         self.setMenuEnabled(False)

@@ -3,9 +3,10 @@
 A folder is read as a job on a thread of its own (`app.job_opening`: the ranks summarised in
 worker processes), the status bar counting the ranks read; the window keeps only the
 summaries. The overview then takes the centre of the window. Opening a rank is File ▸ Open
-of its file, so that its events are read only then; "Back to the ranks" shows the overview
-again as it was, without reading anything. Compare ranks reads the two files, moves them
-onto the job's clock (`app.rank_pair`) and shows them as A and B.
+of its events, read only then: its file, or in an Nsight export of several processes its
+process's alone, as the job's analysis read them (`rank_loading`); "Back to the ranks" shows
+the overview again as it was, without reading anything. Compare ranks reads the two ranks'
+events, moves them onto the job's clock (`app.rank_pair`) and shows them as A and B.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from overlapviz._qt.files.background import BackgroundTasks, Task, TaskOutcome
 from overlapviz._qt.files.file_actions import FileActions
-from overlapviz._qt.files.file_loading import load_file
 from overlapviz._qt.ranks.rank_actions import RankActions, build_rank_actions
+from overlapviz._qt.ranks.rank_loading import load_rank
 from overlapviz._qt.ranks.rank_panel import RankOverviewPanel
 from overlapviz.app.controller import AppController
 from overlapviz.app.file_problems import problem_of
@@ -30,6 +31,7 @@ from overlapviz.app.job_opening import OpenedJob, read_job_folder
 from overlapviz.app.ports import Messages
 from overlapviz.app.rank_pair import RankPair, rank_pair, show_rank_pair
 from overlapviz.core.cancel import CancelToken
+from overlapviz.job.worker import RankSource
 from overlapviz.view.rank_overview import RankRow
 
 
@@ -91,7 +93,8 @@ class RankNavigation(QObject):
             return False
         self._controller.compare.unpin()
         self._messages.show_notice(f"Reading rank {rank.rank} ({rank.file.name})\u2026")
-        return self._files.open(rank.file)
+        source = self._source_of(rank)
+        return self._files.open(rank.file, lambda _path, cancel: load_rank(source, cancel))
 
     def compare_rows(self, rows: list[int]) -> bool:
         """Rank A and rank B (rows of the overview) on one time axis, the job's clock."""
@@ -101,7 +104,8 @@ class RankNavigation(QObject):
             return False
         pair = (ranks[0], ranks[1])
         self._messages.show_notice(f"Reading ranks {pair[0].rank} and {pair[1].rank}\u2026")
-        self._then[self.tasks.submit(partial(_read_pair, pair))] = self._compared
+        sources = (self._source_of(pair[0]), self._source_of(pair[1]))
+        self._then[self.tasks.submit(partial(_read_pair, pair, sources))] = self._compared
         return True
 
     def back_to_ranks(self) -> bool:
@@ -131,6 +135,9 @@ class RankNavigation(QObject):
 
     def _row(self, row: int) -> RankRow | None:
         return None if self.opened is None else self.opened.overview.row_at(row)
+
+    def _source_of(self, rank: RankRow) -> RankSource:
+        return RankSource(str(rank.file)) if self.opened is None else self.opened.source_of(rank)
 
     def _say_progress(self, read: int, total: int) -> None:
         self._messages.show_notice(f"rank {read} of {total} read")
@@ -175,9 +182,9 @@ class RankNavigation(QObject):
         self.actions.compare_ranks.setEnabled(self.showing_ranks() and len(self.panel.plot.selected) == 2)
 
 
-def _read_pair(rows: tuple[RankRow, RankRow], cancel: CancelToken) -> RankPair:
-    """Both ranks' files read whole and prepared, then moved onto the job's clock."""
-    opened = [load_file(row.file, cancel) for row in rows]
+def _read_pair(rows: tuple[RankRow, RankRow], sources: tuple[RankSource, RankSource], cancel: CancelToken) -> RankPair:
+    """Both ranks' events (a file, or a process of an export of several) prepared, then put on the job's clock."""
+    opened = [load_rank(source, cancel) for source in sources]
     views = [o.view for o in opened]
     if views[0] is None or views[1] is None:
         raise ValueError("a rank's file holds no trace")

@@ -3,13 +3,15 @@
 A whole trace in view is mostly ink: at 1024 chunks over 32 streams every one of about a
 hundred layers is a few hundred columns of it. Worked out layer by layer, the fixed cost of
 a dozen small array operations per layer is most of a repaint; so the bars of all the layers
-of one item are worked out at once, on the layers' columns laid end to end, and handed back
-layer by layer, each the same rectangles its own layer would give.
+of a picture are worked out at once, on the layers' columns laid end to end, and handed back
+layer by layer, each the same rectangles its own layer would give: the first batch item to
+paint after a change works out those of every item of the picture (`picture_rects`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +20,23 @@ from PySide6.QtGui import QTransform
 FloatArray = npt.NDArray[np.float64]
 IntpArray = npt.NDArray[np.intp]
 NO_RECTS: FloatArray = np.zeros((0, 4))
+
+
+class InkLayer(NamedTuple):
+    """One layer's ink as `ink_rects` takes it: column edges (ms), ink, base and the lane's rows."""
+
+    edges_ms: FloatArray
+    ink: FloatArray
+    base: FloatArray
+    rows_y: tuple[float, float]
+
+
+def ink_layers_rects(layers: Sequence[InkLayer], transform: QTransform) -> list[FloatArray]:
+    """`ink_rects` of each of `layers` (of one item or of many), worked out for all of them at once."""
+    return layers_ink_rects(
+        [layer.edges_ms for layer in layers], [layer.ink for layer in layers], [layer.base for layer in layers],
+        [layer.rows_y for layer in layers], transform,
+    )  # fmt: skip
 
 
 def ink_rects(

@@ -21,6 +21,7 @@ from overlapviz._qt.timeline.backdrop import LaneBackdrop
 from overlapviz._qt.timeline.background_builds import BackgroundBuilds
 from overlapviz._qt.timeline.callout_item import CalloutItem
 from overlapviz._qt.timeline.highlight import HighlightItem
+from overlapviz._qt.timeline.picture_rects import PictureRects
 from overlapviz._qt.timeline.range_labels import RangeLabelItem
 from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
 from overlapviz.core.trace.lanes import LaneGroup
@@ -50,6 +51,7 @@ class TimelineScene:
         self.batches: dict[BatchKey, SpanBatchItem] = {
             key: SpanBatchItem(sets, placed) for key, sets in view.span_sets.items()
         }
+        self._rects_together = PictureRects(list(self.batches.values()))
         self.range_labels = RangeLabelItem(view.span_sets.get(RANGES, ()), placed, view.trace)
         self.backdrop = LaneBackdrop(self.layout, theme)
         self.highlight_item = HighlightItem(theme.foreground)

@@ -23,7 +23,7 @@ pixel or two wide, as a window of 10^3 chunks shows them, come thousands to a la
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
-from overlapviz._qt.timeline.ink_bars import NO_RECTS, layers_ink_rects
+from overlapviz._qt.timeline.ink_bars import NO_RECTS, InkLayer, ink_layers_rects
 from overlapviz.core.analysis.intervals import merge_runs
 from overlapviz.view.lane_ink import NOT_BUSY
 from overlapviz.view.layout import PlacedLane
@@ -70,6 +70,9 @@ class SpanBatchItem(QGraphicsObject):
         self._rows_y: list[tuple[float, float]] = []
         self._bounds = QRectF()
         self._painted: tuple[QTransform, list[tuple[FloatArray, FloatArray]]] | None = None
+        # the picture's items worked out at once by the first to paint (`picture_rects`); a weak
+        # reference, so that an item does not keep its picture's arrays alive
+        self.together: Callable[[], Callable[[QTransform], None] | None] | None = None
         self.set_lanes(lanes)
         self._window = (0.0, 0.0, 0.0, True)
         self._cursor_ns: float | None = None
@@ -149,7 +152,7 @@ class SpanBatchItem(QGraphicsObject):
 
     def paint(self, painter: QPainter, *_args: Any) -> None:
         """Fill each layer's wide spans and its ink columns in device pixels."""
-        rects = self._device_rects(painter.transform())
+        rects = self.device_rects(painter.transform())
         painter.save()
         painter.resetTransform()
         for brushes, (spans, ink) in zip(self._brushes, rects, strict=True):
@@ -160,30 +163,42 @@ class SpanBatchItem(QGraphicsObject):
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.restore()
 
-    def _device_rects(self, transform: QTransform) -> list[tuple[FloatArray, FloatArray]]:
-        """Each layer's span and ink rectangles for `transform`, kept until the window, lanes or ink change.
+    def rects_stale(self, transform: QTransform) -> bool:
+        """Whether a paint at `transform` must work out the rectangles again (the window, lanes or ink changed)."""
+        return self._painted is None or self._painted[0] != transform
 
-        A repaint that moves nothing (a tooltip, the band of a drag, the window's own paint)
-        then costs only the drawing.
-        """
-        if self._painted is None or self._painted[0] != transform:
-            self._painted = (QTransform(transform), self._work_out_rects(transform))
-        return self._painted[1]
+    def ink_layers(self) -> list[InkLayer]:
+        """The column edges (ms), ink, bases and lane rows of each layer that has ink, for `ink_layers_rects`."""
+        return [
+            InkLayer(_ms(shown.edges), shown.ink, base, rows_y)
+            for shown, base, rows_y in zip(self._shown, self._ink_bases, self._rows_y, strict=True)
+            if shown.ink.any()
+        ]
 
-    def _work_out_rects(self, transform: QTransform) -> list[tuple[FloatArray, FloatArray]]:
+    def take_rects(self, transform: QTransform, ink: Sequence[FloatArray]) -> None:
+        """Keep the rectangles for `transform`: the spans' worked out here, `ink` those of `ink_layers` in order."""
         spans = [
             _span_rects(layer, rows_y, opaque, shown, transform)
             for layer, rows_y, opaque, shown in zip(self._layers, self._rows_y, self._opaque, self._shown, strict=True)
         ]
-        inked = [index for index, shown in enumerate(self._shown) if shown.ink.any()]
-        ink = [NO_RECTS for _ in self._layers]
-        worked_out = layers_ink_rects(
-            [_ms(self._shown[index].edges) for index in inked], [self._shown[index].ink for index in inked],
-            [self._ink_bases[index] for index in inked], [self._rows_y[index] for index in inked], transform,
-        )  # fmt: skip
-        for index, rects in zip(inked, worked_out, strict=True):
-            ink[index] = rects
-        return list(zip(spans, ink, strict=True))
+        inked = iter(ink)
+        layers_ink = [next(inked) if shown.ink.any() else NO_RECTS for shown in self._shown]
+        self._painted = (QTransform(transform), list(zip(spans, layers_ink, strict=True)))
+
+    def device_rects(self, transform: QTransform) -> list[tuple[FloatArray, FloatArray]]:
+        """Each layer's span and ink rectangles for `transform`, kept until the window, lanes or ink change.
+
+        A repaint that moves nothing (a tooltip, the band of a drag, the window's own paint)
+        then costs only the drawing. The first item of a picture to paint after a change works
+        out every item's (`together`), the others find theirs made.
+        """
+        if self.rects_stale(transform):
+            together = None if self.together is None else self.together()
+            if together is not None:
+                together(transform)
+            if self.rects_stale(transform):  # alone, or its transform is not the others'
+                self.take_rects(transform, ink_layers_rects(self.ink_layers(), transform))
+        return [] if self._painted is None else self._painted[1]
 
 
 def _span_rects(
