@@ -1,94 +1,43 @@
 """The dispatcher that runs jobs on this machine: one worker process per device, clients in turn.
 
-Each device has a `FairQueue` and one lane task that takes the next job when the device is
-free and runs it on the device's `DeviceWorker` in a thread, so the event loop keeps
-answering other requests meanwhile. A job whose caller went away before its turn is skipped.
+Each device has a lane (`device_lane`) that takes the next job when the device is free and
+runs it on the device's `DeviceWorker` in a thread, so the event loop keeps answering other
+requests meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
 
-from overlapviz.lab.dispatch import DeviceSpec, DeviceState, DispatchStatus
-from overlapviz.lab.fair_queue import FairQueue
+from overlapviz.lab.device_lane import DeviceLane, Waiting, lanes_status
+from overlapviz.lab.dispatch import DeviceSpec, DispatchStatus
 from overlapviz.lab.job import Job, JobFailed, JobResult
 from overlapviz.lab.worker_process import DeviceWorker
 
 
-@dataclass
-class _Waiting:
-    job: Job
-    enqueued_ns: int
-    done: asyncio.Future[JobResult]
-
-
-class _DeviceLane:
-    """One device: its queue, its worker, and the task that feeds the one to the other."""
+class _LocalLane(DeviceLane):
+    """One device of this machine: its lane and the worker process that runs its jobs."""
 
     def __init__(self, device: DeviceSpec, run_limit_s: float) -> None:
-        self.device = device
-        self.queue: FairQueue[_Waiting] = FairQueue()
+        super().__init__(device)
         self.worker = DeviceWorker(device.backend, device.key)
-        self.busy = False
         self.run_limit_s = run_limit_s
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._feed(), name=f"lane-{self.device.key}")
-
-    def submit(self, client: str, job: Job) -> asyncio.Future[JobResult]:
-        waiting = _Waiting(job, time.time_ns(), asyncio.get_running_loop().create_future())
-        self.queue.push(client, waiting)
-        self._wake.set()
-        return waiting.done
-
-    async def _feed(self) -> None:
-        while True:
-            popped = self.queue.pop()
-            if popped is None:
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            waiting = popped[1]
-            if not waiting.done.done():  # its caller may have gone away
-                await self._run(waiting)
-
-    async def _run(self, waiting: _Waiting) -> None:
-        self.busy = True
+    async def serve(self, waiting: Waiting) -> JobResult | JobFailed:
         started = time.time_ns()
         try:
             report, trace = await asyncio.to_thread(self.worker.run, waiting.job.payload(), self.run_limit_s)
         except JobFailed as failed:
-            _settle(waiting.done, failed)
-            return
-        finally:
-            self.busy = False
-        ended = time.time_ns()
-        result = JobResult(
+            return failed
+        return JobResult(
             report, trace, self.device.key, self.device.name, self.device.backend,
-            (started - waiting.enqueued_ns) / 1e6, started, ended,
+            (started - waiting.enqueued_ns) / 1e6, started, time.time_ns(),
         )  # fmt: skip
-        _settle(waiting.done, result)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        for waiting in self.queue.drain():
-            _settle(waiting.done, JobFailed("the server is shutting down"))
+        await self.stop("the server is shutting down")
         await asyncio.to_thread(self.worker.stop)
-
-
-def _settle(done: asyncio.Future[JobResult], outcome: JobResult | JobFailed) -> None:
-    if done.done():
-        return
-    if isinstance(outcome, JobFailed):
-        done.set_exception(outcome)
-    else:
-        done.set_result(outcome)
 
 
 class EmbeddedDispatcher:
@@ -96,7 +45,7 @@ class EmbeddedDispatcher:
 
     def __init__(self, devices: tuple[DeviceSpec, ...], run_limit_s: float) -> None:
         self._devices = devices
-        self._lanes = {device.key: _DeviceLane(device, run_limit_s) for device in devices}
+        self._lanes = {device.key: _LocalLane(device, run_limit_s) for device in devices}
 
     @property
     def devices(self) -> tuple[DeviceSpec, ...]:
@@ -115,11 +64,7 @@ class EmbeddedDispatcher:
 
     def status(self, client: str) -> DispatchStatus:
         """Every device's state, and `client`'s jobs and place."""
-        lanes = self._lanes.values()
-        states = tuple(DeviceState(lane.device, lane.busy, len(lane.queue)) for lane in lanes)
-        places = [place for lane in lanes if (place := lane.queue.position(client))]
-        queued = sum(lane.queue.queued_of(client) for lane in lanes)
-        return DispatchStatus(states, queued, min(places, default=0))
+        return lanes_status(self._lanes.values(), client)
 
     async def close(self) -> None:
         """Stop every lane, fail the jobs still waiting, and stop the workers."""

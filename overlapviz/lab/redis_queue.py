@@ -19,11 +19,10 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from overlapviz.lab.dispatch import DeviceSpec, DeviceState, DispatchStatus
-from overlapviz.lab.fair_queue import FairQueue
+from overlapviz.lab.device_lane import DeviceLane, Waiting, lanes_status, settle
+from overlapviz.lab.dispatch import DeviceSpec, DispatchStatus
 from overlapviz.lab.job import Job, JobFailed, JobResult
 from overlapviz.lab.job_run import one_line
 from overlapviz.lab.redis_link import RUN_FUNCTION, Registration, connect, live_registrations, queue_name
@@ -39,55 +38,30 @@ RESULT_TTL_S = 600  # how long Redis keeps a result the front has not read yet
 Value = TypeVar("Value")
 
 
-@dataclass
-class _Waiting:
-    job: Job
-    enqueued_ns: int
-    done: asyncio.Future[JobResult]
-
-
-class _RemoteLane:
-    """One device served by a remote worker: its fair queue and the task that feeds the worker one job at a time."""
+class _RemoteLane(DeviceLane):
+    """One device served by a remote worker: its lane, which hands the worker one job at a time through RQ."""
 
     def __init__(self, owner: RedisDispatcher, registration: Registration) -> None:
+        super().__init__(DeviceSpec(registration.key, registration.name, registration.backend))
         self.owner = owner
         self.registration = registration
-        self.device = DeviceSpec(registration.key, registration.name, registration.backend)
-        self.queue: FairQueue[_Waiting] = FairQueue()
-        self.busy = False
-        self._wake = asyncio.Event()
-        self._in_flight: tuple[_Waiting, RqJob | None] | None = None
-        self._task = asyncio.create_task(self._feed(), name=f"redis-lane-{self.device.key}")
+        self._rq_job: RqJob | None = None  # the running job's, once it is on RQ's queue
+        self.start()
 
-    def submit(self, client: str, job: Job) -> asyncio.Future[JobResult]:
-        waiting = _Waiting(job, time.time_ns(), asyncio.get_running_loop().create_future())
-        self.queue.push(client, waiting)
-        self._wake.set()
-        return waiting.done
+    async def serve(self, waiting: Waiting) -> JobResult | JobFailed:
+        try:
+            return await self._run(waiting)
+        finally:
+            self._rq_job = None
 
-    async def _feed(self) -> None:
-        while True:
-            popped = self.queue.pop()
-            if popped is None:
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            waiting = popped[1]
-            if not waiting.done.done():  # its caller may have gone away
-                self.busy, self._in_flight = True, (waiting, None)
-                try:
-                    _settle(waiting.done, await self._run(waiting))
-                finally:
-                    self.busy, self._in_flight = False, None
-
-    async def _run(self, waiting: _Waiting) -> JobResult | JobFailed:
+    async def _run(self, waiting: Waiting) -> JobResult | JobFailed:
         worker = self.registration.worker
         limit_s = self.owner.run_limit_s
         try:
             rq_job = await self.owner.call(self.owner.enqueue, self.device.key, waiting.job, worker)
         except Exception as error:
             return JobFailed(one_line(f"the job queue cannot be reached: {error}"))
-        self._in_flight = (waiting, rq_job)
+        self._rq_job = rq_job
         deadline = time.monotonic() + limit_s + ANSWER_GRACE_S
         while True:
             try:
@@ -102,9 +76,9 @@ class _RemoteLane:
                 await self.owner.call(_forget, rq_job)
                 return JobFailed(f"the worker of device {self.device.key} stopped; run it again")
             if time.monotonic() > deadline:  # the worker stops a run at the limit; give the caller its answer now
-                _settle(waiting.done, JobFailed(f"the run took over the server's limit of {limit_s:g} s"))
+                settle(waiting.done, JobFailed(f"the run took over the server's limit of {limit_s:g} s"))
 
-    def _outcome(self, result: Any, waiting: _Waiting) -> JobResult | JobFailed:
+    def _outcome(self, result: Any, waiting: Waiting) -> JobResult | JobFailed:
         answer = result.return_value
         if not isinstance(answer, dict) or "report" not in answer:
             reason = answer.get("failed") if isinstance(answer, dict) else None
@@ -117,15 +91,10 @@ class _RemoteLane:
 
     async def close(self, reason: str) -> None:
         """Stop feeding the worker; the job in flight and those waiting fail with `reason`."""
-        in_flight = self._in_flight
-        self._task.cancel()
-        await asyncio.gather(self._task, return_exceptions=True)
-        if in_flight is not None:
-            _settle(in_flight[0].done, JobFailed(reason))
-            if in_flight[1] is not None:
-                await self.owner.call(_forget, in_flight[1])
-        for waiting in self.queue.drain():
-            _settle(waiting.done, JobFailed(reason))
+        rq_job = self._rq_job
+        await self.stop(reason)
+        if rq_job is not None:
+            await self.owner.call(_forget, rq_job)
 
 
 def _last_line(text: str | None) -> str:
@@ -137,15 +106,6 @@ def _forget(rq_job: RqJob) -> None:
     """Take a job nobody waits for out of its queue (its worker is gone), so a new worker does not run it."""
     with contextlib.suppress(Exception):
         rq_job.delete()
-
-
-def _settle(done: asyncio.Future[JobResult], outcome: JobResult | JobFailed) -> None:
-    if done.done():
-        return
-    if isinstance(outcome, JobFailed):
-        done.set_exception(outcome)
-    else:
-        done.set_result(outcome)
 
 
 class RedisDispatcher:
@@ -217,11 +177,7 @@ class RedisDispatcher:
 
     def status(self, client: str) -> DispatchStatus:
         """Every live device's state, and `client`'s jobs and place."""
-        lanes = self.lanes.values()
-        states = tuple(DeviceState(lane.device, lane.busy, len(lane.queue)) for lane in lanes)
-        places = [place for lane in lanes if (place := lane.queue.position(client))]
-        queued = sum(lane.queue.queued_of(client) for lane in lanes)
-        return DispatchStatus(states, queued, min(places, default=0))
+        return lanes_status(self.lanes.values(), client)
 
     async def close(self) -> None:
         """Stop watching, fail the jobs still waiting, and let go of Redis."""
