@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.widgets.taken_keys import take_key
 from overlapviz.app.exercise_steps import StepThrough, Stop
 from overlapviz.app.model import AppModel
 from overlapviz.view.prepared import PreparedView
@@ -62,18 +62,7 @@ class StepThroughView(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         """Take the step keys before any widget or shortcut does."""
-        if not isinstance(event, QKeyEvent) or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-            return False
-        action = self._keys.get(Qt.Key(event.key()))
-        if action is None:
-            return False
-        if event.type() == QEvent.Type.ShortcutOverride:
-            event.accept()  # deliver it as a key press, not as some widget's shortcut
-            return True
-        if event.type() == QEvent.Type.KeyPress:
-            action()
-            return True
-        return False
+        return take_key(event, self._keys)
 
     def shutdown(self) -> None:
         """Stop taking keys."""

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from overlapviz._qt.export.caption import join_values
 from overlapviz._qt.widgets.font_scale import FontScale
 from overlapviz._qt.widgets.held_paint import HeldPaint
 from overlapviz._qt.widgets.metrics_panel import metric_texts
+from overlapviz._qt.widgets.taken_keys import take_key
 from overlapviz.app.lessons import Lessons
 from overlapviz.app.model import AppModel, LessonOnShow
 from overlapviz.core.analysis.metrics import Metrics
@@ -164,18 +164,7 @@ class PresentationMode(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         """Take the lesson keys before any widget or shortcut does."""
-        if not isinstance(event, QKeyEvent) or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-            return False
-        action = self._keys.get(Qt.Key(event.key()))
-        if action is None:
-            return False
-        if event.type() == QEvent.Type.ShortcutOverride:
-            event.accept()  # deliver it as a key press, not as some widget's shortcut
-            return True
-        if event.type() == QEvent.Type.KeyPress:
-            action()
-            return True
-        return False
+        return take_key(event, self._keys)
 
     def _update_caption(self) -> None:
         if not self.active:
