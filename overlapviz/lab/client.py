@@ -1,7 +1,8 @@
 """Talking to the lab server from a learner's machine: one run, the queue's state, every error in one line.
 
 Standard library only (urllib, json), so the command line and the app need nothing more. The
-HTTP contract is the lab server's (``POST /v1/runs``, ``GET /v1/status``, ``GET /v1/follow``);
+HTTP contract is the lab server's (``POST /v1/runs``, ``GET /v1/status``, ``GET /v1/follow``,
+the class's exercises);
 every failure becomes one `LabError` whose message a learner can act on.
 """
 
@@ -29,6 +30,10 @@ class LabError(BackendError):
 
 class LabUnreachable(LabError):
     """No answer at all: the address is wrong, the server is down, or the network is."""
+
+
+class LabForbidden(LabError):
+    """The credential is good, but not for this: the instructor's alone, or the class's alone."""
 
 
 class LabRunFailed(LabError):
@@ -101,6 +106,38 @@ class LabClient:
         """
         return self._request("GET", "/v1/status", None, STATUS_TIMEOUT_S)
 
+    def send_exercise(self, name: str) -> dict[str, Any]:
+        """Send the shipped exercise `name` to everyone following (the instructor's credential): its round.
+
+        Raises
+        ------
+        LabError
+            Unreachable, not accepted, no such exercise; `LabForbidden` for the class's credential.
+        """
+        return self._request("POST", "/v1/exercise", {"exercise": name}, STATUS_TIMEOUT_S)
+
+    def predict(self, name: str, round_number: int, answer: str | float) -> dict[str, Any]:
+        """Count this user's prediction in round `round_number` of exercise `name` (a second replaces the first).
+
+        Raises
+        ------
+        LabError
+            Unreachable, not accepted, the round is over, or an answer the exercise does not take.
+        """
+        body = {"exercise": name, "round": round_number, "answer": answer}
+        return self._request("POST", "/v1/predictions", body, STATUS_TIMEOUT_S)
+
+    def class_predictions(self, name: str) -> dict[str, Any]:
+        """The class's predictions of exercise `name`'s latest round, as a histogram (the instructor's credential).
+
+        Raises
+        ------
+        LabError
+            Unreachable, not accepted, no such exercise; `LabForbidden` for the class's credential.
+        """
+        query = urllib.parse.urlencode({"exercise": name})
+        return self._request("GET", f"/v1/predictions?{query}", None, STATUS_TIMEOUT_S)
+
     def _request(self, method: str, path: str, body: Any, timeout: float) -> dict[str, Any]:
         headers = self.headers()
         data = None
@@ -138,6 +175,8 @@ def http_error(code: int, reason: str, retry_after: str | None = None) -> LabErr
     """The `LabError` for an answer with HTTP status `code` and the server's one-line `reason`."""
     if code == 401:
         return LabError(_NOT_ACCEPTED)
+    if code == 403:
+        return LabForbidden(reason)
     if code == 429:
         return LabError(f"the lab server is busy with your runs: {retry_text(retry_after)} ({reason})")
     if code == 422:

@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from overlapviz.lab.cache import ResultCache
+from overlapviz.lab.class_exercises import add_class_routes
 from overlapviz.lab.credentials import Credentials, Role
 from overlapviz.lab.dispatch import Dispatcher
 from overlapviz.lab.follow import Followers
@@ -50,6 +51,7 @@ def make_app(lab: Lab) -> web.Application:
     app.router.add_post("/v1/runs", post_run)
     app.router.add_get("/v1/status", get_status)
     app.router.add_get("/v1/follow", get_follow)
+    add_class_routes(app, authorize, lab.followers)
     return app
 
 
