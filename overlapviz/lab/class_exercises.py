@@ -62,7 +62,7 @@ def add_class_routes(app: web.Application, authorize: Authorize, followers: Foll
 
 
 def _caller(request: web.Request, instructor: bool, refusal: str) -> tuple[ClassExercises, str]:
-    """The routes' shared state and the caller's client id, once they showed the role the route needs (403 otherwise)."""
+    """The shared state and the caller's client id, once they showed the role the route needs (403 otherwise)."""
     room = request.app[CLASS_KEY]
     role, client = room.authorize(request)
     if (role is Role.INSTRUCTOR) != instructor:

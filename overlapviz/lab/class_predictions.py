@@ -66,7 +66,8 @@ class ClassRounds:
         if current is None:
             raise PredictionError(f"the instructor has not sent {exercise.name!r}: nothing to predict yet")
         if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number != current.number:
-            raise PredictionError(f"round {round_number!r} of {exercise.name!r} is over; the round now is {current.number}")
+            over = f"round {round_number!r} of {exercise.name!r} is over"
+            raise PredictionError(f"{over}; the round now is {current.number}")
         key = _digest(client)
         if key not in current.answers and len(current.answers) >= MAX_PREDICTIONS:
             raise RoundFull(f"round {current.number} already holds {MAX_PREDICTIONS} predictions")
@@ -114,7 +115,7 @@ def answer_of(exercise: Exercise, given: Any) -> Answer:
 
 
 def number_bins(numbers: list[float], tolerance: float = 0.0) -> list[tuple[float, float, int]]:
-    """(low, high, count) of equal-width bins covering `numbers`: `NUMBER_BINS` over their range, or `tolerance` wide if wider.
+    """(low, high, count) of equal bins covering `numbers`: `NUMBER_BINS` over their range, or `tolerance` wide.
 
     The bins start at a multiple of their width, so that the edges read as round numbers;
     each holds the numbers from its low edge up to (not including) its high one.

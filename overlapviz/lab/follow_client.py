@@ -48,7 +48,7 @@ class FollowStream:
                 yield event
 
     def events(self) -> Iterator[dict[str, Any] | ExerciseSent]:
-        """Each run the instructor posts (its answer) and each exercise they send, from now on; ends quietly after `close`.
+        """Each run the instructor posts (its answer) and each exercise they send; ends quietly after `close`.
 
         Raises
         ------
