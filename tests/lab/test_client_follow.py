@@ -30,7 +30,9 @@ def test_status_names_the_device_and_the_caller(server: LabAccess) -> None:
     assert status["you"]["client"] == "learner-7" and status["you"]["position"] == 0
 
 
-@pytest.mark.parametrize(("token", "role"), [("join_code", "class"), ("class_token", "class"), ("instructor_token", "instructor")])
+@pytest.mark.parametrize(
+    ("token", "role"), [("join_code", "class"), ("class_token", "class"), ("instructor_token", "instructor")]
+)
 def test_status_says_the_role_the_credential_gives(server: LabAccess, token: str, role: str) -> None:
     status = server.client(getattr(server, token)).status()
     assert status["you"]["role"] == role
