@@ -84,8 +84,13 @@ class FollowStream:
 
     def _open(self) -> http.client.HTTPResponse:
         parts = urllib.parse.urlsplit(self._client.url)
-        kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        self._connection = connection = kind(parts.netloc, timeout=self._timeout)
+        if parts.scheme == "https":
+            connection: http.client.HTTPConnection = http.client.HTTPSConnection(
+                parts.netloc, timeout=self._timeout, context=self._client.tls
+            )
+        else:
+            connection = http.client.HTTPConnection(parts.netloc, timeout=self._timeout)
+        self._connection = connection
         headers = {**self._client.headers(), "Accept": "text/event-stream"}
         connection.request("GET", parts.path + "/v1/follow", headers=headers)
         response = connection.getresponse()
