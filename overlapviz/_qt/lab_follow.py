@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from overlapviz._qt.thread_owner import ThreadOwner
 from overlapviz.lab.client import LabClient, LabError
 from overlapviz.lab.client_result import LabRun, lab_run
-from overlapviz.lab.follow_client import FollowStream
+from overlapviz.lab.follow_client import ExerciseSent, FollowStream
 from overlapviz.view.prepared import PreparedView, prepare_view
 
 JOIN_S = 5.0  # how long stopping waits for the thread to see its stream closed
@@ -33,6 +33,7 @@ class LabFollow(ThreadOwner):
     """Reads the instructor's runs while following; `arrived` gets a `FollowedRun`, `ended` why it stopped."""
 
     arrived = Signal(object)
+    exercise_sent = Signal(object)  # an `ExerciseSent`: the instructor put an exercise to the class
     ended = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -66,7 +67,11 @@ class LabFollow(ThreadOwner):
 
     def _read(self, stream: FollowStream, url: str) -> None:
         try:
-            for answer in stream:
+            for answer in stream.events():
+                if isinstance(answer, ExerciseSent):
+                    if stream is self._stream:
+                        self.exercise_sent.emit(answer)
+                    continue
                 run = lab_run(answer, url)
                 followed = FollowedRun(run, prepare_view(run.result))
                 if stream is self._stream:  # not stopped meanwhile

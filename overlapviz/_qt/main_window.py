@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu
 
 from overlapviz._qt.buffer_release import BufferRelease
 from overlapviz._qt.controls_on_show import ControlsOnShow
+from overlapviz._qt.exercises.class_tools import ClassExerciseTools
 from overlapviz._qt.exercises.exercise_dock import ExerciseDock
 from overlapviz._qt.export.alignment import zoom_to_device_work
 from overlapviz._qt.export.comparison_view import ComparisonPicture
@@ -156,6 +157,7 @@ class MainWindow(QMainWindow):
         self.exercises = ExerciseDock(self, self.controller, store, self.timeline, self.fonts, self.view)
         run_menu = self.findChild(QMenu, "run_menu")
         self.lab_tools = LabTools(self, self.lab, self.controller, self.view, self.banner, run_menu or QMenu(self))
+        self.class_exercises = ClassExerciseTools(self.exercises, self.lab_tools.follower, self.lab, self.view)
 
     def _lessons(self) -> list[Preset]:
         try:
@@ -175,7 +177,7 @@ class MainWindow(QMainWindow):
             self.timeline.set_font, self.compare.set_font, self.metrics.set_font, self.rank_panel.set_font
         )
         # presentation mode's theme too, not only the user's
-        self.looks.follow_themes(self.rank_panel.set_theme, self.exercises.set_theme)
+        self.looks.follow_themes(self.rank_panel.set_theme, self.exercises.set_theme, self.class_exercises.set_theme)
         self.looks.show()
         explanations = self.teaching.actions.explanations
         history = self.controller.runs.history

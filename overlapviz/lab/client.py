@@ -1,14 +1,21 @@
 """Talking to the lab server from a learner's machine: one run, the queue's state, every error in one line.
 
 Standard library only (urllib, json), so the command line and the app need nothing more. The
-HTTP contract is the lab server's (``POST /v1/runs``, ``GET /v1/status``, ``GET /v1/follow``);
+HTTP contract is the lab server's (``POST /v1/runs``, ``GET /v1/status``, ``GET /v1/follow``,
+the class's exercises);
 every failure becomes one `LabError` whose message a learner can act on.
+
+An https server's certificate is checked, as a browser would, against the system's
+authorities; a class server with a certificate of its own is trusted by giving that
+certificate (``--ca-file`` or ``$OVERLAPVIZ_CA_FILE``), never by turning the check off.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
+import ssl
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,7 +27,9 @@ from overlapviz.core.run_errors import BackendError
 STATUS_TIMEOUT_S = 5.0  # the queue's state is a quick answer, or none
 RUN_TIMEOUT_S = 600.0  # a run may wait in the class's queue behind others' runs
 CLIENT_HEADER = "X-Overlapviz-Client"
+CA_FILE_ENV = "OVERLAPVIZ_CA_FILE"
 _NOT_ACCEPTED = "the join code was not accepted (check it with your instructor)"
+_TRUST_HINT = f"if the class's server has a certificate of its own, trust it with --ca-file or ${CA_FILE_ENV}"
 
 
 class LabError(BackendError):
@@ -29,6 +38,10 @@ class LabError(BackendError):
 
 class LabUnreachable(LabError):
     """No answer at all: the address is wrong, the server is down, or the network is."""
+
+
+class LabForbidden(LabError):
+    """The credential is good, but not for this: the instructor's alone, or the class's alone."""
 
 
 class LabRunFailed(LabError):
@@ -66,13 +79,43 @@ def server_host(url: str) -> str:
     return urllib.parse.urlsplit(url).netloc
 
 
-class LabClient:
-    """One user's connection to one lab server: `url`, the join code or token, and the user's id."""
+def tls_context(ca_file: str | None) -> ssl.SSLContext:
+    """What checks an https server's certificate: the system's authorities, and `ca_file`'s certificates too.
 
-    def __init__(self, url: str, credential: str, client_id: str) -> None:
+    Raises
+    ------
+    LabError
+        `ca_file` cannot be read as PEM certificates.
+    """
+    context = ssl.create_default_context()
+    if ca_file:
+        try:
+            context.load_verify_locations(cafile=ca_file)
+        except (OSError, ssl.SSLError) as error:
+            said = " ".join(str(error.strerror or error).split())
+            where = f"--ca-file / ${CA_FILE_ENV} {ca_file}"
+            raise LabError(f"{where}: no certificates can be read from it ({said})") from None
+    return context
+
+
+class LabClient:
+    """One user's connection to one lab server: `url`, the join code or token, and the user's id.
+
+    `ca_file` (else ``$OVERLAPVIZ_CA_FILE``) names certificates to trust besides the system's,
+    for a server at an https address.
+
+    Raises
+    ------
+    LabError
+        `url` is no http(s) address, or `ca_file` cannot be read.
+    """
+
+    def __init__(self, url: str, credential: str, client_id: str, ca_file: str | None = None) -> None:
         self.url = server_url(url)
         self.credential = credential.strip()
         self.client_id = client_id
+        https = urllib.parse.urlsplit(self.url).scheme == "https"
+        self.tls = tls_context(ca_file or os.environ.get(CA_FILE_ENV)) if https else None
 
     def headers(self) -> dict[str, str]:
         """What every request carries: the credential and the user's id."""
@@ -101,6 +144,38 @@ class LabClient:
         """
         return self._request("GET", "/v1/status", None, STATUS_TIMEOUT_S)
 
+    def send_exercise(self, name: str) -> dict[str, Any]:
+        """Send the shipped exercise `name` to everyone following (the instructor's credential): its round.
+
+        Raises
+        ------
+        LabError
+            Unreachable, not accepted, no such exercise; `LabForbidden` for the class's credential.
+        """
+        return self._request("POST", "/v1/exercise", {"exercise": name}, STATUS_TIMEOUT_S)
+
+    def predict(self, name: str, round_number: int, answer: str | float) -> dict[str, Any]:
+        """Count this user's prediction in round `round_number` of exercise `name` (a second replaces the first).
+
+        Raises
+        ------
+        LabError
+            Unreachable, not accepted, the round is over, or an answer the exercise does not take.
+        """
+        body = {"exercise": name, "round": round_number, "answer": answer}
+        return self._request("POST", "/v1/predictions", body, STATUS_TIMEOUT_S)
+
+    def class_predictions(self, name: str) -> dict[str, Any]:
+        """The class's predictions of exercise `name`'s latest round, as a histogram (the instructor's credential).
+
+        Raises
+        ------
+        LabError
+            Unreachable, not accepted, no such exercise; `LabForbidden` for the class's credential.
+        """
+        query = urllib.parse.urlencode({"exercise": name})
+        return self._request("GET", f"/v1/predictions?{query}", None, STATUS_TIMEOUT_S)
+
     def _request(self, method: str, path: str, body: Any, timeout: float) -> dict[str, Any]:
         headers = self.headers()
         data = None
@@ -109,7 +184,7 @@ class LabClient:
             headers["Content-Type"] = "application/json"
         request = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as answer:
+            with urllib.request.urlopen(request, timeout=timeout, context=self.tls) as answer:
                 raw = answer.read()
         except urllib.error.HTTPError as error:
             raise http_error(error.code, _error_line(error), error.headers.get("Retry-After")) from None
@@ -122,7 +197,10 @@ class LabClient:
     def unreachable(self, error: BaseException) -> LabUnreachable:
         """The one error for no answer, with the network's own reason."""
         reason = getattr(error, "reason", None) or error
-        return LabUnreachable(f"cannot reach the lab server at {self.url}: {' '.join(str(reason).split())}")
+        said = " ".join(str(reason).split())
+        if isinstance(reason, ssl.SSLCertVerificationError):
+            said = f"{said} ({_TRUST_HINT})"
+        return LabUnreachable(f"cannot reach the lab server at {self.url}: {said}")
 
     def _json(self, raw: bytes) -> dict[str, Any]:
         try:
@@ -138,6 +216,8 @@ def http_error(code: int, reason: str, retry_after: str | None = None) -> LabErr
     """The `LabError` for an answer with HTTP status `code` and the server's one-line `reason`."""
     if code == 401:
         return LabError(_NOT_ACCEPTED)
+    if code == 403:
+        return LabForbidden(reason)
     if code == 429:
         return LabError(f"the lab server is busy with your runs: {retry_text(retry_after)} ({reason})")
     if code == 422:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from overlapviz.lab.client import LabClient, LabError
+from overlapviz.lab.credentials import Role
 
 
 def queue_position(client: LabClient) -> int:
@@ -20,9 +21,7 @@ def queue_position(client: LabClient) -> int:
 def is_instructor(status: dict[str, Any]) -> bool:
     """Whether the credential that asked is the instructor's, as the server says of the caller."""
     you = status.get("you")
-    if not isinstance(you, dict):
-        return False
-    return you.get("instructor") is True or you.get("role") == "instructor"
+    return isinstance(you, dict) and you.get("role") == Role.INSTRUCTOR.value
 
 
 def followers(status: dict[str, Any]) -> int:

@@ -26,11 +26,11 @@ class Followers:
     def __len__(self) -> int:
         return len(self._queues)
 
-    def publish(self, answer: str) -> None:
-        """Send one run (a POST /v1/runs answer, as JSON text on one line) to every follower."""
+    def publish(self, answer: str, event: str = "run") -> None:
+        """Send one `event` to every follower: a run (a POST /v1/runs answer) or an exercise, JSON text on one line."""
         if not self._queues:
             return
-        message = b"event: run\ndata: " + answer.encode() + b"\n\n"
+        message = f"event: {event}\ndata: ".encode() + answer.encode() + b"\n\n"
         for queue in self._queues:
             if queue.full():
                 queue.get_nowait()

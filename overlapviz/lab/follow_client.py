@@ -1,7 +1,8 @@
 """Following the instructor: the server's ``GET /v1/follow`` stream of runs, read as they arrive.
 
 Server-Sent Events over one long HTTP answer (http.client, standard library): each ``event: run``
-carries the same JSON as a ``POST /v1/runs`` answer. The server writes a keep-alive comment
+carries the same JSON as a ``POST /v1/runs`` answer, each ``event: exercise`` the exercise the
+instructor sent to the class and its round (`ExerciseSent`). The server writes a keep-alive comment
 every 15 s, so a read that waits `FOLLOW_TIMEOUT_S` without one means the server is gone.
 `close` may be called from another thread: it ends the wait at once.
 """
@@ -14,12 +15,21 @@ import json
 import socket
 import urllib.parse
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.lab.client import LabClient, LabError, http_error
 
 FOLLOW_TIMEOUT_S = 40.0  # more than twice the server's keep-alive interval
 MAX_EVENT_BYTES = 256 * 1024**2  # an event's data past this is no run this version can draw
+
+
+@dataclass(frozen=True, slots=True)
+class ExerciseSent:
+    """The instructor sent exercise `exercise` to the class; predictions go to round `round`."""
+
+    exercise: str
+    round: int
 
 
 class FollowStream:
@@ -32,7 +42,13 @@ class FollowStream:
         self._closed = False
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        """Each run the instructor posts, from now on; ends quietly after `close`.
+        """Each run the instructor posts, from now on; ends quietly after `close` (see `events`)."""
+        for event in self.events():
+            if isinstance(event, dict):
+                yield event
+
+    def events(self) -> Iterator[dict[str, Any] | ExerciseSent]:
+        """Each run the instructor posts (its answer) and each exercise they send; ends quietly after `close`.
 
         Raises
         ------
@@ -46,6 +62,8 @@ class FollowStream:
             for event, data in _events(response):
                 if event == "run":
                     yield _run_answer(data)
+                elif event == "exercise":
+                    yield _exercise_sent(data)
         except (OSError, http.client.HTTPException) as error:
             if not self._closed:
                 raise self._client.unreachable(error) from None
@@ -66,8 +84,13 @@ class FollowStream:
 
     def _open(self) -> http.client.HTTPResponse:
         parts = urllib.parse.urlsplit(self._client.url)
-        kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        self._connection = connection = kind(parts.netloc, timeout=self._timeout)
+        if parts.scheme == "https":
+            connection: http.client.HTTPConnection = http.client.HTTPSConnection(
+                parts.netloc, timeout=self._timeout, context=self._client.tls
+            )
+        else:
+            connection = http.client.HTTPConnection(parts.netloc, timeout=self._timeout)
+        self._connection = connection
         headers = {**self._client.headers(), "Accept": "text/event-stream"}
         connection.request("GET", parts.path + "/v1/follow", headers=headers)
         response = connection.getresponse()
@@ -105,6 +128,18 @@ def _run_answer(data: str) -> dict[str, Any]:
     if not isinstance(answer, dict):
         raise LabError("the lab server sent an instructor's run that is not a JSON object")
     return answer
+
+
+def _exercise_sent(data: str) -> ExerciseSent:
+    try:
+        sent = json.loads(data)
+    except (ValueError, RecursionError):
+        sent = None
+    name = sent.get("exercise") if isinstance(sent, dict) else None
+    number = sent.get("round") if isinstance(sent, dict) else None
+    if not isinstance(name, str) or isinstance(number, bool) or not isinstance(number, int):
+        raise LabError("the lab server sent an exercise this version cannot read")
+    return ExerciseSent(name, number)
 
 
 def _reason(response: http.client.HTTPResponse) -> str:

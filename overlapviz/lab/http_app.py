@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from overlapviz.lab.cache import ResultCache
+from overlapviz.lab.class_exercises import add_class_routes
 from overlapviz.lab.credentials import Credentials, Role
 from overlapviz.lab.dispatch import Dispatcher
 from overlapviz.lab.follow import Followers
@@ -50,6 +51,7 @@ def make_app(lab: Lab) -> web.Application:
     app.router.add_post("/v1/runs", post_run)
     app.router.add_get("/v1/status", get_status)
     app.router.add_get("/v1/follow", get_follow)
+    add_class_routes(app, authorize, lab.followers)
     return app
 
 
@@ -146,16 +148,18 @@ def _dumps(value: Any) -> str:
 
 
 async def get_status(request: web.Request) -> web.Response:
-    """GET /v1/status: the devices, the queue, the clients and followers, and the caller's place."""
+    """GET /v1/status: the devices, the queue, the clients and followers, and the caller's role and place."""
     lab = _lab(request)
-    _, client = authorize(request)
+    role, client = authorize(request)
     lab.shares.seen(client)
     now = lab.dispatcher.status(client)
     devices = [
         {"key": s.device.key, "name": s.device.name, "backend": s.device.backend, "busy": s.busy, "queued": s.queued}
         for s in now.devices
     ]
-    you = {"client": client, "queued": lab.shares.in_flight(client), "position": now.client_position}
+    you = {
+        "client": client, "role": role.value, "queued": lab.shares.in_flight(client), "position": now.client_position,
+    }  # fmt: skip
     return web.json_response({
         "devices": devices, "queued": now.queued, "clients": lab.shares.active_clients(),
         "followers": len(lab.followers), "you": you,

@@ -11,6 +11,7 @@ from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
 from overlapviz.lab.client import LabClient, LabError, server_url
 from overlapviz.lab.client_result import lab_origin, lab_run
+from overlapviz.lab.client_status import is_instructor
 from overlapviz.lab.client_wait import run_waiting
 from overlapviz.lab.follow_client import FollowStream
 from overlapviz.session import run_pipeline
@@ -27,6 +28,15 @@ def test_status_names_the_device_and_the_caller(server: LabAccess) -> None:
     status = server.client(client_id="learner-7").status()
     assert status["devices"][0]["key"] == "h200"
     assert status["you"]["client"] == "learner-7" and status["you"]["position"] == 0
+
+
+@pytest.mark.parametrize(
+    ("token", "role"), [("join_code", "class"), ("class_token", "class"), ("instructor_token", "instructor")]
+)
+def test_status_says_the_role_the_credential_gives(server: LabAccess, token: str, role: str) -> None:
+    status = server.client(getattr(server, token)).status()
+    assert status["you"]["role"] == role
+    assert is_instructor(status) is (role == "instructor")
 
 
 def test_a_run_comes_back_as_the_local_run_with_where_it_was_made(server: LabAccess) -> None:

@@ -116,6 +116,7 @@ def _build_menus(window: QMainWindow, a: TeachingActions) -> None:
             menu.addSeparator()
             menu.addActions([a.replay_play, a.replay_restart])
         elif menu.title() == "&View":
+            menu.setToolTipsVisible(True)  # a greyed action's tooltip says why (the bandwidth sweep on the lab GPU)
             menu.addSeparator()
             menu.addActions([a.explanations, a.bandwidth, a.presentation])
 

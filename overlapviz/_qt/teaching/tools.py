@@ -20,8 +20,17 @@ from overlapviz._qt.teaching.teaching_actions import build_teaching_actions
 from overlapviz._qt.themes import get_theme
 from overlapviz._qt.widgets.font_scale import FontScale
 from overlapviz.app.controller import AppController
+from overlapviz.app.lab_connection import is_lab
 from overlapviz.app.model import CompareAxis
+from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.runs import NO_BACKEND
+
+# The sweep times copies on a device of this machine; the lab server runs pipelines only, so on
+# the lab GPU the action is off rather than measuring something other than what the window shows.
+BANDWIDTH_HERE_ONLY = (
+    "Bandwidth vs transfer size measures a device of this machine, not the lab GPU:"
+    " choose one of this machine's devices in Run on to sweep it"
+)
 
 
 class TeachingTools(QObject):
@@ -62,6 +71,9 @@ class TeachingTools(QObject):
         self.replay.playing_changed.connect(a.replay_play.setChecked)
         m.shown_changed.connect(lambda _shown: self.replay.stop())
         a.bandwidth.triggered.connect(self.open_bandwidth)
+        self._bandwidth_tip = a.bandwidth.toolTip()
+        m.target_changed.connect(self._show_bandwidth_reach)
+        self._show_bandwidth_reach(m.target)
         a.presentation.triggered.connect(lambda _checked: self.presentation.toggle())
         m.presenting_changed.connect(a.presentation.setChecked)
         for index, action in enumerate(a.lessons):
@@ -76,6 +88,11 @@ class TeachingTools(QObject):
     def _show_axis(self, axis: CompareAxis) -> None:
         (self.actions.shared_axis if axis is CompareAxis.SHARED else self.actions.own_axis).setChecked(True)
 
+    def _show_bandwidth_reach(self, target: RunTarget | None) -> None:
+        on_lab = is_lab(target)
+        self.actions.bandwidth.setEnabled(not on_lab)
+        self.actions.bandwidth.setToolTip(BANDWIDTH_HERE_ONLY if on_lab else self._bandwidth_tip)
+
     def toggle_replay(self) -> None:
         """Play or pause the replay; the button shows whether it plays (not with nothing to play)."""
         self.replay.toggle()
@@ -86,6 +103,9 @@ class TeachingTools(QObject):
         target = self._model.target
         if target is None:
             self._controller.runs.messages.show_error(NO_BACKEND)
+            return None
+        if is_lab(target):
+            self._controller.runs.messages.show_error(BANDWIDTH_HERE_ONLY)
             return None
         self.close_bandwidth()
         dialog = BandwidthDialog(target, get_theme(self._host.theme_name()), self._window)

@@ -8,7 +8,9 @@ from teaching_helpers import H200, make_window_fixture  # noqa: F401 (the make_w
 
 from overlapviz._qt.bandwidth.bandwidth_dialog import BandwidthDialog
 from overlapviz._qt.bandwidth.bandwidth_plot import BandwidthPlot, series, sweep_title
+from overlapviz._qt.teaching.tools import BANDWIDTH_HERE_ONLY
 from overlapviz._qt.themes import THEMES
+from overlapviz.app.lab_connection import LAB_TARGET, LabSettings
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.session import BandwidthSweep, sweep_bandwidth
 
@@ -151,3 +153,16 @@ def test_write_combined_runs_dotted_with_diamonds_on_top_of_the_pinned_curve_it_
     xs, ys = combined.getData()
     mark = drawn.plot.mapFromScene(vb.mapViewToScene(QPointF(xs[-2], ys[-2])))
     assert image.pixelColor(mark) == drawn.plot.backgroundBrush().color()  # the diamond's hollow middle shows
+
+
+def test_on_the_lab_gpu_the_sweep_is_off_and_says_why(make_window, qtbot):
+    window = make_window()
+    action = window.teaching.actions.bandwidth
+    usual_tip = action.toolTip()
+    window.lab.set(LabSettings("http://127.0.0.1:1", "ABCD-EFGH"))  # set, so choosing the lab asks nothing
+    window.model.set_target(LAB_TARGET)
+    assert not action.isEnabled() and action.toolTip() == BANDWIDTH_HERE_ONLY
+    assert window.teaching.open_bandwidth() is None and window.teaching.bandwidth is None
+    assert window.banner.message() == BANDWIDTH_HERE_ONLY
+    window.model.set_target(H200)
+    assert action.isEnabled() and action.toolTip() == usual_tip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import socket
+import threading
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -15,6 +16,7 @@ from overlapviz._qt.main_window import MainWindow
 from overlapviz.app.lab_connection import LAB_TARGET, LabSettings
 from overlapviz.core.config import PipelineConfig
 from overlapviz.lab.client_result import lab_origin
+from overlapviz.lab.follow_client import FollowStream
 from tests.lab.lab_client_server import LabAccess, access, busy_queue
 from tests.lab.lab_server import LabServer, shared_lab_server  # noqa: F401 (the server fixture)
 
@@ -120,3 +122,21 @@ def test_following_shows_the_instructors_run(window: MainWindow, qtbot: QtBot, s
     assert shown.view.trace.meta.config["chunks"] == 3 and lab_run_on_show(window) is not None
     window.lab_tools.follow_action.trigger()
     assert not window.lab_tools.follower.is_following()
+
+
+def test_the_instructors_status_bar_counts_those_following_them(
+    window: MainWindow, qtbot: QtBot, server: LabAccess
+) -> None:
+    window.model.set_live(False)
+    window.lab_tools.use(LabSettings(server.url, server.instructor_token))
+    label = window.lab_tools.status_label
+    # a follower that left an earlier test is counted until the server's next keep-alive finds it gone
+    qtbot.waitUntil(lambda: label.text() == "0 following you", timeout=WAIT_MS)
+    stream = FollowStream(server.client(client_id="follower"))
+    reader = threading.Thread(target=lambda: next(iter(stream), None), daemon=True)
+    reader.start()
+    try:
+        qtbot.waitUntil(lambda: label.text() == "1 following you", timeout=WAIT_MS)
+    finally:
+        stream.close()
+        reader.join(10)
