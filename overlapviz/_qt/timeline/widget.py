@@ -69,6 +69,7 @@ class TimelineWidget(QWidget):
         self._theme = theme or THEMES[DEFAULT_THEME]
         self._view_box = TimelineViewBox()
         self._time_axis, self._lane_axis = TimeAxis(), LaneAxis()
+        self._lane_axis.setTicks([[]])  # before the first run there are no lanes to name, not numbers 0 to 1
         axes = {"bottom": self._time_axis, "left": self._lane_axis}
         windows_before = set(QApplication.topLevelWidgets())
         self._plot = pg.PlotWidget(viewBox=self._view_box, axisItems=axes)
