@@ -105,7 +105,7 @@ class _Rows:
         categories = map(CATEGORY_NUMBERS.get, map(attrgetter("cat"), rows), repeat(STEP_NUMBER))
         self.category = np.fromiter(categories, dtype=np.intp, count=len(rows))
         self.kind, self.device_row = KIND_OF[self.category], ON_DEVICE_OF[self.category]
-        self.name = np.array([index.setdefault(e.name, len(index)) for e in rows], dtype=np.int32)
+        self.name = _numbered(list(map(attrgetter("name"), rows)), index)
         self.args = list(map(attrgetter("args"), rows))  # fetched once for the several fields read from them
         self.collective = _collectives(self.args, index)
 
@@ -224,6 +224,16 @@ def _stream_number(text: str) -> int:
     except ValueError:
         return UNKNOWN
     return number if 0 <= number <= INT64_MAX else UNKNOWN
+
+
+def _numbered(texts: list[str], index: dict[str, int]) -> npt.NDArray[np.int32]:
+    """The number of each text in `index`, new texts numbered on in the order they first appear.
+
+    The few distinct texts are numbered in Python, the many rows looked up in C.
+    """
+    for text in dict.fromkeys(texts):
+        index.setdefault(text, len(index))
+    return np.fromiter(map(index.__getitem__, texts), dtype=np.int32, count=len(texts))
 
 
 def _collectives(args: list[EventArgs], index: dict[str, int]) -> npt.NDArray[np.int32]:

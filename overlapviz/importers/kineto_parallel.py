@@ -22,7 +22,7 @@ from types import TracebackType
 
 import numpy as np
 
-from overlapviz.importers.kineto_batches import EventBatches, decode_batch
+from overlapviz.importers.kineto_batches import Batches, decode_batch
 from overlapviz.importers.kineto_columns import KinetoTable, TablePart
 from overlapviz.importers.kineto_errors import KinetoFormatError
 from overlapviz.importers.kineto_schema import EVENTS_DECODER
@@ -110,7 +110,7 @@ class Helpers:
                 theirs.close()
             self.links.append((process, ours))
 
-    def send(self, setup: _Setup, runs: list[list[int]], batches: EventBatches) -> None:
+    def send(self, setup: _Setup, runs: list[list[int]], batches: Batches) -> None:
         """Send each helper its run of batches, from a thread: the texts are copied while this process reads its own."""
 
         def send_all() -> None:
@@ -141,7 +141,7 @@ class Helpers:
             process.join()
 
 
-def read_batches(table: KinetoTable, batches: EventBatches, helpers: Helpers) -> None:
+def read_batches(table: KinetoTable, batches: Batches, helpers: Helpers) -> None:
     """Add every batch's rows to `table`, in file order, the helpers building all runs but the first."""
     runs = _runs(batches.firsts, len(helpers.links))
     if helpers.links:
@@ -164,7 +164,7 @@ def _runs(firsts: range, helpers: int) -> list[list[int]]:
     return [list(firsts[begin:end]) for begin, end in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True)]
 
 
-def _send(link: Connection, setup: _Setup, run: list[int], batches: EventBatches) -> None:
+def _send(link: Connection, setup: _Setup, run: list[int], batches: Batches) -> None:
     """Send a helper its run of batches; one that found a bad event, or died, stops taking them."""
     try:
         link.send((setup, len(run)))
