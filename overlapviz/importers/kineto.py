@@ -47,7 +47,7 @@ import numpy.typing as npt
 
 from overlapviz.importers.activity import Activities
 from overlapviz.importers.kineto_batches import NOT_KINETO, Batches, EventBatches, wrong_value
-from overlapviz.importers.kineto_categories import FLOW_CATEGORY, KINETO_CATEGORIES, STEP_PREFIX
+from overlapviz.importers.kineto_categories import FLOW_CATEGORY, KINETO_CATEGORIES
 from overlapviz.importers.kineto_columns import KinetoTable, Place
 from overlapviz.importers.kineto_errors import KinetoFormatError as KinetoFormatError  # what its readers catch
 from overlapviz.importers.kineto_errors import kineto_error
@@ -155,7 +155,7 @@ def _read(raw: bytes | mmap.mmap, source: str, helpers: Helpers) -> Activities:
 
 def _activities(raw: bytes | mmap.mmap, source: str, document: KinetoDocument, batches: Batches,
                 helpers: Helpers) -> Activities:  # fmt: skip
-    table = KinetoTable(source, document.base_time_ns or 0, may_have_steps=raw.find(STEP_PREFIX.encode()) >= 0)
+    table = KinetoTable(source, document.base_time_ns or 0)
     read_batches(table, batches, helpers)
     columns = table.columns(lambda: _flow_ids(batches))
     return Activities(columns, table.names, _meta(document, columns, source))

@@ -45,8 +45,8 @@ class TablePart:
 class KinetoTable:
     """The activity columns of a trace's rows, built a batch of events at a time."""
 
-    def __init__(self, source: str, base_ns: int, *, may_have_steps: bool) -> None:
-        self.source, self.base_ns, self.may_have_steps = source, base_ns, may_have_steps
+    def __init__(self, source: str, base_ns: int) -> None:
+        self.source, self.base_ns = source, base_ns
         self.index: dict[str, int] = {}  # each name's number, shared by the batches
         self.parts: list[dict[str, npt.NDArray[Any]]] = []
         self.unlinked: dict[int, Place] = {}  # rows that lack a correlation id, and where they sit
@@ -59,7 +59,7 @@ class KinetoTable:
 
     def add(self, first: int, events: list[Event]) -> None:
         """Add the rows among `events`, the batch whose first event is event number `first`."""
-        batch = _Rows(row_events(events, may_have_steps=self.may_have_steps), events, first, self.index, self.source)
+        batch = _Rows(row_events(events), events, first, self.index, self.source)
         part = batch.columns(self.base_ns)
         self.unlinked.update((self.rows + row, place) for row, place in batch.unlinked(part["correlation"]))
         self.parts.append(part)

@@ -41,7 +41,6 @@ class _Setup:
 
     source: str
     base_ns: int
-    may_have_steps: bool
     kineto_start: bool
 
 
@@ -145,7 +144,7 @@ def read_batches(table: KinetoTable, batches: Batches, helpers: Helpers) -> None
     """Add every batch's rows to `table`, in file order, the helpers building all runs but the first."""
     runs = _runs(batches.firsts, len(helpers.links))
     if helpers.links:
-        setup = _Setup(batches.source, table.base_ns, table.may_have_steps, batches.kineto_start)
+        setup = _Setup(batches.source, table.base_ns, batches.kineto_start)
         helpers.send(setup, runs[1:], batches)
     for first in runs[0]:
         table.add(first, batches.decoded(EVENTS_DECODER, first))
@@ -197,7 +196,7 @@ def _serve(link: Connection) -> None:
 
 
 def _built(setup: _Setup, count: int, link: Connection) -> TablePart | str | None:
-    table = KinetoTable(setup.source, setup.base_ns, may_have_steps=setup.may_have_steps)
+    table = KinetoTable(setup.source, setup.base_ns)
     texts = _received_ahead(link, count)
     try:
         for _ in range(count):
