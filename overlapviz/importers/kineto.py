@@ -188,7 +188,8 @@ def _is_kineto(document: KinetoDocument, batches: Batches) -> bool:
     tops = (document.schema_version, document.device_properties, document.base_time_ns)
     if any(value is not None for value in tops):
         return True
-    return any(not KINETO_CATEGORIES.isdisjoint({e.cat for e in batch}) for batch in _batches(CATEGORIES_DECODER, batches))
+    categories = _batches(CATEGORIES_DECODER, batches)
+    return any(not KINETO_CATEGORIES.isdisjoint({e.cat for e in batch}) for batch in categories)
 
 
 def _flow_ids(batches: Batches) -> dict[Place, int]:

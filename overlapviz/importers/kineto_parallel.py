@@ -90,24 +90,54 @@ def _available_memory() -> int:
     return 2**62
 
 
+_Link = tuple[BaseProcess, Connection]
+# Helpers started before the trace is read (`start_early`), waiting for the next `Helpers` to take them.
+_EARLY: list[_Link] = []
+
+
+def start_early(count: int) -> None:
+    """Start `count` helpers now, for the next read to take, so that their start overlaps what comes before it."""
+    _EARLY.extend(_started(count))
+
+
+def end_early() -> None:
+    """End the helpers `start_early` started that no read took."""
+    while _EARLY:
+        process, link = _EARLY.pop()
+        process.kill()  # it has done nothing yet
+        link.close()
+        process.join()
+
+
+def _started(count: int) -> list[_Link]:
+    """`count` helper processes started, each with the end of its pipe; fewer where the system runs out."""
+    links: list[_Link] = []
+    context = multiprocessing.get_context("spawn")
+    for _ in range(count):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_serve, args=(theirs,), daemon=True, name="kineto batches")
+        try:
+            process.start()
+        except OSError:  # no more processes: those started do the work
+            ours.close()
+            break
+        finally:
+            theirs.close()
+        links.append((process, ours))
+    return links
+
+
 class Helpers:
-    """Helper processes, started before the document is decoded so that their start overlaps it; ended on leaving."""
+    """Helper processes, started before the batches are cut so that their start overlaps it; ended on leaving.
+
+    Those `start_early` started are taken instead, however many: they were counted for this
+    trace, and would now count among the others running (`helper_count`).
+    """
 
     def __init__(self, count: int) -> None:
-        self.links: list[tuple[BaseProcess, Connection]] = []
+        self.links: list[_Link] = _EARLY[:] if _EARLY else _started(count)
+        _EARLY.clear()
         self.sender: threading.Thread | None = None
-        context = multiprocessing.get_context("spawn")
-        for _ in range(count):
-            ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs,), daemon=True, name="kineto batches")
-            try:
-                process.start()
-            except OSError:  # no more processes: those started do the work
-                ours.close()
-                break
-            finally:
-                theirs.close()
-            self.links.append((process, ours))
 
     def send(self, setup: _Setup, runs: list[list[int]], batches: Batches) -> None:
         """Send each helper its run of batches, from a thread: the texts are copied while this process reads its own."""
