@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import stat
 import struct
 import zlib
 from collections.abc import Iterator
@@ -41,6 +42,8 @@ def kineto_helpers_started_for(path: Path) -> Iterator[None]:
 def _kineto_size(path: Path) -> int:
     """The size of the trace at `path` unpacked (gzip counts it modulo 4 GiB); 0 for a file that is no Kineto trace."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a pipe's bytes, read here, would be lost to the read
+            return 0
         with path.open("rb") as stream:
             packed = stream.read(len(_GZIP_MAGIC)) == _GZIP_MAGIC
             size = os.fstat(stream.fileno()).st_size

@@ -1,6 +1,7 @@
 """Helpers started before a large trace's read: the read takes them, and those no read took are ended."""
 
 import gzip
+import os
 
 import pytest
 from kineto_files import NAMES, activities_of, raw_of
@@ -40,10 +41,17 @@ def test_helpers_no_read_took_are_ended(two_helpers, tmp_path):
     assert len(started) == 2 and not any(process.is_alive() for process in started)
 
 
-@pytest.mark.parametrize("content", [None, b"", b"\x1f\x8b not gzip", b'{"traceEvents": []}', b"SQLite format 3\0"])
+NO_PYTORCH_TRACE = [None, b"", b"\x1f\x8b not gzip", b'{"traceEvents": []}', b"SQLite format 3\0", "fifo"]
+
+
+@pytest.mark.parametrize("content", NO_PYTORCH_TRACE)
 def test_none_started_for_a_file_that_is_no_pytorch_trace(content, two_helpers, tmp_path):
     path = tmp_path / "trace.json"
-    if content is not None:  # None: no file at all
+    if content == "fifo":  # never opened: its bytes are the read's
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no named pipes here")
+        os.mkfifo(path)
+    elif content is not None:  # None: no file at all
         path.write_bytes(content)
     with kineto_helpers_started_for(path):
         assert kineto_parallel._EARLY == []
