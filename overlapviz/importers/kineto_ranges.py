@@ -36,6 +36,7 @@ _BETWEEN = re.compile(rb"\}[ \t\n\r]*,[ \t\n\r]*\{")  # JSON's whitespace only: 
 _END = re.compile(rb"[\[}][ \t\n\r]*\]")
 _CLOSE_TRIES = 4  # the array's end is one of the last few such ``]`` of the file, or the slow way reads it
 _TAIL_BYTES = 1 << 16
+RELEASE_EVERY = 16
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,11 @@ class RangeBatches:
     def text(self, first: int) -> bytearray:
         """The batch's events as one JSON array, copied once from the file.
 
-        A mapped file's pages read so far are let go of first: the file is then resident a
-        batch at a time, not whole.
+        A mapped file's pages read so far are let go of every `RELEASE_EVERY` batches (each
+        time costs a walk of the whole map): the file is then resident a few MB at a time, not whole.
         """
-        release_pages(self.raw)
+        if first % RELEASE_EVERY == 0:
+            release_pages(self.raw)
         begin, end = self.ranges[first]
         text = bytearray(end - begin + 2)
         text[0], text[-1] = ord("["), ord("]")

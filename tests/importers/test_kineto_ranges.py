@@ -76,3 +76,12 @@ def test_a_file_cut_wrong_reads_as_the_whole_document(raw, monkeypatch):
     cut = outcome(lambda: read_kineto(raw, "t.json"))
     whole = outcome(lambda: whole_document_read(raw, "t.json", monkeypatch))
     assert cut == whole if isinstance(whole, str) else same_activities(cut, whole)
+
+
+def test_collectives_are_numbered_alike_however_the_batches_fall(monkeypatch):
+    name = "hta-nccl-a100-rank0-of-2.json.gz"  # kernels with a "Collective name", in many batches
+    whole = others_activities_of(name)
+    assert (whole["collective"] >= 0).any()
+    monkeypatch.setattr(kineto, "BATCH_EVENTS", 7)
+    assert same_activities(read_kineto(others_raw_of(name), name), whole)
+    assert same_activities(whole_document_read(others_raw_of(name), name, monkeypatch), whole)
