@@ -12,6 +12,7 @@ from overlapviz.commands.pictures import PICTURE_FORMATS_HELP, add_picture_optio
 from overlapviz.core.analysis.time_window import WindowError
 from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.trace.spans import Trace
+from overlapviz.importers.kineto_early import kineto_helpers_started_for
 from overlapviz.importers.read import read_trace_file
 
 _RENDER_HELP = f"""\
@@ -54,17 +55,22 @@ def add_render(commands: Any) -> None:
 
 def render_command(args: argparse.Namespace) -> int:
     """Read a trace file and draw it (the part --window names, if given)."""
-    check_picture(args.output, args.width, args.theme, "-o")
-    try:
-        trace = read_trace_file(args.trace)
-    except TraceFormatError as error:
-        raise UsageError(str(error)) from None
-    except OSError as error:
-        raise UsageError(f"cannot read {args.trace}: {error.strerror or error}") from None
+    with kineto_helpers_started_for(args.trace):  # a large PyTorch trace's: they start while the checks import Qt
+        check_picture(args.output, args.width, args.theme, "-o")
+        trace = _read(args.trace)
     if args.window is not None:
         trace = _windowed(trace, args.window)
     print(f"wrote      {draw([trace], [''], args.output, args.width, args.theme)}")
     return 0
+
+
+def _read(path: Path) -> Trace:
+    try:
+        return read_trace_file(path)
+    except TraceFormatError as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def _windowed(trace: Trace, text: str) -> Trace:

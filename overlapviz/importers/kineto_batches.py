@@ -9,7 +9,7 @@ from __future__ import annotations
 import mmap
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import numpy as np
@@ -22,7 +22,7 @@ _BATCH_PATH = re.compile(r"`\$\[(\d+)\]")  # where msgspec places a bad value in
 _BATCH_BYTE = re.compile(r" \(byte \d+\)")  # where in a batch, not in the file
 
 
-def decode_batch(decoder: msgspec.json.Decoder[list[Any]], text: bytes, first: int, source: str, *,
+def decode_batch(decoder: msgspec.json.Decoder[list[Any]], text: bytes | bytearray, first: int, source: str, *,
                  kineto_start: bool) -> list[Any]:  # fmt: skip
     """The events of `text`, a JSON array of the events from number `first` on.
 
@@ -49,6 +49,23 @@ def wrong_value(source: str, why: str, *, kineto_start: bool) -> KinetoFormatErr
 def _path_in_file(message: str, first: int) -> str:
     """A message of msgspec's about a batch, its path (``$[12].pid``) made the file's (``$.traceEvents[N].pid``)."""
     return _BATCH_PATH.sub(lambda at: f"`$.traceEvents[{first + int(at[1])}]", message)
+
+
+class Batches(Protocol):
+    """A trace's events a batch at a time, each batch numbered by `firsts`: its text, and its events decoded."""
+
+    source: str
+    kineto_start: bool  # whether the file's start looks like a Kineto trace's (`decode_batch`)
+
+    @property
+    def firsts(self) -> range:
+        """The number of each batch."""
+
+    def text(self, first: int) -> bytes | bytearray:
+        """The batch's events as one JSON array."""
+
+    def decoded(self, decoder: msgspec.json.Decoder[list[Any]], first: int) -> list[Any]:
+        """The batch's events."""
 
 
 @dataclass

@@ -34,10 +34,11 @@ _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
 
 @dataclass
 class TablePart:
-    """Rows of a run of batches built apart (`kineto_parallel`), names numbered in their own first-appearance order."""
+    """Rows of a run of batches built apart (`kineto_parallel`), names and collectives numbered in their own order."""
 
     parts: list[dict[str, npt.NDArray[Any]]]
     names: tuple[str, ...]
+    collectives: tuple[str, ...]
     unlinked: dict[int, Place]
     rows: int
 
@@ -45,21 +46,24 @@ class TablePart:
 class KinetoTable:
     """The activity columns of a trace's rows, built a batch of events at a time."""
 
-    def __init__(self, source: str, base_ns: int, *, may_have_steps: bool) -> None:
-        self.source, self.base_ns, self.may_have_steps = source, base_ns, may_have_steps
+    def __init__(self, source: str, base_ns: int) -> None:
+        self.source, self.base_ns = source, base_ns
         self.index: dict[str, int] = {}  # each name's number, shared by the batches
+        # each collective's text's number, apart: numbered among the names at the end (`names`), so that
+        # the numbers do not depend on where batches begin
+        self.collectives: dict[str, int] = {}
         self.parts: list[dict[str, npt.NDArray[Any]]] = []
         self.unlinked: dict[int, Place] = {}  # rows that lack a correlation id, and where they sit
         self.rows = 0
 
     @property
     def names(self) -> tuple[str, ...]:
-        """The names of the rows, in the order they first appear."""
-        return tuple(self.index)
+        """The names of the rows in the order they first appear, then the collectives' texts no row bears."""
+        return (*self.index, *(text for text in self.collectives if text not in self.index))
 
     def add(self, first: int, events: list[Event]) -> None:
         """Add the rows among `events`, the batch whose first event is event number `first`."""
-        batch = _Rows(row_events(events, may_have_steps=self.may_have_steps), events, first, self.index, self.source)
+        batch = _Rows(row_events(events), events, first, (self.index, self.collectives), self.source)
         part = batch.columns(self.base_ns)
         self.unlinked.update((self.rows + row, place) for row, place in batch.unlinked(part["correlation"]))
         self.parts.append(part)
@@ -68,17 +72,17 @@ class KinetoTable:
     def merge(self, part: TablePart) -> None:
         """Add the rows of another table, built of the events after those added so far, its names numbered anew."""
         numbers = np.array([self.index.setdefault(name, len(self.index)) for name in part.names], dtype=np.int32)
+        collectives = [self.collectives.setdefault(text, len(self.collectives)) for text in part.collectives]
         for columns in part.parts:
             columns["name"] = numbers[columns["name"]]
-            collective = columns["collective"]
-            columns["collective"] = np.where(collective >= 0, numbers[np.maximum(collective, 0)], collective)
+            columns["collective"] = _renumbered(columns["collective"], collectives)
             self.parts.append(columns)
         self.unlinked.update((self.rows + row, place) for row, place in part.unlinked.items())
         self.rows += part.rows
 
     def part(self) -> TablePart:
         """What `merge` needs of this table."""
-        return TablePart(self.parts, self.names, self.unlinked, self.rows)
+        return TablePart(self.parts, tuple(self.index), tuple(self.collectives), self.unlinked, self.rows)
 
     def columns(self, flow_ids: Callable[[], dict[Place, int]]) -> dict[str, npt.NDArray[Any]]:
         """Every activity column of the rows added; `flow_ids` gives the ids that link the rows lacking one."""
@@ -86,6 +90,9 @@ class KinetoTable:
         for name in list(self.parts[0]) if self.parts else ():
             # a column at a time, letting each batch's piece go: never a second copy of the whole table
             columns[name] = np.concatenate([part.pop(name) for part in self.parts])
+        numbers = dict(self.index)  # as `names` numbers them
+        collectives = [numbers.setdefault(text, len(numbers)) for text in self.collectives]
+        columns["collective"] = _renumbered(columns["collective"], collectives)
         columns["copy_kind"], columns["src_memory"], columns["dst_memory"] = _copies(
             columns["kind"], columns["name"], self.names
         )
@@ -100,14 +107,17 @@ class KinetoTable:
 class _Rows:
     """The events of one batch that become rows, column by column."""
 
-    def __init__(self, rows: list[Event], events: list[Event], first: int, index: dict[str, int], source: str) -> None:
+    def __init__(self, rows: list[Event], events: list[Event], first: int,
+                 indexes: tuple[dict[str, int], dict[str, int]], source: str) -> None:  # fmt: skip
+        """`indexes`: the numbers of the names and of the collectives' texts, shared by the batches."""
         self.rows, self.events, self.first, self.source = rows, events, first, source
+        index, collectives = indexes
         categories = map(CATEGORY_NUMBERS.get, map(attrgetter("cat"), rows), repeat(STEP_NUMBER))
         self.category = np.fromiter(categories, dtype=np.intp, count=len(rows))
         self.kind, self.device_row = KIND_OF[self.category], ON_DEVICE_OF[self.category]
-        self.name = np.array([index.setdefault(e.name, len(index)) for e in rows], dtype=np.int32)
+        self.name = _numbered(list(map(attrgetter("name"), rows)), index)
         self.args = list(map(attrgetter("args"), rows))  # fetched once for the several fields read from them
-        self.collective = _collectives(self.args, index)
+        self.collective = _collectives(self.args, collectives)
 
     def columns(self, base_ns: int) -> dict[str, npt.NDArray[Any]]:
         """The activity columns of these rows but the copies' (`_copies`), times shifted by `base_ns`."""
@@ -226,8 +236,25 @@ def _stream_number(text: str) -> int:
     return number if 0 <= number <= INT64_MAX else UNKNOWN
 
 
+def _numbered(texts: list[str], index: dict[str, int]) -> npt.NDArray[np.int32]:
+    """The number of each text in `index`, new texts numbered on in the order they first appear.
+
+    The few distinct texts are numbered in Python, the many rows looked up in C.
+    """
+    for text in dict.fromkeys(texts):
+        index.setdefault(text, len(index))
+    return np.fromiter(map(index.__getitem__, texts), dtype=np.int32, count=len(texts))
+
+
+def _renumbered(numbers: npt.NDArray[np.int32], new: list[int]) -> npt.NDArray[np.int32]:
+    """`numbers` (-1 for none) each replaced by its `new` one."""
+    if not new:
+        return numbers
+    return np.where(numbers >= 0, np.array(new, dtype=np.int32)[np.maximum(numbers, 0)], numbers).astype(numbers.dtype)
+
+
 def _collectives(args: list[EventArgs], index: dict[str, int]) -> npt.NDArray[np.int32]:
-    """The number among the names of each row's ``Collective name`` (in its process group); -1 where it has none."""
+    """The number in `index` of each row's ``Collective name`` (in its process group); -1 where it has none."""
     texts = list(map(attrgetter("collective"), args))
     if not any(texts):  # the usual case: a trace of one process, no NCCL
         return np.full(len(args), UNKNOWN, dtype=np.int32)

@@ -22,7 +22,7 @@ from types import TracebackType
 
 import numpy as np
 
-from overlapviz.importers.kineto_batches import EventBatches, decode_batch
+from overlapviz.importers.kineto_batches import Batches, decode_batch
 from overlapviz.importers.kineto_columns import KinetoTable, TablePart
 from overlapviz.importers.kineto_errors import KinetoFormatError
 from overlapviz.importers.kineto_schema import EVENTS_DECODER
@@ -30,9 +30,10 @@ from overlapviz.importers.kineto_schema import EVENTS_DECODER
 # Below this a helper's start (a fresh interpreter importing numpy and msgspec) costs more than it saves.
 PARALLEL_MIN_BYTES = 200 * 1024**2
 _MAX_HELPERS = 7
-# The reading process also decodes the document, sends the texts and joins the columns: it
-# takes this share of a helper's batches, so that all end about together.
-_OWN_SHARE = 0.7
+# The reading process also sends the texts and joins the columns: it takes this share of a
+# helper's batches, so that all end about together. With its events cut, not decoded, first
+# (`kineto_ranges`), it reads a batch about as fast as a helper (one helper, two cores).
+_OWN_SHARE = 0.9
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,6 @@ class _Setup:
 
     source: str
     base_ns: int
-    may_have_steps: bool
     kineto_start: bool
 
 
@@ -91,26 +91,56 @@ def _available_memory() -> int:
     return 2**62
 
 
+_Link = tuple[BaseProcess, Connection]
+# Helpers started before the trace is read (`start_early`), waiting for the next `Helpers` to take them.
+_EARLY: list[_Link] = []
+
+
+def start_early(count: int) -> None:
+    """Start `count` helpers now, for the next read to take, so that their start overlaps what comes before it."""
+    _EARLY.extend(_started(count))
+
+
+def end_early() -> None:
+    """End the helpers `start_early` started that no read took."""
+    while _EARLY:
+        process, link = _EARLY.pop()
+        process.kill()  # it has done nothing yet
+        link.close()
+        process.join()
+
+
+def _started(count: int) -> list[_Link]:
+    """`count` helper processes started, each with the end of its pipe; fewer where the system runs out."""
+    links: list[_Link] = []
+    context = multiprocessing.get_context("spawn")
+    for _ in range(count):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_serve, args=(theirs,), daemon=True, name="kineto batches")
+        try:
+            process.start()
+        except OSError:  # no more processes: those started do the work
+            ours.close()
+            break
+        finally:
+            theirs.close()
+        links.append((process, ours))
+    return links
+
+
 class Helpers:
-    """Helper processes, started before the document is decoded so that their start overlaps it; ended on leaving."""
+    """Helper processes, started before the batches are cut so that their start overlaps it; ended on leaving.
+
+    Those `start_early` started are taken instead, however many: they were counted for this
+    trace, and would now count among the others running (`helper_count`).
+    """
 
     def __init__(self, count: int) -> None:
-        self.links: list[tuple[BaseProcess, Connection]] = []
+        self.links: list[_Link] = _EARLY[:] if _EARLY else _started(count)
+        _EARLY.clear()
         self.sender: threading.Thread | None = None
-        context = multiprocessing.get_context("spawn")
-        for _ in range(count):
-            ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs,), daemon=True, name="kineto batches")
-            try:
-                process.start()
-            except OSError:  # no more processes: those started do the work
-                ours.close()
-                break
-            finally:
-                theirs.close()
-            self.links.append((process, ours))
 
-    def send(self, setup: _Setup, runs: list[list[int]], batches: EventBatches) -> None:
+    def send(self, setup: _Setup, runs: list[list[int]], batches: Batches) -> None:
         """Send each helper its run of batches, from a thread: the texts are copied while this process reads its own."""
 
         def send_all() -> None:
@@ -141,11 +171,11 @@ class Helpers:
             process.join()
 
 
-def read_batches(table: KinetoTable, batches: EventBatches, helpers: Helpers) -> None:
+def read_batches(table: KinetoTable, batches: Batches, helpers: Helpers) -> None:
     """Add every batch's rows to `table`, in file order, the helpers building all runs but the first."""
     runs = _runs(batches.firsts, len(helpers.links))
     if helpers.links:
-        setup = _Setup(batches.source, table.base_ns, table.may_have_steps, batches.kineto_start)
+        setup = _Setup(batches.source, table.base_ns, batches.kineto_start)
         helpers.send(setup, runs[1:], batches)
     for first in runs[0]:
         table.add(first, batches.decoded(EVENTS_DECODER, first))
@@ -164,7 +194,7 @@ def _runs(firsts: range, helpers: int) -> list[list[int]]:
     return [list(firsts[begin:end]) for begin, end in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True)]
 
 
-def _send(link: Connection, setup: _Setup, run: list[int], batches: EventBatches) -> None:
+def _send(link: Connection, setup: _Setup, run: list[int], batches: Batches) -> None:
     """Send a helper its run of batches; one that found a bad event, or died, stops taking them."""
     try:
         link.send((setup, len(run)))
@@ -197,7 +227,7 @@ def _serve(link: Connection) -> None:
 
 
 def _built(setup: _Setup, count: int, link: Connection) -> TablePart | str | None:
-    table = KinetoTable(setup.source, setup.base_ns, may_have_steps=setup.may_have_steps)
+    table = KinetoTable(setup.source, setup.base_ns)
     texts = _received_ahead(link, count)
     try:
         for _ in range(count):
