@@ -78,7 +78,8 @@ def test_a_waiting_run_shows_its_place_in_the_queue(window: MainWindow, qtbot: Q
     window.lab.set(LabSettings(server.url, server.join_code))
     window.controller.choose_target(LAB_TARGET)
     with busy_queue(server):
-        window.controller.edit_config(PipelineConfig(chunks=5))
+        # settings no other test of the shared server asks for: an answer from its cache would not wait
+        window.controller.edit_config(PipelineConfig(chunks=5, iters=4321))
         window.request_run()
         label = window.lab_tools.status_label
         qtbot.waitUntil(lambda: label.text().startswith("Waiting for the lab GPU: "), timeout=WAIT_MS)
