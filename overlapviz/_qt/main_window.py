@@ -30,7 +30,7 @@ from overlapviz._qt.files.file_comparison import FileComparison, dropped_paths
 from overlapviz._qt.files.path_dialogs import PathDialogs
 from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
-from overlapviz._qt.lab_tools import LabTools
+from overlapviz._qt.lab.tools import LabTools
 from overlapviz._qt.menus import build_actions, connect_file_menu, fill_recent_menu
 from overlapviz._qt.qt_ports import QtSettingsStore, SingleShotTimer
 from overlapviz._qt.ranks.rank_navigation import RankNavigation

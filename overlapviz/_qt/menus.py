@@ -120,7 +120,7 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     edit_menu.addSeparator()
     edit_menu.addAction(a.reset_defaults)
     run_menu = bar.addMenu("&Run")
-    run_menu.setObjectName("run_menu")  # the lab GPU's actions join it (`lab_tools`)
+    run_menu.setObjectName("run_menu")  # the lab GPU's actions join it (`lab.tools`)
     run_menu.addActions([a.run, a.live])
     run_menu.addSeparator()
     run_menu.addAction(a.release_buffers)

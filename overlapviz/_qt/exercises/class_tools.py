@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 from overlapviz._qt.exercises.class_histogram import ClassHistogramView
 from overlapviz._qt.exercises.class_link import ClassLink
 from overlapviz._qt.exercises.exercise_dock import ExerciseDock
-from overlapviz._qt.lab_follow import LabFollow
+from overlapviz._qt.lab.follow import LabFollow
 from overlapviz._qt.themes import Theme
 from overlapviz.app.exercise_class import SENT_NOTICE, ClassHistogram, ClassRounds, index_of
 from overlapviz.app.exercise_session import ExerciseOnShow, Phase

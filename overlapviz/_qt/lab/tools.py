@@ -5,7 +5,7 @@ on the run thread; what that thread learns (the queue position, an unreachable s
 here by queued signals. The status bar says where a waiting run stands in the class's queue and,
 while on the lab GPU, how many follow the instructor; an unreachable server is said once, with
 the model one click away. Following reads the instructor's runs on a thread of its own
-(`lab_follow`) and puts each on show with its settings in the controls.
+(`lab.follow`) and puts each on show with its settings in the controls.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QMenu, QWidget
 
-from overlapviz._qt.lab_dialog import LabDialog
-from overlapviz._qt.lab_follow import FollowedRun, LabFollow
-from overlapviz._qt.lab_presence import LabPresence
-from overlapviz._qt.lab_unreachable import LabUnreachableStrip
+from overlapviz._qt.lab.dialog import LabDialog
+from overlapviz._qt.lab.follow import FollowedRun, LabFollow
+from overlapviz._qt.lab.presence import LabPresence
+from overlapviz._qt.lab.unreachable import LabUnreachableStrip
 from overlapviz.app.controller import AppController
 from overlapviz.app.lab_connection import LAB_TARGET, LabConnection, LabSettings, is_lab
 from overlapviz.app.model import Shown
