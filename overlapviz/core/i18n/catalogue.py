@@ -30,6 +30,6 @@ def pgettext(context: str, message: str) -> str:
     return translations().pgettext(context, message)
 
 
-def ncount(singular: str, plural: str, count: int) -> str:
-    """``3,333 device ops``: the phrase for `count` with its ``{count}`` filled in, grouped per locale."""
-    return ngettext(singular, plural, count).format(count=grouped(count))
+def ncount(singular: str, plural: str, count: int, **values: object) -> str:
+    """``3,333 device ops``: the phrase for `count`, its ``{count}`` grouped per locale, its other fields `values`."""
+    return ngettext(singular, plural, count).format(count=grouped(count), **values)
