@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz lint setup clean
+.PHONY: run test fuzz lint setup clean translations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("overlapviz needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
@@ -30,6 +30,10 @@ test: lint
 
 fuzz: $(STAMP)
 	OVERLAPVIZ_FUZZ=1 QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m fuzz
+
+# Extract the marked sentences, merge them into each language's .po, compile the .mo files.
+translations: $(STAMP)
+	$(BIN)/python tools/translations.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

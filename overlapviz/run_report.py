@@ -7,6 +7,7 @@ definitions themselves live in `overlapviz.core.analysis.metrics.METRIC_DEFINITI
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from overlapviz.core.analysis.time_window import Window
 from overlapviz.core.config import PipelineConfig, format_size
 from overlapviz.core.devices.names import shown_device_name
 from overlapviz.core.findings.finding import Finding
+from overlapviz.core.i18n import _, grouped
 from overlapviz.core.number_text import counted, duration_text, fixed, rate_text
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.session import RunResult
@@ -44,28 +46,43 @@ def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]
     `config` is None for a trace without pipeline settings (another program's, say).
     """
     meta, m = result.trace.meta, result.metrics
-    truth = "simulated" if meta.simulated else "measured"
-    device = shown_device_name(meta.device_name) if meta.device_name else meta.device or "default device"
     window = meta.window
     source = recorded_by(meta)
-    where = (
-        f"device     {device}, {meta.backend or '?'} backend, {truth} (timing: {meta.timing or '?'})"
-        + (f", run took {duration_text(result.wall_s * 1e9)}" if result.wall_s > 0 else "")
-        if source is None
-        else f"recorded   by {source}"
-    )
-    figures = _figure_lines(m, f"   wall {_ms(m.wall_ns)}" + _alloc_text(m) + _pinned_text(m))
-    lines = [*([f"pipeline   {config.describe()}"] if config is not None else []), where, *figures]
+    recorded = labelled(_("recorded"), _("by {tool}"), tool=source) if source is not None else None
+    where = recorded or _device_line(meta, result.wall_s)
+    figures = _figure_lines(m, _("   wall {ms}").format(ms=_ms(m.wall_ns)) + _alloc_text(m) + _pinned_text(m))
+    pipeline = labelled(_("pipeline"), "{config}", config=config.describe()) if config is not None else None
+    lines = [*([pipeline] if pipeline else []), where, *figures]
     if window is not None:
-        lines.insert(lines.index(where) + 1, f"window     {Window(*window).describe()} of the trace")
+        shown = labelled(_("window"), _("{window} of the trace"), window=Window(*window).describe())
+        lines.insert(lines.index(where) + 1, shown)
     not_shown = meta.not_shown
     if not_shown:
         counts = ", ".join(counted(count, what) for what, count in not_shown.items())
-        lines.append(f"not drawn  {counts} (counted, not yet shown)")
+        lines.append(labelled(_("not drawn"), _("{counts} (counted, not yet shown)"), counts=counts))
     note = caveat_of(result.trace.meta)
     if note:
-        lines.append(f"note       {note}")
+        lines.append(labelled(_("note"), "{note}", note=note))
     return lines + _finding_lines(result.findings)
+
+
+def _device_line(meta: TraceMeta, wall_s: float) -> str:
+    """``device     NVIDIA H200, sim backend, simulated (timing: model), run took 12.3 ms``."""
+    device = shown_device_name(meta.device_name) if meta.device_name else meta.device or _("default device")
+    text = _("{device}, {backend} backend, simulated (timing: {timing})") if meta.simulated else _(
+        "{device}, {backend} backend, measured (timing: {timing})"
+    )
+    took = _(", run took {duration}").format(duration=duration_text(wall_s * 1e9)) if wall_s > 0 else ""
+    return labelled(_("device"), text, device=device, backend=meta.backend or "?", timing=meta.timing or "?") + took
+
+
+def labelled(label: str, text: str, **values: str) -> str:
+    """``device     ...``: `text` filled in with `values`, after `label` in a column 11 characters wide.
+
+    The column counts display width, so a label of wide (CJK) characters lines up with the rest.
+    """
+    width = sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in label)
+    return f"{label}{' ' * max(1, 11 - width)}{text.format(**values)}"
 
 
 def gpu_lines(title: str, metrics: Metrics, findings: Sequence[Finding]) -> list[str]:
@@ -93,15 +110,19 @@ def _figure_lines(m: Metrics, host_more: str) -> list[str]:
     bandwidth = "   ".join(
         f"{key} {_gbps(value, m.busy_ns.get(key, 0) > 0)}" for key, value in m.bandwidth_gbps.items()
     )
+    overlap = _(
+        "copy time hidden {copy_hidden}{comm_hidden}   engines together {together}"
+        "   efficiency {efficiency} (lower bound {lower_bound})"
+    )
     return [
-        f"makespan   {_ms(m.makespan_ns)}   serial {_ms(m.serial_ns)}   {saved_text(m)}",
-        f"overlap    copy time hidden {percent_text(m.copy_hidden_pct, no_copies_text(m.migrations))}"
-        f"{_comm_hidden_text(m)}"
-        f"   engines together {percent_text(m.engines_together_pct)}"
-        f"   efficiency {percent_text(m.efficiency_pct)} (lower bound {_ms(m.lower_bound_ns)})",
-        f"host       blocked {_ms(m.host_blocked_ns)}{host_more}",
-        f"busy       {busy}",
-        f"bandwidth  {bandwidth}",
+        labelled(_("makespan"), _("{makespan}   serial {serial}   {saved}"), makespan=_ms(m.makespan_ns),
+                 serial=_ms(m.serial_ns), saved=saved_text(m)),
+        labelled(_("overlap"), overlap, copy_hidden=percent_text(m.copy_hidden_pct, no_copies_text(m.migrations)),
+                 comm_hidden=_comm_hidden_text(m), together=percent_text(m.engines_together_pct),
+                 efficiency=percent_text(m.efficiency_pct), lower_bound=_ms(m.lower_bound_ns)),
+        labelled(_("host"), _("blocked {blocked}"), blocked=_ms(m.host_blocked_ns)) + host_more,
+        labelled(_("busy"), "{busy}", busy=busy),
+        labelled(_("bandwidth"), "{bandwidth}", bandwidth=bandwidth),
         *_migration_lines(m),
     ]
 
@@ -112,18 +133,23 @@ def _migration_lines(m: Metrics) -> list[str]:
     if not moved:
         return []
     parts = "   ".join(
-        f"{key} {each.count:,} in {_ms(each.busy_ns)}, {format_size(each.bytes)}" for key, each in moved
+        _("{direction} {count} in {duration}, {size}").format(
+            direction=key, count=grouped(each.count), duration=_ms(each.busy_ns), size=format_size(each.bytes)
+        )
+        for key, each in moved
     )
-    return [f"migrated   {parts}"]
+    return [labelled(_("migrated"), "{parts}", parts=parts)]
 
 
 def _comm_hidden_text(m: Metrics) -> str:
     """The communication hidden, where the run has communication; nothing where it has none."""
-    return "" if m.comm_hidden_pct is None else f"   communication hidden {percent_text(m.comm_hidden_pct)}"
+    if m.comm_hidden_pct is None:
+        return ""
+    return _("   communication hidden {percent}").format(percent=percent_text(m.comm_hidden_pct))
 
 
 def _finding_lines(findings: Sequence[Finding]) -> list[str]:
-    return ["findings" if findings else "findings   none"] + [
+    return [_("findings") if findings else labelled(_("findings"), _("none"))] + [
         f"  - {' '.join(finding.message.split())}" for finding in findings
     ]
 
@@ -186,8 +212,10 @@ def finite_json(value: Any) -> Any:
 def saved_text(m: Metrics) -> str:
     """``saved 9.576 ms (2.62x)``, or how much slower than back to back the run was."""
     if m.time_saved_ns >= 0:
-        return f"saved {_ms(m.time_saved_ns)} ({fixed(m.speedup, 2)}x)"
-    return f"saved nothing: {_ms(-m.time_saved_ns)} slower than back to back ({fixed(m.speedup, 2)}x)"
+        return _("saved {saved} ({speedup}x)").format(saved=_ms(m.time_saved_ns), speedup=fixed(m.speedup, 2))
+    return _("saved nothing: {slower} slower than back to back ({speedup}x)").format(
+        slower=_ms(-m.time_saved_ns), speedup=fixed(m.speedup, 2)
+    )
 
 
 def percent_text(pct: float | None, missing: str = "-") -> str:
@@ -198,11 +226,11 @@ def percent_text(pct: float | None, missing: str = "-") -> str:
 def _alloc_text(m: Metrics) -> str:
     if not m.host_alloc_ns:  # only runs that allocate their host buffers wait beyond the pipeline
         return ""
-    return f" (first host call to last; allocating and freeing {_ms(m.host_alloc_ns)})"
+    return _(" (first host call to last; allocating and freeing {duration})").format(duration=_ms(m.host_alloc_ns))
 
 
 def _pinned_text(m: Metrics) -> str:
-    return "" if m.pinned_bytes is None else f"   RAM pinned {format_size(m.pinned_bytes)}"
+    return "" if m.pinned_bytes is None else _("   RAM pinned {size}").format(size=format_size(m.pinned_bytes))
 
 
 def _ms(ns: int) -> str:
@@ -212,5 +240,5 @@ def _ms(ns: int) -> str:
 def _gbps(value: float | None, copied: bool) -> str:
     """A direction's rate; ``unknown`` where it copied but the trace records no bytes, ``-`` where it copied nothing."""
     if value is None or not math.isfinite(value):
-        return "unknown" if copied else "-"
+        return _("unknown") if copied else "-"
     return rate_text(value)

@@ -38,6 +38,8 @@ QT = _contract("Qt only")
 CUDA = _contract("CUDA packages only")
 VIEWS = _contract("Views never import backends")
 CYCLES = _contract("No cycles")
+BABEL = _contract("Translations:")
+I18N = _contract("The translation layer")
 
 
 class Plant(NamedTuple):
@@ -67,6 +69,9 @@ PLANTS = {
     "cuda-python in the app": _plant("app/planted.py", "from cuda.bindings import runtime", CUDA),
     "nvtx in the registry": _plant("backends/registry.py", "import nvtx", CUDA),
     "cupti in a command": _plant("record_block.py", "from cupti import cupti", CUDA),
+    # Babel builds the catalogues; the program reads them with gettext alone
+    "Babel at run time": _plant("run_report.py", "import babel.numbers", BABEL),
+    "the translation layer importing the trace": _plant("core/i18n/planted.py", "import overlapviz.core.trace", I18N),
     # the backends' own layers
     "sim importing cupy": _plant("backends/sim/planted.py", "import overlapviz.backends.cupy", BACKENDS),
     "cupy importing sim": _plant("backends/cupy/planted.py", "import overlapviz.backends.sim", BACKENDS),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from overlapviz.core.i18n import _
+
 PROG = "overlapviz"
 EXIT_FAILED = 1  # the input was fine, the run was not
 EXIT_USAGE = 2  # the input was wrong
@@ -15,5 +17,6 @@ class UsageError(Exception):
 
 def fail(message: str, code: int) -> int:
     """Print ``overlapviz: error: MESSAGE`` as one line on stderr; returns `code`, the exit code."""
-    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    line = _("{program}: error: {message}").format(program=PROG, message=" ".join(message.split()))
+    print(line, file=sys.stderr)
     return code

@@ -28,6 +28,7 @@ from overlapviz.commands.run import add_run
 from overlapviz.commands.serve import add_serve
 from overlapviz.commands.worker import add_worker
 from overlapviz.core.config import ConfigError
+from overlapviz.core.i18n import UnknownLanguageError, _, available_languages, set_language
 from overlapviz.core.run_errors import BackendError
 from overlapviz.desktop_entry import install_desktop_entry
 from overlapviz.presets import PresetError
@@ -62,18 +63,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 on success, 1 when a run failed, 2 for bad arguments.
     """
     never_fail_to_print()
+    set_language()  # the environment's, until --lang says otherwise
     try:
         args = _parse(argv)
+        if getattr(args, "lang", None):
+            set_language(args.lang)
         command: Command = args.command
         return command(args)
     except SystemExit as done:  # --help and --version
         return done.code if isinstance(done.code, int) else 0
-    except (UsageError, ConfigError, PresetError, UnknownDeviceError) as error:
+    except (UsageError, ConfigError, PresetError, UnknownDeviceError, UnknownLanguageError) as error:
         return fail(str(error), EXIT_USAGE)
     except BackendError as error:
         return fail(str(error), EXIT_FAILED)
     except KeyboardInterrupt:
-        return fail("interrupted", 130)
+        return fail(_("interrupted"), 130)
     except BrokenPipeError:  # the reader went away (`overlapviz run | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
@@ -113,10 +117,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--install-desktop", action=_InstallDesktop, nargs=0,
                         help="add the app to the desktop's menu and to its 'Open with' for traces, then exit")
     parser.set_defaults(command=app_command)
+    add_lang(parser)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(commands)
+    for subparser in commands.choices.values():
+        add_lang(subparser)
     return parser
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang LANG``, before or after the command; a subcommand's absent --lang leaves the main one's."""
+    languages = ", ".join(available_languages())
+    parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS,
+                        help=f"the language of the findings and summaries ({languages}); default: LC_ALL,"
+                        " LC_MESSAGES or LANG, else en")
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:

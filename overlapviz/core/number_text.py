@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+from overlapviz.core.i18n import _, decimal_text, grouped, pgettext
+
 IRREGULAR_PLURALS = {"copy": "copies", "prefetch": "prefetches"}
 NS_PER_MS = 1_000_000
 NS_PER_US = 1_000
@@ -32,7 +34,7 @@ def counted(count: int, plural_phrase: str) -> str:
     For labels kept in the plural where they are keys (the counts of what a trace does not draw).
     """
     if count != 1:
-        return f"{count:,} {plural_phrase}"
+        return f"{grouped(count)} {plural_phrase}"
     head, of, tail = plural_phrase.partition(" of ")
     before, space, word = head.rpartition(" ")
     singular = next((one for one, many in IRREGULAR_PLURALS.items() if many == word), word.removesuffix("s"))
@@ -41,7 +43,7 @@ def counted(count: int, plural_phrase: str) -> str:
 
 def count_text(count: int, noun: str, *, thousands: bool = False) -> str:
     """``1 chunk``, ``16 chunks``, ``0 copies``; ``1,024 calls`` with `thousands`."""
-    number = f"{count:,}" if thousands else str(count)
+    number = grouped(count) if thousands else str(count)
     return f"{number} {plural(noun, count)}"
 
 
@@ -49,15 +51,17 @@ def series_text(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``: items as a sentence lists them."""
     if len(items) < 2:
         return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+    # Translators: what separates the items of a list but the last two, as in "a, b and c"
+    first = pgettext("list", ", ").join(items[:-1])
+    return _("{first} and {last}").format(first=first, last=items[-1])
 
 
 def fixed(value: float, decimals: int) -> str:
     """`value` with `decimals` decimals, never ``-0`` or ``-0.0``: a value that rounds to zero is zero."""
     text = f"{value:.{decimals}f}"
     if text.startswith("-") and not text.strip("-0."):
-        return text[1:]
-    return text
+        text = text[1:]
+    return decimal_text(text)
 
 
 def significant(value: float) -> str:

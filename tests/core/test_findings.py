@@ -288,7 +288,7 @@ def tiny_chunks(chunks, call_ns=10 * US, op_ns=2 * US, **kwargs):
 def test_per_call_cost_of_many_tiny_chunks_fires_too_many_chunks():
     trace = tiny_chunks(1024)
     finding = the("too-many-chunks", trace)
-    assert "issuing 3,072 API calls for 1024 chunks, about 10.0 µs each" in finding.message
+    assert "issuing 3,072 API calls for 1,024 chunks, about 10.0 µs each" in finding.message
     assert "the device sat idle" in finding.message
     assert "Fewer, larger chunks" in finding.message
     calls = {r for r in range(len(trace)) if trace["kind"][r] == OpKind.API and trace["op"][r] >= 0}

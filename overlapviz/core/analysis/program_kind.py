@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.core.trace.spans import Trace
 
@@ -54,7 +55,10 @@ def is_python_process(names: str | None) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """One piece of advice in each program's words: what a finding tells the program to do."""
+    """One piece of advice in each program's words: what a finding tells the program to do.
+
+    The words are marked with ``N_`` where the advice is declared and translated as they are said.
+    """
 
     cuda: str  # a compiled program's: the CUDA runtime's calls
     python: str  # a Python program's: PyTorch's
@@ -64,7 +68,7 @@ class Advice:
         """The advice in the words of `trace`'s kind of program (`Program.of` its metadata)."""
         program = Program.of(trace.meta)
         if program is Program.PYTHON:
-            return self.python
+            return _(self.python)
         if program is Program.OVERLAPVIZ and self.overlapviz is not None:
-            return self.overlapviz
-        return self.cuda
+            return _(self.overlapviz)
+        return _(self.cuda)

@@ -71,7 +71,8 @@ def first_clause_callout(c: CalloutContext, finding: Finding, rows: Rows) -> lis
     # a clause ends at punctuation before a space or the end: "95.0 ms" is one number, not two clauses;
     # the lane already says which GPU, so a finding's leading "GPU 1: " is no clause of its own
     message = _GPU_PREFIX.sub("", finding.message, count=1)
-    first_clause = re.split(r"[:;.](?=\s|$)", message, maxsplit=1)[0].strip()
+    # Chinese ends a clause with full-width punctuation, no space after it
+    first_clause = re.split(r"[:;.](?=\s|$)|[：；。]", message, maxsplit=1)[0].strip()
     text = first_clause if len(first_clause) <= MAX_GENERIC_CHARS else first_clause[: MAX_GENERIC_CHARS - 1] + "\u2026"
     lane_key = busiest_lane(c, rows, None)
     return [callout(c, finding, lane_key, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.number_text import duration_text, fixed, plural
+from overlapviz.core.i18n import N_, _, ngettext
+from overlapviz.core.number_text import duration_text, fixed, series_text
 from overlapviz.core.trace.frozen_columns import distinct
 from overlapviz.core.trace.lanes import gpus_of
 from overlapviz.core.trace.spans import Trace
@@ -17,6 +18,14 @@ from overlapviz.core.trace.spans import Trace
 Rows = npt.NDArray[np.int64]
 
 _API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMemcpyAsync_v3020
+# The units a finding names, each with its plural: the words `unit_text` says them in.
+UNIT_NOUNS = {
+    "compute unit": (N_("compute unit"), N_("compute units")),
+    "copy engine": (N_("copy engine"), N_("copy engines")),
+    "single copy engine": (N_("single copy engine"), N_("single copy engines")),
+    "H2D engine": (N_("H2D engine"), N_("H2D engines")),
+    "D2H engine": (N_("D2H engine"), N_("D2H engines")),
+}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -80,19 +89,21 @@ def ms_text(ns: float) -> str:
 
 def pct_text(part: float, whole: float) -> str:
     """`part` as a whole percentage of `whole` (``0%`` of nothing)."""
-    return f"{fixed(100 * part / whole, 0)}%" if whole > 0 else "0%"
+    return _("{percent}%").format(percent=fixed(100 * part / whole, 0) if whole > 0 else "0")
 
 
-def unit_text(trace: Trace, unit: str, rows: npt.ArrayLike) -> tuple[str, bool]:
+def unit_text(trace: Trace, unit: str, rows: npt.ArrayLike, *, units: int = 1) -> tuple[str, bool]:
     """``the H2D engine`` that ran `rows`, naming its GPU where the trace has several.
 
-    Returns the words (``the H2D engine of GPU 1``, ``the H2D engines of GPUs 0 and 1``) and
-    whether they name more than one unit, for the verb that follows.
+    `unit` is a key of `UNIT_NOUNS`; `units` above 1 names several of one GPU (``the copy
+    engines``). Returns the words (``the H2D engine of GPU 1``, ``the H2D engines of GPUs 0 and
+    1``) and whether they name more than one unit, for the verb that follows.
     """
+    singular, plural = UNIT_NOUNS[unit]
     if len(gpus_of(trace)) < 2:
-        return f"the {unit}", False
+        return _("the {unit}").format(unit=ngettext(singular, plural, units)), units > 1
     on = [int(device) for device in distinct(trace["device"][np.asarray(rows, dtype=np.int64)])]
     if len(on) == 1:
-        return f"the {unit} of GPU {on[0]}", False
-    gpus = ", ".join(str(device) for device in on[:-1]) + f" and {on[-1]}"
-    return f"the {plural(unit, len(on))} of GPUs {gpus}", True
+        return _("the {unit} of GPU {gpu}").format(unit=ngettext(singular, plural, units), gpu=on[0]), units > 1
+    gpus = series_text([str(device) for device in on])
+    return _("the {units} of GPUs {gpus}").format(units=ngettext(singular, plural, len(on)), gpus=gpus), True

@@ -33,7 +33,8 @@ from overlapviz.core.findings.callout import (
 )
 from overlapviz.core.findings.finding import Finding, api_name, api_names, ms_text, pct_text, plain_api_name, rows_of
 from overlapviz.core.findings.rule import Rule, Scope
-from overlapviz.core.number_text import count_text, duration_text, rate_text
+from overlapviz.core.i18n import N_, _, grouped, ncount
+from overlapviz.core.number_text import duration_text, rate_text, series_text
 from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.core.trace.spans import DEVICE_KINDS, MemoryKind, OpKind, Trace
 
@@ -94,14 +95,20 @@ def host_blocked_pageable(trace: Trace, metrics: Metrics) -> list[Finding]:
     copies = pageable_copies(trace)
     share = pct_text(cost, metrics.makespan_ns)
     if calls.size:
-        names = " and ".join(sorted(api_names(trace, calls)))
-        what = f"The host thread was blocked {ms_text(cost)} ({share} of the run) inside {names}"
+        names = series_text(sorted(api_names(trace, calls)))
+        what = _("The host thread was blocked {blocked} ({share} of the run) inside {calls}").format(
+            blocked=ms_text(cost), share=share, calls=names
+        )
     else:
-        what = f"{count_text(copies.size, 'copy')} from or to pageable memory took {ms_text(cost)} ({share} of the run)"
-    message = (
-        f"{what}: the host buffer is pageable, so the driver stages every copy through its own pinned buffer"
-        f" and the call returns only when the data has moved.{_rate(trace, copies)} {_PAGEABLE_ADVICE.words(trace)}"
-    )
+        what = ncount(
+            "{count} copy from or to pageable memory took {took} ({share} of the run)",
+            "{count} copies from or to pageable memory took {took} ({share} of the run)",
+            copies.size, took=ms_text(cost), share=share,
+        )
+    message = _(
+        "{what}: the host buffer is pageable, so the driver stages every copy through its own pinned buffer"
+        " and the call returns only when the data has moved.{rate} {advice}"
+    ).format(what=what, rate=_rate(trace, copies), advice=_PAGEABLE_ADVICE.words(trace))
     return [Finding("host-blocked-pageable", message, rows_of(calls, copies))]
 
 
@@ -114,15 +121,17 @@ def _rate(trace: Trace, copies: npt.NDArray[np.intp]) -> str:
     if Program.of(trace.meta) is Program.OVERLAPVIZ:
         return ""
     moved, summed = int(trace["bytes"][copies].sum()), int(trace.durations_of(copies).sum())
-    return f" The copies ran at {rate_text(moved / summed)}." if moved > 0 and summed > 0 else ""
+    if moved <= 0 or summed <= 0:
+        return ""
+    return " " + _("The copies ran at {rate}.").format(rate=rate_text(moved / summed))
 
 
 _PAGEABLE_ADVICE = Advice(
-    overlapviz="Pinned memory (cudaMallocHost) lets the call return at once.",
-    cuda="Pinned memory (cudaMallocHost or cudaHostAlloc, or cudaHostRegister on a buffer the program has)"
-    " copies at the link's full rate, and cudaMemcpyAsync from it returns at once.",
-    python="Pinned memory (tensor.pin_memory(), or DataLoader(pin_memory=True)) copies at the link's full"
-    " rate, and tensor.to('cuda', non_blocking=True) from it returns at once.",
+    overlapviz=N_("Pinned memory (cudaMallocHost) lets the call return at once."),
+    cuda=N_("Pinned memory (cudaMallocHost or cudaHostAlloc, or cudaHostRegister on a buffer the program has)"
+    " copies at the link's full rate, and cudaMemcpyAsync from it returns at once."),
+    python=N_("Pinned memory (tensor.pin_memory(), or DataLoader(pin_memory=True)) copies at the link's full"
+    " rate, and tensor.to('cuda', non_blocking=True) from it returns at once."),
 )
 
 
@@ -141,12 +150,13 @@ def sync_after_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []
     if waited < SYNC_WAIT_SHARE * metrics.makespan_ns:
         return []
-    sync_names = " and ".join(sorted(api_names(trace, syncs)))
-    message = (
-        f"The host called {sync_names} right after {followed.size} of the {copies} copies and waited"
-        f" {ms_text(waited)} in those calls ({pct_text(waited, metrics.makespan_ns)} of the run): each copy had to"
-        " finish before the program went on, so nothing it issued next could overlap with it."
-        f" {_SYNC_ADVICE.words(trace)}"
+    message = _(
+        "The host called {calls} right after {followed} of the {copies} copies and waited {waited} in those calls"
+        " ({share} of the run): each copy had to finish before the program went on, so nothing it issued next"
+        " could overlap with it. {advice}"
+    ).format(
+        calls=series_text(sorted(api_names(trace, syncs))), followed=grouped(followed.size), copies=grouped(copies),
+        waited=ms_text(waited), share=pct_text(waited, metrics.makespan_ns), advice=_SYNC_ADVICE.words(trace),
     )
     return [Finding("sync-after-copy", message, rows_of(calls[followed], syncs, trace["op"][calls[followed]]))]
 
@@ -160,9 +170,11 @@ def gpu_idle(trace: Trace, metrics: Metrics) -> list[Finding]:
     makespan = metrics.makespan_ns
     if covered >= GPU_BUSY_SHARE * makespan:
         return []
-    message = (
-        f"The GPU was busy only {ms_text(covered)} of the {ms_text(makespan)} between its first op and its last"
-        f" ({pct_text(covered, makespan)}): {_IDLE_ADVICE.words(trace)}"
+    message = _(
+        "The GPU was busy only {busy} of the {makespan} between its first op and its last ({share}): {advice}"
+    ).format(
+        busy=ms_text(covered), makespan=ms_text(makespan), share=pct_text(covered, makespan),
+        advice=_IDLE_ADVICE.words(trace),
     )
     return [Finding("gpu-idle", message, rows_of(np.flatnonzero(device)))]
 
@@ -180,44 +192,46 @@ def alloc_per_run(trace: Trace, metrics: Metrics) -> list[Finding]:
     calls = ", ".join(f"{name} {ms_text(ns)}" for name, ns in per_call.items())
     pinning = next((name for name in per_call if name in _PINNING_CALLS), None)
     why = (
-        f"{pinning} pins every page of a buffer before it returns, which is why it is slow"
+        _("{call} pins every page of a buffer before it returns, which is why it is slow").format(call=pinning)
         if pinning
-        else "the OS hands fresh pages over only when the program first touches them"
+        else _("the OS hands fresh pages over only when the program first touches them")
     )
-    message = (
-        f"Getting and giving back host memory took {ms_text(alloc)}, {pct_text(alloc, wall)} of the {ms_text(wall)} the"
-        f" program waited, against {ms_text(metrics.makespan_ns)} for the copies and kernels ({calls}): {why}."
-        f" {_ALLOC_ADVICE.words(trace)}"
+    message = _(
+        "Getting and giving back host memory took {alloc}, {share} of the {wall} the program waited, against"
+        " {makespan} for the copies and kernels ({calls}): {why}. {advice}"
+    ).format(
+        alloc=ms_text(alloc), share=pct_text(alloc, wall), wall=ms_text(wall), makespan=ms_text(metrics.makespan_ns),
+        calls=calls, why=why, advice=_ALLOC_ADVICE.words(trace),
     )
     return [Finding("alloc-per-run", message, rows_of(rows))]
 
 
 _SYNC_ADVICE = Advice(
-    overlapviz="Synchronize only where the data is needed; in PyTorch, tensor.to(device, non_blocking=True) from"
-    " pinned memory (pin_memory()) lets the copy run while the host goes on.",
-    cuda="Synchronize only where the data is needed: cudaMemcpyAsync from pinned memory (cudaMallocHost) on a"
+    overlapviz=N_("Synchronize only where the data is needed; in PyTorch, tensor.to(device, non_blocking=True) from"
+    " pinned memory (pin_memory()) lets the copy run while the host goes on."),
+    cuda=N_("Synchronize only where the data is needed: cudaMemcpyAsync from pinned memory (cudaMallocHost) on a"
     " stream of its own returns at once, and one cudaStreamSynchronize (or cudaEventSynchronize on an event"
-    " recorded after the copy) waits where the result is read.",
-    python="Synchronize only where the data is needed: tensor.to(device, non_blocking=True) from pinned memory"
+    " recorded after the copy) waits where the result is read."),
+    python=N_("Synchronize only where the data is needed: tensor.to(device, non_blocking=True) from pinned memory"
     " (pin_memory()) lets the copy run while the host goes on; .item(), .cpu() and printing a CUDA tensor"
-    " each wait for the GPU.",
+    " each wait for the GPU."),
 )
 _IDLE_ADVICE = Advice(
-    cuda="the host's own work between the launches (reading and preparing data, the program's own code) sets the"
+    cuda=N_("the host's own work between the launches (reading and preparing data, the program's own code) sets the"
     " pace, and no overlap of copies and kernels can win much here. Do that work beside the GPU's: kernels and"
     " cudaMemcpyAsync return at once, so the host can prepare the next batch (or another host thread can)"
-    " while the GPU computes, with a synchronize only where the results are read.",
-    python="the host's own work between the launches (loading and preparing data, Python) sets the pace, and no"
+    " while the GPU computes, with a synchronize only where the results are read."),
+    python=N_("the host's own work between the launches (loading and preparing data, Python) sets the pace, and no"
     " overlap of copies and kernels can win much here. Do that work beside the GPU's: in PyTorch,"
-    " DataLoader(num_workers=...) prepares the next batches in worker processes while the GPU computes.",
+    " DataLoader(num_workers=...) prepares the next batches in worker processes while the GPU computes."),
 )
 _ALLOC_ADVICE = Advice(
-    overlapviz="Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
-    " cudaMallocHost, freed with cudaFreeHost when the program is done.",
-    cuda="Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
-    " cudaMallocHost, freed with cudaFreeHost when the program is done.",
-    python="Allocate the host tensors once, before the loop, and reuse them (copy_() into them); pinned ones with"
-    " torch.empty(..., pin_memory=True), which PyTorch's caching host allocator then keeps for reuse.",
+    overlapviz=N_("Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
+    " cudaMallocHost, freed with cudaFreeHost when the program is done."),
+    cuda=N_("Allocate the host buffers once, before the work, and reuse them for every run; pinned ones with"
+    " cudaMallocHost, freed with cudaFreeHost when the program is done."),
+    python=N_("Allocate the host tensors once, before the loop, and reuse them (copy_() into them); pinned ones with"
+    " torch.empty(..., pin_memory=True), which PyTorch's caching host allocator then keeps for reuse."),
 )
 
 
@@ -226,11 +240,14 @@ def host_blocked_callout(c: CalloutContext, finding: Finding, rows: Rows) -> lis
     calls = of_kind(c.trace, rows, OpKind.API)
     if calls.size == 0:  # a trace without host calls: the copies themselves
         took = duration_text(summed_ns(c.trace, rows))
-        return [spanning(c, finding, rows, LaneGroup.HARDWARE, f"pageable copies: {took}, staged by the driver")]
+        text = _("pageable copies: {took}, staged by the driver").format(took=took)
+        return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
     blocked = c.blocked_ns[calls]
-    names = " and ".join(sorted(api_names(c.trace, calls)))
+    names = series_text(sorted(api_names(c.trace, calls)))
     ends = c.trace["end_ns"][calls]
-    text = f"host blocked {duration_text(int(blocked.sum()))} in {names}: the host buffer is pageable"
+    text = _("host blocked {blocked} in {calls}: the host buffer is pageable").format(
+        blocked=duration_text(int(blocked.sum())), calls=names
+    )
     return [callout(c, finding, "host", ends - blocked, ends, text)]
 
 
@@ -244,7 +261,9 @@ def gpu_idle_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Ca
     gaps = tuple(zip(ends[:-1][wide].tolist(), starts[1:][wide].tolist(), strict=True))
     kernels = rows[c.trace["kind"][rows] == OpKind.KERNEL]
     lane_key = busiest_lane(c, kernels if kernels.size else rows, LaneGroup.HARDWARE)
-    text = f"GPU idle {duration_text(idle)}, {share(idle, c.metrics.makespan_ns)} of the run, between its ops"
+    text = _("GPU idle {idle}, {share} of the run, between its ops").format(
+        idle=duration_text(idle), share=share(idle, c.metrics.makespan_ns)
+    )
     return [Callout(finding.code, lane_key, gaps, text)]
 
 
@@ -252,9 +271,13 @@ def alloc_per_run_callout(c: CalloutContext, finding: Finding, rows: Rows) -> li
     """How long getting and giving back host memory took, bracketing those calls."""
     calls = of_kind(c.trace, rows, OpKind.API)
     names = api_names(c.trace, calls)
-    why = ": cudaMallocHost pins every page" if names & {"cudaMallocHost", "cudaHostAlloc"} else ""
+    pins = bool(names & {"cudaMallocHost", "cudaHostAlloc"})
     alloc, wall = c.metrics.host_alloc_ns, c.metrics.wall_ns
-    text = f"allocating and freeing host memory: {duration_text(alloc)}, {share(alloc, wall)} of the wait{why}"
+    text = (
+        _("allocating and freeing host memory: {took}, {share} of the wait: cudaMallocHost pins every page")
+        if pins
+        else _("allocating and freeing host memory: {took}, {share} of the wait")
+    ).format(took=duration_text(alloc), share=share(alloc, wall))
     return [callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
 
 

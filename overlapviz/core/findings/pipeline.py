@@ -41,7 +41,8 @@ from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.peers import peers_lead
 from overlapviz.core.findings.rule import Rule
 from overlapviz.core.findings.streams import DIRECTION
-from overlapviz.core.number_text import count_text, duration_text
+from overlapviz.core.i18n import N_, _, grouped, ncount
+from overlapviz.core.number_text import duration_text
 from overlapviz.core.trace.answer_cache import kept_per_trace
 from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.core.trace.spans import OpKind, Trace
@@ -86,35 +87,81 @@ def stage_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
     else:
         copy_kinds = (OpKind.H2D,) if h2d >= d2h else (OpKind.D2H,)
     copy_busy = h2d + d2h if shared_engine else max(h2d, d2h)
-    makespan = metrics.makespan_ns
     if kernel > 0 and kernel >= BOUND_RATIO * copy_busy:
-        busiest = DIRECTION[copy_kinds[0]]
-        other = "the copies together" if shared_engine else f"the busiest copy direction ({busiest})"
-        share = pct_text(covered_total_ns(trace, OpKind.KERNEL), makespan)
-        kernels = trace.rows(OpKind.KERNEL)
-        unit, several = unit_text(trace, "compute unit", kernels)
-        message = (
-            f"Kernels limit this run: {unit} {'were' if several else 'was'} busy {share} of it ({ms_text(kernel)} of"
-            f" {ms_text(makespan)}) against {ms_text(copy_busy)} for {other};"
-            " faster copies would not shorten it."
-        )
-        return [Finding("kernel-bound", message, rows_of(kernels))]
+        return _kernel_bound(trace, metrics, copy_kinds, copy_busy, shared_engine)
     if copy_busy > 0 and copy_busy >= BOUND_RATIO * kernel:
-        direction = DIRECTION[copy_kinds[0]]
-        what = "Copies" if shared_engine else f"{direction} copies"
-        copies = trace.rows(*copy_kinds)
-        engine, several = unit_text(trace, "single copy engine" if shared_engine else f"{direction} engine", copies)
-        if shared_engine:
-            engine += ", shared by both directions,"
-        share = pct_text(covered_total_ns(trace, *copy_kinds), makespan)
-        was = "were" if several else "was"
-        message = (
-            f"{what} limit this run: {engine} {was} busy {share} of it ({ms_text(copy_busy)} of"
-            f" {ms_text(makespan)}) against {ms_text(kernel)} for the kernels;"
-            " faster kernels would not shorten it, moving fewer bytes would."
-        )
-        return [Finding("copy-bound", message, rows_of(copies))]
+        return _copy_bound(trace, metrics, copy_kinds, copy_busy, shared_engine)
     return []
+
+
+def _kernel_bound(
+    trace: Trace, metrics: Metrics, copy_kinds: tuple[OpKind, ...], copy_busy: int, shared_engine: bool
+) -> list[Finding]:
+    """The kernel-bound finding: the compute units' busy time against the copies'."""
+    kernel, makespan = metrics.busy_ns["kernel"], metrics.makespan_ns
+    busiest = DIRECTION[copy_kinds[0]]
+    other = (
+        _("the copies together")
+        if shared_engine
+        else _("the busiest copy direction ({direction})").format(direction=busiest)
+    )
+    share = pct_text(covered_total_ns(trace, OpKind.KERNEL), makespan)
+    kernels = trace.rows(OpKind.KERNEL)
+    unit, several = unit_text(trace, "compute unit", kernels)
+    sentence = (
+        _(
+            "Kernels limit this run: {unit} were busy {share} of it ({busy} of {makespan}) against {copies} for"
+            " {other}; faster copies would not shorten it."
+        )
+        if several
+        else _(
+            "Kernels limit this run: {unit} was busy {share} of it ({busy} of {makespan}) against {copies} for"
+            " {other}; faster copies would not shorten it."
+        )
+    )
+    message = sentence.format(
+        unit=unit,
+        share=share,
+        busy=ms_text(kernel),
+        makespan=ms_text(makespan),
+        copies=ms_text(copy_busy),
+        other=other,
+    )
+    return [Finding("kernel-bound", message, rows_of(kernels))]
+
+
+def _copy_bound(
+    trace: Trace, metrics: Metrics, copy_kinds: tuple[OpKind, ...], copy_busy: int, shared_engine: bool
+) -> list[Finding]:
+    """The copy-bound finding: the limiting copy engine's busy time against the kernels'."""
+    kernel, makespan = metrics.busy_ns["kernel"], metrics.makespan_ns
+    direction = DIRECTION[copy_kinds[0]]
+    what = _("Copies") if shared_engine else _("{direction} copies").format(direction=direction)
+    copies = trace.rows(*copy_kinds)
+    engine, several = unit_text(trace, "single copy engine" if shared_engine else f"{direction} engine", copies)
+    if shared_engine:
+        engine = _("{engine}, shared by both directions,").format(engine=engine)
+    share = pct_text(covered_total_ns(trace, *copy_kinds), makespan)
+    sentence = (
+        _(
+            "{what} limit this run: {engine} were busy {share} of it ({busy} of {makespan}) against {kernels} for"
+            " the kernels; faster kernels would not shorten it, moving fewer bytes would."
+        )
+        if several
+        else _(
+            "{what} limit this run: {engine} was busy {share} of it ({busy} of {makespan}) against {kernels}"
+            " for the kernels; faster kernels would not shorten it, moving fewer bytes would."
+        )
+    )
+    message = sentence.format(
+        what=what,
+        engine=engine,
+        share=share,
+        busy=ms_text(copy_busy),
+        makespan=ms_text(makespan),
+        kernels=ms_text(kernel),
+    )
+    return [Finding("copy-bound", message, rows_of(copies))]
 
 
 def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -132,14 +179,20 @@ def too_few_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     first = _first_row(trace, OpKind.H2D, by_end=False)
     last_kind = OpKind.D2H if trace.mask(OpKind.D2H).any() else OpKind.KERNEL
     last = _first_row(trace, last_kind, by_end=True)
-    ending = "D2H copy" if last_kind is OpKind.D2H else "kernel"
-    message = (
-        f"Filling and draining the pipeline cost at least {ms_text(fill_drain)}"
-        f" ({pct_text(fill_drain, metrics.makespan_ns)} of the run): with only {count_text(chunks, 'chunk')},"
-        f" the first H2D copy runs before any kernel can start and the last {ending} after everything else, so"
-        " even a"
-        f" perfect schedule needs {ms_text(metrics.chunking_bound_ns)} where the busiest stage ({stage}) works"
-        f" {ms_text(busiest)}. More, smaller chunks shorten both ends."
+    ending = _("D2H copy") if last_kind is OpKind.D2H else _("kernel")
+    message = _(
+        "Filling and draining the pipeline cost at least {fill_drain} ({share} of the run): with only {chunks},"
+        " the first H2D copy runs before any kernel can start and the last {ending} after everything else, so"
+        " even a perfect schedule needs {bound} where the busiest stage ({stage}) works {busiest}. More, smaller"
+        " chunks shorten both ends."
+    ).format(
+        fill_drain=ms_text(fill_drain),
+        share=pct_text(fill_drain, metrics.makespan_ns),
+        chunks=ncount("{count} chunk", "{count} chunks", chunks),
+        ending=ending,
+        bound=ms_text(metrics.chunking_bound_ns),
+        stage=stage,
+        busiest=ms_text(busiest),
     )
     return [Finding("too-few-chunks", message, rows_of([r for r in (first, last) if r >= 0]))]
 
@@ -157,24 +210,30 @@ def too_many_chunks(trace: Trace, metrics: Metrics) -> list[Finding]:
     makespan = metrics.makespan_ns
     issue = unpaged_issue_ns(trace)
     idle = _unpaged_idle_ns(trace)
-    starved = f"; the device sat idle {ms_text(idle)} ({pct_text(idle, makespan)}) between ops" if idle > 0 else ""
-    each = f"about {ms_text(issue / calls.size)} each with the code between them"
+    starved = (
+        _("; the device sat idle {idle} ({share}) between ops").format(
+            idle=ms_text(idle), share=pct_text(idle, makespan)
+        )
+        if idle > 0
+        else ""
+    )
+    values = {
+        "issue": ms_text(issue), "share": pct_text(issue, makespan), "calls": grouped(calls.size),
+        "each": ms_text(issue / calls.size), "starved": starved,
+    }  # fmt: skip
     if not is_pipeline(trace):
         if idle < IDLE_WHILE_ISSUING_SHARE * makespan:
             return []  # with no chunking to compare against, only a starved GPU shows the launches cost
-        message = (
-            f"The host spent {ms_text(issue)} ({pct_text(issue, makespan)} of the run) issuing"
-            f" {calls.size:,} API calls, {each}, so the GPU was fed slower than it worked{starved}: the run is"
-            f" launch-bound. {_LAUNCH_ADVICE.words(trace)}"
-        )
+        message = _(
+            "The host spent {issue} ({share} of the run) issuing {calls} API calls, about {each} each with the code"
+            " between them, so the GPU was fed slower than it worked{starved}: the run is launch-bound. {advice}"
+        ).format(**values, advice=_LAUNCH_ADVICE.words(trace))
         return [Finding("launch-bound", message, rows_of(calls))]
-    message = (
-        f"The host spent {ms_text(issue)} ({pct_text(issue, makespan)} of the run) issuing {calls.size:,} API calls"
-        f" for {chunks} chunks, {each}, so the device was fed slower"
-        f" than it worked: the run took {ms_text(makespan)} where this chunking allows"
-        f" {ms_text(metrics.chunking_bound_ns)}{starved}."
-        " Fewer, larger chunks cut the calls."
-    )
+    message = _(
+        "The host spent {issue} ({share} of the run) issuing {calls} API calls for {chunks} chunks, about {each}"
+        " each with the code between them, so the device was fed slower than it worked: the run took {makespan}"
+        " where this chunking allows {bound}{starved}. Fewer, larger chunks cut the calls."
+    ).format(**values, chunks=grouped(chunks), makespan=ms_text(makespan), bound=ms_text(metrics.chunking_bound_ns))
     return [Finding("too-many-chunks", message, rows_of(calls))]
 
 
@@ -183,8 +242,10 @@ def host_bound(trace: Trace, metrics: Metrics) -> bool:
     if unpaged_calls(trace).size == 0:
         return False
     makespan = metrics.makespan_ns
-    slow_host = (unpaged_issue_ns(trace) >= HOST_ISSUE_SHARE * makespan
-                 or _unpaged_idle_ns(trace) >= IDLE_WHILE_ISSUING_SHARE * makespan)
+    slow_host = (
+        unpaged_issue_ns(trace) >= HOST_ISSUE_SHARE * makespan
+        or _unpaged_idle_ns(trace) >= IDLE_WHILE_ISSUING_SHARE * makespan
+    )
     return slow_host and makespan >= HOST_LOSS_RATIO * metrics.chunking_bound_ns
 
 
@@ -199,10 +260,14 @@ def _unpaged_idle_ns(trace: Trace) -> int:
 
 
 _LAUNCH_ADVICE = Advice(
-    cuda="Fewer, larger kernels and copies, or a CUDA Graph (stream capture, then cudaGraphLaunch) that launches"
-    " them all at once, cut the calls.",
-    python="Fewer, larger kernels and copies (batched tensors, fused operations: torch.compile), or a CUDA Graph"
-    " (torch.cuda.CUDAGraph, torch.compile(mode='reduce-overhead')) that launches them all at once, cut the calls.",
+    cuda=N_(
+        "Fewer, larger kernels and copies, or a CUDA Graph (stream capture, then cudaGraphLaunch) that launches"
+        " them all at once, cut the calls."
+    ),
+    python=N_(
+        "Fewer, larger kernels and copies (batched tensors, fused operations: torch.compile), or a CUDA Graph"
+        " (torch.cuda.CUDAGraph, torch.compile(mode='reduce-overhead')) that launches them all at once, cut the calls."
+    ),
 )
 
 
@@ -219,7 +284,7 @@ def _first_row(trace: Trace, kind: OpKind, *, by_end: bool) -> int:
 def kernel_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How much of the run the compute units were busy, bracketing the kernels."""
     busy = share(covered_total_ns(c.trace, OpKind.KERNEL), c.metrics.makespan_ns)
-    text = f"kernel-bound: compute busy {busy} of the run; faster copies would not help"
+    text = _("kernel-bound: compute busy {busy} of the run; faster copies would not help").format(busy=busy)
     return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
@@ -228,7 +293,9 @@ def copy_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[
     kinds = sorted({OpKind(int(k)) for k in c.trace["kind"][rows]})
     busy = share(covered_total_ns(c.trace, *kinds), c.metrics.makespan_ns)
     lane_key = busiest_lane(c, rows, LaneGroup.HARDWARE)
-    text = f"copy-bound: {lane_title(c, lane_key)} busy {busy} of the run; faster kernels would not help"
+    text = _("copy-bound: {unit} busy {busy} of the run; faster kernels would not help").format(
+        unit=lane_title(c, lane_key), busy=busy
+    )
     return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
@@ -239,9 +306,14 @@ def too_few_chunks_callout(c: CalloutContext, finding: Finding, rows: Rows) -> l
     _stage, busiest = bottleneck_stage(c.trace, c.metrics)
     fill_drain = max(c.metrics.chunking_bound_ns - busiest, 0)
     chunks = chunk_count(c.trace)
-    callouts = [one_span(c, finding, first, f"fill: nothing else can run yet ({count_text(chunks, 'chunk')})")]
+    fill = _("fill: nothing else can run yet ({chunks})").format(
+        chunks=ncount("{count} chunk", "{count} chunks", chunks)
+    )
+    callouts = [one_span(c, finding, first, fill)]
     if last != first:
-        drain = f"drain: nothing else is left; fill + drain \u2265 {duration_text(fill_drain)}"
+        drain = _("drain: nothing else is left; fill + drain \u2265 {duration}").format(
+            duration=duration_text(fill_drain)
+        )
         callouts.append(one_span(c, finding, last, drain))
     return callouts
 
@@ -250,8 +322,12 @@ def too_many_chunks_callout(c: CalloutContext, finding: Finding, rows: Rows) -> 
     """How many calls fed the GPU, and their cost each, bracketing them on the host lane."""
     calls = of_kind(c.trace, rows, OpKind.API)
     per_call = host_issue_ns(c.trace, calls) / max(calls.size, 1)
-    calls_text = count_text(calls.size, "API call", thousands=True)
-    text = f"host-bound: {calls_text}, about {duration_text(per_call)} each, feed the GPU too slowly"
+    text = ncount(
+        "host-bound: {count} API call, about {each} each, feed the GPU too slowly",
+        "host-bound: {count} API calls, about {each} each, feed the GPU too slowly",
+        calls.size,
+        each=duration_text(per_call),
+    )
     return [callout(c, finding, "host", c.trace["start_ns"][calls], c.trace["end_ns"][calls], text)]
 
 

@@ -27,7 +27,8 @@ from overlapviz.core.analysis.trace_facts import (
 from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, busiest_lane, callout, lane_title
 from overlapviz.core.findings.finding import Finding, ms_text, rows_of, unit_text
 from overlapviz.core.findings.rule import Rule
-from overlapviz.core.number_text import count_text, duration_text, plural, series_text
+from overlapviz.core.i18n import N_, _, grouped, ncount, ngettext
+from overlapviz.core.number_text import duration_text, series_text
 from overlapviz.core.trace.frozen_columns import distinct
 from overlapviz.core.trace.lanes import LaneGroup, is_legacy_stream
 from overlapviz.core.trace.spans import DEVICE_KINDS, OpKind, Trace, Unit
@@ -46,10 +47,20 @@ FALSE_DEPENDENCY_SHARE = 0.10
 STREAM_COPY_SHARE = 0.01
 DIRECTION = {OpKind.H2D: "H2D", OpKind.D2H: "D2H"}
 _KIND_NOUNS = {
-    OpKind.H2D: "H2D copy", OpKind.KERNEL: "kernel", OpKind.D2H: "D2H copy", OpKind.MEMSET: "memset",
-    OpKind.D2D: "D2D copy", OpKind.PEER: "peer copy", OpKind.MIGRATION: "unified-memory migration",
-    OpKind.PREFETCH: "prefetch", OpKind.COMMUNICATION: "communication kernel",
+    OpKind.H2D: (N_("H2D copy"), N_("H2D copies")), OpKind.KERNEL: (N_("kernel"), N_("kernels")),
+    OpKind.D2H: (N_("D2H copy"), N_("D2H copies")), OpKind.MEMSET: (N_("memset"), N_("memsets")),
+    OpKind.D2D: (N_("D2D copy"), N_("D2D copies")), OpKind.PEER: (N_("peer copy"), N_("peer copies")),
+    OpKind.MIGRATION: (N_("unified-memory migration"), N_("unified-memory migrations")),
+    OpKind.PREFETCH: (N_("prefetch"), N_("prefetches")),
+    OpKind.COMMUNICATION: (N_("communication kernel"), N_("communication kernels")),
 }  # fmt: skip
+# What streams let run side by side, in overlapviz's own words: (legacy stream, pipeline) -> the sentence.
+_OWN_STREAM_ADVICE = {
+    (True, True): N_("Non-blocking streams let one chunk's copies run beside another chunk's kernel."),
+    (True, False): N_("Non-blocking streams let copies run beside kernels."),
+    (False, True): N_("Two or more streams let one chunk's copies run beside another chunk's kernel."),
+    (False, False): N_("Two or more streams let copies run beside kernels."),
+}
 _ENGINE = {
     Unit.H2D_ENGINE: "H2D engine",
     Unit.D2H_ENGINE: "D2H engine",
@@ -69,17 +80,23 @@ def single_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []
     if covered_total_ns(trace, *COPY_KINDS) < STREAM_COPY_SHARE * metrics.makespan_ns:
         return []  # no host copies worth hiding under the kernels
-    of_what = f"of the {chunks} chunks " if is_pipeline(trace) else ""
     legacy = is_legacy_stream(trace.meta, int(trace["stream"][device[0]]))
-    where = "the legacy default stream" if legacy else "one stream"
-    which = "Non-blocking streams" if legacy else "Two or more streams"
-    what = "one chunk's copies run beside another chunk's kernel" if is_pipeline(trace) else "copies run beside kernels"
     in_words = _LEGACY_STREAM_ADVICE if legacy else _STREAMS_ADVICE
-    advice = dataclasses.replace(in_words, overlapviz=f"{which} let {what}.").words(trace)
-    message = (
-        f"All {device.size} device ops {of_what}ran on {where}: every op waited for the"
-        f" one before it, so nothing overlapped and the run took {ms_text(metrics.makespan_ns)}"
-        f" against {ms_text(metrics.serial_ns)} for its ops back to back. {advice}"
+    advice = dataclasses.replace(in_words, overlapviz=_OWN_STREAM_ADVICE[legacy, is_pipeline(trace)]).words(trace)
+    sentence = (
+        _(
+            "All {count} device ops of the {chunks} chunks ran on {where}: every op waited for the one before it,"
+            " so nothing overlapped and the run took {makespan} against {serial} for its ops back to back. {advice}"
+        )
+        if is_pipeline(trace)
+        else _(
+            "All {count} device ops ran on {where}: every op waited for the one before it, so nothing overlapped"
+            " and the run took {makespan} against {serial} for its ops back to back. {advice}"
+        )
+    )
+    message = sentence.format(
+        count=grouped(device.size), chunks=grouped(chunks), where=_("the legacy default stream") if legacy else
+        _("one stream"), makespan=ms_text(metrics.makespan_ns), serial=ms_text(metrics.serial_ns), advice=advice,
     )
     return [Finding("single-stream", message, rows_of(device))]
 
@@ -98,18 +115,21 @@ def copy_queue(trace: Trace, metrics: Metrics) -> list[Finding]:
             continue
         engines = {Unit(int(u)) for u in distinct(trace["unit"][rows])}
         noun = _ENGINE.get(next(iter(engines)), "copy engine") if len(engines) == 1 else "copy engine"
-        engine, several = unit_text(trace, noun, rows)
-        if len(engines) > 1 and not several:  # one GPU's engines of both kinds
-            engine, several = engine.replace("copy engine", "copy engines", 1), True
-        carries = "each carries" if several else "it carries"
-        both_ways = f" ({carries} both directions)" if engines == {Unit.COPY_ENGINE} else ""
+        engine, several = unit_text(trace, noun, rows, units=len(engines))  # one GPU's engines of both kinds: several
+        both_ways = (_(" (each carries both directions)") if several else _(" (it carries both directions)")) if (
+            engines == {Unit.COPY_ENGINE}
+        ) else ""
         # Waits of several copies run side by side, so their sum is set against the run's
         # length in words rather than as a share that could pass 100%.
-        message = (
-            f"{count_text(rows.size, f'{label} copy')}, ready to run, waited {ms_text(total)} in all (the run took"
-            f" {ms_text(metrics.makespan_ns)}) while {engine}{both_ways} ran other copies: an engine"
-            f" runs one copy at a time, so {label} copies issued on different streams queue behind"
-            " each other instead of overlapping."
+        message = ncount(
+            "{count} {direction} copy, ready to run, waited {waited} in all (the run took {makespan}) while"
+            " {engine}{both_ways} ran other copies: an engine runs one copy at a time, so {direction} copies issued"
+            " on different streams queue behind each other instead of overlapping.",
+            "{count} {direction} copies, ready to run, waited {waited} in all (the run took {makespan}) while"
+            " {engine}{both_ways} ran other copies: an engine runs one copy at a time, so {direction} copies issued"
+            " on different streams queue behind each other instead of overlapping.",
+            rows.size, direction=label, waited=ms_text(total), makespan=ms_text(metrics.makespan_ns), engine=engine,
+            both_ways=both_ways,
         )
         found.append(Finding("copy-queue", message, rows_of(rows)))
     return found
@@ -132,46 +152,52 @@ def false_dependency(trace: Trace, metrics: Metrics) -> list[Finding]:
         return []
     nouns = [_KIND_NOUNS[OpKind(int(k))] for k in distinct(trace["kind"][rows])]
     # one kind names itself; several are counted as ops, their kinds listed after
-    what = plural(nouns[0], rows.size) if len(nouns) == 1 else f"ops ({series_text([plural(n, 2) for n in nouns])})"
+    kinds = series_text([_(many) for _one, many in nouns])
+    what = ngettext(*nouns[0], rows.size) if len(nouns) == 1 else _("ops ({kinds})").format(kinds=kinds)
     fermi = (
-        " This GPU (Fermi) also holds back the completion of kernels issued back to back until the last"
-        " one ends."
+        " "
+        + _("This GPU (Fermi) also holds back the completion of kernels issued back to back until the last one ends.")
         if delays_kernel_signals(trace)
         else ""
     )
-    message = (
-        f"{rows.size} {what}, ready to run, waited {ms_text(total)} in all (the run took"
-        f" {ms_text(metrics.makespan_ns)}) while the hardware they needed stood idle: not their streams but the"
-        " GPU's scheduling held them back. Ops reach the engines through hardware queues in issue order,"
-        " so one can sit behind an op of another stream that is not ready yet (a false dependency)."
-        f"{fermi} Another issue order, or no more streams than the GPU has hardware queues, avoids it."
+    message = _(
+        "{count} {what}, ready to run, waited {waited} in all (the run took {makespan}) while the hardware they"
+        " needed stood idle: not their streams but the GPU's scheduling held them back. Ops reach the engines"
+        " through hardware queues in issue order, so one can sit behind an op of another stream that is not ready"
+        " yet (a false dependency).{fermi} Another issue order, or no more streams than the GPU has hardware"
+        " queues, avoids it."
+    ).format(
+        count=grouped(rows.size), what=what, waited=ms_text(total), makespan=ms_text(metrics.makespan_ns), fermi=fermi
     )
     return [Finding("false-dependency", message, rows_of(rows))]
 
 
 _STREAMS_ADVICE = Advice(
-    cuda="cudaMemcpyAsync from pinned memory (cudaMallocHost) on two or more streams (cudaStreamCreate), the"
-    " data split in parts, lets one part's copies run beside another part's kernel.",
-    python="Copies on a torch.cuda.Stream() of their own (with torch.cuda.stream(s): x.to('cuda',"
-    " non_blocking=True) from pinned memory) run beside the kernels on the current stream.",
+    cuda=N_("cudaMemcpyAsync from pinned memory (cudaMallocHost) on two or more streams (cudaStreamCreate), the"
+    " data split in parts, lets one part's copies run beside another part's kernel."),
+    python=N_("Copies on a torch.cuda.Stream() of their own (with torch.cuda.stream(s): x.to('cuda',"
+    " non_blocking=True) from pinned memory) run beside the kernels on the current stream."),
 )
 
 
 _LEGACY_STREAM_ADVICE = Advice(
-    cuda="cudaMemcpyAsync from pinned memory (cudaMallocHost) on two or more streams created with"
+    cuda=N_("cudaMemcpyAsync from pinned memory (cudaMallocHost) on two or more streams created with"
     " cudaStreamCreateWithFlags(cudaStreamNonBlocking), the data split in parts, lets copies run beside"
-    " kernels.",
-    python="Copies on a torch.cuda.Stream() of their own (with torch.cuda.stream(s): x.to('cuda',"
-    " non_blocking=True) from pinned memory) run beside the kernels on the current stream.",
+    " kernels."),
+    python=N_("Copies on a torch.cuda.Stream() of their own (with torch.cuda.stream(s): x.to('cuda',"
+    " non_blocking=True) from pinned memory) run beside the kernels on the current stream."),
 )
 
 
 def single_stream_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """``one stream: every op waits for the one before it`` over the stream lane of most ops."""
     legacy = (c.trace.meta.config or {}).get("stream_kind") == "legacy"
-    where = "legacy default stream" if legacy else "one stream"
     lane = busiest_lane(c, rows, LaneGroup.STREAMS)
-    text = f"{where}: every op waits for the one before it, nothing overlaps"
+    text = (
+        _("legacy default stream: every op waits for the one before it, nothing overlaps")
+        if legacy
+        else _("one stream: every op waits for the one before it, nothing overlaps")
+    )
     return [callout(c, finding, lane, c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
 
@@ -182,7 +208,11 @@ def copy_queue_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[
     direction = DIRECTION.get(OpKind(int(c.trace["kind"][rows[0]])), "")
     engine = lane_title(c, lane_key)
     waited = duration_text(int(copy_engine_waits(c.trace)[rows].sum()))  # the finding's own measure
-    text = f"{count_text(rows.size, f'{direction} copy')} queued {waited} in all: the {engine} runs one copy at a time"
+    text = ncount(
+        "{count} {direction} copy queued {waited} in all: the {engine} runs one copy at a time",
+        "{count} {direction} copies queued {waited} in all: the {engine} runs one copy at a time",
+        rows.size, direction=direction, waited=waited, engine=engine,
+    )
     return [callout(c, finding, lane_key, ready, start, text)]
 
 
@@ -190,7 +220,11 @@ def false_dependency_callout(c: CalloutContext, finding: Finding, rows: Rows) ->
     """How long the ops waited with their engine idle, bracketing each wait on the stream lane of most."""
     waited = duration_text(int(idle_unit_waits(c.trace)[rows].sum()))
     lane_key = busiest_lane(c, rows, LaneGroup.STREAMS)
-    text = f"{count_text(rows.size, 'op')} waited {waited} with their engine idle: held back by the GPU's scheduling"
+    text = ncount(
+        "{count} op waited {waited} with their engine idle: held back by the GPU's scheduling",
+        "{count} ops waited {waited} with their engine idle: held back by the GPU's scheduling",
+        rows.size, waited=waited,
+    )
     return [callout(c, finding, lane_key, c.trace["ready_ns"][rows], c.trace["start_ns"][rows], text)]
 
 
