@@ -22,6 +22,7 @@ def test_lang_before_the_command_counts_too(capsys):
 
 
 def test_the_environment_chooses_the_language_without_lang(capsys, monkeypatch):
+    monkeypatch.delenv("LANGUAGE", raising=False)
     monkeypatch.setenv("LC_ALL", "zh_CN.UTF-8")
     assert main(PAGEABLE_ONE_STREAM) == 0
     assert "可分页内存" in capsys.readouterr().out
