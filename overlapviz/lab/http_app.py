@@ -17,6 +17,7 @@ from aiohttp import web
 from overlapviz.lab.cache import ResultCache
 from overlapviz.lab.class_exercises import add_class_routes
 from overlapviz.lab.credentials import Credentials, Role
+from overlapviz.lab.device_choice import alike_scope, least_busy
 from overlapviz.lab.dispatch import Dispatcher
 from overlapviz.lab.follow import Followers
 from overlapviz.lab.http_errors import LabError, json_errors
@@ -107,12 +108,16 @@ async def read_run_request(request: web.Request) -> RunRequest:
 
 
 def job_of(lab: Lab, asked: RunRequest) -> Job:
-    """The job for `asked`, on its device or the server's default (400 for a device the server lacks)."""
+    """The job for `asked`: on its device, or on the least busy like the first (400 for a device the server lacks)."""
+    if not lab.dispatcher.devices:  # a queue's workers all gone: the server's state, not the request's fault
+        raise LabError(503, "no device is serving runs now; try again shortly", {"Retry-After": "5"})
+    if asked.device is None:
+        chosen = least_busy(lab.dispatcher.status("").devices)
+        return Job(asked.config, chosen.device.key, asked.trace, alike=alike_scope(chosen))
     keys = [device.key for device in lab.dispatcher.devices]
-    device = asked.device or keys[0]
-    if device not in keys:
-        raise LabError(400, f"unknown device {device!r}; this server has: {', '.join(keys)}")
-    return Job(asked.config, device, asked.trace)
+    if asked.device not in keys:
+        raise LabError(400, f"unknown device {asked.device!r}; this server has: {', '.join(keys)}")
+    return Job(asked.config, asked.device, asked.trace)
 
 
 async def post_run(request: web.Request) -> web.Response:

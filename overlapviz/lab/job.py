@@ -26,15 +26,16 @@ class Job:
     config: PipelineConfig
     device: str
     trace: bool = False
+    alike: str = ""  # the devices whose answers equal this device's, when the job named none (`device_choice`)
 
     def payload(self) -> dict[str, Any]:
         """The job as plain values for a worker: the config's `to_dict` and the device key."""
         return {"config": self.config.to_dict(), "device": self.device}
 
     def cache_key(self) -> str:
-        """sha256 of the canonical config JSON and the device key: equal for runs that give equal answers."""
+        """sha256 of the canonical config JSON and the device key (or its model's): equal for equal answers."""
         canonical = json.dumps(self.config.to_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(f"{canonical}\n{self.device}".encode()).hexdigest()
+        return hashlib.sha256(f"{canonical}\n{self.alike or self.device}".encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ class BadRequest(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class RunRequest:
-    """What a POST /v1/runs asks for; `device` None takes the server's default device."""
+    """What a POST /v1/runs asks for; `device` None: the server chooses (`device_choice`)."""
 
     config: PipelineConfig
     device: str | None
