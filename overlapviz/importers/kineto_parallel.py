@@ -22,6 +22,7 @@ from types import TracebackType
 
 import numpy as np
 
+from overlapviz.core.system_memory import available_memory_bytes
 from overlapviz.importers.kineto_batches import Batches, decode_batch
 from overlapviz.importers.kineto_columns import KinetoTable, TablePart
 from overlapviz.importers.kineto_errors import KinetoFormatError
@@ -80,15 +81,9 @@ def _others_running() -> int:
 
 
 def _available_memory() -> int:
-    """The memory that can be taken without swapping (Linux's MemAvailable); unbounded where unknown."""
-    try:
-        with open("/proc/meminfo", "rb") as info:
-            for line in info:
-                if line.startswith(b"MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 2**62
+    """The memory that can be taken without swapping; unbounded where the system does not say."""
+    available = available_memory_bytes()
+    return 2**62 if available is None else available
 
 
 _Link = tuple[BaseProcess, Connection]

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from overlapviz.core.system_memory import available_memory_bytes
 from overlapviz.job.summary import RankProblem, RankSummary
 from overlapviz.job.worker import RankSource, summarise_file
 
@@ -50,14 +51,6 @@ def local_workers(paths: Sequence[str]) -> int:
 def rank_need_bytes(path: str) -> int:
     """The memory one worker needs for the file at `path`: a few times its decompressed size."""
     return _WORKER_BASE_BYTES + _NEED_PER_BYTE * _decompressed_size(path)
-
-
-def available_memory_bytes() -> int | None:
-    """The memory free for new processes, where the system says (None elsewhere)."""
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
 def _decompressed_size(path: str) -> int:

@@ -10,15 +10,14 @@ pins (that memory is no longer "available", but it is ours to count).
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 from overlapviz.core.config import format_size
 from overlapviz.core.config.pinning import PINNED_SHARE_ENV, check_pinned_request, configured_pinned_share
 from overlapviz.core.files import posix
 from overlapviz.core.run_errors import BackendError
-
-_MEMINFO = Path("/proc/meminfo")
+from overlapviz.core.system_memory import available_memory_bytes as available_ram
+from overlapviz.core.system_memory import parse_meminfo
 
 __all__ = [
     "PINNED_SHARE_ENV", "HostMemoryRefused", "PinRefused", "available_ram", "check_host_request",
@@ -78,26 +77,6 @@ def check_host_request(request: int, replaced: int, available: int | None) -> No
             f" {format_size(available + replaced)} of RAM is available, and a run may take at most"
             f" {HOST_SHARE:.0%} of it ({format_size(limit)}). Use a smaller size."
         )
-
-
-def parse_meminfo(text: str) -> int | None:
-    """Bytes of ``MemAvailable`` in a /proc/meminfo text, or None if it has none."""
-    for line in text.splitlines():
-        if line.startswith("MemAvailable:"):
-            fields = line.split()
-            return int(fields[1]) * 1024 if len(fields) >= 2 and fields[1].isdigit() else None
-    return None
-
-
-def available_ram() -> int | None:
-    """RAM the system can give without swapping, in bytes; None when it cannot be read."""
-    if posix.available():
-        try:
-            return parse_meminfo(_MEMINFO.read_text(encoding="ascii"))
-        except OSError:
-            pass
-    psutil = _psutil()
-    return None if psutil is None else int(psutil.virtual_memory().available)
 
 
 def total_ram() -> int:
