@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from overlapviz.core.i18n import _
 from overlapviz.core.number_text import fixed
 from overlapviz.core.trace.spans import UNKNOWN, Trace
 
@@ -33,7 +34,8 @@ class Window:
 
     def describe(self) -> str:
         """``2.000 to 4.500 ms``."""
-        return f"{fixed(self.start_ns / NS_PER_MS, 3)} to {fixed(self.end_ns / NS_PER_MS, 3)} ms"
+        start, end = fixed(self.start_ns / NS_PER_MS, 3), fixed(self.end_ns / NS_PER_MS, 3)
+        return _("{start} to {end} ms").format(start=start, end=end)
 
 
 def is_time_range(text: str) -> bool:

@@ -44,7 +44,7 @@ from overlapviz.core.config.kinds import (
 )
 from overlapviz.core.config.settings import MULTI_GPU_DEFAULTS, checking_order
 from overlapviz.core.config.values import FLOAT32_BYTES, ConfigError, format_size, parse_size
-from overlapviz.core.number_text import count_text
+from overlapviz.core.i18n import _, ncount
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,21 +179,27 @@ class PipelineConfig:
 
     def describe(self) -> str:
         """One line for captions and summaries."""
-        streams = "legacy stream" if self.stream_kind is StreamKind.LEGACY else count_text(self.streams, "stream")
+        legacy = self.stream_kind is StreamKind.LEGACY
+        streams = _("legacy stream") if legacy else ncount("{count} stream", "{count} streams", self.streams)
         work = f"{self.kernel.value} x{self.iters}" if self.kernel is KernelKind.FMA else self.kernel.value
-        work = f"kernel {work}" if self.has_kernel_work else "copies only"
-        extras = ", fresh output buffer" * self.fresh_output
-        extras += ", host buffers allocated per run" * (self.host_alloc is HostAlloc.PER_RUN)
-        extras += f", ring of {count_text(self.ring_slots, 'slot')}" * self.uses_ring
-        extras += ", one CUDA Graph" * self.graph
+        work = _("kernel {work}").format(work=work) if self.has_kernel_work else _("copies only")
+        extras = _(", fresh output buffer") * self.fresh_output
+        extras += _(", host buffers allocated per run") * (self.host_alloc is HostAlloc.PER_RUN)
+        if self.uses_ring:
+            extras += ncount(", ring of {count} slot", ", ring of {count} slots", self.ring_slots)
+        extras += _(", one CUDA Graph") * self.graph
         if self.is_split:
-            extras += f", {self.gpus} GPUs, split layout"
+            extras += _(", {gpus} GPUs, split layout").format(gpus=self.gpus)
         elif self.gpus > 1:
-            extras += f", {self.gpus} GPUs, chain layout, peer access {'on' if self.peer_access else 'off'}"
-        return (
-            f"{format_size(self.size_bytes)}, {streams} x {count_text(self.chunks, 'chunk')}, {self.memory.value},"
-            f" {self.order.value}, {work}{extras}"
-        )
+            chain = _(", {gpus} GPUs, chain layout, peer access on") if self.peer_access else _(
+                ", {gpus} GPUs, chain layout, peer access off"
+            )
+            extras += chain.format(gpus=self.gpus)
+        return _("{size}, {streams} x {chunks}, {memory}, {order}, {work}{extras}").format(
+            size=format_size(self.size_bytes), streams=streams,
+            chunks=ncount("{count} chunk", "{count} chunks", self.chunks), memory=self.memory.value,
+            order=self.order.value, work=work, extras=extras,
+        )  # fmt: skip
 
 
 def _plain(value: object) -> object:
