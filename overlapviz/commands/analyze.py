@@ -17,11 +17,12 @@ from overlapviz.core.analysis.time_window import WindowError, clip_to_window
 from overlapviz.core.analysis.trace_facts import pipeline_settings
 from overlapviz.core.devices.figures import findings_per_device, gpu_title, metrics_per_device
 from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.lanes import gpus_of
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
 from overlapviz.job.rank_report import trace_report
-from overlapviz.run_report import figures_help, gpu_lines, summary_lines
+from overlapviz.run_report import figures_help, gpu_lines, labelled, summary_lines
 from overlapviz.session import analyse
 
 UsageFailure = Callable[[str], NoReturn]  # the parser's `error`: one line on stderr, exit 2
@@ -74,20 +75,21 @@ def analyze_command(args: argparse.Namespace) -> int:
     if len(args.trace) > 1 or args.trace[0].is_dir():
         return analyze_ranks(args.trace, args)
     if args.dask is not None:
-        fail("--dask: give a folder or several files (one trace is read in this process)")
+        fail(_("--dask: give a folder or several files (one trace is read in this process)"))
     path = args.trace[0]
     trace = _read(path, fail)
     if args.window is not None:
         try:
             trace = clip_to_window(trace, text_window(trace, args.window).window)
         except WindowError as error:
-            fail(f"--window: {error}")
+            fail(_("--window: {error}").format(error=error))
     result = analyse(trace)
     if args.json:
         print(json.dumps(trace_report(str(path), result), indent=2))
     else:
         config = pipeline_settings(trace)
-        print("\n".join([f"trace      {path}", *summary_lines(config, result), *_gpu_blocks(trace)]))
+        first = labelled(_("trace"), "{path}", path=str(path))
+        print("\n".join([first, *summary_lines(config, result), *_gpu_blocks(trace)]))
     return 0
 
 
@@ -108,4 +110,4 @@ def _read(path: Path, fail: UsageFailure) -> Trace:
     except TraceFormatError as error:
         fail(str(error))
     except OSError as error:
-        fail(f"cannot read {path}: {error.strerror or error}")
+        fail(_("cannot read {path}: {error}").format(path=path, error=error.strerror or error))

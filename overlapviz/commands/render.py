@@ -11,9 +11,11 @@ from overlapviz.commands.errors import UsageError
 from overlapviz.commands.pictures import PICTURE_FORMATS_HELP, add_picture_options, check_picture, draw
 from overlapviz.core.analysis.time_window import WindowError
 from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.kineto_early import kineto_helpers_started_for
 from overlapviz.importers.read import read_trace_file
+from overlapviz.run_report import labelled
 
 _RENDER_HELP = f"""\
 Draw a trace file as the app exports it: caption, colour key, timeline and the findings as
@@ -60,7 +62,7 @@ def render_command(args: argparse.Namespace) -> int:
         trace = _read(args.trace)
     if args.window is not None:
         trace = _windowed(trace, args.window)
-    print(f"wrote      {draw([trace], [''], args.output, args.width, args.theme)}")
+    print(labelled(_("wrote"), "{path}", path=str(draw([trace], [""], args.output, args.width, args.theme))))
     return 0
 
 
@@ -70,7 +72,7 @@ def _read(path: Path) -> Trace:
     except TraceFormatError as error:
         raise UsageError(str(error)) from None
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+        raise UsageError(_("cannot read {path}: {error}").format(path=path, error=error.strerror or error)) from None
 
 
 def _windowed(trace: Trace, text: str) -> Trace:
@@ -78,4 +80,4 @@ def _windowed(trace: Trace, text: str) -> Trace:
     try:
         return cut_trace(trace, text_window(trace, text))
     except WindowError as error:
-        raise UsageError(f"--window: {error}") from None
+        raise UsageError(_("--window: {error}").format(error=error)) from None
