@@ -15,8 +15,11 @@ from typing import Any
 
 from overlapviz.backends import registry
 from overlapviz.commands.errors import EXIT_FAILED, UsageError
+from overlapviz.core.i18n import _
+from overlapviz.core.i18n.text_width import ljust
 from overlapviz.exercises import Exercise, ExerciseError, get_exercise, load_exercises
 from overlapviz.exercises.grading import Grade, check_answer, check_settings, read_settings
+from overlapviz.run_report import labelled
 
 _CHECK_HELP = """\
 Grade an answer to an exercise: a challenge's settings (--settings, a preset-style TOML file
@@ -67,9 +70,9 @@ def show_command(args: argparse.Namespace) -> int:
     exercise: Exercise = _exercise_errors_as_usage(lambda: get_exercise(args.name))
     lines = [f"{exercise.name}: {exercise.title} ({exercise.kind})", *textwrap.wrap(exercise.question, 88)]
     lines += [f"  {choice.key:<14} {choice.text}" for choice in exercise.choices]
-    lines += [f"goal       {goal.describe()}" for goal in exercise.goals]
-    lines += [f"limit      {limit.describe()}" for limit in exercise.limits]
-    lines += [f"hint       {hint}" for hint in exercise.hints]
+    lines += [labelled(_("goal"), "{goal}", goal=goal.describe()) for goal in exercise.goals]
+    lines += [labelled(_("limit"), "{limit}", limit=limit.describe()) for limit in exercise.limits]
+    lines += [labelled(_("hint"), "{hint}", hint=hint) for hint in exercise.hints]
     print("\n".join(lines))
     return 0
 
@@ -93,16 +96,21 @@ def _grade(args: argparse.Namespace) -> Grade:
 
 def grade_lines(grade: Grade) -> list[str]:
     """The grade as text: a line per goal, then passed or not."""
-    lines = [f"{'ok  ' if goal.passed else 'FAIL'}  {goal.goal}   (measured: {_shown(goal.measured)})"
-             for goal in grade.goals]
+    lines = [
+        _("{verdict}  {goal}   (measured: {measured})").format(
+            verdict=ljust(_("ok") if goal.passed else _("FAIL"), 4), goal=goal.goal, measured=_shown(goal.measured)
+        )
+        for goal in grade.goals
+    ]
     if grade.measured is not None and grade.measured.refused:
-        lines.append(f"refused    {grade.measured.refused}")
-    return [*lines, f"{grade.exercise}: {'passed' if grade.passed else 'not passed'}"]
+        lines.append(labelled(_("refused"), "{reason}", reason=grade.measured.refused))
+    verdict = _("{exercise}: passed") if grade.passed else _("{exercise}: not passed")
+    return [*lines, verdict.format(exercise=grade.exercise)]
 
 
 def _shown(value: object) -> str:
     if value is None:
-        return "nothing"
+        return _("nothing")
     return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from overlapviz.commands.errors import UsageError
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.i18n import _
 from overlapviz.lab.client import CA_FILE_ENV, LabClient, LabError, LabRunFailed, new_client_id
 from overlapviz.lab.client_result import LabRun, lab_run
 from overlapviz.presets import Preset
@@ -47,10 +48,11 @@ def run_remote(args: argparse.Namespace, configs: list[PipelineConfig], devices:
         The run itself failed on the server (a failed run, not bad input).
     """
     if args.backend is not None:
-        raise UsageError("--backend cannot go with --server: the lab server runs on its own GPU")
+        raise UsageError(_("--backend cannot go with --server: the lab server runs on its own GPU"))
     credential = args.token or os.environ.get(TOKEN_ENV, "")
     if not credential.strip():
-        raise UsageError(f"--server needs the class's join code: give --token T or set {TOKEN_ENV}")
+        message = _("--server needs the class's join code: give --token T or set {variable}")
+        raise UsageError(message.format(variable=TOKEN_ENV))
     try:
         client = LabClient(args.server, credential, new_client_id(), ca_file=args.ca_file)
         return [_run_one(client, config, device) for config, device in zip(configs, devices, strict=True)]

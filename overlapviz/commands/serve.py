@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from overlapviz.backends import registry
 from overlapviz.commands.errors import UsageError
+from overlapviz.core.i18n import _
 from overlapviz.lab.cache import DEFAULT_ENTRIES
 from overlapviz.lab.credentials import CredentialsError
 from overlapviz.lab.devices import DeviceChoiceError
@@ -68,7 +69,8 @@ def serve_command(args: argparse.Namespace) -> int:
     except ValueError as error:  # TLS files that cannot be loaded
         raise UsageError(str(error)) from None
     except OSError as error:  # the port is taken, the address is not this machine's
-        raise UsageError(f"cannot listen on {args.host}:{args.port} ({error.strerror or error})") from None
+        message = _("cannot listen on {host}:{port} ({error})")
+        raise UsageError(message.format(host=args.host, port=args.port, error=error.strerror or error)) from None
 
 
 def options_of(args: argparse.Namespace) -> ServeOptions:
@@ -76,9 +78,9 @@ def options_of(args: argparse.Namespace) -> ServeOptions:
     from overlapviz.lab.server import ServeOptions
 
     if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port: {args.port} is not a port (0 to 65535; 0 picks a free one)")
+        raise UsageError(_("--port: {port} is not a port (0 to 65535; 0 picks a free one)").format(port=args.port))
     if args.max_queued < 1 or not args.rate > 0 or not args.run_limit > 0:
-        raise UsageError("--max-queued, --rate and --run-limit must be above 0")
+        raise UsageError(_("--max-queued, --rate and --run-limit must be above 0"))
     limits = Limits(max_queued=args.max_queued, rate_per_s=args.rate, run_limit_s=args.run_limit)
     devices = [item.strip() for item in args.devices.split(",") if item.strip()] if args.devices else None
     return ServeOptions(

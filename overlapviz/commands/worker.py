@@ -11,6 +11,7 @@ from typing import Any
 
 from overlapviz.backends import registry
 from overlapviz.commands.errors import UsageError
+from overlapviz.core.i18n import _
 from overlapviz.lab.devices import DeviceChoiceError
 from overlapviz.lab.redis_link import INSTALL_HINT, QueueError
 
@@ -35,12 +36,12 @@ def add_worker(commands: Any) -> None:
 def worker_command(args: argparse.Namespace) -> int:
     """Serve the device until Ctrl+C or SIGTERM."""
     if not args.queue.startswith(("redis://", "rediss://", "unix://")):
-        raise UsageError(f"--queue {args.queue}: give a Redis URL, redis://HOST:PORT/DB")
+        raise UsageError(_("--queue {url}: give a Redis URL, redis://HOST:PORT/DB").format(url=args.queue))
     try:
         from overlapviz.lab.redis_worker import serve_device
     except ImportError as error:  # rq or redis missing
-        missing = f"the rq and redis packages ({error.name} is missing)"
-        raise UsageError(f"overlapviz worker needs {missing}: {INSTALL_HINT}") from None
+        message = _("overlapviz worker needs the rq and redis packages ({missing} is missing): {hint}")
+        raise UsageError(message.format(missing=error.name, hint=INSTALL_HINT)) from None
     try:
         return serve_device(args.queue, args.backend, args.device)
     except (QueueError, DeviceChoiceError) as error:
