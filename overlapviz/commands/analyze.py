@@ -32,12 +32,13 @@ def add_analyze(commands: Any) -> None:
     """Add ``overlapviz analyze`` (its parser's `error` is how the command reports bad input)."""
     analyze = commands.add_parser(
         "analyze",
-        help="print the metrics and findings of a trace file",
-        description="Print the metrics and findings of a trace file, as 'overlapviz run' prints them for a"
-        " run: a PyTorch profiler trace (prof.export_chrome_trace, tensorboard_trace_handler), an Nsight"
-        " Systems SQLite export (nsys export --type sqlite), or one overlapviz wrote (run --trace, the app's"
-        " Export); gzipped or not, told apart by content.\n\nThe figures, each 0-100 %"
-        f" where it is a share:\n{figures_help()}",
+        help=_("print the metrics and findings of a trace file"),
+        description=_(
+            "Print the metrics and findings of a trace file, as 'overlapviz run' prints them for a run: a PyTorch"
+            " profiler trace (prof.export_chrome_trace, tensorboard_trace_handler), an Nsight Systems SQLite export"
+            " (nsys export --type sqlite), or one overlapviz wrote (run --trace, the app's Export); gzipped or not,"
+            " told apart by content.\n\nThe figures, each 0-100 % where it is a share:\n{figures}"
+        ).format(figures=figures_help()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     analyze.set_defaults(command=analyze_command, usage_error=analyze.error)
@@ -46,26 +47,26 @@ def add_analyze(commands: Any) -> None:
         type=Path,
         metavar="TRACE",
         nargs="+",
-        help="the trace file (.json, .ovz, .sqlite, gzipped or not); a folder of per-rank traces, or several"
-        " files, for a distributed job: one row per rank, then the job's findings",
+        help=_("the trace file (.json, .ovz, .sqlite, gzipped or not); a folder of per-rank traces, or several"
+        " files, for a distributed job: one row per rank, then the job's findings"),
     )
     analyze.add_argument(
         "--workers",
         type=int,
         metavar="N",
-        help="with several ranks: worker processes that read them (default: as the cores and the memory allow)",
+        help=_("with several ranks: worker processes that read them (default: as the cores and the memory allow)"),
     )
     analyze.add_argument(
         "--dask", metavar="ADDRESS",
-        help="with several ranks: read them on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786;"
+        help=_("with several ranks: read them on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786;"
         " default: $DASK_SCHEDULER_ADDRESS where set), or 'local' for one of this machine's processes; the workers"
-        " need the traces on a file system they share (pip install 'overlapviz[cluster]')",
+        " need the traces on a file system they share (pip install 'overlapviz[cluster]')"),
     )  # fmt: skip
-    analyze.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
+    analyze.add_argument("--json", action="store_true", help=_("print one JSON object instead of the summary"))
     analyze.add_argument(
         "--window", metavar="START:END|NAME",
-        help="only this part of the trace: in ms from its start (e.g. 2:4.5, or 10: to the end), or the time of"
-        " the NVTX / record_function range of that name (e.g. ProfilerStep#2; NAME#k for its k-th occurrence)",
+        help=_("only this part of the trace: in ms from its start (e.g. 2:4.5, or 10: to the end), or the time of"
+        " the NVTX / record_function range of that name (e.g. ProfilerStep#2; NAME#k for its k-th occurrence)"),
     )  # fmt: skip
 
 

@@ -21,17 +21,17 @@ def add_bandwidth(commands: Any) -> None:
     """Add ``overlapviz bandwidth``."""
     bandwidth = commands.add_parser(
         "bandwidth",
-        help="copy bandwidth by transfer size: H2D and D2H, pinned, pageable and write-combined",
-        description="Copy bandwidth by transfer size (64 KiB to 1 GiB), H2D and D2H, from pinned, pageable"
+        help=_("copy bandwidth by transfer size: H2D and D2H, pinned, pageable and write-combined"),
+        description=_("Copy bandwidth by transfer size (64 KiB to 1 GiB), H2D and D2H, from pinned, pageable"
         " and write-combined host memory (on a model, where its profile has write-combined rates): one"
         " copy at a time, on the real GPU or from the model. Prints a table"
-        " in GB/s (1e9 bytes/s) with the link's theoretical limit, or JSON.",
+        " in GB/s (1e9 bytes/s) with the link's theoretical limit, or JSON."),
     )
     bandwidth.set_defaults(command=bandwidth_command)
     bandwidth.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), default="auto",
-                           help="default: auto (the real GPU if usable, else the model)")
-    bandwidth.add_argument("--device", metavar="D", help="a simulated profile or a GPU (see 'overlapviz devices')")
-    bandwidth.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+                           help=_("default: auto (the real GPU if usable, else the model)"))
+    bandwidth.add_argument("--device", metavar="D", help=_("a simulated profile or a GPU (see 'overlapviz devices')"))
+    bandwidth.add_argument("--json", action="store_true", help=_("print one JSON object instead of the table"))
 
 
 def bandwidth_command(args: argparse.Namespace) -> int:

@@ -36,18 +36,22 @@ def add_calibrate(commands: Any) -> None:
     """Add ``overlapviz calibrate`` (its parser's `error` is how the command reports bad input)."""
     calibrate = commands.add_parser(
         "calibrate",
-        help="measure this machine's GPU (under a minute) and write a device profile for the model",
-        description="Measure this machine's NVIDIA GPU: copy bandwidth by size (pinned and pageable, each"
-        " direction, both at once), host time per call, the pipeline kernel's rate and latency. Write a device"
-        " profile the model runs like the shipped ones: by default into the user's profile folder"
-        f" ({user_profile_dir()}), where 'overlapviz devices' lists it and '--device NAME' finds it.",
+        help=_("measure this machine's GPU (under a minute) and write a device profile for the model"),
+        description=_(
+            "Measure this machine's NVIDIA GPU: copy bandwidth by size (pinned and pageable, each direction, both at"
+            " once), host time per call, the pipeline kernel's rate and latency. Write a device profile the model runs"
+            " like the shipped ones: by default into the user's profile folder ({folder}), where 'overlapviz devices'"
+            " lists it and '--device NAME' finds it."
+        ).format(folder=user_profile_dir()),
     )
     calibrate.set_defaults(command=calibrate_command, usage_error=calibrate.error)
-    calibrate.add_argument("--device", default=f"{DEVICE_PREFIX}0", metavar="cuda:N", help="the GPU (default cuda:0)")
+    calibrate.add_argument("--device", default=f"{DEVICE_PREFIX}0", metavar="cuda:N",
+                           help=_("the GPU (default cuda:0)"))
     where = calibrate.add_mutually_exclusive_group()
-    where.add_argument("--name", metavar="NAME", help="the profile's name in the user's folder (default: the GPU's)")
-    where.add_argument("-o", "--output", type=Path, metavar="FILE.toml", help="write the profile to this file instead")
-    calibrate.add_argument("--force", action="store_true", help="replace a profile file that exists")
+    where.add_argument("--name", metavar="NAME", help=_("the profile's name in the user's folder (default: the GPU's)"))
+    where.add_argument("-o", "--output", type=Path, metavar="FILE.toml",
+                       help=_("write the profile to this file instead"))
+    calibrate.add_argument("--force", action="store_true", help=_("replace a profile file that exists"))
 
 
 def calibrate_command(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ from overlapviz.core.run_errors import BackendError
 
 def add_devices(commands: Any) -> None:
     """Add ``overlapviz devices``."""
-    devices = commands.add_parser("devices", help="list the backends usable here, the GPU and the models")
+    devices = commands.add_parser("devices", help=_("list the backends usable here, the GPU and the models"))
     devices.set_defaults(command=devices_command)
 
 

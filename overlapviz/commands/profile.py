@@ -44,32 +44,32 @@ def add_profile(commands: Any) -> None:
     """Add ``overlapviz profile`` (its parser's `error` is how the command reports bad input)."""
     profile = commands.add_parser(
         "profile",
-        help="run a Python script, recording its GPU copies, kernels and API calls, and analyse them",
-        description="Run a Python script in this process (as 'python SCRIPT ARGS' would), record the CUDA"
+        help=_("run a Python script, recording its GPU copies, kernels and API calls, and analyse them"),
+        description=_("Run a Python script in this process (as 'python SCRIPT ARGS' would), record the CUDA"
         " copies, kernels and API calls it makes with CUPTI, and print their figures and findings as"
         " 'overlapviz analyze' prints a trace file's. Needs CuPy, cupti-python and an NVIDIA GPU; the"
         " script may use CuPy or PyTorch. Memsets and NVTX ranges are not recorded. Put '--' before the"
-        " script when its arguments look like options.",
+        " script when its arguments look like options."),
     )
     profile.set_defaults(command=profile_command, usage_error=profile.error)
-    profile.add_argument("--out", type=Path, metavar="TRACE.json", help="write the recording as a Chrome trace")
-    profile.add_argument("--png", type=Path, metavar="OUT.png", help="draw the recording (.svg: as SVG)")
+    profile.add_argument("--out", type=Path, metavar="TRACE.json", help=_("write the recording as a Chrome trace"))
+    profile.add_argument("--png", type=Path, metavar="OUT.png", help=_("draw the recording (.svg: as SVG)"))
     profile.add_argument(
         "--window", metavar="START:END",
-        help="only this part of the recording, in ms from its start (e.g. 2:4.5, or 10: to the end)",
+        help=_("only this part of the recording, in ms from its start (e.g. 2:4.5, or 10: to the end)"),
     )  # fmt: skip
     profile.add_argument(
         "--open",
         action="store_true",
-        help="then show the recording in the app (the file --out names, else one in the temporary folder)",
+        help=_("then show the recording in the app (the file --out names, else one in the temporary folder)"),
     )
     profile.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object instead of the summary (the script's own output goes to stderr)",
+        help=_("print one JSON object instead of the summary (the script's own output goes to stderr)"),
     )
-    profile.add_argument("script", type=Path, metavar="SCRIPT.py", help="the Python script to run")
-    profile.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help="the script's arguments")
+    profile.add_argument("script", type=Path, metavar="SCRIPT.py", help=_("the Python script to run"))
+    profile.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help=_("the script's arguments"))
 
 
 def profile_command(args: argparse.Namespace) -> int:

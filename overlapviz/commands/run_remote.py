@@ -25,15 +25,19 @@ TOKEN_ENV = "OVERLAPVIZ_TOKEN"
 def add_server_options(group: Any) -> None:
     """``--server``, ``--token`` and ``--ca-file``, in the run command's "where to run" group."""
     group.add_argument(
-        "--server", metavar="URL", help="run on the class's lab GPU server at URL (http://HOST:PORT) instead of here"
+        "--server", metavar="URL", help=_("run on the class's lab GPU server at URL (http://HOST:PORT) instead of here")
     )
     group.add_argument(
-        "--token", metavar="T", help=f"the class's join code or token for --server (default: ${TOKEN_ENV})"
+        "--token",
+        metavar="T",
+        help=_("the class's join code or token for --server (default: ${variable})").format(variable=TOKEN_ENV),
     )
     group.add_argument(
         "--ca-file",
         metavar="CERT.pem",
-        help=f"trust this certificate for an https --server, besides the system's (default: ${CA_FILE_ENV})",
+        help=_("trust this certificate for an https --server, besides the system's (default: ${variable})").format(
+            variable=CA_FILE_ENV
+        ),
     )
 
 

@@ -20,17 +20,19 @@ def add_worker(commands: Any) -> None:
     """Add ``overlapviz worker``."""
     parser = commands.add_parser(
         "worker",
-        help="serve one device of this host to a lab server through its job queue (Redis)",
-        description="Serve one device of this host to 'overlapviz serve --queue URL': take the device's jobs from "
-        "the queue one at a time and answer each, until Ctrl+C or SIGTERM (the run on the device finishes first). "
-        f"Needs the rq and redis packages ({INSTALL_HINT}). See docs/lab.md.",
+        help=_("serve one device of this host to a lab server through its job queue (Redis)"),
+        description=_(
+            "Serve one device of this host to 'overlapviz serve --queue URL': take the device's jobs from the queue one"
+            " at a time and answer each, until Ctrl+C or SIGTERM (the run on the device finishes first). Needs the rq"
+            " and redis packages ({hint}). See docs/lab.md."
+        ).format(hint=INSTALL_HINT),
     )
     parser.set_defaults(command=worker_command)
-    parser.add_argument("--queue", required=True, metavar="URL", help="the Redis the front uses: redis://HOST:PORT/DB")
+    parser.add_argument("--queue", required=True, metavar="URL", help=_("the Redis the front uses: redis://HOST:PORT/DB"))
     parser.add_argument("--device", default="0", metavar="N",
-                        help="the device: a 0-based place in the backend's list, or its key (default: 0)")
+                        help=_("the device: a 0-based place in the backend's list, or its key (default: 0)"))
     parser.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), default="auto",
-                        help="default: auto (the real GPU if usable, else the model)")
+                        help=_("default: auto (the real GPU if usable, else the model)"))
 
 
 def worker_command(args: argparse.Namespace) -> int:
