@@ -7,6 +7,7 @@ into one line and an exit code (`overlapviz.commands.errors`), never a traceback
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import sys
@@ -64,6 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     never_fail_to_print()
     set_language()  # the environment's, until --lang says otherwise
+    _early_language(sys.argv[1:] if argv is None else argv)
     try:
         args = _parse(argv)
         if getattr(args, "lang", None):
@@ -81,6 +83,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`overlapviz run | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
+
+
+def _early_language(argv: Sequence[str]) -> None:
+    """Speak --lang's language before parsing: --help prints the options' help while the parser reads them."""
+    argv = list(argv[: list(argv).index("--")] if "--" in argv else argv)  # a script's own arguments are not ours
+    for flag, value in zip(argv, [*argv[1:], ""], strict=True):
+        code = value if flag == "--lang" else flag.removeprefix("--lang=") if flag.startswith("--lang=") else None
+        if code:
+            with contextlib.suppress(UnknownLanguageError):  # parsing names it, in the environment's language
+                set_language(code)
 
 
 def never_fail_to_print() -> None:

@@ -39,3 +39,8 @@ def test_an_error_line_is_chinese(capsys, tmp_path):
     assert main(["analyze", str(tmp_path / "missing.json"), "--lang", "zh_CN"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "无法读取" in err
+
+
+def test_help_follows_lang_given_before_it(capsys):
+    assert main(["--lang", "zh_CN", "analyze", "--help"]) == 0
+    assert "打印一个 JSON 对象，而不是摘要" in capsys.readouterr().out
