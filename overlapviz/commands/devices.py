@@ -75,6 +75,7 @@ def _device_line(info: DeviceInfo) -> str:
     engines = info.facts.get("copy_engines")
     if engines is None:
         return info.name
+    engines = int(engines)
     if "nvlink_links" in info.facts:  # a profile of two GPUs: its [peer] link's facts
         return ncount(
             "{name}, {count} copy engine per GPU", "{name}, {count} copy engines per GPU", engines, name=info.name

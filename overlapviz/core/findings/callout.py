@@ -127,11 +127,15 @@ def lane_title(c: CalloutContext, lane_key: str) -> str:
     gpu, colon, unit = title.partition(": ")  # "GPU 0: H2D engine" on a trace of several GPUs
     if not colon:
         gpu, unit = "", title
-    if shown is not None and shown.unit in _UNIT_WORDS:
-        unit = _(_UNIT_WORDS[shown.unit])
-    else:
-        unit = unit if unit.startswith(("H2D", "D2H")) else unit.lower()
+    unit = _unit_words(shown, unit)
     return f"{gpu} {unit}" if gpu else unit
+
+
+def _unit_words(lane: Lane | None, title_unit: str) -> str:
+    """The words of the lane's unit in the active language; its title's own for a lane of no known unit."""
+    if lane is not None and lane.unit is not None and lane.unit in _UNIT_WORDS:
+        return _(_UNIT_WORDS[lane.unit])
+    return title_unit if title_unit.startswith(("H2D", "D2H")) else title_unit.lower()
 
 
 def of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:
