@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _early_language(argv: Sequence[str]) -> None:
     """Speak --lang's language before parsing: --help prints the options' help while the parser reads them."""
     argv = list(argv[: list(argv).index("--")] if "--" in argv else argv)  # a script's own arguments are not ours
-    for flag, value in zip(argv, [*argv[1:], ""], strict=True):
+    for flag, value in zip(argv, [*argv[1:], ""], strict=False):  # the last flag's value: ""
         code = value if flag == "--lang" else flag.removeprefix("--lang=") if flag.startswith("--lang=") else None
         if code:
             with contextlib.suppress(UnknownLanguageError):  # parsing names it, in the environment's language
