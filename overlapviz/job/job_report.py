@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.core.analysis.metrics import ns_to_ms
-from overlapviz.core.i18n import N_, _, grouped, ngettext
+from overlapviz.core.i18n import N_, _, grouped, ngettext, pgettext
 from overlapviz.core.i18n.text_width import display_width, rjust
 from overlapviz.core.number_text import duration_text
 from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
@@ -90,7 +90,7 @@ def _table_line(row: list[str], widths: list[int]) -> str:
 def _row(rank: RankSummary, marks: RankMarks) -> list[str]:
     cells = [figure_text(rank.figures, figure) for _title, figure in FIGURE_COLUMNS]
     why = [_(title) for title in marks.worst_at] + [finding.code for finding in marks.findings]
-    return [f"{'*' if marks else ' '}{rank.rank}", *cells, ", ".join(why)]
+    return [f"{'*' if marks else ' '}{rank.rank}", *cells, pgettext("list", ", ").join(why)]
 
 
 def figure_text(figures: RankFigures, figure: str) -> str:
