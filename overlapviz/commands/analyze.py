@@ -17,11 +17,12 @@ from overlapviz.core.analysis.time_window import WindowError, clip_to_window
 from overlapviz.core.analysis.trace_facts import pipeline_settings
 from overlapviz.core.devices.figures import findings_per_device, gpu_title, metrics_per_device
 from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.lanes import gpus_of
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
 from overlapviz.job.rank_report import trace_report
-from overlapviz.run_report import figures_help, gpu_lines, summary_lines
+from overlapviz.run_report import figures_help, gpu_lines, labelled, summary_lines
 from overlapviz.session import analyse
 
 UsageFailure = Callable[[str], NoReturn]  # the parser's `error`: one line on stderr, exit 2
@@ -31,12 +32,13 @@ def add_analyze(commands: Any) -> None:
     """Add ``overlapviz analyze`` (its parser's `error` is how the command reports bad input)."""
     analyze = commands.add_parser(
         "analyze",
-        help="print the metrics and findings of a trace file",
-        description="Print the metrics and findings of a trace file, as 'overlapviz run' prints them for a"
-        " run: a PyTorch profiler trace (prof.export_chrome_trace, tensorboard_trace_handler), an Nsight"
-        " Systems SQLite export (nsys export --type sqlite), or one overlapviz wrote (run --trace, the app's"
-        " Export); gzipped or not, told apart by content.\n\nThe figures, each 0-100 %"
-        f" where it is a share:\n{figures_help()}",
+        help=_("print the metrics and findings of a trace file"),
+        description=_(
+            "Print the metrics and findings of a trace file, as 'overlapviz run' prints them for a run: a PyTorch"
+            " profiler trace (prof.export_chrome_trace, tensorboard_trace_handler), an Nsight Systems SQLite export"
+            " (nsys export --type sqlite), or one overlapviz wrote (run --trace, the app's Export); gzipped or not,"
+            " told apart by content.\n\nThe figures, each 0-100 % where it is a share:\n{figures}"
+        ).format(figures=figures_help()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     analyze.set_defaults(command=analyze_command, usage_error=analyze.error)
@@ -45,26 +47,26 @@ def add_analyze(commands: Any) -> None:
         type=Path,
         metavar="TRACE",
         nargs="+",
-        help="the trace file (.json, .ovz, .sqlite, gzipped or not); a folder of per-rank traces, or several"
-        " files, for a distributed job: one row per rank, then the job's findings",
+        help=_("the trace file (.json, .ovz, .sqlite, gzipped or not); a folder of per-rank traces, or several"
+        " files, for a distributed job: one row per rank, then the job's findings"),
     )
     analyze.add_argument(
         "--workers",
         type=int,
         metavar="N",
-        help="with several ranks: worker processes that read them (default: as the cores and the memory allow)",
+        help=_("with several ranks: worker processes that read them (default: as the cores and the memory allow)"),
     )
     analyze.add_argument(
         "--dask", metavar="ADDRESS",
-        help="with several ranks: read them on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786;"
+        help=_("with several ranks: read them on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786;"
         " default: $DASK_SCHEDULER_ADDRESS where set), or 'local' for one of this machine's processes; the workers"
-        " need the traces on a file system they share (pip install 'overlapviz[cluster]')",
+        " need the traces on a file system they share (pip install 'overlapviz[cluster]')"),
     )  # fmt: skip
-    analyze.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
+    analyze.add_argument("--json", action="store_true", help=_("print one JSON object instead of the summary"))
     analyze.add_argument(
         "--window", metavar="START:END|NAME",
-        help="only this part of the trace: in ms from its start (e.g. 2:4.5, or 10: to the end), or the time of"
-        " the NVTX / record_function range of that name (e.g. ProfilerStep#2; NAME#k for its k-th occurrence)",
+        help=_("only this part of the trace: in ms from its start (e.g. 2:4.5, or 10: to the end), or the time of"
+        " the NVTX / record_function range of that name (e.g. ProfilerStep#2; NAME#k for its k-th occurrence)"),
     )  # fmt: skip
 
 
@@ -74,20 +76,21 @@ def analyze_command(args: argparse.Namespace) -> int:
     if len(args.trace) > 1 or args.trace[0].is_dir():
         return analyze_ranks(args.trace, args)
     if args.dask is not None:
-        fail("--dask: give a folder or several files (one trace is read in this process)")
+        fail(_("--dask: give a folder or several files (one trace is read in this process)"))
     path = args.trace[0]
     trace = _read(path, fail)
     if args.window is not None:
         try:
             trace = clip_to_window(trace, text_window(trace, args.window).window)
         except WindowError as error:
-            fail(f"--window: {error}")
+            fail(_("--window: {error}").format(error=error))
     result = analyse(trace)
     if args.json:
         print(json.dumps(trace_report(str(path), result), indent=2))
     else:
         config = pipeline_settings(trace)
-        print("\n".join([f"trace      {path}", *summary_lines(config, result), *_gpu_blocks(trace)]))
+        first = labelled(_("trace"), "{path}", path=str(path))
+        print("\n".join([first, *summary_lines(config, result), *_gpu_blocks(trace)]))
     return 0
 
 
@@ -108,4 +111,4 @@ def _read(path: Path, fail: UsageFailure) -> Trace:
     except TraceFormatError as error:
         fail(str(error))
     except OSError as error:
-        fail(f"cannot read {path}: {error.strerror or error}")
+        fail(_("cannot read {path}: {error}").format(path=path, error=error.strerror or error))

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from overlapviz.core.i18n import _
 from overlapviz.job.dask_map import SCHEDULER_ENV, ClusterError, dask_map
 from overlapviz.job.discovery import JobInputError, job_files
 from overlapviz.job.job_report import job_json, job_lines
@@ -28,9 +29,9 @@ from overlapviz.job.worker import RankSource, rank_sources, summarise_file
 def analyze_ranks(paths: Sequence[Path], args: argparse.Namespace) -> int:
     """Print the job of the traces `paths` name: the ranks' table and findings, or ``--json``."""
     if args.workers is not None and args.workers < 1:
-        return _bad_input("--workers: give 1 or more")
+        return _bad_input(_("--workers: give 1 or more"))
     if args.workers is not None and args.dask is not None:
-        return _bad_input("--workers and --dask: give one (the Dask cluster has its own workers)")
+        return _bad_input(_("--workers and --dask: give one (the Dask cluster has its own workers)"))
     try:
         files = job_files(paths)
         sources = rank_sources(files, args.window)
@@ -63,5 +64,5 @@ def _summaries(sources: Sequence[RankSource], args: argparse.Namespace) -> list[
 
 
 def _bad_input(message: str) -> int:
-    print(f"overlapviz analyze: error: {message}", file=sys.stderr)
+    print(_("{program}: error: {message}").format(program="overlapviz analyze", message=message), file=sys.stderr)
     return 2

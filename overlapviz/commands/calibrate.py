@@ -23,7 +23,9 @@ from overlapviz.backends.sim.profile import ProfileError, available_profiles, lo
 from overlapviz.backends.sim.profile_files import SUFFIX, is_valid_key, user_profile_dir
 from overlapviz.backends.sim.profile_writer import nearest_profile, profile_toml
 from overlapviz.core.files.atomic_write import atomic_write_text
+from overlapviz.core.i18n import _
 from overlapviz.core.run_errors import BackendError
+from overlapviz.run_report import labelled
 
 BAR_WIDTH = 30
 DEVICE_PREFIX = "cuda:"
@@ -34,18 +36,22 @@ def add_calibrate(commands: Any) -> None:
     """Add ``overlapviz calibrate`` (its parser's `error` is how the command reports bad input)."""
     calibrate = commands.add_parser(
         "calibrate",
-        help="measure this machine's GPU (under a minute) and write a device profile for the model",
-        description="Measure this machine's NVIDIA GPU: copy bandwidth by size (pinned and pageable, each"
-        " direction, both at once), host time per call, the pipeline kernel's rate and latency. Write a device"
-        " profile the model runs like the shipped ones: by default into the user's profile folder"
-        f" ({user_profile_dir()}), where 'overlapviz devices' lists it and '--device NAME' finds it.",
+        help=_("measure this machine's GPU (under a minute) and write a device profile for the model"),
+        description=_(
+            "Measure this machine's NVIDIA GPU: copy bandwidth by size (pinned and pageable, each direction, both at"
+            " once), host time per call, the pipeline kernel's rate and latency. Write a device profile the model runs"
+            " like the shipped ones: by default into the user's profile folder ({folder}), where 'overlapviz devices'"
+            " lists it and '--device NAME' finds it."
+        ).format(folder=user_profile_dir()),
     )
     calibrate.set_defaults(command=calibrate_command, usage_error=calibrate.error)
-    calibrate.add_argument("--device", default=f"{DEVICE_PREFIX}0", metavar="cuda:N", help="the GPU (default cuda:0)")
+    calibrate.add_argument("--device", default=f"{DEVICE_PREFIX}0", metavar="cuda:N",
+                           help=_("the GPU (default cuda:0)"))
     where = calibrate.add_mutually_exclusive_group()
-    where.add_argument("--name", metavar="NAME", help="the profile's name in the user's folder (default: the GPU's)")
-    where.add_argument("-o", "--output", type=Path, metavar="FILE.toml", help="write the profile to this file instead")
-    calibrate.add_argument("--force", action="store_true", help="replace a profile file that exists")
+    where.add_argument("--name", metavar="NAME", help=_("the profile's name in the user's folder (default: the GPU's)"))
+    where.add_argument("-o", "--output", type=Path, metavar="FILE.toml",
+                       help=_("write the profile to this file instead"))
+    calibrate.add_argument("--force", action="store_true", help=_("replace a profile file that exists"))
 
 
 def calibrate_command(args: argparse.Namespace) -> int:
@@ -54,11 +60,13 @@ def calibrate_command(args: argparse.Namespace) -> int:
     index = device_index(args.device, fail)
     names = usable_gpus(fail)
     if index >= len(names):
-        fail(f"--device: there is no GPU {args.device}; this machine has {', '.join(_keys(names))}")
+        fail(_("--device: there is no GPU {device}; this machine has {gpus}").format(
+            device=args.device, gpus=", ".join(_keys(names))
+        ))
     gpu = names[index]
     destination = destination_of(args.output, args.name or default_name(gpu), fail)
     if destination.exists() and not args.force:
-        fail(f"{destination} exists; --force replaces it")
+        fail(_("{path} exists; --force replaces it").format(path=destination))
     from overlapviz.backends.cupy.calibrate import measure
 
     with ProgressBar(sys.stderr) as bar:
@@ -69,7 +77,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
         destination.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(destination, text)
     except OSError as error:
-        raise BackendError(f"cannot write {destination}: {error}") from None
+        raise BackendError(_("cannot write {path}: {error}").format(path=destination, error=error)) from None
     print("\n".join(report_lines(measured, values, destination, base, args.output is None)))
     return 0
 
@@ -78,7 +86,9 @@ def device_index(device: str, fail: UsageFailure) -> int:
     """``cuda:1`` (or ``1``) -> 1."""
     text = device.removeprefix(DEVICE_PREFIX)
     if not text.isdigit():
-        fail(f"--device: {device!r} is not a GPU; use {DEVICE_PREFIX}0, {DEVICE_PREFIX}1, ...")
+        fail(_("--device: {device} is not a GPU; use {first}, {second}, ...").format(
+            device=repr(device), first=f"{DEVICE_PREFIX}0", second=f"{DEVICE_PREFIX}1"
+        ))
     return int(text)
 
 
@@ -87,12 +97,12 @@ def usable_gpus(fail: UsageFailure) -> list[str]:
     try:
         registry.load_backend("cupy")
     except BackendError as error:
-        fail(f"calibrate measures a real NVIDIA GPU, and there is none to use here: {error}")
+        fail(_("calibrate measures a real NVIDIA GPU, and there is none to use here: {error}").format(error=error))
     from overlapviz.backends.cupy.calibrate import gpu_names
 
     names = gpu_names()
     if not names:
-        fail("calibrate measures a real NVIDIA GPU, and CUDA finds none on this machine")
+        fail(_("calibrate measures a real NVIDIA GPU, and CUDA finds none on this machine"))
     return names
 
 
@@ -110,16 +120,20 @@ def destination_of(output: Path | None, name: str, fail: UsageFailure) -> Path:
     """Where the profile goes: `output`, else NAME.toml in the user's folder (checked, not created)."""
     if output is None:
         if not is_valid_key(name):
-            fail(f"--name: {name!r} is not a profile name; use letters, digits, '-', '_' and '.'")
+            fail(_("--name: {name} is not a profile name; use letters, digits, '-', '_' and '.'").format(
+                name=repr(name)
+            ))
         if name in available_profiles():
-            fail(f"--name: {name!r} is a shipped profile's name; choose another")
+            fail(_("--name: {name} is a shipped profile's name; choose another").format(name=repr(name)))
         return user_profile_dir() / f"{name}{SUFFIX}"
     if output.suffix != SUFFIX:
-        fail(f"--output: {output} must end in {SUFFIX}, so that --device {output} reads it as a profile")
+        fail(_("--output: {path} must end in {suffix}, so that --device {path} reads it as a profile").format(
+            path=output, suffix=SUFFIX
+        ))
     if output.is_dir():
-        fail(f"--output: {output} is a folder")
+        fail(_("--output: {path} is a folder").format(path=output))
     if not output.parent.is_dir():
-        fail(f"--output: the folder {output.parent} does not exist")
+        fail(_("--output: the folder {folder} does not exist").format(folder=output.parent))
     return output
 
 
@@ -129,7 +143,7 @@ def profile_text(measured: Measurements) -> tuple[str, str, dict[str, Sourced]]:
     try:
         values = profile_values(measured, base)
     except CalibrationError as error:
-        raise BackendError(f"the measurements do not give a profile: {error}") from None
+        raise BackendError(_("the measurements do not give a profile: {error}").format(error=error)) from None
     facts = measured.facts
     header = [
         f"{measured.gpu_name} ({facts.get('link') or 'link unknown'}), measured by overlapviz calibrate on"
@@ -150,7 +164,7 @@ def check_loads(text: str) -> None:
         try:
             load_profile(str(path))
         except ProfileError as error:
-            raise BackendError(f"the profile written would not load: {error}") from None
+            raise BackendError(_("the profile written would not load: {error}").format(error=error)) from None
 
 
 def report_lines(
@@ -163,17 +177,22 @@ def report_lines(
 
     run_with = destination.stem if in_user_folder else str(destination)
     return [
-        f"device     {measured.gpu_name}, measured {measured.date}",
-        f"copies     pinned H2D {n('h2d_gbps')} GB/s, D2H {n('d2h_gbps')} GB/s, fixed cost {n('copy_latency_us')} us;"
-        f" both ways x{n('bidirectional_factor')}; pageable H2D {n('pageable_h2d_gbps')} GB/s,"
-        f" D2H {n('pageable_d2h_gbps')} GB/s",
-        f"kernel     launch {n('kernel_launch_us')} us; FMA {n('fma_base_ns_per_element')} ns/element +"
-        f" {n('fma_ns_per_element_iter')} ns/element-iteration, latency {n('fma_latency_ns')} ns",
-        f"host       cudaMemcpyAsync {n('memcpy_call_us')} us, kernel launch {n('launch_call_us')} us per call",
-        f"not measured: the {base} profile's values (each line of the file says which)",
-        f"wrote      {destination}",
-        f"run it     overlapviz run --device {run_with}",
-    ]
+        labelled(_("device"), _("{gpu}, measured {date}"), gpu=measured.gpu_name, date=measured.date),
+        labelled(_("copies"), _(
+            "pinned H2D {h2d} GB/s, D2H {d2h} GB/s, fixed cost {latency} us; both ways x{both}; pageable H2D"
+            " {pageable_h2d} GB/s, D2H {pageable_d2h} GB/s"
+        ), h2d=n("h2d_gbps"), d2h=n("d2h_gbps"), latency=n("copy_latency_us"), both=n("bidirectional_factor"),
+            pageable_h2d=n("pageable_h2d_gbps"), pageable_d2h=n("pageable_d2h_gbps")),
+        labelled(_("kernel"), _(
+            "launch {launch} us; FMA {base} ns/element + {per_iteration} ns/element-iteration, latency {latency} ns"
+        ), launch=n("kernel_launch_us"), base=n("fma_base_ns_per_element"), per_iteration=n("fma_ns_per_element_iter"),
+            latency=n("fma_latency_ns")),
+        labelled(_("host"), _("cudaMemcpyAsync {memcpy} us, kernel launch {launch} us per call"),
+                 memcpy=n("memcpy_call_us"), launch=n("launch_call_us")),
+        _("not measured: the {base} profile's values (each line of the file says which)").format(base=base),
+        labelled(_("wrote"), "{path}", path=str(destination)),
+        labelled(_("run it"), "overlapviz run --device {profile}", profile=run_with),
+    ]  # fmt: skip
 
 
 class ProgressBar:

@@ -15,10 +15,14 @@ from typing import Any
 
 from overlapviz.backends import registry
 from overlapviz.commands.errors import EXIT_FAILED, UsageError
+from overlapviz.core.i18n import N_, _
+from overlapviz.core.i18n.text_width import ljust
 from overlapviz.exercises import Exercise, ExerciseError, get_exercise, load_exercises
 from overlapviz.exercises.grading import Grade, check_answer, check_settings, read_settings
+from overlapviz.run_report import labelled
 
-_CHECK_HELP = """\
+# Formatted (with nothing) as every translated text is, so its literal braces are doubled.
+_CHECK_HELP = N_("""\
 Grade an answer to an exercise: a challenge's settings (--settings, a preset-style TOML file
 whose [config] table changes the exercise's setup), or a prediction's or a quiz's answer
 (--answer, a choice's key or a number). A prediction is judged against what the run
@@ -27,29 +31,32 @@ the model, on a calibrated profile (a profile name or a calibration file) or on 
 
 Exit status: 0 passed, 1 not passed (settings outside the exercise's limits fail their
 goal), 2 bad input (unknown exercise, unreadable or invalid file, an answer of the wrong kind).
---json prints {"passed": bool, "exercise": NAME, "kind": KIND, "goals": [{"goal",
-"measured", "passed"}], ...}.
-"""
+--json prints {{"passed": bool, "exercise": NAME, "kind": KIND, "goals": [{{"goal",
+"measured", "passed"}}], ...}}.
+""")
 
 
 def add_exercises(commands: Any) -> None:
     """Add ``overlapviz exercises`` and ``overlapviz exercise show|check``."""
-    listing = commands.add_parser("exercises", help="list the exercises, one per line: name, kind, title")
+    listing = commands.add_parser("exercises", help=_("list the exercises, one per line: name, kind, title"))
     listing.set_defaults(command=exercises_command)
-    exercise = commands.add_parser("exercise", help="show an exercise, or grade an answer to it")
-    actions = exercise.add_subparsers(title="actions", metavar="ACTION", required=True)
-    show = actions.add_parser("show", help="print an exercise's question, choices and hints")
+    exercise = commands.add_parser("exercise", help=_("show an exercise, or grade an answer to it"))
+    actions = exercise.add_subparsers(title=_("actions"), metavar="ACTION", required=True)
+    show = actions.add_parser("show", help=_("print an exercise's question, choices and hints"))
     show.add_argument("name", metavar="NAME")
     show.set_defaults(command=show_command)
-    check = actions.add_parser("check", help="grade an answer", description=_CHECK_HELP,
+    check = actions.add_parser("check", help=_("grade an answer"), description=_(_CHECK_HELP).format(),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("name", metavar="NAME")
     answer = check.add_mutually_exclusive_group(required=True)
-    answer.add_argument("--settings", type=Path, metavar="FILE.toml", help="a challenge's answer: settings in [config]")
-    answer.add_argument("--answer", metavar="VALUE", help="a prediction's or a quiz's answer: a choice's key, a number")
-    check.add_argument("--json", action="store_true", help="print one JSON object instead of a line per goal")
-    check.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), help="default: the setup's, else auto")
-    check.add_argument("--device", metavar="PROFILE", help="a simulated profile, a calibration file or a GPU")
+    answer.add_argument("--settings", type=Path, metavar="FILE.toml",
+                        help=_("a challenge's answer: settings in [config]"))
+    answer.add_argument("--answer", metavar="VALUE",
+                        help=_("a prediction's or a quiz's answer: a choice's key, a number"))
+    check.add_argument("--json", action="store_true", help=_("print one JSON object instead of a line per goal"))
+    check.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES),
+                       help=_("default: the setup's, else auto"))
+    check.add_argument("--device", metavar="PROFILE", help=_("a simulated profile, a calibration file or a GPU"))
     check.set_defaults(command=check_command)
 
 
@@ -67,9 +74,9 @@ def show_command(args: argparse.Namespace) -> int:
     exercise: Exercise = _exercise_errors_as_usage(lambda: get_exercise(args.name))
     lines = [f"{exercise.name}: {exercise.title} ({exercise.kind})", *textwrap.wrap(exercise.question, 88)]
     lines += [f"  {choice.key:<14} {choice.text}" for choice in exercise.choices]
-    lines += [f"goal       {goal.describe()}" for goal in exercise.goals]
-    lines += [f"limit      {limit.describe()}" for limit in exercise.limits]
-    lines += [f"hint       {hint}" for hint in exercise.hints]
+    lines += [labelled(_("goal"), "{goal}", goal=goal.describe()) for goal in exercise.goals]
+    lines += [labelled(_("limit"), "{limit}", limit=limit.describe()) for limit in exercise.limits]
+    lines += [labelled(_("hint"), "{hint}", hint=hint) for hint in exercise.hints]
     print("\n".join(lines))
     return 0
 
@@ -93,16 +100,21 @@ def _grade(args: argparse.Namespace) -> Grade:
 
 def grade_lines(grade: Grade) -> list[str]:
     """The grade as text: a line per goal, then passed or not."""
-    lines = [f"{'ok  ' if goal.passed else 'FAIL'}  {goal.goal}   (measured: {_shown(goal.measured)})"
-             for goal in grade.goals]
+    lines = [
+        _("{verdict}  {goal}   (measured: {measured})").format(
+            verdict=ljust(_("ok") if goal.passed else _("FAIL"), 4), goal=goal.goal, measured=_shown(goal.measured)
+        )
+        for goal in grade.goals
+    ]
     if grade.measured is not None and grade.measured.refused:
-        lines.append(f"refused    {grade.measured.refused}")
-    return [*lines, f"{grade.exercise}: {'passed' if grade.passed else 'not passed'}"]
+        lines.append(labelled(_("refused"), "{reason}", reason=grade.measured.refused))
+    verdict = _("{exercise}: passed") if grade.passed else _("{exercise}: not passed")
+    return [*lines, verdict.format(exercise=grade.exercise)]
 
 
 def _shown(value: object) -> str:
     if value is None:
-        return "nothing"
+        return _("nothing")
     return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 

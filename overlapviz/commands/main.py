@@ -7,6 +7,7 @@ into one line and an exit code (`overlapviz.commands.errors`), never a traceback
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import sys
@@ -32,6 +33,7 @@ from overlapviz.core.i18n import UnknownLanguageError, _, available_languages, s
 from overlapviz.core.run_errors import BackendError
 from overlapviz.desktop_entry import install_desktop_entry
 from overlapviz.presets import PresetError
+from overlapviz.run_report import labelled
 from overlapviz.session import UnknownDeviceError
 
 Command = Callable[[argparse.Namespace], int]
@@ -64,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     never_fail_to_print()
     set_language()  # the environment's, until --lang says otherwise
+    _early_language(sys.argv[1:] if argv is None else argv)
     try:
         args = _parse(argv)
         if getattr(args, "lang", None):
@@ -83,6 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
 
 
+def _early_language(argv: Sequence[str]) -> None:
+    """Speak --lang's language before parsing: --help prints the options' help while the parser reads them."""
+    argv = list(argv[: list(argv).index("--")] if "--" in argv else argv)  # a script's own arguments are not ours
+    for flag, value in zip(argv, [*argv[1:], ""], strict=False):  # the last flag's value: ""
+        code = value if flag == "--lang" else flag.removeprefix("--lang=") if flag.startswith("--lang=") else None
+        if code:
+            with contextlib.suppress(UnknownLanguageError):  # parsing names it, in the environment's language
+                set_language(code)
+
+
 def never_fail_to_print() -> None:
     r"""Write what the terminal's encoding cannot hold escaped (``\ud800``), never stopping on it.
 
@@ -97,12 +110,12 @@ def never_fail_to_print() -> None:
 class _InstallDesktop(argparse.Action):
     """``--install-desktop``: write the desktop entry (`desktop_entry`), say where, and stop, as --version does."""
 
-    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+    def __call__(self, parser: argparse.ArgumentParser, *_values: object) -> NoReturn:
         try:
             path = install_desktop_entry()
         except OSError as error:
-            raise UsageError(f"--install-desktop: {error}") from None
-        print(f"wrote      {path}")
+            raise UsageError(_("--install-desktop: {error}").format(error=error)) from None
+        print(labelled(_("wrote"), "{path}", path=str(path)))
         raise SystemExit(0)
 
 
@@ -110,15 +123,17 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the parser with every subcommand."""
     parser = _Parser(
         prog=PROG,
-        description="See where asynchronous GPU copies and kernels overlap. With no command, start the app;"
-        " with a file (overlapviz FILE), start it on that file.",
+        description=_(
+            "See where asynchronous GPU copies and kernels overlap. With no command, start the app; with a file"
+            " (overlapviz FILE), start it on that file."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.add_argument("--install-desktop", action=_InstallDesktop, nargs=0,
-                        help="add the app to the desktop's menu and to its 'Open with' for traces, then exit")
+                        help=_("add the app to the desktop's menu and to its 'Open with' for traces, then exit"))
     parser.set_defaults(command=app_command)
     add_lang(parser)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(commands)
     for subparser in commands.choices.values():
@@ -130,8 +145,8 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
     """``--lang LANG``, before or after the command; a subcommand's absent --lang leaves the main one's."""
     languages = ", ".join(available_languages())
     parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS,
-                        help=f"the language of the findings and summaries ({languages}); default: LC_ALL,"
-                        " LC_MESSAGES or LANG, else en")
+                        help=_("the language of the findings and summaries ({languages}); default: LC_ALL,"
+                               " LC_MESSAGES or LANG, else en").format(languages=languages))
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:

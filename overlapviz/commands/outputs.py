@@ -11,6 +11,7 @@ from overlapviz.core.files.atomic_write import written_together
 from overlapviz.core.files.columnar_write import export_columnar, is_columnar_name
 from overlapviz.core.files.trace_export import export_chrome, export_csv
 from overlapviz.core.files.write_destination import DestinationError, check_destination
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.spans import Trace
 from overlapviz.session import RunResult
 
@@ -20,7 +21,7 @@ def output_paths(path: Path | None, runs: int) -> list[Path]:
     if path is None:
         return []
     if not path.name:  # "/" or ".": no file name to derive FILE-a from
-        raise UsageError(f"cannot write {path}: it is a folder")
+        raise UsageError(_("cannot write {path}: it is a folder").format(path=path))
     paths = [path] if runs == 1 else [path.with_name(f"{path.stem}-{k}{path.suffix}") for k in "ab"[:runs]]
     for each in paths:
         check_writable(each)

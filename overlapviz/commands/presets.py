@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from overlapviz.core.i18n import _
 from overlapviz.presets import lessons, load_presets
 
 
 def add_presets(commands: Any) -> None:
     """Add ``overlapviz presets``."""
-    presets = commands.add_parser("presets", help="list the presets, one per line: name, then title")
+    presets = commands.add_parser("presets", help=_("list the presets, one per line: name, then title"))
     presets.set_defaults(command=presets_command)
     presets.add_argument("--lessons", action="store_true",
-                         help="list only the lessons, in their order: number, name, title")
+                         help=_("list only the lessons, in their order: number, name, title"))
 
 
 def presets_command(args: argparse.Namespace) -> int:

@@ -28,10 +28,11 @@ from overlapviz.core.analysis.time_window import WindowError, clip_to_window, pa
 from overlapviz.core.files.atomic_write import written_together
 from overlapviz.core.files.trace_export import export_chrome
 from overlapviz.core.files.write_destination import DestinationError, check_destination
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.to_trace import EmptyTraceError
 from overlapviz.record_block import Recorder
-from overlapviz.run_report import finite_json, json_run, summary_lines
+from overlapviz.run_report import finite_json, json_run, labelled, summary_lines
 from overlapviz.session import RunResult, analyse
 
 UsageFailure = Callable[[str], NoReturn]
@@ -43,32 +44,32 @@ def add_profile(commands: Any) -> None:
     """Add ``overlapviz profile`` (its parser's `error` is how the command reports bad input)."""
     profile = commands.add_parser(
         "profile",
-        help="run a Python script, recording its GPU copies, kernels and API calls, and analyse them",
-        description="Run a Python script in this process (as 'python SCRIPT ARGS' would), record the CUDA"
+        help=_("run a Python script, recording its GPU copies, kernels and API calls, and analyse them"),
+        description=_("Run a Python script in this process (as 'python SCRIPT ARGS' would), record the CUDA"
         " copies, kernels and API calls it makes with CUPTI, and print their figures and findings as"
         " 'overlapviz analyze' prints a trace file's. Needs CuPy, cupti-python and an NVIDIA GPU; the"
         " script may use CuPy or PyTorch. Memsets and NVTX ranges are not recorded. Put '--' before the"
-        " script when its arguments look like options.",
+        " script when its arguments look like options."),
     )
     profile.set_defaults(command=profile_command, usage_error=profile.error)
-    profile.add_argument("--out", type=Path, metavar="TRACE.json", help="write the recording as a Chrome trace")
-    profile.add_argument("--png", type=Path, metavar="OUT.png", help="draw the recording (.svg: as SVG)")
+    profile.add_argument("--out", type=Path, metavar="TRACE.json", help=_("write the recording as a Chrome trace"))
+    profile.add_argument("--png", type=Path, metavar="OUT.png", help=_("draw the recording (.svg: as SVG)"))
     profile.add_argument(
         "--window", metavar="START:END",
-        help="only this part of the recording, in ms from its start (e.g. 2:4.5, or 10: to the end)",
+        help=_("only this part of the recording, in ms from its start (e.g. 2:4.5, or 10: to the end)"),
     )  # fmt: skip
     profile.add_argument(
         "--open",
         action="store_true",
-        help="then show the recording in the app (the file --out names, else one in the temporary folder)",
+        help=_("then show the recording in the app (the file --out names, else one in the temporary folder)"),
     )
     profile.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object instead of the summary (the script's own output goes to stderr)",
+        help=_("print one JSON object instead of the summary (the script's own output goes to stderr)"),
     )
-    profile.add_argument("script", type=Path, metavar="SCRIPT.py", help="the Python script to run")
-    profile.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help="the script's arguments")
+    profile.add_argument("script", type=Path, metavar="SCRIPT.py", help=_("the Python script to run"))
+    profile.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help=_("the script's arguments"))
 
 
 def profile_command(args: argparse.Namespace) -> int:
@@ -84,7 +85,7 @@ def profile_command(args: argparse.Namespace) -> int:
         try:
             result = analyse(clip_to_window(result.trace, parse_window(args.window, result.trace)))
         except WindowError as error:
-            fail(f"--window: {error}")
+            fail(_("--window: {error}").format(error=error))
     out: Path | None = args.out
     if args.open and out is None:
         out = Path(tempfile.gettempdir()) / OPEN_NAME.format(stem=script.stem)
@@ -112,12 +113,14 @@ def _recorded(script: Path, script_args: list[str], quiet: bool, fail: UsageFail
     try:
         recorder.__exit__(None, None, None)
     except Exception as error:  # the final synchronize: a GPU the script left broken says so here
-        print(f"overlapviz: error: the recording could not be finished: {_one_line(str(error))}", file=sys.stderr)
+        why = _("the recording could not be finished: {error}").format(error=_one_line(str(error)))
+        print(_("{program}: error: {message}").format(program="overlapviz", message=why), file=sys.stderr)
         return None, ending
     try:
         return recorder.result, ending
     except EmptyTraceError:
-        print(f"overlapviz: {script} issued no host-device copy and no kernel: nothing to show", file=sys.stderr)
+        print(_("overlapviz: {script} issued no host-device copy and no kernel: nothing to show").format(script=script),
+              file=sys.stderr)
         return None, ending
 
 
@@ -129,8 +132,9 @@ def _report(args: argparse.Namespace, result: RunResult, ending: str, written: l
         report = {"script": str(script), "script_args": script_args, "script_ending": ending or None}
         print(json.dumps(finite_json({**report, **json_run(None, result)}), indent=2))
         return
-    lines = [f"script     {' '.join([str(script), *script_args])}", *summary_lines(None, result)]
-    print("\n".join([*lines, *(f"wrote      {path}" for path in written)]))
+    command = " ".join([str(script), *script_args])
+    lines = [labelled(_("script"), "{command}", command=command), *summary_lines(None, result)]
+    print("\n".join([*lines, *(labelled(_("wrote"), "{path}", path=str(path)) for path in written)]))
     _say_ending(ending)
 
 
@@ -149,7 +153,9 @@ def run_script(script: Path, script_args: list[str], quiet: bool = False) -> str
     except SystemExit as done:
         return _exit_text(done.code)
     except (Exception, KeyboardInterrupt) as error:
-        return f"the script stopped with {type(error).__name__}: {_one_line(str(error))}{_where(error, script)}"
+        return _("the script stopped with {error}: {message}{where}").format(
+            error=type(error).__name__, message=_one_line(str(error)), where=_where(error, script)
+        )
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
     return ""
@@ -159,14 +165,14 @@ def _exit_text(code: object) -> str:
     if code is None or code == 0:
         return ""
     if isinstance(code, int):
-        return f"the script exited with code {code}"
-    return f"the script exited: {_one_line(str(code))}"
+        return _("the script exited with code {code}").format(code=code)
+    return _("the script exited: {message}").format(message=_one_line(str(code)))
 
 
 def _where(error: BaseException, script: Path) -> str:
     """`` (at script.py:12)``: the last line of the script's own code the error passed through."""
     inside = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename) == script]
-    return f" (at {script}:{inside[-1].lineno})" if inside else ""
+    return _(" (at {script}:{line})").format(script=script, line=inside[-1].lineno) if inside else ""
 
 
 def _one_line(text: str) -> str:
@@ -175,15 +181,15 @@ def _one_line(text: str) -> str:
 
 def _say_ending(ending: str) -> None:
     if ending:
-        print(f"overlapviz: {ending}", file=sys.stderr)
+        print(_("overlapviz: {ending}").format(ending=ending), file=sys.stderr)
 
 
 def _check_inputs(script: Path, args: argparse.Namespace, fail: UsageFailure) -> None:
     """Fail before the script runs when it cannot be run or an output cannot be written."""
     if not script.exists():
-        fail(f"{script}: no such script")
+        fail(_("{script}: no such script").format(script=script))
     if not script.is_file():
-        fail(f"{script}: not a file")
+        fail(_("{script}: not a file").format(script=script))
     for path in (args.out, args.png):
         if path is not None:
             try:
@@ -212,7 +218,7 @@ def _together(fail: UsageFailure) -> Iterator[None]:
         with written_together():
             yield
     except OSError as error:
-        fail(f"cannot write: {error}")
+        fail(_("cannot write: {error}").format(error=error))
 
 
 def _draw(trace: Trace, path: Path, render: Any) -> Path:

@@ -11,11 +11,13 @@ from overlapviz.commands.errors import UsageError
 from overlapviz.commands.pictures import PICTURE_FORMATS_HELP, add_picture_options, check_picture, draw
 from overlapviz.core.analysis.time_window import WindowError
 from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.kineto_early import kineto_helpers_started_for
 from overlapviz.importers.read import read_trace_file
+from overlapviz.run_report import labelled
 
-_RENDER_HELP = f"""\
+_RENDER_HELP = N_("""\
 Draw a trace file as the app exports it: caption, colour key, timeline and the findings as
 callouts. No display needed. The trace is one overlapviz wrote (run --trace, the app's Export
 Chrome trace, profile --out), a PyTorch profiler trace or an Nsight Systems SQLite export,
@@ -27,28 +29,28 @@ small margin; a run of overlapviz all of it. --window picks the part yourself, a
 View > Time window does: the picture, its caption and its callouts are then of that part
 alone.
 
-{PICTURE_FORMATS_HELP}
-"""
+{formats}
+""")
 
 
 def add_render(commands: Any) -> None:
     """Add ``overlapviz render``."""
     render = commands.add_parser(
         "render",
-        help="draw a trace file (overlapviz, PyTorch profiler or Nsight Systems) to a PNG or SVG",
-        description=_RENDER_HELP,
+        help=_("draw a trace file (overlapviz, PyTorch profiler or Nsight Systems) to a PNG or SVG"),
+        description=_(_RENDER_HELP).format(formats=PICTURE_FORMATS_HELP),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     render.set_defaults(command=render_command)
     render.add_argument(
-        "trace", type=Path, metavar="TRACE", help="the trace to draw (.json, .ovz, .sqlite, gzipped or not)"
+        "trace", type=Path, metavar="TRACE", help=_("the trace to draw (.json, .ovz, .sqlite, gzipped or not)")
     )
     render.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.png",
-                        help="the picture to write: OUT.png or OUT.svg")
+                        help=_("the picture to write: OUT.png or OUT.svg"))
     render.add_argument(
         "--window", metavar="START:END|NAME",
-        help="draw only this part: ms from the trace's start as the app's time axis shows them (e.g. 2:4.5, or 10:"
-        " to the end), or the NVTX / record_function range of that name (e.g. ProfilerStep#3; NAME#k its k-th)",
+        help=_("draw only this part: ms from the trace's start as the app's time axis shows them (e.g. 2:4.5, or 10:"
+        " to the end), or the NVTX / record_function range of that name (e.g. ProfilerStep#3; NAME#k its k-th)"),
     )  # fmt: skip
     add_picture_options(render)
 
@@ -60,7 +62,7 @@ def render_command(args: argparse.Namespace) -> int:
         trace = _read(args.trace)
     if args.window is not None:
         trace = _windowed(trace, args.window)
-    print(f"wrote      {draw([trace], [''], args.output, args.width, args.theme)}")
+    print(labelled(_("wrote"), "{path}", path=str(draw([trace], [""], args.output, args.width, args.theme))))
     return 0
 
 
@@ -70,7 +72,7 @@ def _read(path: Path) -> Trace:
     except TraceFormatError as error:
         raise UsageError(str(error)) from None
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+        raise UsageError(_("cannot read {path}: {error}").format(path=path, error=error.strerror or error)) from None
 
 
 def _windowed(trace: Trace, text: str) -> Trace:
@@ -78,4 +80,4 @@ def _windowed(trace: Trace, text: str) -> Trace:
     try:
         return cut_trace(trace, text_window(trace, text))
     except WindowError as error:
-        raise UsageError(f"--window: {error}") from None
+        raise UsageError(_("--window: {error}").format(error=error)) from None

@@ -14,6 +14,7 @@ from typing import Any
 
 from overlapviz.commands.errors import UsageError
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.i18n import _
 from overlapviz.lab.client import CA_FILE_ENV, LabClient, LabError, LabRunFailed, new_client_id
 from overlapviz.lab.client_result import LabRun, lab_run
 from overlapviz.presets import Preset
@@ -24,15 +25,19 @@ TOKEN_ENV = "OVERLAPVIZ_TOKEN"
 def add_server_options(group: Any) -> None:
     """``--server``, ``--token`` and ``--ca-file``, in the run command's "where to run" group."""
     group.add_argument(
-        "--server", metavar="URL", help="run on the class's lab GPU server at URL (http://HOST:PORT) instead of here"
+        "--server", metavar="URL", help=_("run on the class's lab GPU server at URL (http://HOST:PORT) instead of here")
     )
     group.add_argument(
-        "--token", metavar="T", help=f"the class's join code or token for --server (default: ${TOKEN_ENV})"
+        "--token",
+        metavar="T",
+        help=_("the class's join code or token for --server (default: ${variable})").format(variable=TOKEN_ENV),
     )
     group.add_argument(
         "--ca-file",
         metavar="CERT.pem",
-        help=f"trust this certificate for an https --server, besides the system's (default: ${CA_FILE_ENV})",
+        help=_("trust this certificate for an https --server, besides the system's (default: ${variable})").format(
+            variable=CA_FILE_ENV
+        ),
     )
 
 
@@ -47,10 +52,11 @@ def run_remote(args: argparse.Namespace, configs: list[PipelineConfig], devices:
         The run itself failed on the server (a failed run, not bad input).
     """
     if args.backend is not None:
-        raise UsageError("--backend cannot go with --server: the lab server runs on its own GPU")
+        raise UsageError(_("--backend cannot go with --server: the lab server runs on its own GPU"))
     credential = args.token or os.environ.get(TOKEN_ENV, "")
     if not credential.strip():
-        raise UsageError(f"--server needs the class's join code: give --token T or set {TOKEN_ENV}")
+        message = _("--server needs the class's join code: give --token T or set {variable}")
+        raise UsageError(message.format(variable=TOKEN_ENV))
     try:
         client = LabClient(args.server, credential, new_client_id(), ca_file=args.ca_file)
         return [_run_one(client, config, device) for config, device in zip(configs, devices, strict=True)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from overlapviz.core.i18n import _, decimal_text, grouped, pgettext
+from overlapviz.core.i18n import N_, _, decimal_text, grouped, ncount, pgettext
 
 IRREGULAR_PLURALS = {"copy": "copies", "prefetch": "prefetches"}
 NS_PER_MS = 1_000_000
@@ -28,11 +28,26 @@ def plural(noun: str, count: int) -> str:
     return f"{head}{space}{IRREGULAR_PLURALS.get(last, last + 's')}"
 
 
+# The labels a trace counts what it does not draw under (`TraceMeta.not_shown`'s keys, English in
+# its files), each with its words for one and for many in the active language.
+COUNTED_LABELS = {
+    "host-to-host copies": (N_("{count} host-to-host copy"), N_("{count} host-to-host copies")),
+    "copies of an unknown kind": (N_("{count} copy of an unknown kind"), N_("{count} copies of an unknown kind")),
+    "annotation ranges as the GPU ran them": (
+        N_("{count} annotation range as the GPU ran it"), N_("{count} annotation ranges as the GPU ran them")
+    ),
+    "memsets": (N_("{count} memset"), N_("{count} memsets")),
+}
+
+
 def counted(count: int, plural_phrase: str) -> str:
     """``1 memset``, ``2 memsets``, ``1 copy of an unknown kind``: a count before a phrase given in the plural.
 
-    For labels kept in the plural where they are keys (the counts of what a trace does not draw).
+    For labels kept in the plural where they are keys (the counts of what a trace does not draw);
+    a label of `COUNTED_LABELS` is said in the active language.
     """
+    if plural_phrase in COUNTED_LABELS:
+        return ncount(*COUNTED_LABELS[plural_phrase], count)
     if count != 1:
         return f"{grouped(count)} {plural_phrase}"
     head, of, tail = plural_phrase.partition(" of ")

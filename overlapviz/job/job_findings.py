@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from overlapviz.core.i18n import N_, _, grouped, ngettext
 from overlapviz.core.number_text import duration_text, fixed
 from overlapviz.job.clocks import RankClock
 from overlapviz.job.matching import MatchedCollectives
@@ -27,8 +28,8 @@ STRAGGLER_MIN_NS = 20_000  # later than this, and than twice the clocks' uncerta
 OUTLIER_POINTS = 30.0  # percentage points between the ranks that hide less and the others
 PAGEABLE_SHARE = 0.5
 OVERLAP_FIGURES = {
-    "copy_hidden_pct": "copy time hidden", "comm_hidden_pct": "communication hidden",
-    "engines_together_pct": "engines together", "efficiency_pct": "efficiency",
+    "copy_hidden_pct": N_("copy time hidden"), "comm_hidden_pct": N_("communication hidden"),
+    "engines_together_pct": N_("engines together"), "efficiency_pct": N_("efficiency"),
 }  # fmt: skip
 
 
@@ -55,7 +56,7 @@ def job_findings(ranks: Sequence[RankSummary], clocks: Sequence[RankClock],
     """
     found = [f for f in (_straggler(ranks, clocks, matched), _pageable_ranks(ranks)) if f is not None]
     outliers = sorted(_overlap_outliers(ranks), key=lambda weighed: -weighed[0])
-    return found + [finding for _, finding in outliers]
+    return found + [finding for _lost, finding in outliers]
 
 
 def _straggler(ranks: Sequence[RankSummary], clocks: Sequence[RankClock],
@@ -79,10 +80,14 @@ def _straggler(ranks: Sequence[RankSummary], clocks: Sequence[RankClock],
     if latest[who] < STRAGGLER_SHARE * shared.sum() or typical < max(STRAGGLER_MIN_NS, 2 * uncertainty):
         return None
     name = ranks[who].rank
-    return JobFinding("straggler", f"Rank {name} starts {latest[who]} of {int(shared.sum())} matched collectives"
-                      f" last, typically {duration_text(typical)} after the median rank: the other ranks wait in"
-                      f" their collectives for it (clocks aligned to within {duration_text(uncertainty)}).",
-                      (name,) if name is not None else ())  # fmt: skip
+    message = _(
+        "Rank {rank} starts {last} of {matched} matched collectives last, typically {late} after the median rank:"
+        " the other ranks wait in their collectives for it (clocks aligned to within {margin})."
+    ).format(
+        rank=name, last=grouped(int(latest[who])), matched=grouped(int(shared.sum())), late=duration_text(typical),
+        margin=duration_text(uncertainty),
+    )  # fmt: skip
+    return JobFinding("straggler", message, (name,) if name is not None else ())
 
 
 def _pageable_ranks(ranks: Sequence[RankSummary]) -> JobFinding | None:
@@ -93,10 +98,14 @@ def _pageable_ranks(ranks: Sequence[RankSummary]) -> JobFinding | None:
     if not pageable or len(pinned) <= len(pageable):
         return None
     names = _names(ranks, pageable)
-    verb = "copies" if len(names) == 1 else "copy"
-    return JobFinding("pageable-ranks", f"{ranks_text(names, len(ranks))} {verb} from pageable host memory where the"
-                      f" other {len(pinned)} ranks' copies are pinned: the driver stages such copies and they"
-                      " cannot overlap; pin their buffers (pin_memory=True) as the others do.", names)  # fmt: skip
+    message = ngettext(
+        "{ranks} copies from pageable host memory where the other {others} ranks' copies are pinned: the driver"
+        " stages such copies and they cannot overlap; pin their buffers (pin_memory=True) as the others do.",
+        "{ranks} copy from pageable host memory where the other {others} ranks' copies are pinned: the driver"
+        " stages such copies and they cannot overlap; pin their buffers (pin_memory=True) as the others do.",
+        len(names),
+    ).format(ranks=ranks_text(names, len(ranks)), others=grouped(len(pinned)))
+    return JobFinding("pageable-ranks", message, names)
 
 
 def _overlap_outliers(ranks: Sequence[RankSummary]) -> list[tuple[float, JobFinding]]:
@@ -130,14 +139,17 @@ def _outlier_finding(ranks: Sequence[RankSummary], title: str, values: dict[int,
                      low: list[int], high: list[int]) -> tuple[float, JobFinding]:  # fmt: skip
     high_median = float(np.median([values[n] for n in high]))
     if len(high) == 1:
-        against = f"on rank {ranks[high[0]].rank}"
+        against = _("on rank {rank}").format(rank=ranks[high[0]].rank)
     elif len(low) < len(high):
-        against = "on the other ranks (median)"
+        against = _("on the other ranks (median)")
     else:  # no majority to call "the others": compare with the better group, and say that the ranks split
-        against = f"on the other {len(high)} ranks (median); the ranks fall in two groups"
+        split = _("on the other {count} ranks (median); the ranks fall in two groups")
+        against = split.format(count=grouped(len(high)))
     names = _names(ranks, sorted(low, key=lambda n: ranks[n].rank or 0))
-    message = f"{ranks_text(names, len(ranks))}: {title} {_percent_range([values[n] for n in low])} against" \
-              f" {fixed(high_median, 0)} % {against}."  # fmt: skip
+    message = _("{ranks}: {figure} {values} against {median} % {against}.").format(
+        ranks=ranks_text(names, len(ranks)), figure=_(title), values=_percent_range([values[n] for n in low]),
+        median=fixed(high_median, 0), against=against,
+    )  # fmt: skip
     lost = sum(high_median - values[n] for n in low)
     return lost, JobFinding("overlap-outlier", message, names)
 

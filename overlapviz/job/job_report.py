@@ -6,18 +6,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.core.analysis.metrics import ns_to_ms
+from overlapviz.core.i18n import N_, _, grouped, ngettext, pgettext
+from overlapviz.core.i18n.text_width import display_width, rjust
 from overlapviz.core.number_text import duration_text
 from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
 from overlapviz.job.job_findings import JobFinding
 from overlapviz.job.reduce import JobSummary
 from overlapviz.job.summary import RankFigures, RankSummary
-from overlapviz.run_report import finite_json, percent_text
+from overlapviz.run_report import finite_json, labelled, percent_text
 
-# The table's columns, title and figure (the rank overview's tooltips name them so too).
+# The table's columns, title and figure (the rank overview's tooltips name them so too); the
+# titles are marked for translation and said in the active language where the table is written.
 FIGURE_COLUMNS = (
-    ("makespan", "makespan_ns"), ("copy hidden", "copy_hidden_pct"), ("comm hidden", "comm_hidden_pct"),
-    ("engines together", "engines_together_pct"), ("efficiency", "efficiency_pct"),
-    ("host blocked", "host_blocked_ns"), ("exposed comm", "exposed_comm_ns"),
+    (N_("makespan"), "makespan_ns"), (N_("copy hidden"), "copy_hidden_pct"), (N_("comm hidden"), "comm_hidden_pct"),
+    (N_("engines together"), "engines_together_pct"), (N_("efficiency"), "efficiency_pct"),
+    (N_("host blocked"), "host_blocked_ns"), (N_("exposed comm"), "exposed_comm_ns"),
 )  # fmt: skip
 # The job's findings that single out one rank, which every other rank waits for: its row is marked
 # as a worst figure's is. Findings of many ranks (pageable copies, overlap outliers) mark none.
@@ -70,23 +73,24 @@ def job_json(job: JobSummary) -> dict[str, Any]:
 
 def job_lines(job: JobSummary) -> list[str]:
     """The table, one row per rank (the worst and the straggler marked ``*``), then the job's lines and findings."""
-    rows = [["rank", *(title for title, _ in FIGURE_COLUMNS), "worst at"]]
+    rows = [[_("rank"), *(_(title) for title, _figure in FIGURE_COLUMNS), _("worst at")]]
     rows += [_row(rank, rank_marks(job, rank.rank)) for rank in job.ranks]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     table = [_table_line(row, widths) for row in rows]
     findings = [f"  - {finding.message}" for finding in job.findings]
-    return [*table, "", *_job_head(job), "findings" if findings else "findings   none", *findings]
+    return [*table, "", *_job_head(job), _("findings") if findings else labelled(_("findings"), _("none")), *findings]
 
 
 def _table_line(row: list[str], widths: list[int]) -> str:
     """The cells right-aligned in their columns, the last (why the rank is marked) as it is."""
-    cells = [cell.rjust(width) for cell, width in zip(row[:-1], widths, strict=False)]
+    cells = [rjust(cell, width) for cell, width in zip(row[:-1], widths, strict=False)]
     return "  ".join([*cells, row[-1]]).rstrip()
 
 
 def _row(rank: RankSummary, marks: RankMarks) -> list[str]:
-    cells = [figure_text(rank.figures, figure) for _, figure in FIGURE_COLUMNS]
-    return [f"{'*' if marks else ' '}{rank.rank}", *cells, ", ".join(marks.titles)]
+    cells = [figure_text(rank.figures, figure) for _title, figure in FIGURE_COLUMNS]
+    why = [_(title) for title in marks.worst_at] + [finding.code for finding in marks.findings]
+    return [f"{'*' if marks else ' '}{rank.rank}", *cells, pgettext("list", ", ").join(why)]
 
 
 def figure_text(figures: RankFigures, figure: str) -> str:
@@ -97,21 +101,20 @@ def figure_text(figures: RankFigures, figure: str) -> str:
 
 def _job_head(job: JobSummary) -> list[str]:
     world = job.world_size
-    of = (
-        ""
-        if world is None
-        else f" of {world}" + (f" ({world - len(job.ranks)} not given)" if world > len(job.ranks) else "")
-    )
+    of = "" if world is None else _(" of {world}").format(world=grouped(world))
+    if world is not None and world > len(job.ranks):
+        of += _(" ({count} not given)").format(count=grouped(world - len(job.ranks)))
     uncertainty = job_uncertainty_ns(job.clocks)
     within = (
-        "to within an unknown margin (the hosts' clocks)"
+        _("to within an unknown margin (the hosts' clocks)")
         if uncertainty is None
-        else f"to within {duration_text(uncertainty)}"
+        else _("to within {margin}").format(margin=duration_text(uncertainty))
     )
     matched = max((clock.matched for clock in job.clocks), default=0)
+    ranks = ngettext("{count} rank{of}   makespan {makespan} (clocks aligned)",
+                     "{count} ranks{of}   makespan {makespan} (clocks aligned)", len(job.ranks))  # fmt: skip
+    clocks = _("aligned on {what} ({count} matched), {within}") if matched else _("aligned on {what}, {within}")
     return [
-        f"job        {len(job.ranks)} ranks{of}   makespan {duration_text(job.makespan_ns)} (clocks aligned)",
-        f"clocks     aligned on {aligned_on(job.clocks)}"
-        + (f" ({matched} matched)" if matched else "")
-        + f", {within}",
+        labelled(_("job"), ranks, count=grouped(len(job.ranks)), of=of, makespan=duration_text(job.makespan_ns)),
+        labelled(_("clocks"), clocks, what=aligned_on(job.clocks), count=grouped(matched), within=within),
     ]

@@ -22,14 +22,15 @@ import urllib.request
 from collections.abc import Mapping
 from typing import Any
 
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.run_errors import BackendError
 
 STATUS_TIMEOUT_S = 5.0  # the queue's state is a quick answer, or none
 RUN_TIMEOUT_S = 600.0  # a run may wait in the class's queue behind others' runs
 CLIENT_HEADER = "X-Overlapviz-Client"
 CA_FILE_ENV = "OVERLAPVIZ_CA_FILE"
-_NOT_ACCEPTED = "the join code was not accepted (check it with your instructor)"
-_TRUST_HINT = f"if the class's server has a certificate of its own, trust it with --ca-file or ${CA_FILE_ENV}"
+_NOT_ACCEPTED = N_("the join code was not accepted (check it with your instructor)")
+_TRUST_HINT = N_("if the class's server has a certificate of its own, trust it with --ca-file or ${variable}")
 
 
 class LabError(BackendError):
@@ -70,7 +71,8 @@ def server_url(text: str) -> str:
     except ValueError:  # a port that is no number
         usable = False
     if not usable:
-        raise LabError(f"not a lab server address: {text or 'nothing given'} (write it as http://HOST:PORT)")
+        given = text or _("nothing given")
+        raise LabError(_("not a lab server address: {given} (write it as http://HOST:PORT)").format(given=given))
     return text.rstrip("/")
 
 
@@ -94,7 +96,8 @@ def tls_context(ca_file: str | None) -> ssl.SSLContext:
         except (OSError, ssl.SSLError) as error:
             said = " ".join(str(error.strerror or error).split())
             where = f"--ca-file / ${CA_FILE_ENV} {ca_file}"
-            raise LabError(f"{where}: no certificates can be read from it ({said})") from None
+            message = _("{where}: no certificates can be read from it ({error})")
+            raise LabError(message.format(where=where, error=said)) from None
     return context
 
 
@@ -189,7 +192,8 @@ class LabClient:
         except urllib.error.HTTPError as error:
             raise http_error(error.code, _error_line(error), error.headers.get("Retry-After")) from None
         except TimeoutError:
-            raise LabUnreachable(f"the lab server at {self.url} did not answer within {timeout:.0f} s") from None
+            message = _("the lab server at {url} did not answer within {seconds} s")
+            raise LabUnreachable(message.format(url=self.url, seconds=f"{timeout:.0f}")) from None
         except (urllib.error.URLError, OSError, ValueError) as error:
             raise self.unreachable(error) from None
         return self._json(raw)
@@ -199,32 +203,33 @@ class LabClient:
         reason = getattr(error, "reason", None) or error
         said = " ".join(str(reason).split())
         if isinstance(reason, ssl.SSLCertVerificationError):
-            said = f"{said} ({_TRUST_HINT})"
-        return LabUnreachable(f"cannot reach the lab server at {self.url}: {said}")
+            said = f"{said} ({_(_TRUST_HINT).format(variable=CA_FILE_ENV)})"
+        return LabUnreachable(_("cannot reach the lab server at {url}: {error}").format(url=self.url, error=said))
 
     def _json(self, raw: bytes) -> dict[str, Any]:
         try:
             answer = json.loads(raw)
         except (ValueError, RecursionError):
-            raise LabError(f"the lab server at {self.url} sent an answer that is not JSON") from None
+            raise LabError(_("the lab server at {url} sent an answer that is not JSON").format(url=self.url)) from None
         if not isinstance(answer, dict):
-            raise LabError(f"the lab server at {self.url} sent an answer that is not a JSON object")
+            raise LabError(_("the lab server at {url} sent an answer that is not a JSON object").format(url=self.url))
         return answer
 
 
 def http_error(code: int, reason: str, retry_after: str | None = None) -> LabError:
     """The `LabError` for an answer with HTTP status `code` and the server's one-line `reason`."""
     if code == 401:
-        return LabError(_NOT_ACCEPTED)
+        return LabError(_(_NOT_ACCEPTED))
     if code == 403:
         return LabForbidden(reason)
     if code == 429:
-        return LabError(f"the lab server is busy with your runs: {retry_text(retry_after)} ({reason})")
+        message = _("the lab server is busy with your runs: {retry} ({reason})")
+        return LabError(message.format(retry=retry_text(retry_after), reason=reason))
     if code == 422:
-        return LabRunFailed(f"the run failed on the lab server: {reason}")
+        return LabRunFailed(_("the run failed on the lab server: {reason}").format(reason=reason))
     if code in (400, 413):
         return LabError(reason)
-    return LabError(f"the lab server answered {code}: {reason}")
+    return LabError(_("the lab server answered {code}: {reason}").format(code=code, reason=reason))
 
 
 def retry_text(retry_after: str | None) -> str:
@@ -232,8 +237,8 @@ def retry_text(retry_after: str | None) -> str:
     try:
         seconds = max(1, round(float(retry_after or "")))
     except ValueError:
-        return "try again in a moment"
-    return f"try again in {seconds} s"
+        return _("try again in a moment")
+    return _("try again in {seconds} s").format(seconds=seconds)
 
 
 def _error_line(error: urllib.error.HTTPError) -> str:
@@ -243,4 +248,4 @@ def _error_line(error: urllib.error.HTTPError) -> str:
     except (ValueError, OSError, RecursionError):
         body = None
     text = body.get("error") if isinstance(body, dict) else None
-    return " ".join(str(text or error.reason or "no reason given").split())
+    return " ".join(str(text or error.reason or _("no reason given")).split())

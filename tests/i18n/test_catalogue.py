@@ -91,3 +91,22 @@ def test_the_compiled_catalogue_is_what_its_source_compiles_to():
     compiled = BytesIO()
     babel.write_mo(compiled, catalogue)
     assert compiled.getvalue() == po.with_suffix(".mo").read_bytes(), "run `make translations` to compile the .po"
+
+
+def template_sentences() -> set[tuple[str | None, str]]:
+    """(context, msgid) of every entry of ``overlapviz.pot``, as Babel extracted them (a plural one by its singular)."""
+    pofile = pytest.importorskip("babel.messages.pofile")
+    with (LOCALE_DIR / f"{DOMAIN}.pot").open("rb") as source:
+        template = pofile.read_po(source)
+    return {(entry.context, entry.id[0] if isinstance(entry.id, tuple) else entry.id) for entry in template if entry.id}
+
+
+def test_every_sentence_of_the_template_has_a_zh_cn_translation():
+    entries = catalogue_entries()
+    missing = sorted(text for context, text in template_sentences() if not any(entries.get((context, text), [])))
+    assert missing == [], f"no zh_CN translation (translate the .po, then `make translations`): {missing[:5]}"
+
+
+def test_the_template_holds_every_marked_sentence():
+    stale = sorted(text for _context, text in marked_sentences() - template_sentences())
+    assert stale == [], f"`make translations` was not run after these were marked: {stale[:5]}"

@@ -24,9 +24,10 @@ from overlapviz.backends.cupy.cupti_records import ApiRecord, DeviceRecord
 from overlapviz.backends.cupy.cupti_session import CuptiCollector, CuptiUnavailable, shared_collector
 from overlapviz.backends.cupy.cupti_sharing import Delivery, foreign_reason
 from overlapviz.backends.cupy.cupti_trace import host_spans
+from overlapviz.core.i18n import N_, _
 
 TOOL = "overlapviz profile (CUPTI)"
-NOT_RECORDED = "memsets and NVTX ranges are not recorded (CUPTI records copies, kernels and API calls only)"
+NOT_RECORDED = N_("memsets and NVTX ranges are not recorded (CUPTI records copies, kernels and API calls only)")
 
 
 class RecordingUnavailable(RuntimeError):
@@ -61,7 +62,7 @@ def cut_to_recording(delivery: Delivery, since_ns: int, until_ns: int) -> tuple[
 def caveat_of(delivery: Delivery) -> str:
     """The note a recording carries: what is never recorded, and any sign of another CUPTI client."""
     shared = foreign_reason(delivery.foreign)
-    return f"{NOT_RECORDED}; {shared}" if shared else NOT_RECORDED
+    return f"{_(NOT_RECORDED)}; {shared}" if shared else _(NOT_RECORDED)
 
 
 class Recording:

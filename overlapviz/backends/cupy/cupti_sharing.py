@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from overlapviz.backends.cupy.cupti_records import ApiRecord, DeviceRecord
 from overlapviz.backends.cupy.cupti_trace import RecordMismatch, check_matches_plan
 from overlapviz.core.config.pipeline_plan import PlannedOp
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.spans import OpKind
 
 
@@ -63,7 +64,9 @@ def foreign_reason(foreign: Mapping[str, int]) -> str:
     if not seen:
         return ""
     kinds = ", ".join(f"{kind} x{count}" for kind, count in sorted(seen.items()))
-    return f"another CUPTI client is tracing in this process: records of kinds overlapviz never enabled came ({kinds})"
+    return _(
+        "another CUPTI client is tracing in this process: records of kinds overlapviz never enabled came ({kinds})"
+    ).format(kinds=kinds)
 
 
 def probe_returned(devices: Iterable[DeviceRecord], since_ns: int, nbytes: int) -> bool:

@@ -13,6 +13,7 @@ from overlapviz.backends.sim.pageable_spread import PageableSpread
 from overlapviz.backends.sim.profile import DeviceProfile
 from overlapviz.core.analysis.trace_facts import pipeline_settings
 from overlapviz.core.config import HostMemory, PipelineConfig, format_size
+from overlapviz.core.i18n import _
 from overlapviz.core.number_text import rate_text, significant
 from overlapviz.core.trace.spans import Trace
 
@@ -28,19 +29,19 @@ def pageable_spread_note(trace: Trace, profile: DeviceProfile) -> str | None:
     config = _model_run_config(trace)
     if spread is None or config is None or config.memory is not HostMemory.PAGEABLE:
         return None
-    where = f"on {spread.machines} ({' and '.join(spread.dates)})"
+    # the machines and dates are the measurements' own words (the device profile's), kept as they are
+    where = f"{spread.machines} ({' and '.join(spread.dates)})"
     if _is_measured_pipeline(config, spread):
         fastest, slowest = spread.pipeline_ms
-        return (
-            "Real pageable times vary with the host's memory system:"
-            f" this pipeline measured {significant(fastest)}-{significant(slowest)} ms {where}."
-        )
-    return (
-        "Real pageable copies vary with the host's memory system: single copies of"
-        f" {format_size(spread.copy_bytes)} measured {_gbps(spread.h2d_gbps)} H2D and"
-        f" {_gbps(spread.d2h_gbps)} D2H {where}; the model copies at"
-        f" {significant(profile.pageable_h2d_gbps)} and {rate_text(profile.pageable_d2h_gbps)}."
-    )
+        return _("Real pageable times vary with the host's memory system: this pipeline measured {low}-{high} ms on"
+                 " {where}.").format(low=significant(fastest), high=significant(slowest), where=where)
+    return _(
+        "Real pageable copies vary with the host's memory system: single copies of {size} measured {h2d} H2D and"
+        " {d2h} D2H on {where}; the model copies at {model_h2d} and {model_d2h}."
+    ).format(
+        size=format_size(spread.copy_bytes), h2d=_gbps(spread.h2d_gbps), d2h=_gbps(spread.d2h_gbps), where=where,
+        model_h2d=significant(profile.pageable_h2d_gbps), model_d2h=rate_text(profile.pageable_d2h_gbps),
+    )  # fmt: skip
 
 
 def _model_run_config(trace: Trace) -> PipelineConfig | None:

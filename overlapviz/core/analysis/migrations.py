@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from overlapviz.core.number_text import count_text
+from overlapviz.core.i18n import N_, _, grouped, ncount, pgettext
 from overlapviz.core.trace.spans import OpKind, Trace
 
 MIGRATION_PREFIX = "Unified memory"
@@ -73,7 +73,7 @@ def migrations_by_direction(trace: Trace) -> dict[str, Moved]:
     return moved
 
 
-NO_COPIES = "no copies"  # the copy time hidden of a run without copies
+NO_COPIES = N_("no copies")  # the copy time hidden of a run without copies
 
 
 def no_copies_text(moved: Mapping[str, Moved]) -> str:
@@ -84,8 +84,12 @@ def no_copies_text(moved: Mapping[str, Moved]) -> str:
     """
     count = sum(m.count for m in moved.values())
     if not count:
-        return NO_COPIES
-    return f"{NO_COPIES}; {count_text(count, 'unified-memory migration', thousands=True)}"
+        return _(NO_COPIES)
+    return _("{no_copies}; {migrations}").format(no_copies=_(NO_COPIES), migrations=_migrations_text(count))
+
+
+def _migrations_text(count: int) -> str:
+    return ncount("{count} unified-memory migration", "{count} unified-memory migrations", count)
 
 
 def migrations_text(moved: Mapping[str, Moved]) -> str | None:
@@ -93,6 +97,5 @@ def migrations_text(moved: Mapping[str, Moved]) -> str | None:
     counts = {key: m.count for key, m in moved.items() if m.count}
     if not counts:
         return None
-    total = count_text(sum(counts.values()), "unified-memory migration", thousands=True)
-    each = ", ".join(f"{key.upper()} {count:,}" for key, count in counts.items())
-    return f"{total} ({each})"
+    each = pgettext("list", ", ").join(f"{key.upper()} {grouped(count)}" for key, count in counts.items())
+    return f"{_migrations_text(sum(counts.values()))} ({each})"

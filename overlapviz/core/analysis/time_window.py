@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from overlapviz.core.i18n import _
 from overlapviz.core.number_text import fixed
 from overlapviz.core.trace.spans import UNKNOWN, Trace
 
@@ -33,7 +34,8 @@ class Window:
 
     def describe(self) -> str:
         """``2.000 to 4.500 ms``."""
-        return f"{fixed(self.start_ns / NS_PER_MS, 3)} to {fixed(self.end_ns / NS_PER_MS, 3)} ms"
+        start, end = fixed(self.start_ns / NS_PER_MS, 3), fixed(self.end_ns / NS_PER_MS, 3)
+        return _("{start} to {end} ms").format(start=start, end=end)
 
 
 def is_time_range(text: str) -> bool:
@@ -51,15 +53,16 @@ def parse_window(text: str, trace: Trace) -> Window:
     """
     match = _RANGE.match(text)
     if not match or text.strip() == ":":
-        raise WindowError(f"{text[:40]!r} is not a window; write START:END in ms, e.g. 2:4.5 or 10:")
+        message = _("{text} is not a window; write START:END in ms, e.g. 2:4.5 or 10:")
+        raise WindowError(message.format(text=repr(text[:40])))
     first, last = (float(value) if value else None for value in match.groups())
     if any(value is not None and value > MAX_WINDOW_MS for value in (first, last)):
-        raise WindowError(f"{text[:40]!r} is far past the end of any trace")
+        raise WindowError(_("{text} is far past the end of any trace").format(text=repr(text[:40])))
     end_of_trace = int(trace["end_ns"].max()) if len(trace) else 0
     start = round(first * NS_PER_MS) if first is not None else 0
     end = round(last * NS_PER_MS) if last is not None else end_of_trace
     if end <= start:
-        raise WindowError(f"the window {text.strip()} is empty: it must end after it starts")
+        raise WindowError(_("the window {window} is empty: it must end after it starts").format(window=text.strip()))
     return Window(start, end)
 
 
@@ -76,7 +79,7 @@ def clip_to_window(trace: Trace, window: Window) -> Trace:
     instant_inside = (start == end) & (start >= window.start_ns) & (start <= window.end_ns)
     keep = np.flatnonzero(overlaps | instant_inside)
     if keep.size == 0:
-        raise WindowError(f"no span of the trace lies in the window {window.describe()}")
+        raise WindowError(_("no span of the trace lies in the window {window}").format(window=window.describe()))
     new_row = np.full(len(trace), UNKNOWN, dtype=np.int64)
     new_row[keep] = np.arange(keep.size)
     columns = {name: values[keep].copy() for name, values in trace.columns.items()}

@@ -44,7 +44,7 @@ from overlapviz.core.config.kinds import (
 )
 from overlapviz.core.config.settings import MULTI_GPU_DEFAULTS, checking_order
 from overlapviz.core.config.values import FLOAT32_BYTES, ConfigError, format_size, parse_size
-from overlapviz.core.number_text import count_text
+from overlapviz.core.i18n import _, ncount
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,21 +179,27 @@ class PipelineConfig:
 
     def describe(self) -> str:
         """One line for captions and summaries."""
-        streams = "legacy stream" if self.stream_kind is StreamKind.LEGACY else count_text(self.streams, "stream")
+        legacy = self.stream_kind is StreamKind.LEGACY
+        streams = _("legacy stream") if legacy else ncount("{count} stream", "{count} streams", self.streams)
         work = f"{self.kernel.value} x{self.iters}" if self.kernel is KernelKind.FMA else self.kernel.value
-        work = f"kernel {work}" if self.has_kernel_work else "copies only"
-        extras = ", fresh output buffer" * self.fresh_output
-        extras += ", host buffers allocated per run" * (self.host_alloc is HostAlloc.PER_RUN)
-        extras += f", ring of {count_text(self.ring_slots, 'slot')}" * self.uses_ring
-        extras += ", one CUDA Graph" * self.graph
+        work = _("kernel {work}").format(work=work) if self.has_kernel_work else _("copies only")
+        extras = _(", fresh output buffer") * self.fresh_output
+        extras += _(", host buffers allocated per run") * (self.host_alloc is HostAlloc.PER_RUN)
+        if self.uses_ring:
+            extras += ncount(", ring of {count} slot", ", ring of {count} slots", self.ring_slots)
+        extras += _(", one CUDA Graph") * self.graph
         if self.is_split:
-            extras += f", {self.gpus} GPUs, split layout"
+            extras += _(", {gpus} GPUs, split layout").format(gpus=self.gpus)
         elif self.gpus > 1:
-            extras += f", {self.gpus} GPUs, chain layout, peer access {'on' if self.peer_access else 'off'}"
-        return (
-            f"{format_size(self.size_bytes)}, {streams} x {count_text(self.chunks, 'chunk')}, {self.memory.value},"
-            f" {self.order.value}, {work}{extras}"
-        )
+            chain = _(", {gpus} GPUs, chain layout, peer access on") if self.peer_access else _(
+                ", {gpus} GPUs, chain layout, peer access off"
+            )
+            extras += chain.format(gpus=self.gpus)
+        return _("{size}, {streams} x {chunks}, {memory}, {order}, {work}{extras}").format(
+            size=format_size(self.size_bytes), streams=streams,
+            chunks=ncount("{count} chunk", "{count} chunks", self.chunks), memory=self.memory.value,
+            order=self.order.value, work=work, extras=extras,
+        )  # fmt: skip
 
 
 def _plain(value: object) -> object:
@@ -214,46 +220,47 @@ class Refusal:
 
 
 def _too_many_chunks(c: PipelineConfig) -> str:
-    return (
-        f"{c.chunks} chunks are more than the {c.elements} float32 elements of"
-        f" {format_size(c.size_bytes)}; at most {c.elements}, one element per chunk"
-    )
+    return _(
+        "{chunks} chunks are more than the {elements} float32 elements of {size}; at most {elements}, one element"
+        " per chunk"
+    ).format(chunks=c.chunks, elements=c.elements, size=format_size(c.size_bytes))
 
 
 REFUSALS: tuple[Refusal, ...] = (
     # pinned and registered buffers are allocated (and so touched) once, before any run
     Refusal("fresh_output", lambda c: c.fresh_output and c.memory is not HostMemory.PAGEABLE,
-            lambda c: "a fresh, never-touched output buffer needs pageable host memory"),
+            lambda c: _("a fresh, never-touched output buffer needs pageable host memory")),
     Refusal("host_alloc", lambda c: c.host_alloc is HostAlloc.PER_RUN and c.memory not in PER_RUN_MEMORIES,
-            lambda c: f"per-run host buffers are modelled and measured for {allowed_text(PER_RUN_MEMORIES)}"
-            " memory only"),
+            lambda c: _("per-run host buffers are modelled and measured for {memories} memory only").format(
+                memories=allowed_text(PER_RUN_MEMORIES))),
     # every host copy would come first, and a slot's second chunk would wait for a copy out never issued
     Refusal("order", lambda c: c.memory is HostMemory.STAGED and c.order is IssueOrder.BREADTH,
-            lambda c: "a staging ring issues chunk by chunk: use depth order with staged memory"),
+            lambda c: _("a staging ring issues chunk by chunk: use depth order with staged memory")),
     # the kernel is the only op on memory it reaches in place, and a kernel without work is never launched
     Refusal("iters", lambda c: c.memory in IN_PLACE_MEMORIES and not c.has_kernel_work,
-            lambda c: f"on {c.memory.value} memory the kernel is the only op: with no iterations nothing runs"),
+            lambda c: _("on {memory} memory the kernel is the only op: with no iterations nothing runs").format(
+                memory=c.memory.value)),
     Refusal("graph", lambda c: c.graph and c.memory not in GRAPH_MEMORIES,
-            lambda c: "a CUDA Graph holds only asynchronous copies and kernels:"
-            f" use {allowed_text(GRAPH_MEMORIES)} memory"),
+            lambda c: _("a CUDA Graph holds only asynchronous copies and kernels: use {memories} memory").format(
+                memories=allowed_text(GRAPH_MEMORIES))),
     Refusal("graph", lambda c: c.graph and c.stream_kind is StreamKind.LEGACY,
-            lambda c: "the legacy default stream cannot be captured into a CUDA Graph"),
+            lambda c: _("the legacy default stream cannot be captured into a CUDA Graph")),
     # with one GPU: the settings that only two GPUs have, set away from their one-GPU values
     Refusal("peer_access", lambda c: c.gpus == 1 and not c.peer_access,
-            lambda c: "peer access is between GPUs: it needs gpus = 2"),
+            lambda c: _("peer access is between GPUs: it needs gpus = 2")),
     Refusal("gpu_layout", lambda c: c.gpus == 1 and c.gpu_layout is not GpuLayout.CHAIN,
-            lambda c: "the split layout shares the chunks between GPUs: it needs gpus = 2"),
+            lambda c: _("the split layout shares the chunks between GPUs: it needs gpus = 2")),
     # split, no chunk leaves its GPU: "off" would change nothing while seeming to
     Refusal("peer_access", lambda c: c.gpus > 1 and c.gpu_layout is GpuLayout.SPLIT and not c.peer_access,
-            lambda c: "the split layout makes no peer copies: peer access off needs the chain layout"),
+            lambda c: _("the split layout makes no peer copies: peer access off needs the chain layout")),
     Refusal("gpus", lambda c: c.gpus > 1 and c.memory not in MULTI_GPU_MEMORIES,
-            lambda c: f"the two-GPU pipeline copies host buffers: use {allowed_text(MULTI_GPU_MEMORIES)} memory,"
-            f" not {c.memory.value}"),
+            lambda c: _("the two-GPU pipeline copies host buffers: use {memories} memory, not {memory}").format(
+                memories=allowed_text(MULTI_GPU_MEMORIES), memory=c.memory.value)),
     # the measured launch costs are of a graph on one GPU
     Refusal("gpus", lambda c: c.gpus > 1 and c.graph,
-            lambda c: "a CUDA Graph over two GPUs is not modelled: run two GPUs without --graph"),
+            lambda c: _("a CUDA Graph over two GPUs is not modelled: run two GPUs without --graph")),
     Refusal("size_bytes", lambda c: c.size_bytes % FLOAT32_BYTES != 0,
-            lambda c: "must be a whole number of float32 values (4 bytes)"),
+            lambda c: _("must be a whole number of float32 values (4 bytes)")),
     Refusal("chunks", lambda c: c.chunks > c.elements, _too_many_chunks),
 )  # fmt: skip
 

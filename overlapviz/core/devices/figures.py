@@ -41,6 +41,7 @@ from overlapviz.core.analysis.metrics import (
 )
 from overlapviz.core.findings import PROGRAM_RULES, RULES, find_findings, findings_by_rule
 from overlapviz.core.findings.finding import Finding
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.answer_cache import kept_per_trace, once_per_trace
 from overlapviz.core.trace.lanes import gpus_of
 from overlapviz.core.trace.meta import TraceMeta
@@ -163,7 +164,7 @@ def trace_findings(trace: Trace, metrics: Metrics) -> list[Finding]:
     found = find_findings(trace, metrics, PROGRAM_RULES)
     for device, rules in _part_findings_by_rule(trace).items():
         found.extend(
-            Finding(finding.code, f"GPU {device}: {finding.message}", finding.rows)
+            Finding(finding.code, _("GPU {gpu}: {finding}").format(gpu=device, finding=finding.message), finding.rows)
             for rule, by_rule in zip(RULES, rules, strict=True)
             if rule not in PROGRAM_RULES
             for finding in by_rule
@@ -186,6 +187,6 @@ def gpu_names(meta: TraceMeta) -> dict[int, str]:
 
 def gpu_title(meta: TraceMeta, device: int) -> str:
     """``GPU 0 (NVIDIA H200)``, or ``GPU 0`` where the metadata gives no other name."""
-    title = f"GPU {device}"
+    title = _("GPU {gpu}").format(gpu=device)
     name = gpu_names(meta).get(device)
     return title if not name or name == title else f"{title} ({name})"

@@ -18,11 +18,18 @@ import numpy.typing as npt
 from overlapviz.core.analysis.intervals import union_intervals
 from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.findings.finding import Finding, pct_text
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.lanes import Lane, LaneGroup
-from overlapviz.core.trace.spans import OpKind, Trace
+from overlapviz.core.trace.spans import OpKind, Trace, Unit
 
 MAX_GENERIC_CHARS = 60
-_GPU_PREFIX = re.compile(r"^GPU \d+: ")  # how a trace of several GPUs leads each GPU's finding
+_GPU_PREFIX = re.compile(r"^GPU \d+(: |：)")  # how a trace of several GPUs leads each GPU's finding (zh_CN: "：")
+# The unit a hardware lane shows, as a callout names it.
+_UNIT_WORDS = {
+    Unit.HOST: N_("host thread"), Unit.H2D_ENGINE: N_("H2D engine"), Unit.COMPUTE: N_("compute"),
+    Unit.D2H_ENGINE: N_("D2H engine"), Unit.COPY_ENGINE: N_("copy engine"), Unit.DEVICE_COPY: N_("peer / D2D copies"),
+    Unit.MEMSET: N_("memsets"), Unit.MIGRATION: N_("unified memory"), Unit.COMMUNICATION: N_("communication"),
+}  # fmt: skip
 
 Segments = tuple[tuple[int, int], ...]
 Rows = npt.NDArray[np.intp]
@@ -115,12 +122,20 @@ def busiest_lane(c: CalloutContext, rows: npt.NDArray[np.intp], group: LaneGroup
 
 def lane_title(c: CalloutContext, lane_key: str) -> str:
     """The unit a lane shows, as a callout names it: ``H2D engine``, ``GPU 0 compute``."""
-    title = next((lane.lane.title for lane in c.lanes if lane.key == lane_key), "engine")
+    shown = next((lane.lane for lane in c.lanes if lane.key == lane_key), None)
+    title = shown.title if shown is not None else "engine"
     gpu, colon, unit = title.partition(": ")  # "GPU 0: H2D engine" on a trace of several GPUs
     if not colon:
         gpu, unit = "", title
-    unit = unit if unit.startswith(("H2D", "D2H")) else unit.lower()
+    unit = _unit_words(shown, unit)
     return f"{gpu} {unit}" if gpu else unit
+
+
+def _unit_words(lane: Lane | None, title_unit: str) -> str:
+    """The words of the lane's unit in the active language; its title's own for a lane of no known unit."""
+    if lane is not None and lane.unit is not None and lane.unit in _UNIT_WORDS:
+        return _(_UNIT_WORDS[lane.unit])
+    return title_unit if title_unit.startswith(("H2D", "D2H")) else title_unit.lower()
 
 
 def of_kind(trace: Trace, rows: Rows, kind: OpKind) -> Rows:

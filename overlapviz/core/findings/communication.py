@@ -16,6 +16,7 @@ from overlapviz.core.analysis.metrics import Metrics, comm_time_ns, compute_unio
 from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, share, spanning
 from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.rule import Rule
+from overlapviz.core.i18n import _
 from overlapviz.core.number_text import duration_text
 from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.core.trace.spans import OpKind, Trace
@@ -46,15 +47,17 @@ def exposed_communication(trace: Trace, metrics: Metrics) -> list[Finding]:
     exposed, makespan = exposed_comm_ns(trace), metrics.makespan_ns
     if exposed <= 0 or exposed < EXPOSED_COMM_SHARE * makespan:
         return []
-    message = (
-        f"Communication ran exposed {ms_text(exposed)} of the {ms_text(makespan)} run"
-        f" ({pct_text(exposed, makespan)}): no kernel computed while these collectives ran (communication hidden"
-        f" {pct_text(metrics.comm_hidden_pct or 0.0, 100)}), so the GPUs waited on each other."
-        " Overlap it with computation: DistributedDataParallel all-reduces the gradients in buckets as the"
-        " backward pass produces them, and a smaller bucket_cap_mb starts the first all-reduce sooner; FSDP"
-        " fetches the next layer's parameters while the current one computes with forward_prefetch=True and"
+    message = _(
+        "Communication ran exposed {exposed} of the {makespan} run ({share}): no kernel computed while these"
+        " collectives ran (communication hidden {hidden}), so the GPUs waited on each other. Overlap it with"
+        " computation: DistributedDataParallel all-reduces the gradients in buckets as the backward pass produces"
+        " them, and a smaller bucket_cap_mb starts the first all-reduce sooner; FSDP fetches the next layer's"
+        " parameters while the current one computes with forward_prefetch=True and"
         " backward_prefetch=BackwardPrefetch.BACKWARD_PRE."
-    )
+    ).format(
+        exposed=ms_text(exposed), makespan=ms_text(makespan), share=pct_text(exposed, makespan),
+        hidden=pct_text(metrics.comm_hidden_pct or 0.0, 100),
+    )  # fmt: skip
     return [Finding("exposed-communication", message, rows_of(exposed_comm_rows(trace)))]
 
 
@@ -62,7 +65,9 @@ def exposed_communication_callout(c: CalloutContext, finding: Finding, rows: Row
     """How long communication ran alone, bracketing the spans that did."""
     exposed = exposed_comm_ns(c.trace)
     of_run = share(exposed, c.metrics.makespan_ns)
-    text = f"exposed communication: {duration_text(exposed)}, {of_run} of the run, with no kernel computing beside it"
+    text = _("exposed communication: {exposed}, {share} of the run, with no kernel computing beside it").format(
+        exposed=duration_text(exposed), share=of_run
+    )
     return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 

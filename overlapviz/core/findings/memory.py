@@ -18,7 +18,8 @@ from overlapviz.core.config.pipeline_plan import HOST_READ_NAME, PREFETCH_IN, PR
 from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, callout, of_kind, share, spanning, summed_ns
 from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.rule import Rule
-from overlapviz.core.number_text import count_text, duration_text, rate_text
+from overlapviz.core.i18n import N_, _, grouped, ncount, pgettext
+from overlapviz.core.number_text import duration_text, rate_text
 from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.core.trace.spans import OpKind, Trace
 
@@ -27,6 +28,8 @@ from overlapviz.core.trace.spans import OpKind, Trace
 STAGING_HOST_SHARE = 0.5
 # Prefetches running during half the makespan set its pace, whatever the kernels do.
 PREFETCH_SHARE = 0.5
+# The prefetch stages' span names, as a finding's sentence says them in the active language.
+_STAGE_WORDS = {PREFETCH_IN.name: N_("prefetch to device"), PREFETCH_OUT.name: N_("prefetch to host")}
 
 
 def memory_findings(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -51,13 +54,12 @@ def mapped_memory(trace: Trace, metrics: Metrics, config: PipelineConfig) -> lis
     if config.memory is not HostMemory.MAPPED or moved == 0:
         return []
     summed = summed_ns(trace, kernels)
-    message = (
-        f"No copies ran: the {kernels.size} kernels read and wrote {format_size(moved)} of mapped host memory"
-        f" across the link themselves, {_gbps(moved, summed)} over their {ms_text(summed)}, while the copy engines"
-        " stood idle. Mapped (zero-copy) memory pays when the kernel touches each byte once and its"
-        " arithmetic hides the link; a kernel that reads its data k times moves it k times across the link,"
-        " where copies to device memory would move it once."
-    )
+    message = _(
+        "No copies ran: the {count} kernels read and wrote {size} of mapped host memory across the link themselves,"
+        " {rate} over their {busy}, while the copy engines stood idle. Mapped (zero-copy) memory pays when the kernel"
+        " touches each byte once and its arithmetic hides the link; a kernel that reads its data k times moves it k"
+        " times across the link, where copies to device memory would move it once."
+    ).format(count=grouped(kernels.size), size=format_size(moved), rate=_gbps(moved, summed), busy=ms_text(summed))
     return [Finding("mapped-memory", message, rows_of(kernels))]
 
 
@@ -70,16 +72,18 @@ def managed_faults(trace: Trace, metrics: Metrics, config: PipelineConfig) -> li
     summed = summed_ns(trace, kernels)
     read = _host_read(trace)
     back = (
-        f"; afterwards the host's read of the output faulted its pages back for {ms_text(summed_ns(trace, read))}"
+        _("; afterwards the host's read of the output faulted its pages back for {took}").format(
+            took=ms_text(summed_ns(trace, read))
+        )
         if read.size
         else ""
     )
-    message = (
-        f"The {kernels.size} kernels on managed memory brought {format_size(moved)} over to the GPU by page faults"
-        f" on first touch, inside the kernels: they took {ms_text(summed)} in all, stalled while the pages"
-        f" migrated{back}. cudaMemPrefetchAsync on each chunk's stream (managed-prefetch) moves the pages as"
-        " copy-like spans on the copy engines, ahead of the kernels and beside other chunks' work."
-    )
+    message = _(
+        "The {count} kernels on managed memory brought {size} over to the GPU by page faults on first touch, inside"
+        " the kernels: they took {busy} in all, stalled while the pages migrated{back}. cudaMemPrefetchAsync on each"
+        " chunk's stream (managed-prefetch) moves the pages as copy-like spans on the copy engines, ahead of the"
+        " kernels and beside other chunks' work."
+    ).format(count=grouped(kernels.size), size=format_size(moved), busy=ms_text(summed), back=back)
     return [Finding("managed-faults", message, rows_of(kernels, read))]
 
 
@@ -92,19 +96,21 @@ def prefetch_bound(trace: Trace, metrics: Metrics, config: PipelineConfig) -> li
     if covered < PREFETCH_SHARE * metrics.makespan_ns:
         return []
     summed = summed_ns(trace, prefetches)
-    at_once = "one at a time, whichever their direction" if covered >= summed else "partly side by side"
-    rates = ", ".join(
-        f"{stage.name} {_gbps(int(trace['bytes'][rows].sum()), summed_ns(trace, rows))}"
+    at_once = _("one at a time, whichever their direction") if covered >= summed else _("partly side by side")
+    rates = pgettext("list", ", ").join(
+        f"{_(_STAGE_WORDS[stage.name])} {_gbps(int(trace['bytes'][rows].sum()), summed_ns(trace, rows))}"
         for stage in (PREFETCH_IN, PREFETCH_OUT)
         if (rows := np.flatnonzero(trace.mask(OpKind.PREFETCH) & _named(trace, stage.name))).size
     )
-    message = (
-        f"The {prefetches.size} prefetches ran during {ms_text(covered)} of the {ms_text(metrics.makespan_ns)}"
-        f" run, {at_once} ({rates}): the driver's migrations, not the kernels"
-        f" ({ms_text(metrics.busy_ns.get('kernel', 0))} busy), set the pace. The prefetches back to the host"
-        " are the slow step: output the host needs can instead be copied out of managed memory into a pinned"
-        " buffer with cudaMemcpyAsync, at the link's copy rate."
-    )
+    message = _(
+        "The {count} prefetches ran during {covered} of the {makespan} run, {at_once} ({rates}): the driver's"
+        " migrations, not the kernels ({kernels} busy), set the pace. The prefetches back to the host are the slow"
+        " step: output the host needs can instead be copied out of managed memory into a pinned buffer with"
+        " cudaMemcpyAsync, at the link's copy rate."
+    ).format(
+        count=grouped(prefetches.size), covered=ms_text(covered), makespan=ms_text(metrics.makespan_ns),
+        at_once=at_once, rates=rates, kernels=ms_text(metrics.busy_ns.get("kernel", 0)),
+    )  # fmt: skip
     return [Finding("prefetch-bound", message, rows_of(prefetches))]
 
 
@@ -115,14 +121,16 @@ def staging_ring_host_bound(trace: Trace, metrics: Metrics, config: PipelineConf
     if not config.uses_ring or copies.size == 0 or copying < STAGING_HOST_SHARE * metrics.wall_ns:
         return []
     pinned = metrics.pinned_bytes or 0
-    message = (
-        f"The host thread's copies into and out of the ring took {ms_text(copying)}"
-        f" ({pct_text(copying, metrics.wall_ns)} of the {ms_text(metrics.wall_ns)} run),"
-        f" {_gbps(int(trace['bytes'][copies].sum()), copying)}: one thread copying every chunk, not the GPU,"
-        f" set the pace, and more slots cannot help. The ring pins {format_size(pinned)} where pinning both"
-        f" buffers would pin {format_size(2 * config.size_bytes)}; copying with more threads (as PyTorch's"
-        " DataLoader workers do), or pinning the data outright where the RAM allows, is what shortens it."
-    )
+    message = _(
+        "The host thread's copies into and out of the ring took {copying} ({share} of the {wall} run), {rate}: one"
+        " thread copying every chunk, not the GPU, set the pace, and more slots cannot help. The ring pins {ring}"
+        " where pinning both buffers would pin {both}; copying with more threads (as PyTorch's DataLoader workers"
+        " do), or pinning the data outright where the RAM allows, is what shortens it."
+    ).format(
+        copying=ms_text(copying), share=pct_text(copying, metrics.wall_ns), wall=ms_text(metrics.wall_ns),
+        rate=_gbps(int(trace["bytes"][copies].sum()), copying), ring=format_size(pinned),
+        both=format_size(2 * config.size_bytes),
+    )  # fmt: skip
     return [Finding("staging-host-bound", message, rows_of(copies))]
 
 
@@ -132,12 +140,11 @@ def write_combined_read(trace: Trace, metrics: Metrics, config: PipelineConfig) 
     if config.memory is not HostMemory.WRITE_COMBINED or read.size == 0:
         return []
     took = summed_ns(trace, read)
-    message = (
-        f"The host's read of the {format_size(config.size_bytes)} write-combined output took {ms_text(took)}"
-        f" ({_gbps(config.size_bytes, took)}). Write-combined memory bypasses the CPU's caches where the flag is"
-        " honoured, so host reads of it are slow; keep it for buffers the host writes and the GPU reads,"
-        " never for output the host reads back."
-    )
+    message = _(
+        "The host's read of the {size} write-combined output took {took} ({rate}). Write-combined memory bypasses"
+        " the CPU's caches where the flag is honoured, so host reads of it are slow; keep it for buffers the host"
+        " writes and the GPU reads, never for output the host reads back."
+    ).format(size=format_size(config.size_bytes), took=ms_text(took), rate=_gbps(config.size_bytes, took))
     return [Finding("write-combined-read", message, rows_of(read))]
 
 
@@ -150,12 +157,11 @@ def graph_launch(trace: Trace, metrics: Metrics, config: PipelineConfig) -> list
     if launches.size == 0 or ops == 0:
         return []
     took = summed_ns(trace, launches)
-    message = (
-        f"The pipeline went out as one CUDA Graph: the host spent {ms_text(took)} in cudaGraphLaunch for its"
-        f" {ops} ops, {ms_text(took / ops)} each, instead of a call per op. Capturing and instantiating the"
-        " graph is paid once, before the first launch; the graph pays where the host's calls, not the GPU,"
-        " set the pace (many small chunks)."
-    )
+    message = _(
+        "The pipeline went out as one CUDA Graph: the host spent {took} in cudaGraphLaunch for its {count} ops,"
+        " {each} each, instead of a call per op. Capturing and instantiating the graph is paid once, before the"
+        " first launch; the graph pays where the host's calls, not the GPU, set the pace (many small chunks)."
+    ).format(took=ms_text(took), count=grouped(ops), each=ms_text(took / ops))
     return [Finding("graph-launch", message, rows_of(launches))]
 
 
@@ -175,14 +181,16 @@ def _host_read(trace: Trace) -> npt.NDArray[np.intp]:
 
 
 def _gbps(nbytes: int, ns: int) -> str:
-    return rate_text(nbytes / ns) if ns > 0 else "at no measurable rate"
+    return rate_text(nbytes / ns) if ns > 0 else _("at no measurable rate")
 
 
 def mapped_memory_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How many bytes the kernels moved across the link, bracketing them."""
     kernels = of_kind(c.trace, rows, OpKind.KERNEL)
     moved = format_size(int(c.trace["bytes"][kernels].sum()))
-    text = f"zero-copy: the kernels move {moved} across the link themselves; no copies, the copy engines idle"
+    text = _("zero-copy: the kernels move {size} across the link themselves; no copies, the copy engines idle").format(
+        size=moved
+    )
     return [spanning(c, finding, kernels, LaneGroup.HARDWARE, text)]
 
 
@@ -190,7 +198,12 @@ def graph_launch_callout(c: CalloutContext, finding: Finding, rows: Rows) -> lis
     """How long the one graph launch took for how many ops, bracketing it on the host lane."""
     ops = int(c.trace.device_mask.sum())
     took = duration_text(summed_ns(c.trace, rows))
-    text = f"one CUDA Graph: {took} in cudaGraphLaunch for {count_text(ops, 'op', thousands=True)}"
+    text = ncount(
+        "one CUDA Graph: {took} in cudaGraphLaunch for {count} op",
+        "one CUDA Graph: {took} in cudaGraphLaunch for {count} ops",
+        ops,
+        took=took,
+    )
     return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
 
@@ -198,14 +211,20 @@ def managed_faults_callout(c: CalloutContext, finding: Finding, rows: Rows) -> l
     """How many kernels faulted their pages over and for how long, bracketing them."""
     kernels = of_kind(c.trace, rows, OpKind.KERNEL)
     busy = duration_text(summed_ns(c.trace, kernels))
-    text = f"page faults inside the kernels: {count_text(kernels.size, 'kernel')}, {busy}, migrating on first touch"
+    text = ncount(
+        "page faults inside the kernels: {count} kernel, {busy}, migrating on first touch",
+        "page faults inside the kernels: {count} kernels, {busy}, migrating on first touch",
+        kernels.size, busy=busy,
+    )  # fmt: skip
     return [spanning(c, finding, kernels, LaneGroup.HARDWARE, text)]
 
 
 def prefetch_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How much of the run the prefetches ran, bracketing them."""
     covered = covered_total_ns(c.trace, OpKind.PREFETCH)
-    text = f"prefetches set the pace: {duration_text(covered)}, {share(covered, c.metrics.makespan_ns)} of the run"
+    text = _("prefetches set the pace: {covered}, {share} of the run").format(
+        covered=duration_text(covered), share=share(covered, c.metrics.makespan_ns)
+    )
     return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
@@ -213,13 +232,17 @@ def staging_host_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) 
     """How much of the wall time the host's ring copies took, bracketing them on the host lane."""
     copying = summed_ns(c.trace, rows)
     of_wall = share(copying, c.metrics.wall_ns)
-    text = f"the host copies through the ring: {duration_text(copying)}, {of_wall} of the wall time"
+    text = _("the host copies through the ring: {copying}, {share} of the wall time").format(
+        copying=duration_text(copying), share=of_wall
+    )
     return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
 
 def write_combined_read_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[Callout]:
     """How long the host's uncached read took, bracketing it on the host lane."""
-    text = f"the host reads the write-combined output back uncached: {duration_text(summed_ns(c.trace, rows))}"
+    text = _("the host reads the write-combined output back uncached: {took}").format(
+        took=duration_text(summed_ns(c.trace, rows))
+    )
     return [callout(c, finding, "host", c.trace["start_ns"][rows], c.trace["end_ns"][rows], text)]
 
 

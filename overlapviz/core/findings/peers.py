@@ -8,6 +8,7 @@ peer access off, it crosses the host's links twice and runs at about half a host
 from __future__ import annotations
 
 import math
+from functools import reduce
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from overlapviz.core.analysis.program_kind import Advice
 from overlapviz.core.findings.callout import Callout, CalloutContext, Rows, share, spanning
 from overlapviz.core.findings.finding import Finding, ms_text, pct_text, rows_of
 from overlapviz.core.findings.rule import Rule
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.number_text import rate_text
 from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.core.trace.spans import OpKind, Trace
@@ -27,10 +29,10 @@ PEER_BOUND_RATIO = 1.2
 # than a path through the host: staged, it runs at about half.
 THROUGH_HOST_RATE = 0.75
 _PEER_ACCESS_ADVICE = Advice(
-    cuda="cudaDeviceCanAccessPeer says whether the GPUs can reach each other directly; cudaDeviceEnablePeerAccess"
-    " turns it on.",
-    python="torch.cuda.can_device_access_peer(a, b) says whether the GPUs can reach each other directly (PyTorch"
-    " turns peer access on by itself where they can); where they cannot, the bytes go through the host.",
+    cuda=N_("cudaDeviceCanAccessPeer says whether the GPUs can reach each other directly; cudaDeviceEnablePeerAccess"
+    " turns it on."),
+    python=N_("torch.cuda.can_device_access_peer(a, b) says whether the GPUs can reach each other directly (PyTorch"
+    " turns peer access on by itself where they can); where they cannot, the bytes go through the host."),
 )
 
 
@@ -54,22 +56,23 @@ def peer_bound(trace: Trace, metrics: Metrics) -> list[Finding]:
     covered, makespan = peer_covered_ns(trace), metrics.makespan_ns
     rate = direction_bandwidth_gbps(trace, OpKind.PEER) or 0.0
     routes = sorted({int(device) for device in trace["device"][rows]})
-    source = " and ".join(f"GPU {device}" for device in routes)
+    source = reduce(_and, [_("GPU {gpu}").format(gpu=device) for device in routes])
     copies = max(metrics.busy_ns["h2d"], metrics.busy_ns["d2h"])
-    message = (
-        f"Peer copies limit this run: the copies from {source} to another GPU ran {pct_text(covered, makespan)} of it"
-        f" ({ms_text(covered)} of {ms_text(makespan)}) at {rate_text(rate)}, against {ms_text(copies)} for the"
-        f" busiest host copy direction and {ms_text(metrics.busy_ns['kernel'])} for the kernels."
-    )
+    message = _(
+        "Peer copies limit this run: the copies from {source} to another GPU ran {share} of it ({covered} of"
+        " {makespan}) at {rate}, against {copies} for the busiest host copy direction and {kernels} for the kernels."
+    ).format(
+        source=source, share=pct_text(covered, makespan), covered=ms_text(covered), makespan=ms_text(makespan),
+        rate=rate_text(rate), copies=ms_text(copies), kernels=ms_text(metrics.busy_ns["kernel"]),
+    )  # fmt: skip
     host = max((gbps for gbps in (metrics.bandwidth_gbps["h2d"], metrics.bandwidth_gbps["d2h"]) if gbps), default=0.0)
     if host > 0 and rate < THROUGH_HOST_RATE * host:
-        message += (
-            f" That is slower than this GPU's own copies to and from the host ({rate_text(host)}): a peer copy"
-            " staged through host memory, as the driver does when peer access is off, crosses the host's links"
-            f" twice. {_PEER_ACCESS_ADVICE.words(trace)}"
-        )
+        message += " " + _(
+            "That is slower than this GPU's own copies to and from the host ({rate}): a peer copy staged through host"
+            " memory, as the driver does when peer access is off, crosses the host's links twice. {advice}"
+        ).format(rate=rate_text(host), advice=_PEER_ACCESS_ADVICE.words(trace))
     else:
-        message += " Faster kernels or host copies would not shorten it; fewer bytes between the GPUs would."
+        message += " " + _("Faster kernels or host copies would not shorten it; fewer bytes between the GPUs would.")
     return [Finding("peer-bound", message, rows_of(rows))]
 
 
@@ -78,8 +81,14 @@ def peer_bound_callout(c: CalloutContext, finding: Finding, rows: Rows) -> list[
     covered = covered_total_ns(c.trace, OpKind.PEER)
     rate = direction_bandwidth_gbps(c.trace, OpKind.PEER) or 0.0
     of_run = share(covered, c.metrics.makespan_ns)
-    text = f"peer-bound: copies between the GPUs ran {of_run} of the run, at {_rate_words(rate)}"
+    text = _("peer-bound: copies between the GPUs ran {share} of the run, at {rate}").format(
+        share=of_run, rate=_rate_words(rate)
+    )
     return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
+
+
+def _and(first: str, last: str) -> str:
+    return _("{first} and {last}").format(first=first, last=last)
 
 
 def _rate_words(gbps: float) -> str:

@@ -6,6 +6,8 @@ thresholds are round on purpose, as in `overlapviz.core.findings.streams`.
 
 from __future__ import annotations
 
+from functools import reduce
+
 import numpy as np
 import numpy.typing as npt
 
@@ -25,7 +27,8 @@ from overlapviz.core.findings.callout import (
 from overlapviz.core.findings.finding import Finding, api_names, ms_text, pct_text, rows_of
 from overlapviz.core.findings.host import synchronizes
 from overlapviz.core.findings.rule import Rule, Scope
-from overlapviz.core.number_text import count_text, duration_text
+from overlapviz.core.i18n import N_, _, decimal_text, grouped, ncount, pgettext
+from overlapviz.core.number_text import duration_text
 from overlapviz.core.trace.frozen_columns import few_distinct
 from overlapviz.core.trace.lanes import LaneGroup, is_legacy_stream
 from overlapviz.core.trace.spans import OpKind, Trace
@@ -64,13 +67,18 @@ def legacy_default_stream(trace: Trace, metrics: Metrics) -> list[Finding]:
     total = int(waits.sum())
     if total < LEGACY_WAIT_SHARE * metrics.makespan_ns:
         return []
-    message = (
-        f"{count_text(waited.size, 'device op')} waited {ms_text(total)} in all (the run took"
-        f" {ms_text(metrics.makespan_ns)}) for work on another stream while the hardware they needed was free:"
-        f" {count_text(int(on_legacy.sum()), 'op')} ran on the legacy default stream, which waits for everything"
-        " issued before it to the other (blocking) streams, and"
-        f" they wait for it, so its copies and kernels could not overlap theirs. {_LEGACY_ADVICE.words(trace)}"
-    )
+    message = ncount(
+        "{count} device op waited {waited} in all (the run took {makespan}) for work on another stream while the"
+        " hardware they needed was free: {ops} ran on the legacy default stream, which waits for everything issued"
+        " before it to the other (blocking) streams, and they wait for it, so its copies and kernels could not"
+        " overlap theirs. {advice}",
+        "{count} device ops waited {waited} in all (the run took {makespan}) for work on another stream while the"
+        " hardware they needed was free: {ops} ran on the legacy default stream, which waits for everything issued"
+        " before it to the other (blocking) streams, and they wait for it, so its copies and kernels could not"
+        " overlap theirs. {advice}",
+        waited.size, waited=ms_text(total), makespan=ms_text(metrics.makespan_ns), advice=_LEGACY_ADVICE.words(trace),
+        ops=ncount("{count} op", "{count} ops", int(on_legacy.sum())),
+    )  # fmt: skip
     return [Finding("legacy-default-stream", message, rows_of(waited))]
 
 
@@ -122,20 +130,36 @@ def _small_copies_finding(
 ) -> Finding:
     n = copies.size
     total_bytes = int(trace["bytes"][copies].sum())
-    names = " and ".join(sorted(api_names(trace, calls)))
-    in_calls = f" in {names} and the copies" if names else ""
+    names = sorted(api_names(trace, calls))
+    in_calls = _(" in {calls} and the copies").format(calls=reduce(_and, names)) if names else ""
     saved = (n - 1) * fixed
-    message = (
-        f"{n} {label} copies of less than 64 KiB each ({_kib(total_bytes)} in all, {_kib(total_bytes / n)} on"
-        f" average) took {ms_text(taken)}{in_calls} ({pct_text(taken, wall)} of what the program waited for):"
-        f" each paid a fixed cost of at least {ms_text(fixed)} whatever its size, more than its bytes took."
-        f" {_BATCH_ADVICE.words(trace)}, they would pay it once: about {ms_text(saved)} less."
-    )
+    message = ncount(
+        "{count} {direction} copy of less than 64 KiB each ({total} in all, {average} on average) took {taken}"
+        "{in_calls} ({share} of what the program waited for): each paid a fixed cost of at least {fixed} whatever"
+        " its size, more than its bytes took. {advice}, they would pay it once: about {saved} less.",
+        "{count} {direction} copies of less than 64 KiB each ({total} in all, {average} on average) took {taken}"
+        "{in_calls} ({share} of what the program waited for): each paid a fixed cost of at least {fixed} whatever"
+        " its size, more than its bytes took. {advice}, they would pay it once: about {saved} less.",
+        n, direction=label, total=_kib(total_bytes), average=_kib(total_bytes / n), taken=ms_text(taken),
+        in_calls=in_calls, share=pct_text(taken, wall), fixed=ms_text(fixed), advice=_BATCH_ADVICE.words(trace),
+        saved=ms_text(saved),
+    )  # fmt: skip
     return Finding("small-copies", message, rows_of(copies, calls))
 
 
 def _kib(nbytes: float) -> str:
-    return f"{nbytes / 1024:.1f} KiB"
+    return f"{decimal_text(f'{nbytes / 1024:.1f}')} KiB"
+
+
+def _and(first: str, last: str) -> str:
+    """``a and b``: two names of calls, as a sentence joins them."""
+    return _("{first} and {last}").format(first=first, last=last)
+
+
+def _megabytes(nbytes: int) -> str:
+    """``1,234.5``: bytes in MB (10^6), the thousands grouped, one decimal."""
+    whole, _point, tenth = f"{nbytes / 1e6:.1f}".partition(".")
+    return f"{grouped(int(whole))}{decimal_text('.' + tenth)}"
 
 
 def staged_peer_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
@@ -147,16 +171,19 @@ def staged_peer_copy(trace: Trace, metrics: Metrics) -> list[Finding]:
     copying = int(trace.durations_of(rows).sum())
     if copying < STAGED_SHARE * metrics.makespan_ns:
         return []
-    total_bytes = int(sum(int(trace["bytes"][d2h]) for d2h, _ in pairs))
+    total_bytes = int(sum(int(trace["bytes"][d2h]) for d2h, _h2d in pairs))
     routes = sorted({(int(trace["device"][d2h]), int(trace["device"][h2d])) for d2h, h2d in pairs})
-    route_text = ", ".join(f"GPU {a} to GPU {b}" for a, b in routes)
-    times = "once" if len(pairs) == 1 else f"{len(pairs)} times"
-    message = (
-        f"Data went from one GPU to another through host memory {times} ({route_text}): a D2H copy,"
-        f" then an H2D copy of the same bytes ({total_bytes / 1e6:,.1f} MB in all; {ms_text(copying)} of copying,"
-        f" {pct_text(copying, metrics.makespan_ns)} of the run). The bytes crossed the host link twice and waited"
-        f" in between. {_PEER_ADVICE.words(trace)}"
-    )
+    route = _("GPU {source} to GPU {target}")
+    route_text = pgettext("list", ", ").join(route.format(source=a, target=b) for a, b in routes)
+    times = _("once") if len(pairs) == 1 else ncount("{count} time", "{count} times", len(pairs))
+    message = _(
+        "Data went from one GPU to another through host memory {times} ({routes}): a D2H copy, then an H2D copy of"
+        " the same bytes ({megabytes} MB in all; {copying} of copying, {share} of the run). The bytes crossed the host"
+        " link twice and waited in between. {advice}"
+    ).format(
+        times=times, routes=route_text, megabytes=_megabytes(total_bytes), copying=ms_text(copying),
+        share=pct_text(copying, metrics.makespan_ns), advice=_PEER_ADVICE.words(trace),
+    )  # fmt: skip
     return [Finding("staged-peer-copy", message, rows_of(rows))]
 
 
@@ -179,7 +206,7 @@ def _staged_pairs(trace: Trace) -> list[tuple[int, int]]:
     events = sorted(ends + [(int(trace["start_ns"][r]), 1, int(r)) for r in h2d])
     issued = _issue_times(trace)
     pairs = []
-    for _, is_h2d, row in events:
+    for _time, is_h2d, row in events:
         nbytes = int(trace["bytes"][row])
         if not is_h2d:
             waiting.setdefault(nbytes, []).append(row)
@@ -238,47 +265,51 @@ def page_fault_migrations(trace: Trace, metrics: Metrics) -> list[Finding]:
     if rows.size == 0 or covered < MIGRATION_SHARE * metrics.makespan_ns:
         return []
     moved = migrations_by_direction(trace)
-    each = ", ".join(
-        f"{key.upper()} {m.count:,} ({format_size(m.bytes)}, {ms_text(m.busy_ns)})"
+    each = pgettext("list", ", ").join(
+        f"{key.upper()} {grouped(m.count)} ({format_size(m.bytes)}, {ms_text(m.busy_ns)})"
         for key, m in moved.items()
         if m.count
     )
-    message = (
-        f"The driver moved unified (managed) memory {count_text(rows.size, 'time', thousands=True)} on page faults"
-        f" ({each}): migrations ran during {ms_text(covered)}, {pct_text(covered, metrics.makespan_ns)} of the run,"
-        " and every fault stalled the GPU (or the host) until its page arrived, a few KiB at a time."
-        f" {_MIGRATION_ADVICE.words(trace)}"
-    )
+    message = ncount(
+        "The driver moved unified (managed) memory {count} time on page faults ({each}): migrations ran during"
+        " {covered}, {share} of the run, and every fault stalled the GPU (or the host) until its page arrived, a few"
+        " KiB at a time. {advice}",
+        "The driver moved unified (managed) memory {count} times on page faults ({each}): migrations ran during"
+        " {covered}, {share} of the run, and every fault stalled the GPU (or the host) until its page arrived, a few"
+        " KiB at a time. {advice}",
+        rows.size, each=each, covered=ms_text(covered), share=pct_text(covered, metrics.makespan_ns),
+        advice=_MIGRATION_ADVICE.words(trace),
+    )  # fmt: skip
     return [Finding("page-fault-migrations", message, rows_of(rows))]
 
 
 _LEGACY_ADVICE = Advice(
-    cuda="Streams created with cudaStreamCreateWithFlags(cudaStreamNonBlocking), or the per-thread default stream"
-    " (nvcc --default-stream per-thread), do not wait for it.",
-    python="In PyTorch, issue the work on torch.cuda.Stream()s of its own rather than the default stream.",
-    overlapviz="Streams created with cudaStreamNonBlocking, or the per-thread default stream (nvcc --default-stream"
-    " per-thread), do not wait for it; in PyTorch, issue the work on torch.cuda.Stream()s.",
+    cuda=N_("Streams created with cudaStreamCreateWithFlags(cudaStreamNonBlocking), or the per-thread default stream"
+    " (nvcc --default-stream per-thread), do not wait for it."),
+    python=N_("In PyTorch, issue the work on torch.cuda.Stream()s of its own rather than the default stream."),
+    overlapviz=N_("Streams created with cudaStreamNonBlocking, or the per-thread default stream (nvcc --default-stream"
+    " per-thread), do not wait for it; in PyTorch, issue the work on torch.cuda.Stream()s."),
 )
 _BATCH_ADVICE = Advice(
-    cuda="Packed into one pinned buffer and copied with one cudaMemcpyAsync",
-    python="Packed into one tensor (torch.cat, or a pinned staging tensor) and copied with one .to('cuda')",
-    overlapviz="Packed into one buffer and copied at once",
+    cuda=N_("Packed into one pinned buffer and copied with one cudaMemcpyAsync"),
+    python=N_("Packed into one tensor (torch.cat, or a pinned staging tensor) and copied with one .to('cuda')"),
+    overlapviz=N_("Packed into one buffer and copied at once"),
 )
 _PEER_ADVICE = Advice(
-    cuda="A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess) moves them GPU to GPU once, over"
-    " NVLink where the GPUs have it.",
-    python="In PyTorch, tensor.to('cuda:1') straight from the first GPU moves them GPU to GPU once, over NVLink"
-    " where the GPUs have it.",
-    overlapviz="A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess; in PyTorch,"
-    " tensor.to('cuda:1')) moves them GPU to GPU once, over NVLink where the GPUs have it.",
+    cuda=N_("A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess) moves them GPU to GPU once, over"
+    " NVLink where the GPUs have it."),
+    python=N_("In PyTorch, tensor.to('cuda:1') straight from the first GPU moves them GPU to GPU once, over NVLink"
+    " where the GPUs have it."),
+    overlapviz=N_("A peer copy (cudaMemcpyPeerAsync, after cudaDeviceEnablePeerAccess; in PyTorch,"
+    " tensor.to('cuda:1')) moves them GPU to GPU once, over NVLink where the GPUs have it."),
 )
 _MIGRATION_ADVICE = Advice(
-    cuda="cudaMemPrefetchAsync moves a managed buffer to the GPU before its kernel runs (and back to the host"
+    cuda=N_("cudaMemPrefetchAsync moves a managed buffer to the GPU before its kernel runs (and back to the host"
     " before the host reads it), in large transfers at the link's rate; cudaMemAdvise"
-    " (cudaMemAdviseSetPreferredLocation, cudaMemAdviseSetReadMostly) keeps pages where they are used.",
-    python="Keep the data in device memory (torch.empty(..., device='cuda')) and copy it with"
+    " (cudaMemAdviseSetPreferredLocation, cudaMemAdviseSetReadMostly) keeps pages where they are used."),
+    python=N_("Keep the data in device memory (torch.empty(..., device='cuda')) and copy it with"
     " tensor.to('cuda', non_blocking=True) from pinned memory; where managed memory must stay, prefetch it to"
-    " the GPU before the kernels touch it (cudaMemPrefetchAsync, e.g. cupy.cuda.runtime.memPrefetchAsync).",
+    " the GPU before the kernels touch it (cudaMemPrefetchAsync, e.g. cupy.cuda.runtime.memPrefetchAsync)."),
 )
 
 
@@ -286,8 +317,11 @@ def page_fault_migrations_callout(c: CalloutContext, finding: Finding, rows: Row
     """How many migrations ran and how much of the run, bracketing them."""
     covered = covered_total_ns(c.trace, OpKind.MIGRATION)
     of_run = share(covered, c.metrics.makespan_ns)
-    migrations = count_text(rows.size, "page-fault migration", thousands=True)
-    text = f"{migrations}: {duration_text(covered)}, {of_run} of the run"
+    text = ncount(
+        "{count} page-fault migration: {covered}, {share} of the run",
+        "{count} page-fault migrations: {covered}, {share} of the run",
+        rows.size, covered=duration_text(covered), share=of_run,
+    )  # fmt: skip
     return [spanning(c, finding, rows, LaneGroup.HARDWARE, text)]
 
 
