@@ -1,12 +1,14 @@
 """Extract, update and compile overlapviz's gettext catalogues (``make translations``).
 
 Babel, a development dependency, does the work: it reads every marked sentence of the
-Qt-free code (the Qt side has its own .ts files) into ``overlapviz.pot``, merges that into
-each language's ``.po`` and compiles the ``.mo`` files that ship with the package. The
-compiled files are committed; ``tests/i18n`` checks they match their sources.
+Qt-free code (the Qt side has its own .ts files) into ``overlapviz.pot``, and the teaching
+content (the lessons' and exercises' TOML files, the glossary; ``tools/content_messages.py``)
+into ``overlapviz-content.pot``, merges each into every language's ``.po`` of its domain and
+compiles the ``.mo`` files that ship with the package. The compiled files are committed;
+``tests/i18n`` checks they match their sources.
 
     python tools/translations.py                 extract, update every .po, compile
-    python tools/translations.py --init fr       start a catalogue for French
+    python tools/translations.py --init fr       start French's catalogues (those it lacks)
     python tools/translations.py --compile-only  compile the .po files as they are
 """
 
@@ -16,12 +18,18 @@ import argparse
 import sys
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import write_po
+from content_messages import content_messages
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "overlapviz" / "core" / "i18n" / "locale"
 TEMPLATE = LOCALE / "overlapviz.pot"
 DOMAIN = "overlapviz"
+CONTENT_DOMAIN = "overlapviz-content"
+CONTENT_TEMPLATE = LOCALE / f"{CONTENT_DOMAIN}.pot"
+TEMPLATES = {DOMAIN: TEMPLATE, CONTENT_DOMAIN: CONTENT_TEMPLATE}
 # The marking functions of overlapviz.core.i18n beside Babel's defaults (_, N_, ngettext, pgettext).
 KEYWORDS = ("ncount:1,2",)
 # Qt's widgets speak through Qt's own translations (tr(), .ts): their files are not extracted here.
@@ -43,6 +51,26 @@ def extract() -> None:
     )
 
 
+def extract_content() -> None:
+    """Write the lessons', exercises' and glossary's words into the content template."""
+    catalogue = Catalog(project="overlapviz")
+    for _lineno, _function, text, comments in content_messages():
+        # a text found in two places is one entry that names both
+        catalogue.add(text, auto_comments=comments)
+    for message in catalogue:
+        # Babel guesses python-format from a "% of" in prose; the content is never %-formatted
+        message.flags.discard("python-format")
+    with CONTENT_TEMPLATE.open("wb") as template:
+        write_po(template, catalogue, omit_header=True, sort_output=True)
+
+
+def start_missing_catalogues(language: str) -> None:
+    """Start `language`'s catalogue of each domain it has none of yet, leaving those it has."""
+    for domain, template in TEMPLATES.items():
+        if not (LOCALE / language / "LC_MESSAGES" / f"{domain}.po").exists():
+            pybabel("init", "-D", domain, "-i", str(template), "-d", str(LOCALE), "-l", language)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the steps the arguments ask for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -51,10 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.compile_only:
         extract()
+        extract_content()
         if args.init:
-            pybabel("init", "-D", DOMAIN, "-i", str(TEMPLATE), "-d", str(LOCALE), "-l", args.init)
-        pybabel("update", "-D", DOMAIN, "-i", str(TEMPLATE), "-d", str(LOCALE), "--no-wrap", "--ignore-obsolete")
-    pybabel("compile", "-D", DOMAIN, "-d", str(LOCALE), "--statistics")
+            start_missing_catalogues(args.init)
+        for domain, template in TEMPLATES.items():
+            pybabel("update", "-D", domain, "-i", str(template), "-d", str(LOCALE), "--no-wrap", "--ignore-obsolete")
+    for domain in TEMPLATES:
+        pybabel("compile", "-D", domain, "-d", str(LOCALE), "--statistics")
     return 0
 
 
