@@ -1,16 +1,51 @@
 """The content catalogue: every lesson's, exercise's and glossary entry's words extracted and translated."""
 
+import gettext
+import importlib.util
 import re
+from functools import cache
 from io import BytesIO
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from overlapviz.core.i18n.language import CONTENT_DOMAIN, LOCALE_DIR
-from tests.i18n.content_source import extracted, po_path, zh_cn
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PLACEHOLDER = re.compile(r"\{\w*\}|%\(\w+\)[sd]")
 # What a translation keeps as the English writes it: numbers (a measured figure), CUDA names, finding codes.
 KEPT = re.compile(r"\d+(?:\.\d+)?|\bcuda\w+|\b[a-z]+(?:-[a-z]+){2,}\b")
+
+
+def extractor() -> ModuleType:
+    """tools/content_messages.py, imported by its path (tools/ is no package)."""
+    spec = importlib.util.spec_from_file_location("content_messages", ROOT / "tools" / "content_messages.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def extracted() -> dict[str, list[str]]:
+    """Every content message the extractor finds -> the places (file and key) it comes from."""
+    found: dict[str, list[str]] = {}
+    for _lineno, _function, text, comments in extractor().content_messages():
+        found.setdefault(text, []).extend(comments)
+    return found
+
+
+def zh_cn() -> dict[str, str]:
+    """msgid -> msgstr of the compiled zh_CN content catalogue."""
+    translations = gettext.translation(CONTENT_DOMAIN, LOCALE_DIR, languages=["zh_CN"])
+    catalogue: dict[str, str] = translations._catalog  # type: ignore[attr-defined]
+    return {msgid: text for msgid, text in catalogue.items() if msgid}
+
+
+def po_path() -> Path:
+    return LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / f"{CONTENT_DOMAIN}.po"
 
 
 def test_the_extractor_finds_every_kind_of_content():
