@@ -51,7 +51,7 @@ def po_path() -> Path:
 def test_the_extractor_finds_every_kind_of_content():
     places = " ".join(place for comments in extracted().values() for place in comments)
     for where in ("assets/presets/default.toml: title", "a.label", "assets/exercises/", "hints[0]",
-                  "choices[1].text", "glossary.py: the entry"):  # fmt: skip
+                  "choices[1].text", "glossary, “Pinned memory”: what it means"):  # fmt: skip
         assert where in places
 
 
