@@ -21,6 +21,7 @@ from overlapviz.core.config.setting import Setting
 from overlapviz.core.config.settings import SETTINGS
 from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.core.files.toml_text import TomlError, parse_toml
+from overlapviz.core.i18n import content_text
 from overlapviz.resources import asset_path
 
 PRESET_SUFFIX = ".toml"
@@ -192,12 +193,14 @@ def _preset_from(name: str, data: dict[str, Any]) -> Preset:
     if backend is not None and backend not in _BACKENDS:
         raise PresetError(f"backend {backend!r} is not one of: {', '.join(_BACKENDS)}")
     device = _optional_text(data, "device")
+    # The words are read in the active language (the files are their English source): it is
+    # chosen once, at start, before any preset is loaded.
     return Preset(
         name=name,
-        title=_required_text(data, "title"),
-        text=_required_text(data, "text"),
+        title=content_text(_required_text(data, "title")),
+        text=content_text(_required_text(data, "text")),
         configs=tuple(config_from_table(table, table_name) for table_name, table in tables),
-        labels=tuple(_label_of(table_name, table, data) for table_name, table in tables),
+        labels=tuple(content_text(_label_of(table_name, table, data)) for table_name, table in tables),
         device=device,
         backend=backend,
         devices=tuple(_side_device(table_name, table, device) for table_name, table in tables),

@@ -1,12 +1,14 @@
 """Extract, update and compile overlapviz's gettext catalogues (``make translations``).
 
 Babel, a development dependency, does the work: it reads every marked sentence of the
-Qt-free code (the Qt side has its own .ts files) into ``overlapviz.pot``, merges that into
-each language's ``.po`` and compiles the ``.mo`` files that ship with the package. The
-compiled files are committed; ``tests/i18n`` checks they match their sources.
+Qt-free code (the Qt side has its own .ts files) into ``overlapviz.pot``, and the teaching
+content (the lessons' and exercises' TOML files, the glossary; ``tools/content_messages.py``)
+into ``overlapviz-content.pot``, merges each into every language's ``.po`` of its domain and
+compiles the ``.mo`` files that ship with the package. The compiled files are committed;
+``tests/i18n`` checks they match their sources.
 
     python tools/translations.py                 extract, update every .po, compile
-    python tools/translations.py --init fr       start a catalogue for French
+    python tools/translations.py --init fr       start French's catalogues (those it lacks)
     python tools/translations.py --compile-only  compile the .po files as they are
 """
 
@@ -16,12 +18,19 @@ import argparse
 import sys
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+from content_messages import content_messages
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "overlapviz" / "core" / "i18n" / "locale"
 TEMPLATE = LOCALE / "overlapviz.pot"
 DOMAIN = "overlapviz"
+CONTENT_DOMAIN = "overlapviz-content"
+CONTENT_TEMPLATE = LOCALE / f"{CONTENT_DOMAIN}.pot"
+TEMPLATES = {DOMAIN: TEMPLATE, CONTENT_DOMAIN: CONTENT_TEMPLATE}
 # The marking functions of overlapviz.core.i18n beside Babel's defaults (_, N_, ngettext, pgettext).
 KEYWORDS = ("ncount:1,2",)
 # Qt's widgets speak through Qt's own translations (tr(), .ts): their files are not extracted here.
@@ -43,18 +52,53 @@ def extract() -> None:
     )
 
 
+def extract_content() -> None:
+    """Write the lessons', exercises' and glossary's words into the content template."""
+    catalogue = Catalog(project="overlapviz")
+    for _lineno, _function, text, comments in content_messages():
+        # a text found in two places is one entry that names both
+        catalogue.add(text, auto_comments=comments)
+    with CONTENT_TEMPLATE.open("wb") as template:
+        write_po(template, catalogue, omit_header=True, sort_output=True)
+
+
+def compile_content() -> None:
+    """Compile every language's content catalogue.
+
+    Not with ``pybabel compile``: its python-format check reads the "75 % of" of a lesson's
+    prose as a placeholder its translation lost, and the content is never %-formatted.
+    """
+    for po in sorted(LOCALE.glob(f"*/LC_MESSAGES/{CONTENT_DOMAIN}.po")):
+        with po.open("rb") as source:
+            catalogue = read_po(source)
+        with po.with_suffix(".mo").open("wb") as compiled:
+            write_mo(compiled, catalogue)
+        done = sum(1 for message in catalogue if message.id and message.string)
+        print(f"{po.relative_to(ROOT)}: {done} of {len(catalogue)} messages translated")
+
+
+def start_missing_catalogues(language: str) -> None:
+    """Start `language`'s catalogue of each domain it has none of yet, leaving those it has."""
+    for domain, template in TEMPLATES.items():
+        if not (LOCALE / language / "LC_MESSAGES" / f"{domain}.po").exists():
+            pybabel("init", "-D", domain, "-i", str(template), "-d", str(LOCALE), "-l", language)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the steps the arguments ask for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--init", metavar="LANG", help="start the catalogue of LANG (e.g. fr, pt_BR) from the template")
+    parser.add_argument("--init", metavar="LANG", help="start the catalogues LANG (e.g. fr) lacks")
     parser.add_argument("--compile-only", action="store_true", help="only compile the .po files into .mo files")
     args = parser.parse_args(argv)
     if not args.compile_only:
         extract()
+        extract_content()
         if args.init:
-            pybabel("init", "-D", DOMAIN, "-i", str(TEMPLATE), "-d", str(LOCALE), "-l", args.init)
-        pybabel("update", "-D", DOMAIN, "-i", str(TEMPLATE), "-d", str(LOCALE), "--no-wrap", "--ignore-obsolete")
+            start_missing_catalogues(args.init)
+        for domain, template in TEMPLATES.items():
+            pybabel("update", "-D", domain, "-i", str(template), "-d", str(LOCALE), "--no-wrap", "--ignore-obsolete")
     pybabel("compile", "-D", DOMAIN, "-d", str(LOCALE), "--statistics")
+    compile_content()
     return 0
 
 

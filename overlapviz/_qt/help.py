@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMainWindow, QScrollArea, QTabWidget, QVBoxLayout
 
-from overlapviz.app.glossary import GLOSSARY
+from overlapviz.app.glossary import glossary_in_language
 
 SHORTCUTS_TAB, GLOSSARY_TAB = 0, 1
 TIMELINE_KEYS = (
@@ -84,7 +84,7 @@ def glossary_html() -> str:
     """The glossary: each term, what it means and where the app shows it."""
     return "".join(
         f"<p><b>{html.escape(t.term)}</b><br>{html.escape(t.meaning)}<br><i>In the app:</i> {html.escape(t.where)}</p>"
-        for t in GLOSSARY
+        for t in glossary_in_language()
     )
 
 

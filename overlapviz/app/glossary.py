@@ -1,7 +1,9 @@
 """The words a learner meets in the app, each with what it means and where the app shows it.
 
-The Help menu's glossary shows these; they are kept apart from Qt so that a test can check
-that every control, memory kind, figure and finding is explained and placed. The figures'
+The Help menu's glossary shows these (`glossary_in_language`); they are kept apart from Qt so
+that a test can check that every control, memory kind, figure and finding is explained and
+placed. The entries are written in English, the source of their translations (domain
+``overlapviz-content``, extracted by ``tools/content_messages.py``). The figures'
 and findings' entries are in `app.glossary_findings`.
 """
 
@@ -9,9 +11,10 @@ from __future__ import annotations
 
 from overlapviz.app.glossary_findings import FIGURE_TERMS, FINDING_TERMS
 from overlapviz.app.glossary_term import Term
+from overlapviz.core.i18n import content_text
 from overlapviz.view.lane_ink import INK_MEANING
 
-__all__ = ["GLOSSARY", "Term"]
+__all__ = ["GLOSSARY", "Term", "glossary_in_language"]
 
 MEMORY_TERMS: tuple[Term, ...] = (
     Term("Pinned memory",
@@ -106,3 +109,11 @@ CONCEPT_TERMS: tuple[Term, ...] = (
 )  # fmt: skip
 
 GLOSSARY: tuple[Term, ...] = MEMORY_TERMS + CONTROL_TERMS + CONCEPT_TERMS + FIGURE_TERMS + FINDING_TERMS
+
+
+def glossary_in_language() -> tuple[Term, ...]:
+    """The glossary as the Help shows it: every entry's words in the active language.
+
+    A finding's term is its code, which no catalogue translates: it stays as it is.
+    """
+    return tuple(Term(content_text(t.term), content_text(t.meaning), content_text(t.where)) for t in GLOSSARY)

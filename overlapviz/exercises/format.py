@@ -16,6 +16,7 @@ from typing import Any
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.core.files.toml_text import TomlError, parse_toml
+from overlapviz.core.i18n import content_text
 from overlapviz.exercises import fields, parts
 from overlapviz.exercises.fields import ExerciseError, UnknownExerciseError
 from overlapviz.exercises.model import Exercise, ExerciseKind, Setup
@@ -105,14 +106,15 @@ def exercise_from(name: str, data: dict[str, Any]) -> Exercise:
     setup = parts.setup_from(fields.table(data, "setup"))
     if setup is None and kind is not ExerciseKind.QUIZ:
         raise ExerciseError("setup: missing; give [setup] with preset = NAME or trace = FILE")
+    # The words in the active language, chosen at start: the files are their English source.
     common: dict[str, Any] = {
         "name": name,
         "kind": kind,
-        "title": fields.text(data, "title"),
-        "question": fields.text(data, "question"),
-        "explanation": fields.text(data, "explanation"),
+        "title": content_text(fields.text(data, "title")),
+        "question": content_text(fields.text(data, "question")),
+        "explanation": content_text(fields.text(data, "explanation")),
         "setup": setup,
-        "hints": fields.texts(data, "hints"),
+        "hints": tuple(map(content_text, fields.texts(data, "hints"))),
         "highlight": parts.highlights_from(data),
         "lesson": _lesson(data),
     }

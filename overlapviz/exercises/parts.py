@@ -11,6 +11,7 @@ from typing import Any
 from overlapviz.core.config import parse_size
 from overlapviz.core.config.settings import SETTINGS
 from overlapviz.core.findings.registry import RULES
+from overlapviz.core.i18n import content_text
 from overlapviz.core.trace.spans import OpKind
 from overlapviz.exercises import fields
 from overlapviz.exercises.fields import ExerciseError
@@ -82,7 +83,8 @@ def choices_from(data: dict[str, Any]) -> tuple[Choice, ...]:
         side = fields.optional_text(table, "side", where)
         if side is not None:
             fields.one_of(side, _SIDES, f"{where}side")
-        found.append(Choice(fields.text(table, "key", where), fields.text(table, "text", where), side))
+        shown = content_text(fields.text(table, "text", where))  # in the active language, keyed by the English
+        found.append(Choice(fields.text(table, "key", where), shown, side))
     keys = [choice.key for choice in found]
     if len(set(keys)) != len(keys):
         raise ExerciseError(f"choices: two choices have the key {_first_repeat(keys)!r}")

@@ -5,10 +5,11 @@ for a sentence, ``ncount(singular, plural, n)`` for a count with its noun, ``N_(
 sentence kept in a table and translated where it is shown. Placeholders are named
 (``_("took {ms}").format(ms=...)``), so a translation may put them in any order. The
 catalogues (domain ``overlapviz``) live under ``locale/`` beside this module; docs/translating.md
-says how to add a language.
+says how to add a language. The teaching content (lessons, exercises, the glossary) has a
+catalogue of its own, domain ``overlapviz-content``, read through ``content_text(text)``.
 """
 
-from overlapviz.core.i18n.catalogue import N_, _, ncount, ngettext, pgettext
+from overlapviz.core.i18n.catalogue import N_, _, content_text, ncount, ngettext, pgettext
 from overlapviz.core.i18n.language import (
     DEFAULT_LANGUAGE,
     UnknownLanguageError,
@@ -26,6 +27,7 @@ __all__ = [
     "UnknownLanguageError",
     "_",
     "available_languages",
+    "content_text",
     "current_language",
     "decimal_text",
     "grouped",

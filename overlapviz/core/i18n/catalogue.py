@@ -6,13 +6,22 @@ sentence marked with any of them reaches the catalogues.
 
 from __future__ import annotations
 
-from overlapviz.core.i18n.language import translations
+from overlapviz.core.i18n.language import content_translations, translations
 from overlapviz.core.i18n.numbers import grouped
 
 
 def _(message: str) -> str:
     """`message` in the active language."""
     return translations().gettext(message)
+
+
+def content_text(message: str) -> str:
+    """`message`, a lesson's, an exercise's or a glossary entry's English words, in the active language.
+
+    The teaching content has its own catalogue (domain ``overlapviz-content``), keyed by the
+    English text as the files and tables give it; ``tools/content_messages.py`` extracts it.
+    """
+    return content_translations().gettext(message)
 
 
 def N_(message: str) -> str:  # noqa: N802 (gettext's own name for a deferred mark)

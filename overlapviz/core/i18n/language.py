@@ -14,6 +14,9 @@ from functools import cache
 from pathlib import Path
 
 DOMAIN = "overlapviz"
+# The lessons', exercises' and glossary's words: a catalogue of their own, so translating the
+# teaching never collides with the program's sentences
+CONTENT_DOMAIN = "overlapviz-content"
 DEFAULT_LANGUAGE = "en"  # the language the sources are written in: no catalogue
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 _ENVIRONMENT_KEYS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -75,6 +78,7 @@ class _Active:
 
     code: str = DEFAULT_LANGUAGE
     translations: gettext.NullTranslations = gettext.NullTranslations()
+    content: gettext.NullTranslations = gettext.NullTranslations()
 
 
 def set_language(code: str | None = None) -> str:
@@ -82,6 +86,7 @@ def set_language(code: str | None = None) -> str:
     code = language_from_environment() if code is None else supported_language(code)
     _Active.code = code
     _Active.translations = _translations(code)
+    _Active.content = _translations(code, CONTENT_DOMAIN)
     return code
 
 
@@ -95,8 +100,14 @@ def translations() -> gettext.NullTranslations:
     return _Active.translations
 
 
+def content_translations() -> gettext.NullTranslations:
+    """The active catalogue of the teaching content (English: none, the files' own words)."""
+    return _Active.content
+
+
 @cache
-def _translations(code: str) -> gettext.NullTranslations:
+def _translations(code: str, domain: str = DOMAIN) -> gettext.NullTranslations:
     if code == DEFAULT_LANGUAGE:
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
+    # a language's program text may come before its lessons are translated: they stay English till then
+    return gettext.translation(domain, LOCALE_DIR, languages=[code], fallback=domain == CONTENT_DOMAIN)
