@@ -44,7 +44,7 @@ def test_the_status_says_what_waits_and_who_asks(strict):
     status = strict.call("/v1/status", client="asker").body
     assert [device["key"] for device in status["devices"]] == ["h200"]
     assert status["devices"][0]["backend"] == "sim"
-    assert status["you"] == {"client": "asker", "queued": 0, "position": 0}
+    assert status["you"] == {"client": "asker", "role": "class", "queued": 0, "position": 0}
     assert status["clients"] >= 1
     assert status["queued"] == 0
 
