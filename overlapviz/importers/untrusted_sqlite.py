@@ -241,7 +241,7 @@ class UntrustedDatabase:
     def _all(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
             return list(self._connection.execute(query, params).fetchall())
-        except sqlite3.Error as error:
+        except (sqlite3.Error, UnicodeDecodeError) as error:  # a damaged schema's text is no UTF-8 either
             raise _damaged(error) from None
 
 
