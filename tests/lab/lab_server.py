@@ -64,14 +64,7 @@ class LabServer:
         command += ["--port", "0", "--devices", ",".join(DEVICES), *flags]
         errors = tempfile.TemporaryFile("w+")  # noqa: SIM115 (open while the server runs)
         process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
-        printed: dict[str, str] = {}
-        deadline = time.monotonic() + START_LIMIT_S
-        while time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if not line or line.strip() == "ready":
-                break
-            name, _, value = line.strip().partition(": ")
-            printed[name] = value
+        printed = read_until_ready(process)
         if "url" not in printed:
             process.kill()
             process.wait()
@@ -140,3 +133,16 @@ def local_run_json(config_flags: list[str], device: str) -> dict:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run([*command, *config_flags], cwd=ROOT, capture_output=True, text=True, env=env, check=True)
     return json.loads(done.stdout)
+
+
+def read_until_ready(process: subprocess.Popen) -> dict[str, str]:
+    """The ``name: value`` lines a command (``serve``, ``worker``) prints before ``ready``."""
+    printed: dict[str, str] = {}
+    deadline = time.monotonic() + START_LIMIT_S
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line or line.strip() == "ready":
+            break
+        name, _, value = line.strip().partition(": ")
+        printed[name] = value
+    return printed

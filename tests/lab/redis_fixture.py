@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tests.lab.lab_server import ROOT, LabServer
+from tests.lab.lab_server import ROOT, START_LIMIT_S, LabServer, read_until_ready
 
-START_LIMIT_S = 60.0
 WORKER_DEVICES = ("h200", "tesla-c1060")  # one worker each, as two GPU hosts would serve them
 
 
@@ -124,19 +123,6 @@ class QueueWorker:
                 self.process.kill()
             self.process.communicate()
             self.errors.close()
-
-
-def read_until_ready(process: subprocess.Popen) -> dict[str, str]:
-    """The ``name: value`` lines a command prints before ``ready``."""
-    printed: dict[str, str] = {}
-    deadline = time.monotonic() + START_LIMIT_S
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line or line.strip() == "ready":
-            break
-        name, _, value = line.strip().partition(": ")
-        printed[name] = value
-    return printed
 
 
 @dataclass
