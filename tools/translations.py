@@ -4,17 +4,21 @@ Babel, a development dependency, does the work: it reads every marked sentence o
 Qt-free code (the Qt side has its own .ts files) into ``overlapviz.pot``, and the teaching
 content (the lessons' and exercises' TOML files, the glossary; ``tools/content_messages.py``)
 into ``overlapviz-content.pot``, merges each into every language's ``.po`` of its domain and
-compiles the ``.mo`` files that ship with the package. The compiled files are committed;
-``tests/i18n`` checks they match their sources.
+compiles the ``.mo`` files that ship with the package. The window's words are Qt's:
+``pyside6-lupdate`` reads every ``translate(context, text)`` of ``overlapviz/_qt`` into each
+language's ``overlapviz/_qt/i18n/overlapviz_<lang>.ts`` (keeping what is translated already),
+and ``pyside6-lrelease`` compiles it into the ``.qm`` the app loads. The compiled files are
+committed; ``tests/i18n`` checks they match their sources.
 
     python tools/translations.py                 extract, update every .po, compile
     python tools/translations.py --init fr       start French's catalogues (those it lacks)
-    python tools/translations.py --compile-only  compile the .po files as they are
+    python tools/translations.py --compile-only  compile the .po and .ts files as they are
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,8 +37,11 @@ CONTENT_TEMPLATE = LOCALE / f"{CONTENT_DOMAIN}.pot"
 TEMPLATES = {DOMAIN: TEMPLATE, CONTENT_DOMAIN: CONTENT_TEMPLATE}
 # The marking functions of overlapviz.core.i18n beside Babel's defaults (_, N_, ngettext, pgettext).
 KEYWORDS = ("ncount:1,2",)
-# Qt's widgets speak through Qt's own translations (tr(), .ts): their files are not extracted here.
+# Qt's widgets speak through Qt's own translations (translate(), .ts): gettext does not extract them.
 IGNORED = ("overlapviz/_qt/*",)
+QT_SOURCES = ROOT / "overlapviz" / "_qt"
+QT_CATALOGUES = QT_SOURCES / "i18n"
+QT_TOOLS = Path(sys.executable).parent  # pyside6-lupdate and pyside6-lrelease come with PySide6
 
 
 def pybabel(*arguments: str) -> None:
@@ -84,11 +91,44 @@ def start_missing_catalogues(language: str) -> None:
             pybabel("init", "-D", domain, "-i", str(template), "-d", str(LOCALE), "-l", language)
 
 
+def qt_catalogue(language: str) -> Path:
+    """The window's catalogue of `language`, as translators edit it."""
+    return QT_CATALOGUES / f"overlapviz_{language}.ts"
+
+
+def update_qt(language: str | None = None) -> None:
+    """Read every marked string of the window into each language's .ts (and start `language`'s)."""
+    sources = sorted(str(path) for path in QT_SOURCES.rglob("*.py"))
+    catalogues = sorted(QT_CATALOGUES.glob("overlapviz_*.ts"))
+    if language and qt_catalogue(language) not in catalogues:
+        catalogues.append(qt_catalogue(language))
+    for catalogue in catalogues:
+        code = catalogue.stem.removeprefix("overlapviz_")
+        subprocess.run(
+            [str(QT_TOOLS / "pyside6-lupdate"), "-silent", "-no-obsolete", "-locations", "none",
+             "-target-language", code, *sources, "-ts", str(catalogue)],
+            check=True,
+        )  # fmt: skip
+
+
+def compile_qt() -> None:
+    """Compile each language's .ts into the .qm the app loads, saying how much is translated."""
+    for catalogue in sorted(QT_CATALOGUES.glob("overlapviz_*.ts")):
+        subprocess.run(
+            [str(QT_TOOLS / "pyside6-lrelease"), "-silent", "-nounfinished", str(catalogue),
+             "-qm", str(catalogue.with_suffix(".qm"))],
+            check=True,
+        )  # fmt: skip
+        text = catalogue.read_text(encoding="utf-8")
+        unfinished = text.count('type="unfinished"')
+        print(f"{catalogue.relative_to(ROOT)}: {text.count('<message')} messages, {unfinished} unfinished")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the steps the arguments ask for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--init", metavar="LANG", help="start the catalogues LANG (e.g. fr) lacks")
-    parser.add_argument("--compile-only", action="store_true", help="only compile the .po files into .mo files")
+    parser.add_argument("--compile-only", action="store_true", help="only compile the .po and .ts files")
     args = parser.parse_args(argv)
     if not args.compile_only:
         extract()
@@ -97,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
             start_missing_catalogues(args.init)
         for domain, template in TEMPLATES.items():
             pybabel("update", "-D", domain, "-i", str(template), "-d", str(LOCALE), "--no-wrap", "--ignore-obsolete")
+        update_qt(args.init)
     pybabel("compile", "-D", DOMAIN, "-d", str(LOCALE), "--statistics")
     compile_content()
+    compile_qt()
     return 0
 
 
