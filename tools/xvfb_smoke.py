@@ -17,7 +17,10 @@ starts it again (`SESSIONS`):
   remembered), and quits;
 - the start after that: the remembered pipeline is drawn although live mode is off; the
   bandwidth window (Ctrl+B) sweeps, Esc hides it; F7 opens the Exercises panel on a
-  prediction that waits for its answer, F7 hides it; and Ctrl+Q quits.
+  prediction that waits for its answer, F7 hides it; and Ctrl+Q quits;
+- in Chinese: started again with ``LANG=zh_CN.UTF-8``, the window speaks Simplified Chinese
+  (its menus, the lesson's panel); the lesson in presentation mode (F5), and an export
+  through the export and file dialogs, each shot so that the Chinese layout can be looked at.
 
 Each app must exit 0 and never abort on a thread left running. Widgets are found as a user
 finds them: by object name, by shortcut, by menu. The pointer is moved through the X
@@ -74,6 +77,8 @@ STARTING = "Starting\u2026"  # the status bar before the first picture
 SWEPT = "the dashed line"  # the bandwidth window's words once its sweep is drawn
 ABORT = "QThread: Destroyed"  # what Qt says as it aborts on a thread left running
 SESSION_TIMEOUT_S = 600
+CHINESE_LOCALE = {"LANG": "zh_CN.UTF-8"}  # as a Chinese desktop sets it: LANGUAGE, LC_ALL and LC_MESSAGES unset
+LOCALE_KEYS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
 @dataclass(frozen=True)
@@ -276,6 +281,27 @@ def restart(shots: Shots) -> Script:
     yield from quit_with_ctrl_q(window)
 
 
+def chinese(shots: Shots) -> Script:
+    """The start in a Chinese locale: menus and the lesson panel in Chinese, F5 on the lesson, an export."""
+    window = yield from on_screen()
+    yield Until("the first timeline is drawn", lambda: visible_timelines(window))
+    titles = [action.text() for action in window.menuBar().actions()]
+    assert all(has_chinese(title) for title in titles), f"menu titles not in Chinese: {titles}"
+    yield pause(1.0)
+    shots.take("started")
+    yield from open_lesson(window, shots)
+    panel = window.findChild(QWidget, "lesson_panel")
+    assert panel is not None and has_chinese(visible_text(panel)), "the lesson panel is not in Chinese"
+    yield from present(window, shots, hover=False)
+    yield from export_png(window, shots, shots.folder / "export-zh_CN.png")
+    yield from quit_with_ctrl_q(window)
+
+
+def has_chinese(text: str) -> bool:
+    """Whether `text` holds a CJK ideograph."""
+    return any("\u4e00" <= letter <= "\u9fff" for letter in text)
+
+
 def on_screen() -> Generator[Until, object, QMainWindow]:
     """The app's window, on screen and active."""
     found = yield Until("the window is on screen", main_window)
@@ -339,7 +365,7 @@ def open_lesson(window: QMainWindow, shots: Shots) -> Script:
     shots.take("lesson")
 
 
-def present(window: QMainWindow, shots: Shots) -> Script:
+def present(window: QMainWindow, shots: Shots, hover: bool = True) -> Script:
     """F5 on the comparison enters presentation mode; a span's tooltip shows there and stays; F5 leaves.
 
     Shot twice: as soon as the window is full screen, and once it has rested; the first shows
@@ -357,7 +383,8 @@ def present(window: QMainWindow, shots: Shots) -> Script:
     shots.take("presentation-at-once")
     yield pause(1.5)
     shots.take("presentation-comparison")
-    yield from hover_span(window, shots)
+    if hover:
+        yield from hover_span(window, shots)
     press(window, Qt.Key.Key_F5)
     yield Until("F5 leaves presentation mode", lambda: not window.isFullScreen())
     yield pause(1.0)
@@ -487,7 +514,10 @@ def start_window_manager(command: str | None) -> subprocess.Popen[bytes] | None:
     return manager
 
 
-SESSIONS: dict[str, Callable[[Shots], Script]] = {"tour": tour, "file": open_file, "restart": restart}
+SESSIONS: dict[str, Callable[[Shots], Script]] = {
+    "tour": tour, "file": open_file, "restart": restart, "chinese": chinese,
+}  # fmt: skip
+SESSION_LOCALES = {"chinese": CHINESE_LOCALE}  # the others run in the environment's (English in CI)
 
 
 def run(shots_dir: Path, wm: str | None) -> int:
@@ -515,6 +545,8 @@ def run_session(name: str, shots_dir: Path, config: Path) -> bool:
     """Start the app for session `name` in a new process; True when every step passed and it quit with 0."""
     print(f"session {name}", flush=True)
     env = os.environ | {"QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": str(config)}  # the user's settings stay untouched
+    if name in SESSION_LOCALES:
+        env = {key: value for key, value in env.items() if key not in LOCALE_KEYS} | SESSION_LOCALES[name]
     paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
     env["PYTHONPATH"] = os.pathsep.join(paths)  # the app of this checkout, whatever the environment installed
     command = [sys.executable, __file__, "--session", name, "--shots", str(shots_dir)]
