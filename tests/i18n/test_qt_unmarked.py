@@ -69,10 +69,10 @@ def unmarked_words(source: str, name: str) -> list[str]:
         if isinstance(node, ast.Subscript):
             exempt |= _inside(node.slice)
         if isinstance(node, ast.Call):
-            name = _call_name(node)
-            if name in MARKS or name in NOT_SHOWN:
+            called = _call_name(node)
+            if called in MARKS or called in NOT_SHOWN:
                 exempt |= _inside(node)
-            elif name in SHOWN:
+            elif called in SHOWN:
                 for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
                     shown |= {id(literal) for literal in _literals(argument)}
     return [
