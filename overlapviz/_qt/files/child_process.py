@@ -9,8 +9,9 @@ child looks at the cancel token in short steps, and a cancelled child is stopped
 
 The child is started fresh (``spawn``: a process that runs Qt's threads is never forked),
 so, as with any use of `multiprocessing`, a script that opens the window must keep its own
-top-level code under ``if __name__ == "__main__":``. Pure: no Qt here, so that the child
-never loads it.
+top-level code under ``if __name__ == "__main__":``. The child speaks the language this
+process speaks (a fresh process would take the environment's, not the one chosen in the
+window). Pure: no Qt here, so that the child never loads it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from overlapviz.app.session_file import SessionData, open_file, save_session
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.files.columnar_write import export_columnar, is_columnar_name
 from overlapviz.core.files.trace_export import export_chrome, export_csv
+from overlapviz.core.i18n import current_language, set_language
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.spans import Trace
 
@@ -46,12 +48,23 @@ class ChildRefusedError(ValueError):
     """The child could not do the work; the message says why (without the file's path)."""
 
 
+class ChildStoppedError(ChildRefusedError):
+    """The child ended before it answered; `exit_code` is None where it stopped part way through a message.
+
+    The message is for the log; the window words it in the user's language (`problem_words`).
+    """
+
+    def __init__(self, message: str, exit_code: int | None) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
 # --- in this process ----------------------------------------------------------------------------
 
 
 def read_in_child(path: str | os.PathLike[str], cancel: CancelToken) -> SessionData:
     """`session_file.open_file(path)`, done in a child process (see the module docstring)."""
-    with _Child(_read_for_parent, os.fspath(path)) as child:
+    with _Child(_read_for_parent, current_language(), os.fspath(path)) as child:
         return child.receive_session(cancel)
 
 
@@ -65,7 +78,7 @@ def write_file(kind: str, path: str | os.PathLike[str], data: SessionData, cance
 
 def write_in_child(kind: str, path: str | os.PathLike[str], data: SessionData, cancel: CancelToken) -> None:
     """Write `data` to `path` as `kind` (a key of `WRITERS`) in a child process."""
-    with _Child(_write_for_parent, kind, os.fspath(path)) as child:
+    with _Child(_write_for_parent, current_language(), kind, os.fspath(path)) as child:
         send_session(child.connection, data)
         child.receive(cancel)
 
@@ -95,11 +108,11 @@ class _Child:
             cancel.check()
             if not self._process.is_alive() and not self.connection.poll(0):
                 code = self._process.exitcode
-                raise ChildRefusedError(f"the process doing it stopped without an answer (exit code {code})")
+                raise ChildStoppedError(f"the process doing it stopped without an answer (exit code {code})", code)
         try:
             message = self.connection.recv_bytes() if raw else self.connection.recv()
         except EOFError:
-            raise ChildRefusedError("the process doing it stopped part way through") from None
+            raise ChildStoppedError("the process doing it stopped part way through", None) from None
         if not raw and message[0] == "refused":
             raise ChildRefusedError(message[1])
         return message
@@ -138,7 +151,8 @@ def receive_session(receive: Callable[[bool], Any]) -> SessionData:
 # --- in the child ---------------------------------------------------------------------------------
 
 
-def _read_for_parent(connection: Connection, path: str) -> None:
+def _read_for_parent(connection: Connection, language: str, path: str) -> None:
+    set_language(language)
     try:
         data = open_file(path)
     except Exception as error:  # every failure goes back as words; the parent says them
@@ -147,7 +161,8 @@ def _read_for_parent(connection: Connection, path: str) -> None:
     send_session(connection, data)
 
 
-def _write_for_parent(connection: Connection, kind: str, path: str) -> None:
+def _write_for_parent(connection: Connection, language: str, kind: str, path: str) -> None:
+    set_language(language)
     data = receive_session(lambda raw: connection.recv_bytes() if raw else connection.recv())
     try:
         WRITERS[kind](path, data)

@@ -24,22 +24,20 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from overlapviz._qt.export.export_dialog import ExportDialog
 from overlapviz._qt.export.export_view import ExportOptions
-from overlapviz._qt.export.image_export import ExportError, Pieces, Subject, image_in_pieces, png_bytes, svg_in_pieces
+from overlapviz._qt.export.image_export import Pieces, Subject, image_in_pieces, png_bytes, svg_in_pieces
 from overlapviz._qt.files.background import BackgroundTasks, Task, TaskOutcome, Work
 from overlapviz._qt.files.child_process import write_file
 from overlapviz._qt.files.export_folder import ExportFolder
 from overlapviz._qt.files.file_loading import OpenedFile, load_file
 from overlapviz._qt.files.path_dialogs import CSV_FILTER, JSON_FILTER, OPEN_FILTER, PNG_FILTER, SVG_FILTER, PathDialogs
+from overlapviz._qt.files.problem_words import problem_words
 from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.files.stepwise import Stepwise
-from overlapviz.app.file_problems import problem_of
+from overlapviz._qt.translation import translate
 from overlapviz.app.session_file import SessionData
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.files.atomic_write import atomic_write_bytes
 from overlapviz.core.trace.spans import Trace
-
-FILE_ERRORS = (OSError, ValueError, ExportError)  # a bad file, a bad value in it, or a picture that failed
-NO_TIMELINE = "There is no timeline yet: run the pipeline or open a trace first."
 
 
 class FileHost(Protocol):
@@ -88,7 +86,7 @@ class FileActions(QObject):
 
     def open(self, path: Path | None = None, load: Callable[[Path, CancelToken], OpenedFile] = load_file) -> bool:
         """Open a session, a trace overlapviz wrote or another tool's trace (read off the GUI thread by `load`)."""
-        path = path or self.dialogs.open_path("Open a session or trace", OPEN_FILTER)
+        path = path or self.dialogs.open_path(translate("FileActions", "Open a session or trace"), OPEN_FILTER)
         if path is None:
             return False
         if self._latest_open is not None:
@@ -98,7 +96,8 @@ class FileActions(QObject):
 
     def save_session(self, path: Path | None = None) -> bool:
         """Save the settings and the trace on show."""
-        path = path or self.dialogs.save_path("Save session", JSON_FILTER, "overlapviz-session.json")
+        title = translate("FileActions", "Save session")
+        path = path or self.dialogs.save_path(title, JSON_FILTER, "overlapviz-session.json")
         if path is None:
             return False
         session = self._host.current_session()
@@ -124,7 +123,8 @@ class FileActions(QObject):
     def export_trace(self, path: Path | None = None) -> bool:
         """Export the trace as Chrome trace JSON (opens in Perfetto and in overlapviz)."""
         trace = self._trace_or_say()
-        path = path or (self.dialogs.save_path("Export trace", JSON_FILTER, "overlapviz-trace.json") if trace else None)
+        title = translate("FileActions", "Export trace")
+        path = path or (self.dialogs.save_path(title, JSON_FILTER, "overlapviz-trace.json") if trace else None)
         if trace is None or path is None:
             return False
         return self._write(path, partial(write_file, "chrome", path, SessionData(None, trace)), remember=True)
@@ -132,7 +132,8 @@ class FileActions(QObject):
     def export_csv(self, path: Path | None = None) -> bool:
         """Export the spans as a CSV table."""
         trace = self._trace_or_say()
-        path = path or (self.dialogs.save_path("Export CSV", CSV_FILTER, "overlapviz-spans.csv") if trace else None)
+        title = translate("FileActions", "Export CSV")
+        path = path or (self.dialogs.save_path(title, CSV_FILTER, "overlapviz-spans.csv") if trace else None)
         if trace is None or path is None:
             return False
         return self._write(path, partial(write_file, "csv", path, SessionData(None, trace)))
@@ -166,8 +167,9 @@ class FileActions(QObject):
 
     def _export_path(self, kind: str) -> Path | None:
         filters = PNG_FILTER if kind == "PNG" else SVG_FILTER
+        title = translate("FileActions", "Export PNG") if kind == "PNG" else translate("FileActions", "Export SVG")
         suggested = self.export_folder.suggested(f"overlapviz-timeline.{kind.lower()}")
-        return self.dialogs.save_path(f"Export {kind}", filters, str(suggested))
+        return self.dialogs.save_path(title, filters, str(suggested))
 
     def _ask_export_options(self) -> ExportOptions | None:
         return ExportDialog(self._window, self._host.theme_name(), self._host.view_window_ms()).ask()
@@ -175,7 +177,7 @@ class FileActions(QObject):
     def _picture_or_say(self) -> Subject | None:
         picture = self._host.current_picture()
         if picture is None:
-            self._host.show_error(NO_TIMELINE)
+            self._host.show_error(_no_timeline())
         return picture
 
     def _as_shown(self, options: ExportOptions) -> ExportOptions:
@@ -184,7 +186,7 @@ class FileActions(QObject):
     def _trace_or_say(self) -> Trace | None:
         trace = self._host.current_trace()
         if trace is None:
-            self._host.show_error(NO_TIMELINE)
+            self._host.show_error(_no_timeline())
         return trace
 
     def _submit(self, work: Work, then: Callable[[TaskOutcome], None]) -> Task:
@@ -204,13 +206,14 @@ class FileActions(QObject):
         if outcome.cancelled:
             return
         if outcome.error is not None:
-            self._host.show_error(self._could_not("open", path, outcome.error))
+            self._host.show_error(_could_not_open(path, outcome.error))
             self.open_finished.emit(False)
             return
         opened: OpenedFile = outcome.result
         self._host.show_loaded(opened)
         if opened.view is None:
-            self._host.show_error(f"{path.name} holds settings but no trace; run it to see a timeline.")
+            said = translate("FileActions", "{name} holds settings but no trace; run it to see a timeline.")
+            self._host.show_error(said.format(name=path.name))
         # writing the recent files to disk gets a turn of the event loop of its own, after the new picture's
         QTimer.singleShot(0, self, partial(self._remember_opened, path))
 
@@ -233,16 +236,16 @@ class FileActions(QObject):
         self._write(path, lambda _cancel: atomic_write_bytes(path, svg))
 
     def _not_drawn(self, path: Path, error: Exception) -> None:
-        self._host.show_error(self._could_not("write", path, error))
+        self._host.show_error(_could_not_write(path, error))
         self.write_finished.emit(False)
 
     def _copied(self, image: QImage) -> None:
         QApplication.clipboard().setImage(image)
-        self._host.show_notice("Timeline copied to the clipboard")
+        self._host.show_notice(translate("FileActions", "Timeline copied to the clipboard"))
         self.copy_finished.emit(True)
 
     def _not_copied(self, error: Exception) -> None:
-        self._host.show_error(f"Could not copy the picture: {error}")
+        self._host.show_error(translate("FileActions", "Could not copy the picture: {reason}").format(reason=error))
         self.copy_finished.emit(False)
 
     def _write(self, path: Path, work: Work, remember: bool = False) -> bool:
@@ -251,22 +254,31 @@ class FileActions(QObject):
 
     def _written(self, path: Path, remember: bool, outcome: TaskOutcome) -> None:
         if outcome.error is not None:
-            self._host.show_error(self._could_not("write", path, outcome.error))
+            self._host.show_error(_could_not_write(path, outcome.error))
         if outcome.error is not None or outcome.cancelled:
             self.write_finished.emit(False)
             return
-        self._host.show_notice(f"Wrote {path}")
+        self._host.show_notice(translate("FileActions", "Wrote {path}").format(path=path))
         if remember:
             self._remember(path)
         self.write_finished.emit(True)
 
-    @staticmethod
-    def _could_not(verb: str, path: Path, error: BaseException) -> str:
-        """``Could not open x.json: why``, naming the file once."""
-        if isinstance(error, FILE_ERRORS):
-            return f"Could not {verb} {path.name}: {problem_of(error, path)}"
-        return f"Could not {verb} {path.name}: unexpected {type(error).__name__}: {error}"
-
     def _remember(self, path: Path) -> None:
         self._recent.add(path)
         self.recent_changed.emit()
+
+
+def _no_timeline() -> str:
+    return translate("FileActions", "There is no timeline yet: run the pipeline or open a trace first.")
+
+
+def _could_not_open(path: Path, error: BaseException) -> str:
+    """``Could not open x.json: why``, naming the file once."""
+    said = translate("FileActions", "Could not open {name}: {reason}")
+    return said.format(name=path.name, reason=problem_words(error, path))
+
+
+def _could_not_write(path: Path, error: BaseException) -> str:
+    """``Could not write x.png: why``, naming the file once."""
+    said = translate("FileActions", "Could not write {name}: {reason}")
+    return said.format(name=path.name, reason=problem_words(error, path))

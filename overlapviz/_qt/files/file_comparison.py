@@ -14,11 +14,10 @@ from PySide6.QtCore import QMimeData
 
 from overlapviz._qt.files.file_actions import FileActions
 from overlapviz._qt.files.path_dialogs import OPEN_FILTER
+from overlapviz._qt.translation import translate
 from overlapviz.app.controller import AppController
 from overlapviz.app.model import Pinned
 from overlapviz.app.ports import Messages
-
-DROP_HOW = "Drop one trace or session file to open it, or two to compare them (the first as A)."
 
 
 class FileComparison:
@@ -34,7 +33,8 @@ class FileComparison:
 
         A file that cannot be opened leaves the comparison as it was.
         """
-        path = path or self._files.dialogs.open_path("Compare with a file (B)", OPEN_FILTER)
+        title = translate("FileComparison", "Compare with a file (B)")
+        path = path or self._files.dialogs.open_path(title, OPEN_FILTER)
         if path is None:
             return False
         before = self._controller.model.pinned
@@ -57,7 +57,12 @@ class FileComparison:
         elif len(paths) == 2:
             self.compare_files(*paths)
         else:
-            self._messages.show_error(f"{len(paths)} files were dropped. {DROP_HOW}")
+            said = translate(
+                "FileComparison",
+                "{n} files were dropped. "
+                "Drop one trace or session file to open it, or two to compare them (the first as A).",
+            )
+            self._messages.show_error(said.format(n=len(paths)))
 
     def _then_compare(self, before: Pinned | None, b: Path, ok: bool) -> None:
         if not ok:

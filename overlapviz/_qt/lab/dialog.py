@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from overlapviz._qt.translation import translate
 from overlapviz.app.lab_connection import LabSettings
 from overlapviz.lab.client import LabError, server_url
-
-INTRO = (
-    "Run on the class's GPU: your instructor gives the lab server's address and a join code. "
-    "Your runs wait in the class's queue, and the timeline says where each was measured."
-)
 
 
 class LabDialog(QDialog):
@@ -18,26 +14,37 @@ class LabDialog(QDialog):
 
     def __init__(self, current: LabSettings | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Lab GPU")
+        self.setWindowTitle(translate("LabDialog", "Lab GPU"))
         self.setObjectName("lab_dialog")
-        intro = QLabel(INTRO, self)
+        intro = QLabel(
+            translate(
+                "LabDialog",
+                "Run on the class's GPU: your instructor gives the lab server's address and a join code. "
+                "Your runs wait in the class's queue, and the timeline says where each was measured.",
+            ),
+            self,
+        )
         intro.setWordWrap(True)
         self.url_edit = QLineEdit(current.url if current else "", self)
-        self.url_edit.setPlaceholderText("http://lab-host:8765")
-        self.url_edit.setToolTip("The lab server's address, as your instructor wrote it (http://HOST:PORT)")
+        self.url_edit.setPlaceholderText(translate("LabDialog", "http://lab-host:8765"))  # an example address
+        self.url_edit.setToolTip(
+            translate("LabDialog", "The lab server's address, as your instructor wrote it (http://HOST:PORT)")
+        )
         self.code_edit = QLineEdit(current.code if current else "", self)
-        self.code_edit.setPlaceholderText("K7QF-2M9D")
-        self.code_edit.setToolTip("The class's join code (or token); upper or lower case, dashes or none")
+        self.code_edit.setPlaceholderText(translate("LabDialog", "K7QF-2M9D"))  # an example code
+        self.code_edit.setToolTip(
+            translate("LabDialog", "The class's join code (or token); upper or lower case, dashes or none")
+        )
         self.code_edit.setEchoMode(QLineEdit.EchoMode.PasswordEchoOnEdit)  # typed in clear, then hidden
         self.problem = QLabel("", self)
         self.problem.setObjectName("lab_dialog_problem")
         self.problem.setWordWrap(True)
         self.problem.hide()
         form = QFormLayout()
-        form.addRow("Server &address:", self.url_edit)
-        form.addRow("&Join code:", self.code_edit)
+        form.addRow(translate("LabDialog", "Server &address:"), self.url_edit)
+        form.addRow(translate("LabDialog", "&Join code:"), self.code_edit)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Run on the lab GPU")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(translate("LabDialog", "Run on the lab GPU"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -54,10 +61,11 @@ class LabDialog(QDialog):
         try:
             url = server_url(self.url_edit.text())
         except LabError as error:
-            self._refuse(f"{str(error)[:1].upper()}{str(error)[1:]}.")
+            said = str(error)
+            self._refuse(translate("LabDialog", "{reason}.").format(reason=said[:1].upper() + said[1:]))
             return None
         if not code:
-            self._refuse("Give the join code your instructor wrote up.")
+            self._refuse(translate("LabDialog", "Give the join code your instructor wrote up."))
             return None
         return LabSettings(url, code)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal
 
 from overlapviz._qt.thread_owner import ThreadOwner
+from overlapviz._qt.translation import translate
 from overlapviz.lab.client import LabClient, LabError
 from overlapviz.lab.client_result import LabRun, lab_run
 from overlapviz.lab.follow_client import ExerciseSent, FollowStream
@@ -79,7 +80,8 @@ class LabFollow(ThreadOwner):
         except LabError as error:
             self._end(stream, str(error))
         except Exception as error:  # a bug must not end the thread in silence nor reach the user as a traceback
-            self._end(stream, f"following stopped unexpectedly: {type(error).__name__}: {error}")
+            said = translate("LabFollow", "following stopped unexpectedly: {error_type}: {error}")
+            self._end(stream, said.format(error_type=type(error).__name__, error=error))
 
     def _end(self, stream: FollowStream, reason: str) -> None:
         if stream is self._stream:

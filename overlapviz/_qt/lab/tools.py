@@ -18,6 +18,7 @@ from overlapviz._qt.lab.dialog import LabDialog
 from overlapviz._qt.lab.follow import FollowedRun, LabFollow
 from overlapviz._qt.lab.presence import LabPresence
 from overlapviz._qt.lab.unreachable import LabUnreachableStrip
+from overlapviz._qt.translation import translate
 from overlapviz.app.controller import AppController
 from overlapviz.app.lab_connection import LAB_TARGET, LabConnection, LabSettings, is_lab
 from overlapviz.app.model import Shown
@@ -140,7 +141,7 @@ class LabTools(QObject):
         """The strip's button: run this pipeline on the model here instead."""
         self.strip.hide()
         if self._model_target is None:
-            self._messages.show_error("No model can run here: see `overlapviz devices` for why.")
+            self._messages.show_error(translate("LabTools", "No model can run here: see `overlapviz devices` for why."))
             return
         self._controller.choose_target(self._model_target)
         if not self._controller.model.live:
@@ -159,7 +160,8 @@ class LabTools(QObject):
             self._messages.show_error(str(error))
             return
         host = server_host(self._connection.client().url)
-        self._messages.show_notice(f"Following the instructor at {host}: each of their runs appears here")
+        said = translate("LabTools", "Following the instructor at {host}: each of their runs appears here")
+        self._messages.show_notice(said.format(host=host))
 
     def _show_followed(self, followed: FollowedRun) -> None:
         if not self.follow_action.isChecked():
@@ -173,7 +175,8 @@ class LabTools(QObject):
 
     def _follow_ended(self, reason: str) -> None:
         self._uncheck_follow()
-        self._messages.show_error(f"Following the instructor stopped: {reason}")
+        said = translate("LabTools", "Following the instructor stopped: {reason}")
+        self._messages.show_error(said.format(reason=reason))
 
     def _uncheck_follow(self) -> None:
         self.follow_action.blockSignals(True)
@@ -184,15 +187,16 @@ class LabTools(QObject):
 
 def _actions(window: QMainWindow, run_menu: QMenu) -> tuple[QAction, QAction]:
     """Run ▸ Lab GPU… and Run ▸ Follow the instructor, with their keys and tips."""
-    lab = QAction("Lab &GPU\u2026", window)
+    lab = QAction(translate("LabTools", "Lab &GPU\u2026"), window)
     lab.setShortcut(QKeySequence(LAB_KEYS))
-    lab.setStatusTip("Run on the class's GPU: give the lab server's address and your join code")
-    lab.setToolTip(f"Run on the class's lab GPU ({LAB_KEYS})")
-    follow = QAction("&Follow the instructor", window)
+    lab.setStatusTip(translate("LabTools", "Run on the class's GPU: give the lab server's address and your join code"))
+    lab.setToolTip(translate("LabTools", "Run on the class's lab GPU ({keys})").format(keys=LAB_KEYS))
+    follow = QAction(translate("LabTools", "&Follow the instructor"), window)
     follow.setCheckable(True)
     follow.setShortcut(QKeySequence(FOLLOW_KEYS))
-    follow.setStatusTip("Show each run the instructor makes on the lab server as it arrives")
-    follow.setToolTip(f"Show the instructor's runs live ({FOLLOW_KEYS}); set a lab server first")
+    follow.setStatusTip(translate("LabTools", "Show each run the instructor makes on the lab server as it arrives"))
+    follow_tip = translate("LabTools", "Show the instructor's runs live ({keys}); set a lab server first")
+    follow.setToolTip(follow_tip.format(keys=FOLLOW_KEYS))
     run_menu.addSeparator()
     run_menu.addActions([lab, follow])
     window.addActions([lab, follow])  # their keys work with the menu bar hidden (presentation mode)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
+from overlapviz._qt.translation import translate
+
 
 class LabUnreachableStrip(QWidget):
     """Hidden until `show_reason`; `run_on_model` and `try_again` are the user's two ways on."""
@@ -17,15 +19,17 @@ class LabUnreachableStrip(QWidget):
         self.setObjectName("lab_unreachable")
         self.label = QLabel(self)
         self.label.setWordWrap(True)
-        self.model_button = QPushButton("Run on the &model", self)
-        self.model_button.setToolTip("Run this pipeline on the simulated GPU here, without the lab server")
+        self.model_button = QPushButton(translate("LabUnreachableStrip", "Run on the &model"), self)
+        self.model_button.setToolTip(
+            translate("LabUnreachableStrip", "Run this pipeline on the simulated GPU here, without the lab server")
+        )
         self.model_button.clicked.connect(self.run_on_model)
-        self.retry_button = QPushButton("Try &again", self)
-        self.retry_button.setToolTip("Send the run to the lab server again")
+        self.retry_button = QPushButton(translate("LabUnreachableStrip", "Try &again"), self)
+        self.retry_button.setToolTip(translate("LabUnreachableStrip", "Send the run to the lab server again"))
         self.retry_button.clicked.connect(self.try_again)
         close = QToolButton(self)
         close.setText("\u2715")
-        close.setToolTip("Dismiss")
+        close.setToolTip(translate("LabUnreachableStrip", "Dismiss"))
         close.clicked.connect(self.hide)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 4, 4)
@@ -37,7 +41,8 @@ class LabUnreachableStrip(QWidget):
 
     def show_reason(self, reason: str) -> None:
         """Say why the run did not reach the server."""
-        self.label.setText(f"The run did not reach the lab GPU: {reason}.")
+        said = translate("LabUnreachableStrip", "The run did not reach the lab GPU: {reason}.")
+        self.label.setText(said.format(reason=reason))
         self.show()
 
     def message(self) -> str:

@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QKeyEvent, QPen, 
 from PySide6.QtWidgets import QApplication, QGraphicsRectItem, QMenu, QToolTip, QWidget
 
 from overlapviz._qt.themes import DEFAULT_THEME, Theme, get_theme
+from overlapviz._qt.translation import translate
 from overlapviz.view.rank_overview import RankOverview
 
 MAX_SELECTED = 2  # Compare takes two ranks
@@ -46,7 +47,7 @@ class RankOverviewPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is unt
         self.hideButtons()
         self.setMouseEnabled(x=True, y=False)
         self.getPlotItem().invertY(True)
-        self.setLabel("bottom", "ms on the job's clock")
+        self.getAxis("bottom").setLabel(translate("RankOverviewPlot", "ms on the job's clock"))
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.scene().sigMouseClicked.connect(self._on_click)
         self.scene().sigMouseMoved.connect(self._on_hover)

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
+from overlapviz._qt.translation import translate
+
 COMPARE_RANKS_KEYS = "Ctrl+Shift+R"  # free beside Ctrl+Shift+C (Copy picture); R as in the menu's "&ranks"
+# The menus the actions join, found by object name: their titles are in the user's language. The
+# English title finds a menu built without one.
+MENU_TITLES = {"file_menu": "&File", "view_menu": "&View", "compare_menu": "&Compare"}
 
 
 @dataclass(frozen=True)
@@ -21,18 +26,24 @@ class RankActions:
 
 def build_rank_actions(window: QMainWindow) -> RankActions:
     """The actions, in the menus they belong to (after File ▸ Open, at the end of View and Compare)."""
+    compare_tip = translate(
+        "RankActions", "The two ranks selected in the overview on one time axis, the job's clock ({keys})"
+    )
     actions = RankActions(
         open_folder=_action(
-            window, "Open &folder\u2026", ["Ctrl+Shift+O"],
-            "A folder of a job's traces, one per rank: an overview of every rank, each read in a worker process",
+            window, translate("RankActions", "Open &folder\u2026"), ["Ctrl+Shift+O"],
+            translate(
+                "RankActions",
+                "A folder of a job's traces, one per rank: an overview of every rank, each read in a worker process",
+            ),
         ),
         back_to_ranks=_action(
-            window, "&Back to the ranks", ["Alt+Left", "Backspace"],
-            "The overview of the job's ranks again, as it was (nothing is read again)",
+            window, translate("RankActions", "&Back to the ranks"), ["Alt+Left", "Backspace"],
+            translate("RankActions", "The overview of the job's ranks again, as it was (nothing is read again)"),
         ),
         compare_ranks=_action(
-            window, "Compare &ranks", [COMPARE_RANKS_KEYS],
-            f"The two ranks selected in the overview on one time axis, the job's clock ({COMPARE_RANKS_KEYS})",
+            window, translate("RankActions", "Compare &ranks"), [COMPARE_RANKS_KEYS],
+            compare_tip.format(keys=COMPARE_RANKS_KEYS),
         ),
     )  # fmt: skip
     _place(window, actions)
@@ -49,17 +60,23 @@ def _action(window: QMainWindow, text: str, shortcuts: list[str], tip: str) -> Q
     return action
 
 
+def _menu(window: QMainWindow, name: str) -> QMenu | None:
+    """The menu bar's menu called `name` (a key of `MENU_TITLES`)."""
+    menus = window.menuBar().findChildren(QMenu)
+    named = next((menu for menu in menus if menu.objectName() == name), None)
+    return named or next((menu for menu in menus if menu.title() == MENU_TITLES[name]), None)
+
+
 def _place(window: QMainWindow, a: RankActions) -> None:
-    menus = {menu.title(): menu for menu in window.menuBar().findChildren(QMenu)}
-    file_menu = menus.get("&File")
+    file_menu = _menu(window, "file_menu")
     if file_menu is not None:
         after_open = next((act for act in file_menu.actions() if act.menu() is not None), None)  # Open recent
         if after_open is None:
             file_menu.addAction(a.open_folder)
         else:
             file_menu.insertAction(after_open, a.open_folder)
-    for title, action in (("&View", a.back_to_ranks), ("&Compare", a.compare_ranks)):
-        menu = menus.get(title)
+    for name, action in (("view_menu", a.back_to_ranks), ("compare_menu", a.compare_ranks)):
+        menu = _menu(window, name)
         if menu is not None:
             menu.addSeparator()
             menu.addAction(action)

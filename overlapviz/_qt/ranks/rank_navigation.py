@@ -22,11 +22,12 @@ from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from overlapviz._qt.files.background import BackgroundTasks, Task, TaskOutcome
 from overlapviz._qt.files.file_actions import FileActions
+from overlapviz._qt.files.problem_words import problem_words
 from overlapviz._qt.ranks.rank_actions import RankActions, build_rank_actions
 from overlapviz._qt.ranks.rank_loading import load_rank
 from overlapviz._qt.ranks.rank_panel import RankOverviewPanel
+from overlapviz._qt.translation import translate
 from overlapviz.app.controller import AppController
-from overlapviz.app.file_problems import problem_of
 from overlapviz.app.job_opening import OpenedJob, read_job_folder
 from overlapviz.app.ports import Messages
 from overlapviz.app.rank_pair import RankPair, rank_pair, show_rank_pair
@@ -73,14 +74,17 @@ class RankNavigation(QObject):
 
     def open_folder(self, folder: Path | None = None) -> bool:
         """Read the traces in `folder` (asked for when not given) as one job's ranks; False: none chosen."""
-        folder = folder or self._files.dialogs.folder_path("Open a folder of a job's traces, one per rank")
+        folder = folder or self._files.dialogs.folder_path(
+            translate("RankNavigation", "Open a folder of a job's traces, one per rank")
+        )
         if folder is None:
             return False
         if self._reading is not None:
             self._reading.cancel()
         self._controller.set_live(False)  # a run landing meanwhile would take the overview's place
         self._controller.runs.cancel()
-        self._messages.show_notice(f"Reading the ranks in {folder.name}\u2026")
+        said = translate("RankNavigation", "Reading the ranks in {folder}\u2026")
+        self._messages.show_notice(said.format(folder=folder.name))
         task = self.tasks.submit(partial(read_job_folder, folder, progress=self._progress.emit))
         self._reading = task.cancel
         self._then[task] = partial(self._read, folder)
@@ -92,7 +96,8 @@ class RankNavigation(QObject):
         if rank is None:
             return False
         self._controller.compare.unpin()
-        self._messages.show_notice(f"Reading rank {rank.rank} ({rank.file.name})\u2026")
+        said = translate("RankNavigation", "Reading rank {rank} ({file})\u2026")
+        self._messages.show_notice(said.format(rank=rank.rank, file=rank.file.name))
         source = self._source_of(rank)
         return self._files.open(rank.file, lambda _path, cancel: load_rank(source, cancel))
 
@@ -100,10 +105,13 @@ class RankNavigation(QObject):
         """Rank A and rank B (rows of the overview) on one time axis, the job's clock."""
         ranks = [self._row(row) for row in rows]
         if len(ranks) != 2 or ranks[0] is None or ranks[1] is None:
-            self._messages.show_error("Compare ranks takes two ranks: Ctrl+click two rows of the overview.")
+            self._messages.show_error(
+                translate("RankNavigation", "Compare ranks takes two ranks: Ctrl+click two rows of the overview.")
+            )
             return False
         pair = (ranks[0], ranks[1])
-        self._messages.show_notice(f"Reading ranks {pair[0].rank} and {pair[1].rank}\u2026")
+        said = translate("RankNavigation", "Reading ranks {a} and {b}\u2026")
+        self._messages.show_notice(said.format(a=pair[0].rank, b=pair[1].rank))
         sources = (self._source_of(pair[0]), self._source_of(pair[1]))
         self._then[self.tasks.submit(partial(_read_pair, pair, sources))] = self._compared
         return True
@@ -140,7 +148,8 @@ class RankNavigation(QObject):
         return RankSource(str(rank.file)) if self.opened is None else self.opened.source_of(rank)
 
     def _say_progress(self, read: int, total: int) -> None:
-        self._messages.show_notice(f"rank {read} of {total} read")
+        said = translate("RankNavigation", "rank {read} of {total} read")
+        self._messages.show_notice(said.format(read=read, total=total))
 
     def _on_done(self, outcome: TaskOutcome) -> None:
         then = self._then.pop(outcome.task, None)
@@ -153,21 +162,29 @@ class RankNavigation(QObject):
         if outcome.cancelled:
             return
         if outcome.error is not None:
-            text = f"Could not open the folder {folder.name} as a job: {_problem(outcome.error, folder)}"
+            said = translate("RankNavigation", "Could not open the folder {folder} as a job: {reason}")
+            text = said.format(folder=folder.name, reason=_problem(outcome.error, folder))
             self._messages.show_error(text)
             self.job_failed.emit(text)
             return
         self.opened = outcome.result
         self.panel.show_overview(self.opened.overview, folder.name)
         self._messages.clear_error()
-        self._messages.show_notice(f"{len(self.opened.overview.rows)} ranks read from {folder}")
+        count = len(self.opened.overview.rows)
+        said = (
+            translate("RankNavigation", "{n} rank read from {folder}")
+            if count == 1
+            else translate("RankNavigation", "{n} ranks read from {folder}")
+        )
+        self._messages.show_notice(said.format(n=count, folder=folder))
         self._show_page(self.panel)
         self.panel.plot.setFocus()
         self.job_shown.emit()
 
     def _compared(self, outcome: TaskOutcome) -> None:
         if outcome.error is not None:
-            self._messages.show_error(f"Could not compare the ranks: {_problem(outcome.error, None)}")
+            said = translate("RankNavigation", "Could not compare the ranks: {reason}")
+            self._messages.show_error(said.format(reason=_problem(outcome.error, None)))
         elif not outcome.cancelled:
             show_rank_pair(self._controller, outcome.result)
 
@@ -187,14 +204,11 @@ def _read_pair(rows: tuple[RankRow, RankRow], sources: tuple[RankSource, RankSou
     opened = [load_rank(source, cancel) for source in sources]
     views = [o.view for o in opened]
     if views[0] is None or views[1] is None:
-        raise ValueError("a rank's file holds no trace")
+        raise ValueError(translate("RankNavigation", "a rank's file holds no trace"))  # said in the window
     return rank_pair(rows, (views[0], views[1]), cancel)
 
 
 def _problem(error: BaseException, path: Path | None) -> str:
     """The reason in words, the files in the folder `path` by their names alone; an unexpected error by its type too."""
-    if not isinstance(error, OSError | ValueError):
-        return f"unexpected {type(error).__name__}: {error}"
-    if path is None:
-        return str(error)
-    return problem_of(error, path).replace(f"{path}{os.sep}", "")
+    said = problem_words(error, path)
+    return said if path is None else said.replace(f"{path}{os.sep}", "")

@@ -24,16 +24,12 @@ from PySide6.QtWidgets import (
 from overlapviz._qt.ranks.overview_plot import RankOverviewPlot
 from overlapviz._qt.ranks.rank_actions import COMPARE_RANKS_KEYS
 from overlapviz._qt.themes import Theme
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.legend import LegendBar
 from overlapviz._qt.widgets.metrics_panel import fit_finding_rows
 from overlapviz.view.rank_overview import LEGEND_MEANING, RANK_LEGEND, RankOverview
 from overlapviz.view.unit_text import unbreakable
 
-HOW = (
-    "Click a rank to open its timeline (or select it and press Enter);"
-    f" Ctrl+click two ranks to compare them ({COMPARE_RANKS_KEYS})."
-)
-NO_JOB_FINDINGS = "Nothing stands out between the ranks."
 RANKS_ROLE = Qt.ItemDataRole.UserRole  # a finding's rows of the overview
 
 
@@ -46,13 +42,19 @@ class RankOverviewPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("rank_overview")
-        self.heading, self.how = QLabel(""), QLabel(HOW)
+        how = translate(
+            "RankOverviewPanel",
+            "Click a rank to open its timeline (or select it and press Enter); "
+            "Ctrl+click two ranks to compare them ({keys}).",
+        )
+        self.heading, self.how = QLabel(""), QLabel(how.format(keys=COMPARE_RANKS_KEYS))
         self.heading.setWordWrap(True)
         self.how.setWordWrap(True)
         self.legend = LegendBar(entries=RANK_LEGEND)
         self.legend.setToolTip(LEGEND_MEANING)
         self.plot = RankOverviewPlot()
-        self.open_button, self.compare_button = QPushButton("Open rank"), QPushButton("Compare ranks")
+        self.open_button = QPushButton(translate("RankOverviewPanel", "Open rank"))
+        self.compare_button = QPushButton(translate("RankOverviewPanel", "Compare ranks"))
         self.findings = _findings_list()
         self._lay_out()
         self.plot.rank_activated.connect(self.open_requested)
@@ -69,7 +71,7 @@ class RankOverviewPanel(QWidget):
         buttons.addWidget(self.how, 1)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.compare_button)
-        box = QGroupBox("Findings of the job")
+        box = QGroupBox(translate("RankOverviewPanel", "Findings of the job"))
         QVBoxLayout(box).addWidget(self.findings)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.plot)
@@ -86,16 +88,18 @@ class RankOverviewPanel(QWidget):
 
     def show_overview(self, overview: RankOverview, folder_name: str) -> None:
         """Show `overview` of the job in the folder named `folder_name`."""
-        self.heading.setText(f"<b>{folder_name}</b>: {overview.heading}")
+        heading = translate("RankOverviewPanel", "<b>{folder}</b>: {heading}")
+        self.heading.setText(heading.format(folder=folder_name, heading=overview.heading))
         self.plot.show_overview(overview)
         self.findings.clear()
         for finding in overview.findings:
             item = QListWidgetItem(unbreakable(finding.message))
             item.setData(RANKS_ROLE, overview.rows_of(finding.ranks))
-            item.setToolTip(f"{finding.code}: click to select its ranks in the overview")
+            tip = translate("RankOverviewPanel", "{code}: click to select its ranks in the overview")
+            item.setToolTip(tip.format(code=finding.code))
             self.findings.addItem(item)
         if not overview.findings:
-            quiet = QListWidgetItem(NO_JOB_FINDINGS)
+            quiet = QListWidgetItem(translate("RankOverviewPanel", "Nothing stands out between the ranks."))
             quiet.setFlags(Qt.ItemFlag.NoItemFlags)
             self.findings.addItem(quiet)
         self._fit_rows()
@@ -114,11 +118,12 @@ class RankOverviewPanel(QWidget):
     def _on_selection(self, rows: list[int]) -> None:
         self.open_button.setEnabled(len(rows) >= 1)
         self.compare_button.setEnabled(len(rows) == 2)
-        self.compare_button.setToolTip(
-            f"Both ranks on one time axis, the job's clock ({COMPARE_RANKS_KEYS})"
+        tip = (
+            translate("RankOverviewPanel", "Both ranks on one time axis, the job's clock ({keys})")
             if len(rows) == 2
-            else f"Ctrl+click two ranks first, then press this or {COMPARE_RANKS_KEYS}"
+            else translate("RankOverviewPanel", "Ctrl+click two ranks first, then press this or {keys}")
         )
+        self.compare_button.setToolTip(tip.format(keys=COMPARE_RANKS_KEYS))
 
     def _open_selected(self) -> None:
         if self.plot.selected:
