@@ -15,9 +15,11 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# Qt names the wrong library when its X11 plugin cannot load: say which are missing first.
+# Qt names the wrong library when its X11 plugin cannot load: say which are missing first;
+# and a window in Chinese, Japanese or Korean without a font for it draws boxes: say which to install.
 run: $(STAMP)
 	$(BIN)/python tools/qt_xcb_check.py
+	$(BIN)/python tools/cjk_font_check.py
 	$(BIN)/overlapviz
 
 lint: $(STAMP)

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject
 
 from overlapviz._qt.files.background import BackgroundTasks, TaskOutcome
+from overlapviz._qt.translation import translate
 from overlapviz.backends.registry import release_kept_buffers
 from overlapviz.core.cancel import CancelToken
 
-RELEASED = "Buffers released: the next run allocates (and pins) its buffers anew."
+# in English; the status bar says it in the window's language
+RELEASED = str(
+    QT_TRANSLATE_NOOP("BufferRelease", "Buffers released: the next run allocates (and pins) its buffers anew.")
+)
 
 
 class BufferRelease(QObject):
@@ -38,9 +42,10 @@ class BufferRelease(QObject):
 
     def _on_done(self, outcome: TaskOutcome) -> None:
         if outcome.error is not None:
-            self._say(f"The buffers could not be released: {outcome.error}")
+            failed = translate("BufferRelease", "The buffers could not be released: {error}")
+            self._say(failed.format(error=outcome.error))
         elif not outcome.cancelled:
-            self._say(RELEASED)
+            self._say(translate("BufferRelease", RELEASED))
 
 
 def _release(_cancel: CancelToken) -> None:

@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 import html
+import re
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMainWindow, QScrollArea, QTabWidget, QVBoxLayout
 
+from overlapviz._qt.translation import translate
 from overlapviz.app.glossary import glossary_in_language
 
 SHORTCUTS_TAB, GLOSSARY_TAB = 0, 1
+# the timeline's own keys, which no action of the window holds: (keys, what they do), in English
 TIMELINE_KEYS = (
-    ("\u2190 \u2192", "Pan the timeline (when it has the focus)"),
-    ("+ \u2212 \u2191 \u2193", "Zoom the timeline"),
-    ("0, Home", "The whole run"),
-    ("Drag on the time axis", "Measure a time window: the figures and findings of that part (Esc: the whole run)"),
-)
+    ("\u2190 \u2192", str(QT_TRANSLATE_NOOP("HelpDialogs", "Pan the timeline (when it has the focus)"))),
+    ("+ \u2212 \u2191 \u2193", str(QT_TRANSLATE_NOOP("HelpDialogs", "Zoom the timeline"))),
+    ("0, Home", str(QT_TRANSLATE_NOOP("HelpDialogs", "The whole run"))),
+    (
+        str(QT_TRANSLATE_NOOP("HelpDialogs", "Drag on the time axis")),
+        str(QT_TRANSLATE_NOOP(
+            "HelpDialogs", "Measure a time window: the figures and findings of that part (Esc: the whole run)"
+        )),
+    ),
+)  # fmt: skip
+# a menu entry's keyboard mnemonic: "&Open" in English, "打开(&O)" in Chinese
+MNEMONIC = re.compile(r"\(&[^&\s]\)|&(?=[^&])")
 
 
 class HelpDialogs:
@@ -36,12 +46,12 @@ class HelpDialogs:
             self.dialog.deleteLater()
         dialog = QDialog(self._window)
         dialog.setObjectName("help_dialog")
-        dialog.setWindowTitle("overlapviz help")
+        dialog.setWindowTitle(translate("HelpDialogs", "overlapviz help"))
         dialog.resize(760, 620)
         self.tabs = QTabWidget(dialog)
         self.tabs.setObjectName("help_tabs")
-        self.tabs.addTab(_scrolled(shortcuts_html(self._window)), "Keyboard shortcuts")
-        self.tabs.addTab(_scrolled(glossary_html()), "Glossary")
+        self.tabs.addTab(_scrolled(shortcuts_html(self._window)), translate("HelpDialogs", "Keyboard shortcuts"))
+        self.tabs.addTab(_scrolled(glossary_html()), translate("HelpDialogs", "Glossary"))
         self.tabs.setCurrentIndex(tab)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
         buttons.rejected.connect(dialog.close)
@@ -65,10 +75,16 @@ def shortcut_rows(window: QMainWindow) -> list[tuple[str, str]]:
     rows: dict[str, str] = {}
     for action in window.findChildren(QAction):
         keys = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts())
-        name = action.text().replace("&", "").rstrip("\u2026")
+        name = plain_name(action.text())
         if keys and name:
             rows.setdefault(name, keys)
-    return sorted(((keys, name) for name, keys in rows.items()), key=lambda row: row[1].lower()) + list(TIMELINE_KEYS)
+    timeline = [(translate("HelpDialogs", keys), translate("HelpDialogs", what)) for keys, what in TIMELINE_KEYS]
+    return sorted(((keys, name) for name, keys in rows.items()), key=lambda row: row[1].lower()) + timeline
+
+
+def plain_name(text: str) -> str:
+    """A menu entry's name as a sentence names it: no mnemonic, no closing ellipsis ("&Open…" -> "Open")."""
+    return MNEMONIC.sub("", text).replace("&&", "&").rstrip("\u2026")
 
 
 def shortcuts_html(window: QMainWindow) -> str:
@@ -82,8 +98,9 @@ def shortcuts_html(window: QMainWindow) -> str:
 
 def glossary_html() -> str:
     """The glossary: each term, what it means and where the app shows it."""
+    where = translate("HelpDialogs", "<i>In the app:</i> {where}")
     return "".join(
-        f"<p><b>{html.escape(t.term)}</b><br>{html.escape(t.meaning)}<br><i>In the app:</i> {html.escape(t.where)}</p>"
+        f"<p><b>{html.escape(t.term)}</b><br>{html.escape(t.meaning)}<br>{where.format(where=html.escape(t.where))}</p>"
         for t in glossary_in_language()
     )
 

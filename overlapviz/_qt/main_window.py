@@ -19,6 +19,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu
 
 from overlapviz._qt.buffer_release import BufferRelease
+from overlapviz._qt.cjk_fonts import missing_font_note
 from overlapviz._qt.controls_on_show import ControlsOnShow
 from overlapviz._qt.exercises.class_tools import ClassExerciseTools
 from overlapviz._qt.exercises.exercise_dock import ExerciseDock
@@ -31,6 +32,7 @@ from overlapviz._qt.files.path_dialogs import PathDialogs
 from overlapviz._qt.files.recent_files import RecentFiles
 from overlapviz._qt.help import HelpDialogs
 from overlapviz._qt.lab.tools import LabTools
+from overlapviz._qt.language_menu import LanguageMenu
 from overlapviz._qt.menus import build_actions, connect_file_menu, fill_recent_menu
 from overlapviz._qt.qt_ports import QtSettingsStore, SingleShotTimer
 from overlapviz._qt.ranks.rank_navigation import RankNavigation
@@ -43,6 +45,7 @@ from overlapviz._qt.teaching.tools import TeachingTools
 from overlapviz._qt.thread_owner import stop_threads_under, stops_threads_on_failure
 from overlapviz._qt.time_window_menu import TimeWindowMenu
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.controls import ControlsPanel
 from overlapviz._qt.widgets.elided_label import ElidedLabel
 from overlapviz._qt.widgets.error_banner import ErrorBanner
@@ -60,6 +63,7 @@ from overlapviz.app.lab_connection import LabConnection, with_lab
 from overlapviz.app.main_window_title import APP_TITLE
 from overlapviz.app.model import AppModel, CompareAxis, Shown
 from overlapviz.app.run_targets import RunTarget, available_targets, default_target
+from overlapviz.core.i18n import current_language
 from overlapviz.core.trace.spans import Trace
 from overlapviz.presets import Preset, PresetError, lessons
 from overlapviz.session import run_pipeline
@@ -84,6 +88,10 @@ class MainWindow(QMainWindow):
         self.model = AppModel()
         self._build_widgets()
         self.view = WindowView(self.banner, self.statusBar())
+        self._start_notes: list[str] = []  # what the error strip says from the start (`_say_at_start`)
+        font_note = missing_font_note(current_language())
+        if font_note:
+            self._say_at_start(font_note)
         self.runner = RunController(self)
         for timeline in (self.timeline, self.compare.timeline_a):  # a zoom's finer levels are built off the GUI thread
             timeline.build_in_background(RunController(self))
@@ -106,7 +114,7 @@ class MainWindow(QMainWindow):
         self.metrics = MetricsPanel()
         self.rank_panel = RankOverviewPanel()
         self.centre = centre_stack(self.compare, self.rank_panel)
-        self.status_label, self.busy_label = ElidedLabel("Starting\u2026"), QLabel("")
+        self.status_label, self.busy_label = ElidedLabel(translate("MainWindow", "Starting\u2026")), QLabel("")
         columns = arrange_columns(
             self.controls, [self.banner, self.presentation_caption, self.legend], self.centre,
             [self.lesson_panel, self.metrics],
@@ -134,6 +142,7 @@ class MainWindow(QMainWindow):
         self.window_actions = a = build_actions(self)
         self.looks = WindowLooks(self.model, self.fonts, self.timeline, self.compare, self.legend, a.themes)
         timelines = [self.timeline, self.compare.timeline_a]
+        self.languages = LanguageMenu(a.languages, self._settings, self.view, self)
         self.time_windows = TimeWindowMenu(a, self.model, self.controller.windows, timelines, self)
         self.help = HelpDialogs(self, a.help_shortcuts, a.help_glossary)
         self.file_host = WindowFileHost(self.controller, self.view, self.looks, self.timeline, self.compare, a)
@@ -163,11 +172,18 @@ class MainWindow(QMainWindow):
         try:
             return lessons()
         except PresetError as error:
-            note = f"The lessons could not be read: {error}"
-            self.view.show_error(note)
-            # the first run's success clears the error strip: say it again once it is drawn
-            self.timeline_drawn.connect(lambda: self.view.show_error(note), Qt.ConnectionType.SingleShotConnection)
+            self._say_at_start(translate("MainWindow", "The lessons could not be read: {error}").format(error=error))
             return []
+
+    def _say_at_start(self, note: str) -> None:
+        """Put `note` in the error strip, after any said before it, until the user dismisses it."""
+        self._start_notes.append(note)
+        if len(self._start_notes) == 1:  # the first run's success clears the strip: say them again once drawn
+            self.timeline_drawn.connect(self._repeat_start_notes, Qt.ConnectionType.SingleShotConnection)
+        self._repeat_start_notes()
+
+    def _repeat_start_notes(self) -> None:
+        self.view.show_error("\n".join(self._start_notes))
 
     # --- what the model holds, on show, and what the user does --------------------------
 
@@ -183,7 +199,8 @@ class MainWindow(QMainWindow):
         history = self.controller.runs.history
         ControlsOnShow(self.model, history, self.controls, self.window_actions, explanations, self.compare).show()
         self._refresh_recent()
-        self.runner.busy_changed.connect(lambda busy: self.busy_label.setText("Running\u2026" if busy else ""))
+        running = translate("MainWindow", "Running\u2026")
+        self.runner.busy_changed.connect(lambda busy: self.busy_label.setText(running if busy else ""))
 
     def _refresh_recent(self) -> None:
         fill_recent_menu(self.window_actions.recent_menu, RecentFiles(self._settings).paths(), self.files.open)
@@ -206,13 +223,15 @@ class MainWindow(QMainWindow):
         a.reset_view.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.timeline.addAction(a.reset_view)
         a.quit.triggered.connect(self.close)
+        self.controller.defaults_restored.connect(lambda _none: self.languages.forget())
 
     def zoom_to_device_work(self) -> bool:
         """View ▸ Zoom to GPU work: the timelines on show over their device work; False (and why) where none has any."""
         shared = self.model.axis is CompareAxis.SHARED
         if zoom_to_device_work(self.compare.timelines(), shared_time=shared):
             return True
-        self.view.show_notice("No GPU work to zoom to: the trace on show has no copy or kernel")
+        none = translate("MainWindow", "No GPU work to zoom to: the trace on show has no copy or kernel")
+        self.view.show_notice(none)
         return False
 
     # --- files dropped and compared -----------------------------------------------------

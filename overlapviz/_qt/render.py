@@ -5,6 +5,8 @@ running and there is no display. The picture is the app's own export (caption, c
 timeline, the findings as callouts), so a script and the window draw the same thing, over the
 time the window opens on (another tool's trace: its GPU work, `view.opening`). Two runs
 (a comparison preset) make one picture: A above B on one time axis, with the differences.
+The picture's words are in the command line's language (``--lang``, else the environment's):
+gettext's active one, whose Qt catalogue is installed before drawing.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from overlapviz._qt.app import quiet_platform_notes as quiet_platform_notes  # t
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import write_png, write_svg
+from overlapviz._qt.translation import install_translators
+from overlapviz.core.i18n import current_language
 from overlapviz.core.trace.spans import Trace
 from overlapviz.view.opening import opening_ms
 from overlapviz.view.prepared import prepare_trace
@@ -60,7 +64,7 @@ def render_trace_png(
     options = ExportOptions(
         width=width, theme=theme, transparent=transparent, caption=caption, window_ms=opening_ms(trace)
     )
-    ensure_app()
+    _speaking_app()
     write_png(prepare_trace(trace), path, options)
     return Path(path)
 
@@ -68,7 +72,7 @@ def render_trace_png(
 def render_trace_svg(trace: Trace, path: str | os.PathLike[str], theme: str = "light", caption: bool = True) -> Path:
     """Draw `trace` to an SVG file (see `render_trace_png`); returns the path written."""
     options = ExportOptions(theme=theme, caption=caption, window_ms=opening_ms(trace))
-    ensure_app()
+    _speaking_app()
     write_svg(prepare_trace(trace), path, options)
     return Path(path)
 
@@ -117,7 +121,7 @@ def render_comparison_png(
     """
     picture = _comparison(traces, labels, title)
     options = ExportOptions(width=width, theme=theme, transparent=transparent)
-    ensure_app()
+    _speaking_app()
     write_png(picture, path, options)
     return Path(path)
 
@@ -127,9 +131,15 @@ def render_comparison_svg(
 ) -> Path:
     """Draw two runs to one SVG (see `render_comparison_png`); returns the path written."""
     picture = _comparison(traces, labels, title)
-    ensure_app()
+    _speaking_app()
     write_svg(picture, path, ExportOptions(theme=theme))
     return Path(path)
+
+
+def _speaking_app() -> None:
+    """The application, with the Qt catalogue of the language the rest of the picture speaks."""
+    ensure_app()
+    install_translators(current_language())
 
 
 def _comparison(traces: Sequence[Trace], labels: Sequence[str], title: str) -> ComparisonPicture:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QApplication
 
 from overlapviz.resources import ui_path
@@ -19,7 +20,7 @@ class Theme:
     """What a theme sets: the widgets' stylesheet and the timeline's own colours."""
 
     name: str
-    title: str
+    title: str  # in English, translated in context "Theme" where shown
     stylesheet: str  # file name under ui/
     background: str
     foreground: str
@@ -29,13 +30,17 @@ class Theme:
 
 
 THEMES: dict[str, Theme] = {
-    "light": Theme("light", "Light", "light.qss", "#FFFFFF", "#1F2328", "#8C959F", "#F3F4F6"),
-    "dark": Theme("dark", "Dark", "dark.qss", "#1E1F22", "#E6E6E6", "#6E7681", "#2A2C31"),
-    "projector": Theme(
-        "projector", "Projector", "projector.qss", "#FFFFFF", "#000000", "#404040", "#E4E4E4",
-        span_margin=0.05,
+    "light": Theme(
+        "light", str(QT_TRANSLATE_NOOP("Theme", "Light")), "light.qss", "#FFFFFF", "#1F2328", "#8C959F", "#F3F4F6"
     ),
-}
+    "dark": Theme(
+        "dark", str(QT_TRANSLATE_NOOP("Theme", "Dark")), "dark.qss", "#1E1F22", "#E6E6E6", "#6E7681", "#2A2C31"
+    ),
+    "projector": Theme(
+        "projector", str(QT_TRANSLATE_NOOP("Theme", "Projector")), "projector.qss",
+        "#FFFFFF", "#000000", "#404040", "#E4E4E4", span_margin=0.05,
+    ),
+}  # fmt: skip
 DEFAULT_THEME = "light"
 
 

@@ -16,6 +16,7 @@ from overlapviz._qt.files.file_loading import OpenedFile
 from overlapviz._qt.menus import WindowActions
 from overlapviz._qt.teaching.compare_panel import ComparePanel
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.translation import translate
 from overlapviz._qt.window_looks import WindowLooks
 from overlapviz.app.controller import AppController
 from overlapviz.app.main_view import MainView
@@ -72,7 +73,8 @@ class WindowFileHost:
         if note and not self._model.comparing:
             keys = [self._actions.reset_view.shortcut(), self._actions.zoom_to_device_work.shortcut()]
             home, gpu = (key.toString(QKeySequence.SequenceFormat.NativeText) for key in keys)
-            self.show_notice(f"{note}: {home} shows the whole trace, {gpu} the GPU work")
+            keys_note = translate("WindowFileHost", "{note}: {home} shows the whole trace, {gpu} the GPU work")
+            self.show_notice(keys_note.format(note=note, home=home, gpu=gpu))
 
     def show_error(self, text: str) -> None:
         """Say what went wrong, in the window."""

@@ -15,13 +15,12 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLa
 
 from overlapviz._qt.bandwidth.bandwidth_plot import BandwidthPlot, sweep_title
 from overlapviz._qt.themes import Theme
+from overlapviz._qt.translation import translate
 from overlapviz._qt.worker import RunController
 from overlapviz.app.executor import Outcome
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.cancel import CancelToken
 from overlapviz.session import BandwidthSweep, sweep_bandwidth
-
-EXPLAINED = "one copy at a time, 64 KiB to 1 GiB; the dashed line is the link's theoretical limit"
 
 
 def _sweep(target: RunTarget, _cancel: CancelToken) -> BandwidthSweep:
@@ -33,13 +32,13 @@ class BandwidthDialog(QDialog):
 
     def __init__(self, target: RunTarget, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Copy bandwidth by transfer size")
+        self.setWindowTitle(translate("BandwidthDialog", "Copy bandwidth by transfer size"))
         self.setObjectName("bandwidth_dialog")
         self.target = target
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.plot = BandwidthPlot(theme, self)
-        again = QPushButton("Sweep again", self)
+        again = QPushButton(translate("BandwidthDialog", "Sweep again"), self)
         again.clicked.connect(self.sweep)
         row = QHBoxLayout()
         row.addWidget(self.status, 1)
@@ -53,7 +52,8 @@ class BandwidthDialog(QDialog):
 
     def sweep(self) -> None:
         """Sweep the target's copy sizes (off the GUI thread)."""
-        self.status.setText(f"Sweeping copy sizes on {self.target.title}\u2026")
+        sweeping = translate("BandwidthDialog", "Sweeping copy sizes on {device}\u2026")
+        self.status.setText(sweeping.format(device=self.target.title))
         self.runner.submit(partial(_sweep, self.target), self._on_done)
 
     def shutdown(self) -> None:
@@ -68,7 +68,12 @@ class BandwidthDialog(QDialog):
     def _on_done(self, outcome: Outcome[BandwidthSweep]) -> None:
         if outcome.result is not None:
             self.last = outcome.result
-            self.status.setText(f"{sweep_title(outcome.result)}: {EXPLAINED}")
+            explained = translate(
+                "BandwidthDialog",
+                "{title}: one copy at a time, 64 KiB to 1 GiB; the dashed line is the link's theoretical limit",
+            )
+            self.status.setText(explained.format(title=sweep_title(outcome.result)))
             self.plot.show_sweep(outcome.result)
         elif outcome.error is not None:
-            self.status.setText(f"The sweep did not complete: {outcome.error}")
+            failed = translate("BandwidthDialog", "The sweep did not complete: {error}")
+            self.status.setText(failed.format(error=outcome.error))

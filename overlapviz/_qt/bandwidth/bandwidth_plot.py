@@ -17,11 +17,12 @@ import math
 from dataclasses import dataclass, replace
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QApplication, QMenu, QVBoxLayout, QWidget
 
 from overlapviz._qt.themes import Theme
+from overlapviz._qt.translation import translate
 from overlapviz.core.config import format_size
 from overlapviz.core.number_text import rate_text
 from overlapviz.session import BandwidthSweep
@@ -64,14 +65,30 @@ MEMORY_LOOKS = {
 }
 OTHER_MEMORY = MemoryLook((8.0, 4.0), filled=False)
 ORDER = {"h2d": 0, "d2h": 1, "pinned": 0, "pageable": 1, "write-combined": 2}
-SIZE_LABEL = "Transfer size (one copy)"
-RATE_LABEL = "Bandwidth (GB/s, 10\u2079 bytes/s)"
+# the axes' titles and the host memory kinds' names, in English: translated where shown
+SIZE_LABEL = str(QT_TRANSLATE_NOOP("BandwidthPlot", "Transfer size (one copy)"))
+RATE_LABEL = str(QT_TRANSLATE_NOOP("BandwidthPlot", "Bandwidth (GB/s, 10\u2079 bytes/s)"))
+MEMORY_NAMES = {
+    "pinned": str(QT_TRANSLATE_NOOP("BandwidthPlot", "pinned")),
+    "pageable": str(QT_TRANSLATE_NOOP("BandwidthPlot", "pageable")),
+    "write-combined": str(QT_TRANSLATE_NOOP("BandwidthPlot", "write-combined")),
+}
 
 
 def sweep_title(sweep: BandwidthSweep) -> str:
-    """``NVIDIA H200 (model), simulated`` or ``NVIDIA H200, measured``."""
-    name = sweep.device_name or sweep.device or "default device"
-    return f"{name}, {'simulated' if sweep.simulated else 'measured'} ({sweep.backend} backend)"
+    """``NVIDIA H200 (model), simulated (sim backend)`` or ``NVIDIA H200, measured (cupy backend)``."""
+    name = sweep.device_name or sweep.device or translate("BandwidthPlot", "default device")
+    if sweep.simulated:
+        title = translate("BandwidthPlot", "{device}, simulated ({backend} backend)")
+    else:
+        title = translate("BandwidthPlot", "{device}, measured ({backend} backend)")
+    return title.format(device=name, backend=sweep.backend)
+
+
+def curve_name(memory: str, direction: str) -> str:
+    """The legend's name of one curve: ``H2D, pinned``."""
+    kind = translate("BandwidthPlot", MEMORY_NAMES[memory]) if memory in MEMORY_NAMES else memory
+    return translate("BandwidthPlot", "{direction}, {memory}").format(direction=direction.upper(), memory=kind)
 
 
 def series(sweep: BandwidthSweep) -> dict[tuple[str, str], tuple[list[int], list[float]]]:
@@ -140,7 +157,7 @@ class BandwidthPlot(QWidget):
             curve = self.plot.plot(
                 xs, ys, pen=_line_pen(colour, look, kind.dashes), symbol=kind.symbol or look.symbol,
                 symbolSize=look.symbol_px, symbolBrush=colour if kind.filled else self._theme.background,
-                symbolPen=pg.mkPen(colour, width=2.5), name=f"{direction.upper()}, {memory}",
+                symbolPen=pg.mkPen(colour, width=2.5), name=curve_name(memory, direction),
             )  # fmt: skip
             curve.setZValue(look.z + kind.z)
             self.curves[(memory, direction)] = curve
@@ -163,11 +180,12 @@ class BandwidthPlot(QWidget):
     def _peak_line(self, sweep: BandwidthSweep) -> pg.InfiniteLine | None:
         if not sweep.link_peak_gbps:
             return None
-        link = sweep.link or "the link"
+        link = sweep.link or translate("BandwidthPlot", "the link")
+        limit = translate("BandwidthPlot", "{link}: theoretical limit {rate} per direction")
         line = pg.InfiniteLine(
             pos=sweep.link_peak_gbps, angle=0, movable=False,
             pen=pg.mkPen(self._theme.foreground, width=2, style=Qt.PenStyle.DashLine),
-            label=f"{link}: theoretical limit {rate_text(sweep.link_peak_gbps)} per direction",
+            label=limit.format(link=link, rate=rate_text(sweep.link_peak_gbps)),
             labelOpts={"position": 0.02, "color": self._theme.foreground, "anchors": [(0, 1), (0, 1)]},
         )  # fmt: skip
         self.plot.addItem(line)
@@ -180,4 +198,4 @@ class BandwidthPlot(QWidget):
             axis.enableAutoSIPrefix(False)
             axis.setPen(pg.mkPen(self._theme.muted))
             axis.setTextPen(pg.mkPen(self._theme.foreground))
-            axis.setLabel(label, color=self._theme.foreground)
+            axis.setLabel(translate("BandwidthPlot", label), color=self._theme.foreground)
