@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from overlapviz._qt.export.caption import SEPARATOR, caption_text
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.translation import translate
 from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.trace.spans import Trace
 from overlapviz.view.formatting import format_duration
@@ -61,13 +62,17 @@ def side_caption(side: int, label: str, trace: Trace, metrics: Metrics, shift_ns
     A side moved `shift_ns` later to line up with the other says so at the end: its times on
     show are not its file's own.
     """
-    moved = f"{SEPARATOR}{shift_text(shift_ns)}" if shift_ns else ""
-    return f"{side_name(side, label)}: {caption_text(trace, metrics)}{moved}"
+    caption = caption_text(trace, metrics)
+    if shift_ns:
+        caption = SEPARATOR.join((caption, shift_text(shift_ns)))
+    return translate("Caption", "{side}: {caption}").format(side=side_name(side, label), caption=caption)
 
 
 def shift_text(shift_ns: int) -> str:
     """``drawn 512.3 ms later, to start its device work with the other side's``."""
-    return f"drawn {format_duration(shift_ns)} later, to start its device work with the other side's"
+    return translate("Caption", "drawn {duration} later, to start its device work with the other side's").format(
+        duration=format_duration(shift_ns)
+    )
 
 
 def side_name(side: int, label: str = "") -> str:

@@ -8,6 +8,7 @@ own spaces are non-breaking and the separator keeps its dot with the value befor
 
 from __future__ import annotations
 
+from overlapviz._qt.translation import translate
 from overlapviz.app.time_window import trace_window
 from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.analysis.migrations import migrations_text, no_copies_text
@@ -40,22 +41,31 @@ def caption_text(trace: Trace, metrics: Metrics) -> str:
         parts.append(config.describe())
     source = recorded_by(meta)
     if source is not None:  # another tool's trace: say which, when and where
-        parts.append(f"recorded by {source}")
+        parts.append(translate("Caption", "recorded by {tool}").format(tool=source))
     else:
-        parts.append(meta.device_name or meta.device or "unknown device")
-        parts.append(f"{meta.backend or 'unknown'} backend, timing: {meta.timing or 'unknown'}")
+        unknown = translate("Caption", "unknown")
+        parts.append(meta.device_name or meta.device or translate("Caption", "unknown device"))
+        parts.append(
+            translate("Caption", "{backend} backend, timing: {timing}").format(
+                backend=meta.backend or unknown, timing=meta.timing or unknown
+            )
+        )
     window = trace_window(trace)
     if window is not None:  # the figures are of this part of the trace
-        parts.append(f"window {window.describe()}")
-    parts.append(f"makespan {format_duration(metrics.makespan_ns)}")
-    parts.append(f"efficiency {format_percent(metrics.efficiency_pct)}")
+        parts.append(translate("Caption", "window {window}").format(window=window.describe()))
+    parts.append(translate("Caption", "makespan {duration}").format(duration=format_duration(metrics.makespan_ns)))
+    parts.append(translate("Caption", "efficiency {percent}").format(percent=format_percent(metrics.efficiency_pct)))
     hidden = metrics.copy_hidden_pct
-    parts.append(no_copies_text(metrics.migrations) if hidden is None else f"copy time hidden {format_percent(hidden)}")
+    if hidden is None:
+        parts.append(no_copies_text(metrics.migrations))
+    else:
+        parts.append(translate("Caption", "copy time hidden {percent}").format(percent=format_percent(hidden)))
     migrated = migrations_text(metrics.migrations)
     if hidden is not None and migrated:
         parts.append(migrated)
     if metrics.comm_hidden_pct is not None:
-        parts.append(f"communication hidden {format_percent(metrics.comm_hidden_pct)}")
+        communication = format_percent(metrics.comm_hidden_pct)
+        parts.append(translate("Caption", "communication hidden {percent}").format(percent=communication))
     if meta.simulated:
-        parts.append("simulated")
+        parts.append(translate("Caption", "simulated"))
     return join_values(parts)

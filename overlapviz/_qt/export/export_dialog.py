@@ -8,16 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QWidget
 
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.themes import THEMES
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.forms import child, load_form
 
 
 @dataclass(frozen=True, slots=True)
 class PictureSize:
-    """One choice of the size list: its name, its width and, for a slide, its height (device pixels)."""
+    """One choice of the size list: its name, its width and, for a slide, its height (device pixels).
+
+    The name is the English source: `translate` it where shown.
+    """
 
     name: str
     width: int
@@ -25,11 +30,15 @@ class PictureSize:
 
 
 SIZES = (
-    PictureSize("Slide, full HD: 1920 \u00d7 1080 px", 1920, 1080),
-    PictureSize("Slide, 4K: 3840 \u00d7 2160 px", 3840, 2160),
-    PictureSize("1920 px wide, as tall as the lanes need (papers, web pages)", 1920),
-    PictureSize("3840 px wide, as tall as the lanes need (papers, web pages)", 3840),
-)
+    PictureSize(str(QT_TRANSLATE_NOOP("ExportDialog", "Slide, full HD: 1920 × 1080 px")), 1920, 1080),
+    PictureSize(str(QT_TRANSLATE_NOOP("ExportDialog", "Slide, 4K: 3840 × 2160 px")), 3840, 2160),
+    PictureSize(
+        str(QT_TRANSLATE_NOOP("ExportDialog", "1920 px wide, as tall as the lanes need (papers, web pages)")), 1920
+    ),
+    PictureSize(
+        str(QT_TRANSLATE_NOOP("ExportDialog", "3840 px wide, as tall as the lanes need (papers, web pages)")), 3840
+    ),
+)  # widths and heights in device pixels
 
 
 class ExportDialog:
@@ -47,7 +56,7 @@ class ExportDialog:
         self.window = child(form, QComboBox, "window_combo")
         self.caption = child(form, QCheckBox, "caption_check")
         for size in SIZES:
-            self.size.addItem(size.name)
+            self.size.addItem(translate("ExportDialog", size.name))
         for name, spec in THEMES.items():
             self.theme.addItem(spec.title, name)
         self.theme.setCurrentIndex(list(THEMES).index(theme))

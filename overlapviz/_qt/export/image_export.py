@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QWidget
 from overlapviz._qt.export.comparison_view import ComparisonExportView, ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions, ExportView, ExportWidget
 from overlapviz._qt.themes import get_theme
+from overlapviz._qt.translation import translate
 from overlapviz.core.files.atomic_write import atomic_write_bytes
 from overlapviz.view.prepared import PreparedView
 
@@ -89,7 +90,8 @@ def image_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[QImage]:
         size = where.size * options.scale
         image = QImage(QSize(round(size.width()), round(size.height())), QImage.Format.Format_ARGB32_Premultiplied)
         if image.isNull():
-            raise ExportError(f"no memory for a picture of {size.width():.0f} x {size.height():.0f} pixels")
+            too_large = translate("ImageExport", "no memory for a picture of {width} x {height} pixels")
+            raise ExportError(too_large.format(width=round(size.width()), height=round(size.height())))
         image.setDevicePixelRatio(options.scale)
         image.fill(Qt.GlobalColor.transparent if options.transparent else QColor(get_theme(options.theme).background))
         yield from _paint(view, image, BAND_PX, where.placement)
@@ -107,7 +109,7 @@ def png_bytes(image: QImage) -> bytes:
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, "PNG"):  # type: ignore[call-overload]  # the stubs want bytes; Qt takes str
-        raise ExportError("PNG encoding failed")
+        raise ExportError(translate("ImageExport", "PNG encoding failed"))
     buffer.close()
     return bytes(data.data())
 
@@ -138,7 +140,7 @@ def svg_in_pieces(subject: Subject, options: ExportOptions) -> Pieces[bytes]:
         generator.setOutputDevice(buffer)
         generator.setSize(where.size)
         generator.setViewBox(QRect(QPoint(0, 0), where.size))
-        generator.setTitle("overlapviz timeline")
+        generator.setTitle(translate("ImageExport", "overlapviz timeline"))
         generator.setDescription(view.description())
         bands = None if where.placement.isIdentity() or options.transparent else get_theme(options.theme).background
         yield from _paint(view, generator, view.height(), where.placement, bands)

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pyqtgraph as pg
 from pyqtgraph.GraphicsScene.mouseEvents import MouseDragEvent
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QFontMetricsF
 
+from overlapviz._qt.timeline.text_extent import line_height, tallest
+from overlapviz._qt.translation import translate
 from overlapviz.core.number_text import fixed
 from overlapviz.view.layout import HEADER_HEIGHT, TimelineLayout
 
 TITLE_PAD_PX = 10
 MIN_TITLE_PX = 6  # below this a title is unreadable anyway: it may overlap its neighbour instead
-TIME_LABEL = "Time since the run started (ms)"
-DRAG_TIP = "Drag to measure a window: the figures and findings of that part of the run (Esc: the whole run)"
+TIME_LABEL = str(QT_TRANSLATE_NOOP("TimeAxis", "Time since the run started (ms)"))
+DRAG_TIP = str(
+    QT_TRANSLATE_NOOP(
+        "TimeAxis", "Drag to measure a window: the figures and findings of that part of the run (Esc: the whole run)"
+    )
+)
 
 
 def tick_decimals(spacing: float) -> int:
@@ -40,8 +47,8 @@ class TimeAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
     def __init__(self) -> None:
         super().__init__("bottom")
         self.enableAutoSIPrefix(False)
-        self.setLabel(TIME_LABEL)
-        self.setToolTip(DRAG_TIP)
+        self.setLabel(translate("TimeAxis", TIME_LABEL))
+        self.setToolTip(translate("TimeAxis", DRAG_TIP))
         self.setCursor(Qt.CursorShape.SizeHorCursor)
 
     def setTickFont(self, font: QFont | None) -> None:  # noqa: N802 (pyqtgraph's name)
@@ -80,6 +87,7 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
     # at class level: pyqtgraph's constructor already resizes the axis, before ours has run
     _row_units = 0.0  # the lowest row of the layout, in lane heights
     _wanted_font: QFont | None = None
+    _tallest = ""  # the title whose line is tallest (one in Chinese, where any is): the one to fit the rows to
 
     def __init__(self) -> None:
         super().__init__("left")
@@ -96,12 +104,14 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         rows = [HEADER_HEIGHT] * len(headers) + [placed.height for placed in layout.lanes]
         self._row_units = min(rows, default=0.0)
         self.setTicks([sorted(headers + lanes)])
+        self._tallest = tallest(self._wanted_font or QFont(), self._titles)
         self.fit_width()
         self._fit_font()
 
     def setTickFont(self, font: QFont | None) -> None:  # noqa: N802 (pyqtgraph's name)
         """Write the titles in `font`, or smaller where the rows are lower than its lines."""
         self._wanted_font = None if font is None else QFont(font)
+        self._tallest = tallest(self._wanted_font or QFont(), self._titles)
         self._fit_font()
 
     def title_font(self) -> QFont:
@@ -135,24 +145,26 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
 
     def _fit_font(self) -> None:
         wanted = self._wanted_font
-        fitted = fitted_font(wanted or QFont(), self._row_px())
+        fitted = fitted_font(wanted or QFont(), self._row_px(), (self._tallest,))
         drawn = wanted if fitted == (wanted or QFont()) else fitted  # None: pyqtgraph's default
         current = self.style["tickFont"]
         if (current is None) != (drawn is None) or (current is not None and current != drawn):
             super().setTickFont(drawn)
 
 
-def fitted_font(font: QFont, row_px: float) -> QFont:
-    """`font`, or a smaller one whose lines are no taller than `row_px` (no smaller than `MIN_TITLE_PX`).
+def fitted_font(font: QFont, row_px: float, titles: Sequence[str] = ()) -> QFont:
+    """`font`, or a smaller one whose lines of `titles` are no taller than `row_px` (no smaller than `MIN_TITLE_PX`).
 
-    With no row height known yet (0) the font is left as it is.
+    A line is as tall as the font's, or as a title's where a fallback font's characters (Chinese)
+    make it taller. With no row height known yet (0) the font is left as it is.
     """
-    if row_px <= 0 or QFontMetricsF(font).height() <= row_px:
+    line = line_height(font, titles)
+    if row_px <= 0 or line <= row_px:
         return QFont(font)
     fitted = QFont(font)
-    size = max(MIN_TITLE_PX, math.floor(row_px / QFontMetricsF(font).height() * _pixel_size(font)))
+    size = max(MIN_TITLE_PX, math.floor(row_px / line * _pixel_size(font)))
     fitted.setPixelSize(size)
-    while size > MIN_TITLE_PX and QFontMetricsF(fitted).height() > row_px:
+    while size > MIN_TITLE_PX and line_height(fitted, titles) > row_px:
         size -= 1
         fitted.setPixelSize(size)
     return fitted

@@ -3,23 +3,27 @@
 Each callout has a row of its own above its lane (see `layout`), so neither the words nor
 the bracket cover a span. The rows are as tall as the words need (`row_px`): the timeline
 sizes them from this item's font, which is the timeline's own (it follows the window's text
-size), so the words are never shrunk. The bracket runs along the bottom of the row with a
-tick down to the lane at each end; the words sit on it, on a pad of the background colour,
-moved left when they would run off the visible window and cut at a whole word, with an
-ellipsis, when even that is not enough (the whole text is the callout's tooltip). A row the
-plot has no room for (a very short window) keeps its bracket and leaves its words to the
-tooltip. Text and lines are in the theme's text colour, so they read in every theme.
+size), and from the words themselves (Chinese ones are set in a taller fallback font), so the
+words are never shrunk nor cut. The bracket runs along the bottom of the row with a tick down
+to the lane at each end; the words sit on it, on a pad of the background colour, moved left
+when they would run off the visible window and cut at a whole word (or between two Chinese
+characters), with an ellipsis, when even that is not enough (the whole text is the callout's
+tooltip). A row the plot has no room for (a very short window) keeps its bracket and leaves
+its words to the tooltip. Text and lines are in the theme's text colour, so they read in
+every theme.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QTextBoundaryFinder
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsObject
 
 from overlapviz._qt.themes import Theme
+from overlapviz._qt.timeline.text_extent import line_height
+from overlapviz.core.i18n.text_width import display_width
 from overlapviz.view.callouts import Callout
 from overlapviz.view.layout import TimelineLayout
 
@@ -29,6 +33,7 @@ TEXT_MARGIN_PX = 2.0  # above and below the words, inside their pad
 GAP_SHARE = 0.3  # room under the bracket, above the lane, in line heights
 PAD_ALPHA = 0.85
 ELLIPSIS = "\u2026"
+TRAILING_PUNCTUATION = ",:;\uff0c\uff1a\uff1b\u3001"  # left out before the ellipsis: ",:;" and Chinese "，：；、"
 
 Placed = tuple[Callout, tuple[float, float], float]  # the callout, its row (top, bottom), its lane's span top
 
@@ -42,10 +47,12 @@ class CalloutItem(QGraphicsObject):
         self._placed = _place(layout, callouts)
         self._theme = theme
         self._font = callout_font(QFont())
+        self._line_px = self._words_line_px()
         self._window = (0.0, 1.0)
         self._cursor_ms: float | None = None
         self._bounds = _bounds(self._placed)
         self._word_boxes: list[tuple[QRectF, Callout]] = []  # scene coordinates, as last painted
+        self.written: list[str] = []  # the words in each of those boxes: whole, or cut short with an ellipsis
 
     @property
     def callouts(self) -> list[Callout]:
@@ -64,7 +71,7 @@ class CalloutItem(QGraphicsObject):
 
     def row_px(self) -> float:
         """How many pixels tall a callout row must be for its words and bracket."""
-        return row_px_for(self._font)
+        return row_px_for(self._line_px)
 
     def set_layout(self, layout: TimelineLayout) -> None:
         """Sit in the rows of `layout` (the same lanes and callouts, placed anew)."""
@@ -81,6 +88,7 @@ class CalloutItem(QGraphicsObject):
     def set_font(self, font: QFont) -> None:
         """Write the words in `font`, bold (the rows follow: see `row_px`)."""
         self._font = callout_font(font)
+        self._line_px = self._words_line_px()
         self.update()
 
     def set_window(self, t0_ms: float, t1_ms: float) -> None:
@@ -116,6 +124,7 @@ class CalloutItem(QGraphicsObject):
     def paint(self, painter: QPainter, *_args: Any) -> None:
         """Brackets, then the words on their pads."""
         self._word_boxes = []
+        self.written = []
         if not self._placed:
             return
         transform = painter.transform()
@@ -132,34 +141,39 @@ class CalloutItem(QGraphicsObject):
         segments = self._shown_segments(callout)
         if not segments:
             return
-        metrics = QFontMetricsF(self._font)
+        line = self._line_px
         top = transform.map(QPointF(0.0, row[0])).y()
         bottom = transform.map(QPointF(0.0, row[1])).y()
-        bracket_y = bottom - min(GAP_SHARE * metrics.height(), (bottom - top) / 3)
+        bracket_y = bottom - min(GAP_SHARE * line, (bottom - top) / 3)
         tick_end = transform.map(QPointF(0.0, lane_top)).y()
-        painter.setPen(QPen(QColor(self._theme.foreground), max(2.0, metrics.height() / 10)))
+        painter.setPen(QPen(QColor(self._theme.foreground), max(2.0, line / 10)))
         xs = [(transform.map(QPointF(s, 0.0)).x(), transform.map(QPointF(e, 0.0)).x()) for s, e in segments]
         for x0, x1 in xs:
             painter.drawLine(QPointF(x0, tick_end), QPointF(x0, bracket_y))
             painter.drawLine(QPointF(x0, bracket_y), QPointF(x1, bracket_y))
             painter.drawLine(QPointF(x1, bracket_y), QPointF(x1, tick_end))
-        box_height = metrics.height() + 2 * TEXT_MARGIN_PX
+        box_height = line + 2 * TEXT_MARGIN_PX
         if bracket_y - top < box_height:
             return  # no room for the words at their size: the tooltip has them
         view_left = transform.map(QPointF(self._window[0], 0.0)).x()
         view_right = transform.map(QPointF(self._window[1], 0.0)).x()
-        box = self._paint_words(painter, callout.text, xs[0][0], (view_left, view_right), bracket_y - 1 - box_height)
+        box, shown = self._paint_words(
+            painter, callout.text, xs[0][0], (view_left, view_right), bracket_y - 1 - box_height
+        )
         inverse, _invertible = transform.inverted()
         self._word_boxes.append((inverse.mapRect(box), callout))
+        self.written.append(shown)
 
-    def _paint_words(self, painter: QPainter, text: str, x: float, view: tuple[float, float], top: float) -> QRectF:
-        """The words at `x` (kept inside `view`), their pad's top at `top`; returns the pad."""
+    def _paint_words(
+        self, painter: QPainter, text: str, x: float, view: tuple[float, float], top: float
+    ) -> tuple[QRectF, str]:
+        """The words at `x` (kept inside `view`), their pad's top at `top`; returns the pad and the words shown."""
         metrics = QFontMetricsF(self._font)
         room = max(view[1] - view[0] - 2 * PAD_PX, 0.0)
         shown = elide_at_words(text, metrics, room - 2 * PAD_PX)
         width = metrics.horizontalAdvance(shown) + 2 * PAD_PX
         left = min(max(x, view[0] + PAD_PX), view[1] - PAD_PX - width)
-        box = QRectF(left, top, width, metrics.height() + 2 * TEXT_MARGIN_PX)
+        box = QRectF(left, top, width, self._line_px + 2 * TEXT_MARGIN_PX)
         pad = QColor(self._theme.background)
         pad.setAlphaF(PAD_ALPHA)
         painter.setPen(Qt.PenStyle.NoPen)
@@ -168,7 +182,11 @@ class CalloutItem(QGraphicsObject):
         painter.setFont(self._font)
         painter.setPen(QColor(self._theme.foreground))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, shown)
-        return box
+        return box, shown
+
+    def _words_line_px(self) -> float:
+        """How tall a line of the words is in their font: as the tallest of them, Chinese included."""
+        return line_height(self._font, (callout.text for callout in self._callouts))
 
     def _shown_segments(self, callout: Callout) -> list[tuple[float, float]]:
         """The segments in ms, cut at the cursor."""
@@ -186,22 +204,43 @@ def callout_font(font: QFont) -> QFont:
     return bold
 
 
-def row_px_for(font: QFont) -> float:
-    """The pixels a callout row written in `font` needs: the words on their pad, the bracket, a gap."""
-    line = QFontMetricsF(font).height()
-    return line + 2 * TEXT_MARGIN_PX + 1 + GAP_SHARE * line
+def row_px_for(line_px: float) -> float:
+    """The pixels a callout row needs for words `line_px` tall: the words on their pad, the bracket, a gap."""
+    return line_px + 2 * TEXT_MARGIN_PX + 1 + GAP_SHARE * line_px
 
 
 def elide_at_words(text: str, metrics: QFontMetricsF, room_px: float) -> str:
-    """`text`, or as many of its first words as fit `room_px` with an ellipsis (empty: not even one)."""
+    """`text`, or as much of its start as fits `room_px` with an ellipsis, cut where a line may break.
+
+    That is at a space, or beside a Chinese (or other wide) character: Chinese has no spaces
+    between words, and a sentence of it cut only at spaces would lose all its words at once.
+    Empty: not even the first word fits.
+    """
     if metrics.horizontalAdvance(text) <= room_px:
         return text
-    words = text.split(" ")
-    for count in range(len(words) - 1, 0, -1):
-        shown = " ".join(words[:count]).rstrip(",:;") + ELLIPSIS
+    for end in reversed(cut_points(text)):
+        shown = text[:end].rstrip().rstrip(TRAILING_PUNCTUATION) + ELLIPSIS
         if metrics.horizontalAdvance(shown) <= room_px:
             return shown
     return ""
+
+
+def cut_points(text: str) -> list[int]:
+    """Where `text` may be cut short, ascending: its line breaks after a space or beside a wide character.
+
+    Unicode's line breaking (as Qt wraps text) keeps a number or a closing mark with what it
+    belongs to; of its breaks, those inside a word of Latin letters (after a hyphen) are left out.
+    Neither the start nor the end of `text` is one.
+    """
+    finder = QTextBoundaryFinder(QTextBoundaryFinder.BoundaryType.Line, text)
+    points = []
+    position = finder.toNextBoundary()
+    while 0 < position < len(text):
+        before, after = text[position - 1], text[position]
+        if before.isspace() or display_width(before) == 2 or display_width(after) == 2:
+            points.append(position)
+        position = finder.toNextBoundary()
+    return points
 
 
 def _place(layout: TimelineLayout, callouts: list[Callout]) -> list[Placed]:

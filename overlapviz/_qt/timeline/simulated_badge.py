@@ -9,17 +9,18 @@ recorded by another tool carry none.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QWidget
 
+from overlapviz._qt.translation import translate
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.lab.client_result import lab_origin
 from overlapviz.view.palette import OKABE_ITO
 
 BADGE_COLOUR = OKABE_ITO["orange"]  # no span's colour: it reads as a label, not as work done
 BADGE_TEXT_COLOUR = "#000000"  # contrast 9.3:1 on the orange (WCAG 2's formula), in every theme
-BADGE_WORD = "SIMULATED"
+BADGE_WORD = str(QT_TRANSLATE_NOOP("SimulatedBadge", "SIMULATED"))  # in the window's language: `badge_text`
 
 
 def is_simulated(meta: TraceMeta) -> bool:
@@ -30,7 +31,9 @@ def is_simulated(meta: TraceMeta) -> bool:
 def badge_text(meta: TraceMeta) -> str:
     """``SIMULATED · NVIDIA H200 (model)``: the word, and the device the model stood for."""
     device = meta.device_name or meta.device
-    return f"{BADGE_WORD} \u00b7 {device}" if device else BADGE_WORD
+    if not device:
+        return translate("SimulatedBadge", BADGE_WORD)
+    return translate("SimulatedBadge", "SIMULATED · {device}").format(device=device)
 
 
 class SimulatedBadge(QLabel):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
+from overlapviz._qt.translation import translate
+from overlapviz.core.i18n import grouped
 from overlapviz.view.stream_filter import StreamFilter
-
-PLACEHOLDER = "Filter streams: a stream's title or a kernel or copy name on it"
 
 
 class StreamFilterBar(QWidget):
@@ -19,10 +19,14 @@ class StreamFilterBar(QWidget):
         super().__init__(parent)
         self.text = QLineEdit(self)
         self.text.setObjectName("stream_filter_text")
-        self.text.setPlaceholderText(PLACEHOLDER)
+        self.text.setPlaceholderText(
+            translate("StreamFilterBar", "Filter streams: a stream's title or a kernel or copy name on it")
+        )
         self.text.setClearButtonEnabled(True)
-        self.quiet = QCheckBox("Hide quiet streams", self)
-        self.quiet.setToolTip("Fold the streams busy less than 1% of their GPU's run into one lane")
+        self.quiet = QCheckBox(translate("StreamFilterBar", "Hide quiet streams"), self)
+        self.quiet.setToolTip(
+            translate("StreamFilterBar", "Fold the streams busy less than 1% of their GPU's run into one lane")
+        )
         self.quiet.setChecked(True)
         self.count = QLabel(self)
         layout = QHBoxLayout(self)
@@ -48,7 +52,11 @@ class StreamFilterBar(QWidget):
 
     def show_count(self, shown: int, total: int) -> None:
         """Say how many of the trace's stream lanes are on show."""
-        self.count.setText(f"{shown} of {total} stream lanes")
+        if total == 1:
+            text = translate("StreamFilterBar", "{shown} of {total} stream lane")
+        else:
+            text = translate("StreamFilterBar", "{shown} of {total} stream lanes")
+        self.count.setText(text.format(shown=grouped(shown), total=grouped(total)))
 
     def _emit(self, *_args: object) -> None:
         self.changed.emit(self.current())

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import QComboBox, QGraphicsOpacityEffect, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 from superqt import QToggleSwitch
 
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.choice_group import ChoiceGroup
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz._qt.widgets.step_slider import StepSlider
@@ -24,6 +25,7 @@ from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.config import ConfigError, GpuLayout, PipelineConfig, format_size
 from overlapviz.core.config.setting import Control, Setting
 from overlapviz.core.config.settings import SETTINGS
+from overlapviz.core.i18n import grouped
 from overlapviz.view.kernel_time import KernelRate
 from overlapviz.view.slider_values import (
     ITER_VALUES,
@@ -34,7 +36,11 @@ from overlapviz.view.slider_values import (
     nearest_value,
 )
 
-SET_ASIDE_NOTE = "These settings describe runs of the pipeline, not the opened file. Run to go back."
+SET_ASIDE_NOTE = str(
+    QT_TRANSLATE_NOOP(
+        "ControlsPanel", "These settings describe runs of the pipeline, not the opened file. Run to go back."
+    )
+)
 SET_ASIDE_OPACITY = 0.4  # faded, still legible: they are what the next run runs
 SETTINGS_BOXES = ("pipeline_box", "memory_box", "order_box", "stream_kind_box")
 
@@ -231,7 +237,7 @@ class ControlsPanel(QWidget):
         try:
             config = self._config.replace(**values | {"gpu_layout": layout, "peer_access": peer_access})
         except ConfigError as error:
-            self.notice.setText(f"Not a valid pipeline: {error}")
+            self.notice.setText(translate("ControlsPanel", "Not a valid pipeline: {error}").format(error=error))
             self.notice.setVisible(True)
             return None
         self._config = config
@@ -243,12 +249,8 @@ class ControlsPanel(QWidget):
         self.ring_slots_slider.setEnabled(self._config.uses_ring)  # the slots are kept for when staged is chosen
         self._enable_gpu_controls(self._config.gpus, self._config.gpu_layout)
         chunks = self.chunks_slider.value()
-        text = ""
-        if self._wanted_chunks != chunks:
-            text = (
-                f"{self._wanted_chunks} chunks are not offered for {format_size(self.size_slider.value())}:"
-                f" using {chunks}, the nearest count that is."
-            )
+        wanted = self._wanted_chunks
+        text = "" if wanted == chunks else _chunks_not_offered(wanted, chunks, self.size_slider.value())
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 
@@ -265,7 +267,7 @@ class ControlsPanel(QWidget):
 
 def _set_aside_note(parent: QWidget) -> QLabel:
     """The note above the settings while they are set aside (hidden until then)."""
-    note = QLabel(SET_ASIDE_NOTE, parent)
+    note = QLabel(translate("ControlsPanel", SET_ASIDE_NOTE), parent)
     note.setObjectName("set_aside_note")
     note.setWordWrap(True)
     note.setContentsMargins(8, 6, 8, 6)
@@ -324,5 +326,22 @@ def _has_peer_copies(gpus: int, layout: GpuLayout) -> bool:
     return gpus > 1 and layout is GpuLayout.CHAIN
 
 
+def _chunks_not_offered(wanted: int, chunks: int, size_bytes: int) -> str:
+    """The notice that `wanted` chunks cannot split `size_bytes`, so `chunks` are used."""
+    if wanted == 1:
+        text = translate(
+            "ControlsPanel", "{wanted} chunk is not offered for {size}: using {chunks}, the nearest count that is."
+        )
+    else:
+        text = translate(
+            "ControlsPanel", "{wanted} chunks are not offered for {size}: using {chunks}, the nearest count that is."
+        )
+    return text.format(wanted=grouped(wanted), size=format_size(size_bytes), chunks=grouped(chunks))
+
+
 def _iters_text(iters: int) -> str:
-    return f"{iters} iters" if iters else "none"
+    """The kernel's iterations as the slider shows them, ungrouped as its other values (0: no kernel work)."""
+    if not iters:
+        return translate("ControlsPanel", "none")
+    text = translate("ControlsPanel", "{count} iter") if iters == 1 else translate("ControlsPanel", "{count} iters")
+    return text.format(count=iters)

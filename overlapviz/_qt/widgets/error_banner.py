@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
+from overlapviz._qt.translation import translate
+
 
 class ErrorBanner(QWidget):
     """Hidden until `show_message`; the close button or `clear` hides it again."""
@@ -16,7 +18,7 @@ class ErrorBanner(QWidget):
         self._label.setWordWrap(True)
         close = QToolButton(self)
         close.setText("\u2715")
-        close.setToolTip("Dismiss")
+        close.setToolTip(translate("ErrorBanner", "Dismiss"))
         close.clicked.connect(self.clear)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 4, 4)

@@ -8,11 +8,15 @@ filled column of a lane means.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
+from overlapviz._qt.timeline.text_extent import line_height, text_size
 from overlapviz.view.lane_ink import INK_MEANING
 from overlapviz.view.palette import LEGEND, LegendEntry
 
@@ -20,6 +24,16 @@ SWATCH_EM = 1.6  # swatch width in font heights
 SWATCH_GAP_EM = 0.4  # between a swatch and its label
 GAP_EM = 1.2  # between one entry and the next
 LINE_EM = 1.6  # line height in font heights
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedEntry:
+    """Where one entry is drawn: its swatch, the box of its label, and the label as written."""
+
+    entry: LegendEntry
+    swatch: QRect
+    label_box: QRect
+    text: str  # the whole label, or its start and "…" where the label is wider than the key
 
 
 class LegendBar(QWidget):
@@ -81,35 +95,52 @@ class LegendBar(QWidget):
             used += self._entry_width(entry)
         return rows
 
-    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
-        """Swatch, label, gap; line by line."""
-        painter = QPainter(self)
+    def placed(self, width: int | None = None) -> list[PlacedEntry]:
+        """Every entry where a key `width` wide (its own by default) draws it, line by line."""
+        width = self.width() if width is None else width
         metrics = self.fontMetrics()
-        height = metrics.height()
-        rows = self.rows(self.width())
+        height = metrics.height()  # the swatches' size: the font's own line
+        text_height = math.ceil(self._text_height())  # the labels': as tall as Qt lays them out
         line = self._line_height()
-        painter.setPen(self._text_colour or self.palette().windowText().color())
-        for index, row in enumerate(rows):
+        found = []
+        for index, row in enumerate(self.rows(width)):
             top = index * line + (line - height) // 2
+            text_top = index * line + (line - text_height) // 2
             x = 0.0
             for entry in row:
                 swatch = QRect(int(x), top + height // 6, int(height * SWATCH_EM), height * 2 // 3)
-                brushes = waiting_brushes(entry.colour) if entry.waiting else (solid_brush(entry.colour),)
-                for brush in brushes:
-                    painter.fillRect(swatch, brush)
                 x += height * (SWATCH_EM + SWATCH_GAP_EM)
-                label = metrics.elidedText(entry.label, Qt.TextElideMode.ElideRight, max(int(self.width() - x), 0))
-                text_width = metrics.horizontalAdvance(label)
-                painter.drawText(QRect(int(x), top, text_width + 2, height), Qt.AlignmentFlag.AlignVCenter, label)
+                text = metrics.elidedText(entry.label, Qt.TextElideMode.ElideRight, max(int(width - x), 0))
+                text_width = self._label_width(text)
+                found.append(PlacedEntry(entry, swatch, QRect(int(x), text_top, text_width + 2, text_height), text))
                 x += text_width + self._gap()
+        return found
+
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
+        """Swatch, label, gap; line by line."""
+        painter = QPainter(self)
+        painter.setPen(self._text_colour or self.palette().windowText().color())
+        for placed in self.placed():
+            entry = placed.entry
+            brushes = waiting_brushes(entry.colour) if entry.waiting else (solid_brush(entry.colour),)
+            for brush in brushes:
+                painter.fillRect(placed.swatch, brush)
+            painter.drawText(placed.label_box, Qt.AlignmentFlag.AlignVCenter, placed.text)
         painter.end()
 
+    def _text_height(self) -> float:
+        """How tall a label's line is: the font's, or taller where a fallback font writes it (Chinese)."""
+        return line_height(self.font(), (entry.label for entry in self._entries))
+
     def _line_height(self) -> int:
-        return int(self.fontMetrics().height() * LINE_EM)
+        return int(self._text_height() * LINE_EM)
+
+    def _label_width(self, text: str) -> int:
+        return math.ceil(text_size(self.font(), text).width())
 
     def _gap(self) -> float:
         return self.fontMetrics().height() * GAP_EM
 
     def _entry_width(self, entry: LegendEntry) -> float:
         height = self.fontMetrics().height()
-        return height * (SWATCH_EM + SWATCH_GAP_EM + GAP_EM) + self.fontMetrics().horizontalAdvance(entry.label) + 2
+        return height * (SWATCH_EM + SWATCH_GAP_EM + GAP_EM) + self._label_width(entry.label) + 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QComboBox,
@@ -23,11 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.forms import child, load_form
 from overlapviz.app.gpu_choice import Figures, GpuChoice
 from overlapviz.core.analysis.metrics import FIGURE_NAMES, METRIC_DEFINITIONS, Metrics
 from overlapviz.core.findings import Finding
-from overlapviz.core.number_text import count_text
+from overlapviz.core.i18n import grouped
 from overlapviz.core.trace.spans import Trace
 from overlapviz.run_report import caveat_of
 from overlapviz.view.formatting import (
@@ -42,15 +43,19 @@ from overlapviz.view.unit_text import as_read, unbreakable
 
 ROWS_ROLE = Qt.ItemDataRole.UserRole
 WRAP = Qt.TextFlag.TextWordWrap
-BUSY_TITLES = {"h2d": "H2D", "kernel": "kernels", "d2h": "D2H", "communication": "communication"}
-NO_FINDINGS = "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
-NO_VALUE = "\u2014"
-NOTE_PREFIX = "Note: "  # the run's caveat, below its findings
-ONLY_WITH_COMMUNICATION = ("comm_hidden",)  # rows shown only for a run that communicates between GPUs
-GPU_TOOLTIP = (
-    "The figures and findings of one GPU alone: its own ops and the calls that issued them."
-    " The wall time, the host's allocating and the RAM pinned stay the whole program's."
+BUSY_TITLES = {
+    "h2d": str(QT_TRANSLATE_NOOP("MetricsPanel", "H2D")),
+    "kernel": str(QT_TRANSLATE_NOOP("MetricsPanel", "kernels")),
+    "d2h": str(QT_TRANSLATE_NOOP("MetricsPanel", "D2H")),
+    "communication": str(QT_TRANSLATE_NOOP("MetricsPanel", "communication")),
+}  # the engines of the busy row, each shown in the window's language
+NO_FINDINGS = str(
+    QT_TRANSLATE_NOOP(
+        "MetricsPanel", "Nothing stands out: the copies and kernels overlap as well as this pipeline allows."
+    )
 )
+NO_VALUE = "\u2014"
+ONLY_WITH_COMMUNICATION = ("comm_hidden",)  # rows shown only for a run that communicates between GPUs
 # The rows of the panel, top to bottom (the form names their labels <row>_title and <row>_value).
 ROW_NAMES = (
     "makespan", "serial", "time_saved", "copy_hidden", "comm_hidden", "engines_together", "efficiency", "wall",
@@ -69,7 +74,7 @@ ROW_DEFINITIONS: dict[str, tuple[str, ...]] = {
 
 def metric_texts(metrics: Metrics) -> dict[str, str]:
     """The panel's values in words, by row name."""
-    busy = "\n".join(f"{BUSY_TITLES.get(key, key)} {share:.0%}" for key, share in metrics.utilisation.items())
+    busy = "\n".join(_busy_text(key, share) for key, share in metrics.utilisation.items())
     return {
         "makespan": format_duration(metrics.makespan_ns),
         "serial": format_duration(metrics.serial_ns),
@@ -79,7 +84,7 @@ def metric_texts(metrics: Metrics) -> dict[str, str]:
         "engines_together": format_percent(metrics.engines_together_pct),
         "efficiency": _efficiency(metrics),
         "wall": _wall(metrics),
-        "blocked": format_duration(metrics.host_blocked_ns) if metrics.host_blocked_ns else "none",
+        "blocked": _blocked(metrics),
         "h2d_bandwidth": direction_bandwidth_text(metrics, "h2d"),
         "d2h_bandwidth": direction_bandwidth_text(metrics, "d2h"),
         "utilisation": busy,
@@ -108,11 +113,17 @@ class MetricsPanel(QWidget):
         self._note: str | None = None  # the run's caveat, shown below its findings
         self._gpus = QComboBox()
         self._gpus.setObjectName("gpu_choice")
-        self._gpus.setToolTip(GPU_TOOLTIP)
+        self._gpus.setToolTip(
+            translate(
+                "MetricsPanel",
+                "The figures and findings of one GPU alone: its own ops and the calls that issued them."
+                " The wall time, the host's allocating and the RAM pinned stay the whole program's.",
+            )
+        )
         self._gpu_row = QWidget()
         row = QHBoxLayout(self._gpu_row)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel("GPU"))
+        row.addWidget(QLabel(translate("MetricsPanel", "GPU")))
         row.addWidget(self._gpus, 1)
         self._gpu_row.hide()  # a trace of one GPU has nothing to choose
         self._gpus.currentIndexChanged.connect(self._on_gpu_chosen)
@@ -185,10 +196,10 @@ class MetricsPanel(QWidget):
         for finding in findings:
             item = QListWidgetItem(unbreakable(finding.message))
             item.setData(ROWS_ROLE, finding.rows)
-            item.setToolTip(f"{finding.code}: click to outline its {count_text(len(finding.rows), 'span')}")
+            item.setToolTip(_finding_tip(finding))
             self.findings.addItem(item)
         if not findings:
-            quiet = QListWidgetItem(NO_FINDINGS)
+            quiet = QListWidgetItem(translate("MetricsPanel", NO_FINDINGS))
             quiet.setFlags(Qt.ItemFlag.NoItemFlags)
             self.findings.addItem(quiet)
         if self._note is not None:
@@ -199,7 +210,7 @@ class MetricsPanel(QWidget):
     @staticmethod
     def _note_item(note: str) -> QListWidgetItem:
         """The run's caveat, whole: the status bar may have room for its start only."""
-        item = QListWidgetItem(unbreakable(f"{NOTE_PREFIX}{note}"))
+        item = QListWidgetItem(unbreakable(translate("MetricsPanel", "Note: {note}").format(note=note)))
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)  # read, not clicked: it points at no spans
         return item
 
@@ -261,14 +272,41 @@ def _time_saved(metrics: Metrics) -> str:
 def _efficiency(metrics: Metrics) -> str:
     if metrics.efficiency_pct is None:
         return NO_VALUE
-    return f"{format_percent(metrics.efficiency_pct)}\nlower bound {format_duration(metrics.lower_bound_ns)}"
+    return translate("MetricsPanel", "{percent}\nlower bound {duration}").format(
+        percent=format_percent(metrics.efficiency_pct), duration=format_duration(metrics.lower_bound_ns)
+    )
+
+
+def _blocked(metrics: Metrics) -> str:
+    if not metrics.host_blocked_ns:
+        return translate("MetricsPanel", "none")
+    return format_duration(metrics.host_blocked_ns)
 
 
 def _wall(metrics: Metrics) -> str:
     wall = format_duration(metrics.wall_ns)
     if not metrics.host_alloc_ns:  # only runs that allocate host memory wait beyond the pipeline
         return wall
-    return f"{wall}\n{format_duration(metrics.host_alloc_ns)} of it allocating"
+    return translate("MetricsPanel", "{wall}\n{duration} of it allocating").format(
+        wall=wall, duration=format_duration(metrics.host_alloc_ns)
+    )
+
+
+def _busy_text(key: str, share: float) -> str:
+    """``kernels 57%``: how busy one engine kept, of the run."""
+    title = BUSY_TITLES.get(key)
+    name = key if title is None else translate("MetricsPanel", title)
+    return f"{name} {share:.0%}"
+
+
+def _finding_tip(finding: Finding) -> str:
+    """``copy-queue: click to outline its 16 spans``: the finding's code and what a click does."""
+    count = len(finding.rows)
+    if count == 1:
+        text = translate("MetricsPanel", "{code}: click to outline its {count} span")
+    else:
+        text = translate("MetricsPanel", "{code}: click to outline its {count} spans")
+    return text.format(code=finding.code, count=grouped(count))
 
 
 def _figure_name(key: str) -> str:

@@ -1,0 +1,32 @@
+"""How much room a text takes as Qt draws it, Chinese included.
+
+`QFontMetrics.height()` is the line of the font asked for. A Chinese character comes from a
+fallback font where that font has none (Noto Sans CJK beside DejaVu Sans, say), whose line is
+about a quarter taller, and Qt lays a line out as tall as the tallest font in it; `drawText`
+cuts the text at its box when the text is larger. So a box for words is measured on the words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QRectF, QSizeF, Qt
+from PySide6.QtGui import QFont, QFontMetricsF
+
+ROOM = 1 << 20  # px: more than any line needs, so that the measure is of the text alone
+ONE_LINE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextSingleLine
+
+
+def text_size(font: QFont, text: str) -> QSizeF:
+    """The width and height Qt lays `text` out in, on one line in `font` (fallback fonts included)."""
+    return QFontMetricsF(font).boundingRect(QRectF(0, 0, ROOM, ROOM), ONE_LINE, text).size()
+
+
+def line_height(font: QFont, texts: Iterable[str] = ()) -> float:
+    """The height of a line of `font` that holds each of `texts`: at least the font's own line."""
+    return max([QFontMetricsF(font).height(), *(text_size(font, text).height() for text in texts)])
+
+
+def tallest(font: QFont, texts: Iterable[str]) -> str:
+    """The one of `texts` whose line in `font` is tallest ("" for none): the one a row must hold."""
+    return max(texts, key=lambda text: text_size(font, text).height(), default="")
