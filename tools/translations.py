@@ -5,7 +5,8 @@ Qt-free code (the Qt side has its own .ts files) into ``overlapviz.pot``, and th
 content (the lessons' and exercises' TOML files, the glossary; ``tools/content_messages.py``)
 into ``overlapviz-content.pot``, merges each into every language's ``.po`` of its domain and
 compiles the ``.mo`` files that ship with the package. The window's words are Qt's:
-``pyside6-lupdate`` reads every ``translate(context, text)`` of ``overlapviz/_qt`` into each
+``pyside6-lupdate`` reads every ``translate(context, text)`` of ``overlapviz/_qt`` and every
+text of the Designer forms in ``ui/`` into each
 language's ``overlapviz/_qt/i18n/overlapviz_<lang>.ts`` (keeping what is translated already),
 and ``pyside6-lrelease`` compiles it into the ``.qm`` the app loads. The compiled files are
 committed; ``tests/i18n`` checks they match their sources.
@@ -28,6 +29,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from content_messages import content_messages
 
+from overlapviz._qt.translation import QM_DIR, translated_sources, ts_path
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "overlapviz" / "core" / "i18n" / "locale"
 TEMPLATE = LOCALE / "overlapviz.pot"
@@ -39,8 +42,6 @@ TEMPLATES = {DOMAIN: TEMPLATE, CONTENT_DOMAIN: CONTENT_TEMPLATE}
 KEYWORDS = ("ncount:1,2",)
 # Qt's widgets speak through Qt's own translations (translate(), .ts): gettext does not extract them.
 IGNORED = ("overlapviz/_qt/*",)
-QT_SOURCES = ROOT / "overlapviz" / "_qt"
-QT_CATALOGUES = QT_SOURCES / "i18n"
 QT_TOOLS = Path(sys.executable).parent  # pyside6-lupdate and pyside6-lrelease come with PySide6
 
 
@@ -91,17 +92,12 @@ def start_missing_catalogues(language: str) -> None:
             pybabel("init", "-D", domain, "-i", str(template), "-d", str(LOCALE), "-l", language)
 
 
-def qt_catalogue(language: str) -> Path:
-    """The window's catalogue of `language`, as translators edit it."""
-    return QT_CATALOGUES / f"overlapviz_{language}.ts"
-
-
 def update_qt(language: str | None = None) -> None:
     """Read every marked string of the window into each language's .ts (and start `language`'s)."""
-    sources = sorted(str(path) for path in QT_SOURCES.rglob("*.py"))
-    catalogues = sorted(QT_CATALOGUES.glob("overlapviz_*.ts"))
-    if language and qt_catalogue(language) not in catalogues:
-        catalogues.append(qt_catalogue(language))
+    sources = [str(path) for path in translated_sources()]
+    catalogues = sorted(QM_DIR.glob("overlapviz_*.ts"))
+    if language and ts_path(language) not in catalogues:
+        catalogues.append(ts_path(language))
     for catalogue in catalogues:
         code = catalogue.stem.removeprefix("overlapviz_")
         subprocess.run(
@@ -113,7 +109,7 @@ def update_qt(language: str | None = None) -> None:
 
 def compile_qt() -> None:
     """Compile each language's .ts into the .qm the app loads, saying how much is translated."""
-    for catalogue in sorted(QT_CATALOGUES.glob("overlapviz_*.ts")):
+    for catalogue in sorted(QM_DIR.glob("overlapviz_*.ts")):
         subprocess.run(
             [str(QT_TOOLS / "pyside6-lrelease"), "-silent", "-nounfinished", str(catalogue),
              "-qm", str(catalogue.with_suffix(".qm"))],

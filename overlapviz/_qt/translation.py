@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
 from overlapviz.core.i18n import DEFAULT_LANGUAGE, available_languages, set_language, supported_language
+from overlapviz.resources import ui_path
 
 LANGUAGE_KEY = "view/language"
 SYSTEM_LANGUAGE = ""  # the settings' value for "follow the system's locale"
@@ -92,6 +93,14 @@ def install_translators(code: str) -> None:
 def qm_path(code: str) -> Path:
     """The compiled catalogue of the window's words in `code`."""
     return QM_DIR / f"{QM_PREFIX}{code}.qm"
+
+
+def translated_sources() -> list[Path]:
+    """Where the window's words are written: the Qt code, and the Designer forms that `QUiLoader` translates.
+
+    A form's strings are looked up in the context of its top widget's class (``ExportDialog``).
+    """
+    return sorted([*Path(__file__).resolve().parent.rglob("*.py"), *ui_path("").glob("*.ui")])
 
 
 def ts_path(code: str) -> Path:

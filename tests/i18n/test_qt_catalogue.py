@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from overlapviz._qt.translation import qm_path, ts_path
+from overlapviz._qt.translation import qm_path, translated_sources, ts_path
 
-QT_PACKAGE = Path(__file__).resolve().parents[2] / "overlapviz" / "_qt"
 QT_TOOLS = Path(sys.executable).parent
 PLACEHOLDERS = re.compile(r"%(?:\d|n)|\{[A-Za-z_][A-Za-z0-9_]*\}")
 MNEMONIC = re.compile(r"&[^&\s]")
@@ -46,7 +45,7 @@ def zh_cn() -> dict[tuple[str, str], list[str]]:
 def test_the_catalogue_holds_every_marked_string_of_the_window(tmp_path):
     fresh = tmp_path / "fresh.ts"
     shutil.copy(ts_path("zh_CN"), fresh)
-    sources = sorted(str(path) for path in QT_PACKAGE.rglob("*.py"))
+    sources = [str(path) for path in translated_sources()]
     lupdate = [str(QT_TOOLS / "pyside6-lupdate"), "-silent", "-no-obsolete", "-locations", "none"]
     subprocess.run([*lupdate, *sources, "-ts", str(fresh)], check=True)
     assert set(messages(fresh)) == set(messages(ts_path("zh_CN"))), "run `make translations`, then translate"
