@@ -157,7 +157,9 @@ def _language_actions(window: QMainWindow) -> dict[str, QAction]:
 
 def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     bar = window.menuBar()
+    # each menu has a name to be found by: its title is in the user's language
     file_menu = bar.addMenu(translate("MainWindow", "&File"))
+    file_menu.setObjectName("file_menu")
     file_menu.addActions([a.open])
     file_menu.addMenu(a.recent_menu)
     file_menu.addAction(a.save_session)
@@ -166,6 +168,7 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     file_menu.addSeparator()
     file_menu.addAction(a.quit)
     edit_menu = bar.addMenu(translate("MainWindow", "&Edit"))
+    edit_menu.setObjectName("edit_menu")
     edit_menu.addActions([a.undo, a.redo])
     edit_menu.addSeparator()
     edit_menu.addAction(a.reset_defaults)
@@ -175,6 +178,7 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     run_menu.addSeparator()
     run_menu.addAction(a.release_buffers)
     view_menu = bar.addMenu(translate("MainWindow", "&View"))
+    view_menu.setObjectName("view_menu")
     view_menu.addActions([a.reset_view, a.zoom_to_device_work])
     view_menu.addMenu(a.time_window_menu)
     a.time_window_menu.setObjectName("time_window_menu")
@@ -192,6 +196,7 @@ def _build_menus(window: QMainWindow, a: WindowActions) -> None:
     language_menu.addSeparator()
     language_menu.addActions([action for code, action in a.languages.items() if code != SYSTEM_LANGUAGE])
     help_menu = bar.addMenu(translate("MainWindow", "&Help"))
+    help_menu.setObjectName("help_menu")
     help_menu.addActions([a.help_shortcuts, a.help_glossary])
 
 
