@@ -21,14 +21,10 @@ from overlapviz._qt.export.alignment import align_timelines, release_timeline, s
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.translation import translate
 from overlapviz.app.model import AppModel, CompareAxis, Pinned
 from overlapviz.app.pair_run import Side
 from overlapviz.view.deltas import NAME_LIMIT, delta_html, delta_names_tooltip, delta_rows
-
-OWN_AXIS_NOTE = (
-    "\u26a0 Each side on its own time axis: A and B are drawn to different scales, so the same x is not the"
-    " same time (Compare \u25b8 Shared time axis lines them up)."
-)
 
 
 class ComparePanel(QWidget):
@@ -42,7 +38,13 @@ class ComparePanel(QWidget):
         self.caption_a, self.caption_b = self._caption(), self._caption()
         self.axis_note = self._caption()
         self.axis_note.setObjectName("axis_note")
-        self.axis_note.setText(OWN_AXIS_NOTE)
+        self.axis_note.setText(
+            translate(
+                "ComparePanel",
+                "\u26a0 Each side on its own time axis: A and B are drawn to different scales, so the same x is not the"
+                " same time (Compare \u25b8 Shared time axis lines them up).",
+            )
+        )
         self.deltas = QLabel(self)
         self.deltas.setObjectName("compare_deltas")
         self.deltas.setTextFormat(Qt.TextFormat.RichText)
@@ -151,7 +153,9 @@ class ComparePanel(QWidget):
         drawn = pinned.view.result  # cut to the time window, if the pair has one
         self.caption_a.setText(side_caption(0, a.label, drawn.trace, drawn.metrics, pinned.shift_ns))
         if shown is None:
-            self.caption_b.setText(side_name(1) + ": run something to compare with A")
+            self.caption_b.setText(
+                translate("ComparePanel", "{side}: run something to compare with A").format(side=side_name(1))
+            )
             self.deltas.setText("")
         else:
             caption = side_caption(1, shown.label, shown.result.trace, shown.result.metrics, shown.shift_ns)
