@@ -12,7 +12,9 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from overlapviz._qt.themes import THEMES, Theme
+from overlapviz._qt.translation import translate
 from overlapviz.app.exercise_class import Bar, ClassHistogram
+from overlapviz.core.i18n import grouped
 
 # the bars' fill per theme: a blue that reads on white, on the dark background and on a projector
 BAR_COLOURS = {"light": "#0969DA", "dark": "#58A6FF", "projector": "#000000"}
@@ -51,7 +53,10 @@ class ClassHistogramView(QWidget):
         line = painter.fontMetrics().height()
         painter.setPen(QColor(self._theme.foreground))
         histogram = self.histogram
-        heading = histogram.heading if histogram is not None else "The class's predictions appear here"
+        heading = (
+            histogram.heading if histogram is not None
+            else translate("ClassHistogramView", "The class's predictions appear here")
+        )  # fmt: skip
         painter.drawText(QRectF(0, 0, self.width(), line), Qt.AlignmentFlag.AlignLeft, heading)
         if histogram is not None and histogram.bars:
             self._draw_bars(painter, histogram, QRectF(0, line * 1.5, self.width(), self.height() - line * 1.5))
@@ -69,7 +74,7 @@ class ClassHistogramView(QWidget):
             painter.fillRect(rect, fill)
             painter.setPen(QColor(self._theme.foreground))
             above = QRectF(rect.left() - slot * GAP / 2, rect.top() - line, slot, line)
-            painter.drawText(above, Qt.AlignmentFlag.AlignCenter, str(bar.count))
+            painter.drawText(above, Qt.AlignmentFlag.AlignCenter, grouped(bar.count))
             below = QRectF(plot.left() + slot * index, plot.bottom() + 2, slot, line * 1.2)
             painter.drawText(below, Qt.AlignmentFlag.AlignCenter, _fitted(painter, bar.label, slot))
         painter.setPen(QPen(QColor(self._theme.muted), 1))

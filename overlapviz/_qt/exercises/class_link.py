@@ -14,6 +14,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 
 from overlapviz._qt.thread_owner import ThreadOwner
+from overlapviz._qt.translation import translate
 from overlapviz.app.exercise_class import HistogramError, histogram_of
 from overlapviz.lab.client import LabClient, LabError, LabForbidden
 
@@ -97,7 +98,9 @@ class ClassLink(ThreadOwner):
             except LabError as error:
                 self.failed.emit(str(error))
             except Exception as error:  # a bug must not end the thread in silence nor reach the user as a traceback
-                self.failed.emit(f"the class's exercise stopped unexpectedly: {type(error).__name__}: {error}")
+                # (Qt translates on any thread)
+                said = translate("ClassLink", "the class's exercise stopped unexpectedly: {error}")
+                self.failed.emit(said.format(error=f"{type(error).__name__}: {error}"))
 
         self._threads = [thread for thread in self._threads if thread.is_alive()]
         thread = threading.Thread(target=run, name=name, daemon=True)

@@ -16,15 +16,14 @@ from overlapviz._qt.exercises.class_link import ClassLink
 from overlapviz._qt.exercises.exercise_dock import ExerciseDock
 from overlapviz._qt.lab.follow import LabFollow
 from overlapviz._qt.themes import Theme
+from overlapviz._qt.translation import translate
 from overlapviz.app.exercise_class import SENT_NOTICE, ClassHistogram, ClassRounds, index_of
 from overlapviz.app.exercise_session import ExerciseOnShow, Phase
 from overlapviz.app.lab_connection import LabConnection, LabSettings
 from overlapviz.app.ports import Messages
+from overlapviz.core.i18n import grouped
 from overlapviz.lab.client import LabClient, LabError
 from overlapviz.lab.follow_client import ExerciseSent
-
-SEND_TIP = "Open this exercise on the screen of everyone following you; their predictions appear below, without names"
-MISSING = "Your instructor sent the exercise {name!r}, which this version of overlapviz does not have"
 
 
 class ClassBox(QWidget):
@@ -33,9 +32,15 @@ class ClassBox(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("exercise_class")
-        self.send_button = QPushButton("Send to the class", self)
+        self.send_button = QPushButton(translate("ClassBox", "Send to the class"), self)
         self.send_button.setObjectName("exercise_send")
-        self.send_button.setToolTip(SEND_TIP)
+        self.send_button.setToolTip(
+            translate(
+                "ClassBox",
+                "Open this exercise on the screen of everyone following you;"
+                " their predictions appear below, without names",
+            )
+        )
         self.said = QLabel("", self)
         self.said.setWordWrap(True)
         self.histogram = ClassHistogramView(self)
@@ -84,7 +89,11 @@ class ClassExerciseTools(QObject):
         session = self._dock.session
         index = index_of(session.exercises, sent.exercise)
         if index is None:
-            self._messages.show_error(MISSING.format(name=sent.exercise))
+            missing = translate(
+                "ClassExerciseTools",
+                "Your instructor sent the exercise \u201c{name}\u201d, which this version of overlapviz does not have",
+            )
+            self._messages.show_error(missing.format(name=sent.exercise))
             return
         self._dock.open()
         session.choose(index)
@@ -104,11 +113,12 @@ class ClassExerciseTools(QObject):
         on_show, client = self._dock.session.on_show, self._client()
         if on_show is None or client is None:
             return
-        self.box.said.setText("Sending\u2026")
+        self.box.said.setText(translate("ClassExerciseTools", "Sending\u2026"))
         self.link.send(client, on_show.exercise.name)
 
     def _on_class_sent(self, name: str, round_number: int) -> None:
-        self.box.said.setText(f"Sent to the class as round {round_number}: their predictions come in below")
+        said = translate("ClassExerciseTools", "Sent to the class as round {round}: their predictions come in below")
+        self.box.said.setText(said.format(round=grouped(round_number)))
         self._watching = None  # ask afresh: the new round has none yet
         self._refresh()
 
@@ -147,7 +157,9 @@ class ClassExerciseTools(QObject):
     def _on_failed(self, reason: str) -> None:
         self.box.said.setText(reason)
         if not self.box.isVisible():
-            self._messages.show_error(f"The class's exercise: {reason}")
+            self._messages.show_error(
+                translate("ClassExerciseTools", "The class's exercise: {reason}").format(reason=reason)
+            )
 
     def set_theme(self, theme: Theme) -> None:
         """Draw the histogram in `theme`'s colours."""

@@ -9,22 +9,32 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal, SignalInstance
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal, SignalInstance
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from overlapviz._qt.exercises.answer_box import AnswerBox
+from overlapviz._qt.translation import translate
 from overlapviz.app.exercise_reveal import Reveal
 from overlapviz.app.exercise_session import ExerciseOnShow, Phase
 from overlapviz.app.exercise_text import figure_unit, goal_text, limit_text
+from overlapviz.core.i18n import grouped
 from overlapviz.exercises import Exercise, ExerciseKind
 
+# In English, shown translated (context "ExerciseDetail"): QT_TRANSLATE_NOOP marks each for the
+# catalogue and gives it back unchanged (typed as object).
 KIND_TITLES = {
-    ExerciseKind.PREDICT: "Predict, then run",
-    ExerciseKind.CHALLENGE: "Challenge: change the controls",
-    ExerciseKind.QUIZ: "Quiz",
+    ExerciseKind.PREDICT: str(QT_TRANSLATE_NOOP("ExerciseDetail", "Predict, then run")),
+    ExerciseKind.CHALLENGE: str(QT_TRANSLATE_NOOP("ExerciseDetail", "Challenge: change the controls")),
+    ExerciseKind.QUIZ: str(QT_TRANSLATE_NOOP("ExerciseDetail", "Quiz")),
 }
-RUN_AND_CHECK, CHECK, RUNNING = "Run and check", "Check", "Running\u2026"
-CHALLENGE_NOTE = "The setup is on the controls: change the sliders, then run and check."
+RUN_AND_CHECK = str(QT_TRANSLATE_NOOP("ExerciseDetail", "Run and check"))
+CHECK = str(QT_TRANSLATE_NOOP("ExerciseDetail", "Check"))
+RUNNING = str(QT_TRANSLATE_NOOP("ExerciseDetail", "Running\u2026"))
+
+
+def kind_title(kind: ExerciseKind) -> str:
+    """What kind of exercise it is, in the window's language: "Predict, then run", "Quiz", ..."""
+    return translate("ExerciseDetail", KIND_TITLES[kind])
 
 
 class ExerciseDetail(QWidget):
@@ -52,8 +62,10 @@ class ExerciseDetail(QWidget):
         self.said = self._label("exercise_said")
         self.marks = self._label("exercise_marks")
         self.explanation = self._label("exercise_explanation")
-        self.again_button = self._button("exercise_again", self.again_clicked, "Try again")
-        self.steps_button = self._button("exercise_steps", self.steps_clicked, "Step through the findings")
+        self.again_button = self._button("exercise_again", self.again_clicked, translate("ExerciseDetail", "Try again"))
+        self.steps_button = self._button(
+            "exercise_steps", self.steps_clicked, translate("ExerciseDetail", "Step through the findings")
+        )
         self._asked_for: Exercise | None = None  # the exercise the answer box asks for
         self._lay_out()
         self.show_exercise(None)
@@ -81,7 +93,7 @@ class ExerciseDetail(QWidget):
             self._show_nothing()
             return
         exercise = on_show.exercise
-        self.kind.setText(KIND_TITLES[exercise.kind])
+        self.kind.setText(kind_title(exercise.kind))
         self.title.setText(f"<b>{html.escape(exercise.title)}</b>")
         self.question.setText(exercise.question.strip())
         self._ask(exercise, on_show)
@@ -97,7 +109,8 @@ class ExerciseDetail(QWidget):
         box = self.answer_box
         if exercise.kind is ExerciseKind.CHALLENGE:
             box.ask_nothing()
-            lines = [CHALLENGE_NOTE, *(f"\u2022 {goal_text(goal)}" for goal in exercise.goals)]
+            note = translate("ExerciseDetail", "The setup is on the controls: change the sliders, then run and check.")
+            lines = [note, *(f"\u2022 {goal_text(goal)}" for goal in exercise.goals)]
             lines += [f"\u2022 {limit_text(limit)}" for limit in exercise.limits]
             self.goals.setText("\n".join(lines))
         elif exercise is not self._asked_for or box.answer() != on_show.answer:  # not while the learner types
@@ -117,18 +130,20 @@ class ExerciseDetail(QWidget):
 
     def _show_hints(self, exercise: Exercise, shown: int) -> None:
         hints = exercise.hints[:shown]
-        self.hints.setText("\n".join(f"Hint {i + 1}: {hint}" for i, hint in enumerate(hints)))
+        numbered = translate("ExerciseDetail", "Hint {number}: {hint}")
+        self.hints.setText("\n".join(numbered.format(number=grouped(i + 1), hint=hint) for i, hint in enumerate(hints)))
         self.hints.setVisible(bool(hints))
         left = len(exercise.hints) - shown
-        self.hint_button.setText(f"Show a hint ({left} left)" if left else "No more hints")
+        more = translate("ExerciseDetail", "Show a hint ({left} left)").format(left=grouped(left))
+        self.hint_button.setText(more if left else translate("ExerciseDetail", "No more hints"))
         self.hint_button.setEnabled(left > 0)
         self.hint_button.setVisible(bool(exercise.hints))
 
     @staticmethod
     def _check_text(on_show: ExerciseOnShow) -> str:
         if on_show.phase is Phase.RUNNING:
-            return RUNNING
-        return CHECK if on_show.exercise.kind is ExerciseKind.QUIZ else RUN_AND_CHECK
+            return translate("ExerciseDetail", RUNNING)
+        return translate("ExerciseDetail", CHECK if on_show.exercise.kind is ExerciseKind.QUIZ else RUN_AND_CHECK)
 
     def _show_reveal(self, reveal: Reveal | None) -> None:
         shown = reveal is not None
@@ -151,7 +166,9 @@ class ExerciseDetail(QWidget):
         for widget in (self.kind, self.title, self.goals, self.hints, self.hint_button, self.check_button):
             widget.hide()
         self._show_reveal(None)
-        self.question.setText("Choose an exercise above: predict what a run will show, then run it and see.")
+        self.question.setText(
+            translate("ExerciseDetail", "Choose an exercise above: predict what a run will show, then run it and see.")
+        )
 
     def _label(self, name: str) -> QLabel:
         label = QLabel(self)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
+from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from overlapviz._qt.exercises.exercise_panel import ExercisePanel
 from overlapviz._qt.exercises.step_through import StepThroughView
+from overlapviz._qt.teaching.window_menus import view_menu
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.font_scale import FontScale
 from overlapviz.app.controller import AppController
 from overlapviz.app.exercise_progress import ExerciseProgress
@@ -26,7 +28,6 @@ from overlapviz.app.ports import SettingsStore
 from overlapviz.exercises import Exercise, ExerciseError, load_exercises
 
 SHORTCUT = "F7"
-NO_FINDINGS = "This run has no findings to step through."
 # The verdict's colours: green and red that read on the light, projector and dark backgrounds.
 VERDICT_COLOURS = {True: ("#1A7F37", "#3FB950"), False: ("#CF222E", "#FF7B72")}
 
@@ -58,7 +59,7 @@ class ExerciseDock(QObject):
         self.panel.detail.show_exercise(None)
 
     def _dock(self, window: QMainWindow) -> QDockWidget:
-        dock = QDockWidget("Exercises", window)
+        dock = QDockWidget(translate("ExerciseDock", "Exercises"), window)
         dock.setObjectName("exercises_dock")
         dock.setWidget(self.panel)
         dock.setMinimumWidth(380)
@@ -68,13 +69,15 @@ class ExerciseDock(QObject):
 
     def _action(self, window: QMainWindow) -> QAction:
         action = self.dock.toggleViewAction()
-        action.setText("E&xercises")
+        action.setText(translate("ExerciseDock", "E&xercises"))
         action.setShortcut(QKeySequence(SHORTCUT))
-        action.setStatusTip("Predict what a run will show, then run it and check; challenges; quizzes")
-        view_menu = next((m for m in window.menuBar().findChildren(QMenu) if m.title() == "&View"), None)
-        if view_menu is not None:
-            view_menu.addSeparator()
-            view_menu.addAction(action)
+        action.setStatusTip(
+            translate("ExerciseDock", "Predict what a run will show, then run it and check; challenges; quizzes")
+        )
+        view = view_menu(window)
+        if view is not None:
+            view.addSeparator()
+            view.addAction(action)
         window.addAction(action)  # its key works with the menu bar hidden (presentation mode)
         return action
 
@@ -98,7 +101,8 @@ class ExerciseDock(QObject):
         try:
             return list(load_exercises().values())
         except ExerciseError as error:
-            self._view.show_error(f"The exercises could not be read: {error}")
+            unread = translate("ExerciseDock", "The exercises could not be read: {error}")
+            self._view.show_error(unread.format(error=error))
             return []
 
     def set_exercises(self, exercises: list[Exercise]) -> None:
@@ -116,7 +120,7 @@ class ExerciseDock(QObject):
         """Step through the findings of the run on show; False (and why) when it has none."""
         shown = self._model.shown
         if shown is None or not self.step_view.start(shown.view, self._outline_reveal):
-            self._view.show_notice(NO_FINDINGS)
+            self._view.show_notice(translate("ExerciseDock", "This run has no findings to step through."))
             return False
         return True
 

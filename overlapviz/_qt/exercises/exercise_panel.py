@@ -22,15 +22,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from overlapviz._qt.exercises.exercise_detail import ExerciseDetail
+from overlapviz._qt.exercises.exercise_detail import ExerciseDetail, kind_title
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.metrics_panel import fit_finding_rows
 from overlapviz.app.exercise_progress import ExerciseProgress
 from overlapviz.app.exercise_steps import Stop
 from overlapviz.app.exercise_text import progress_text
+from overlapviz.core.i18n import grouped
 from overlapviz.exercises import Exercise
+from overlapviz.view.formatting import format_percent
 
 DONE, NOT_DONE = "\u2713", "\u25cb"
-STEP_KEYS = "\u2192 or N next \u00b7 \u2190 or P previous \u00b7 Esc leaves"
 
 
 class StepBox(QWidget):
@@ -45,12 +47,15 @@ class StepBox(QWidget):
         self.setObjectName("exercise_step")
         self.heading = QLabel(self)
         self.text = QLabel(self)
-        self.keys = QLabel(STEP_KEYS, self)
+        self.keys = QLabel(translate("StepBox", "\u2192 or N next \u00b7 \u2190 or P previous \u00b7 Esc leaves"), self)
         for label in (self.heading, self.text, self.keys):
             label.setWordWrap(True)
         buttons = QHBoxLayout()
-        for text, signal in (("\u25c0 Previous", self.previous_clicked), ("Next \u25b6", self.next_clicked),
-                             ("Leave", self.leave_clicked)):  # fmt: skip
+        for text, signal in (
+            (translate("StepBox", "\u25c0 Previous"), self.previous_clicked),
+            (translate("StepBox", "Next \u25b6"), self.next_clicked),
+            (translate("StepBox", "Leave"), self.leave_clicked),
+        ):
             button = QPushButton(text, self)
             button.clicked.connect(signal)
             buttons.addWidget(button)
@@ -83,7 +88,7 @@ class ExercisePanel(QWidget):
         self.progress = QLabel(self)
         self.progress.setObjectName("exercise_progress")
         self.progress.setWordWrap(True)
-        self.reset_button = QPushButton("Reset progress", self)
+        self.reset_button = QPushButton(translate("ExercisePanel", "Reset progress"), self)
         self.reset_button.setObjectName("exercise_reset")
         self.reset_button.clicked.connect(self.reset_clicked)
         self.list = QListWidget(self)
@@ -117,8 +122,12 @@ class ExercisePanel(QWidget):
         for exercise in exercises:
             record = progress.record(exercise.name)
             item = QListWidgetItem(f"{DONE if record.done else NOT_DONE} {exercise.title}")
-            tries = f"{record.tries} {'try' if record.tries == 1 else 'tries'}"
-            item.setToolTip(f"{exercise.kind.value} \u00b7 best score {record.best:.0%} \u00b7 {tries}")
+            tip = (
+                translate("ExercisePanel", "{kind} \u00b7 best score {score} \u00b7 {n} try") if record.tries == 1
+                else translate("ExercisePanel", "{kind} \u00b7 best score {score} \u00b7 {n} tries")
+            )  # fmt: skip
+            score = format_percent(record.best * 100)
+            item.setToolTip(tip.format(kind=kind_title(exercise.kind), score=score, n=grouped(record.tries)))
             self.list.addItem(item)
         self.list.setCurrentRow(current)
         self.list.blockSignals(False)

@@ -19,16 +19,18 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from overlapviz._qt.export.alignment import align_timelines, release_timeline, side_caption, side_name
 from overlapviz._qt.export.comparison_view import ComparisonPicture
+from overlapviz._qt.teaching.fitting_labels import FittedTable, WholeTextLabel, shrunk
 from overlapviz._qt.themes import Theme
 from overlapviz._qt.timeline.widget import TimelineWidget
+from overlapviz._qt.translation import translate
 from overlapviz.app.model import AppModel, CompareAxis, Pinned
 from overlapviz.app.pair_run import Side
 from overlapviz.view.deltas import NAME_LIMIT, delta_html, delta_names_tooltip, delta_rows
 
-OWN_AXIS_NOTE = (
-    "\u26a0 Each side on its own time axis: A and B are drawn to different scales, so the same x is not the"
-    " same time (Compare \u25b8 Shared time axis lines them up)."
-)
+# While presenting, a side's caption (its settings, device and figures: the details) is written
+# at this share of presentation mode's type, so that on a 1280 x 720 projector the lesson, both
+# timelines and the table of differences keep their room; on the desktop it takes the window's.
+DETAIL_SHARE = 0.75
 
 
 class ComparePanel(QWidget):
@@ -42,14 +44,15 @@ class ComparePanel(QWidget):
         self.caption_a, self.caption_b = self._caption(), self._caption()
         self.axis_note = self._caption()
         self.axis_note.setObjectName("axis_note")
-        self.axis_note.setText(OWN_AXIS_NOTE)
-        self.deltas = QLabel(self)
+        self.axis_note.setText(
+            translate(
+                "ComparePanel",
+                "\u26a0 Each side on its own time axis: A and B are drawn to different scales, so the same x is not the"
+                " same time (Compare \u25b8 Shared time axis lines them up).",
+            )
+        )
+        self.deltas = FittedTable(self)
         self.deltas.setObjectName("compare_deltas")
-        self.deltas.setTextFormat(Qt.TextFormat.RichText)
-        # The table wraps its cells to the width it gets: it never widens the window (QLabel's
-        # own minimum for a wrapped table is far wider than the table needs).
-        self.deltas.setWordWrap(True)
-        self.deltas.setMinimumWidth(1)
         self._splitter = QSplitter(Qt.Orientation.Vertical, self)
         self._splitter.setChildrenCollapsible(False)
         for caption, side_timeline in ((self.caption_a, self.timeline_a), (self.caption_b, timeline)):
@@ -68,6 +71,7 @@ class ComparePanel(QWidget):
         model.pinned_changed.connect(self._on_pinned)
         model.shown_changed.connect(lambda _shown: self._refresh())
         model.axis_changed.connect(lambda _axis: self._apply_axis())
+        model.presenting_changed.connect(lambda _presenting: self._size_captions())
         self._show_parts()
 
     # --- sides -------------------------------------------------------------------------
@@ -103,6 +107,7 @@ class ComparePanel(QWidget):
     def set_font(self, font: QFont) -> None:
         """A's timeline in `font`; the titles line up again."""
         self.timeline_a.set_font(font)
+        self._size_captions()
         self._refresh()
 
     def set_explanations(self, on: bool) -> None:
@@ -112,10 +117,14 @@ class ComparePanel(QWidget):
 
     # --- internals -----------------------------------------------------------------------
 
+    def _size_captions(self) -> None:
+        details = shrunk(self.font(), DETAIL_SHARE) if self._model.presenting else QFont()  # QFont(): the window's
+        for caption in (self.caption_a, self.caption_b):
+            caption.setFont(details)
+
     def _caption(self) -> QLabel:
-        label = QLabel(self)
+        label = WholeTextLabel(self)
         label.setObjectName("side_caption")
-        label.setWordWrap(True)
         return label
 
     def _on_pinned(self, pinned: Pinned | None) -> None:
@@ -151,13 +160,15 @@ class ComparePanel(QWidget):
         drawn = pinned.view.result  # cut to the time window, if the pair has one
         self.caption_a.setText(side_caption(0, a.label, drawn.trace, drawn.metrics, pinned.shift_ns))
         if shown is None:
-            self.caption_b.setText(side_name(1) + ": run something to compare with A")
-            self.deltas.setText("")
+            self.caption_b.setText(
+                translate("ComparePanel", "{side}: run something to compare with A").format(side=side_name(1))
+            )
+            self.deltas.set_table("")
         else:
             caption = side_caption(1, shown.label, shown.result.trace, shown.result.metrics, shown.shift_ns)
             self.caption_b.setText(caption)
             names = (side_name(0, a.label), side_name(1, shown.label))
-            self.deltas.setText(delta_html(delta_rows(drawn.metrics, shown.result.metrics), names, NAME_LIMIT))
+            self.deltas.set_table(delta_html(delta_rows(drawn.metrics, shown.result.metrics), names, NAME_LIMIT))
             self.deltas.setToolTip(delta_names_tooltip(names))
         self._apply_axis()
 

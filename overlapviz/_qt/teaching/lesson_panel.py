@@ -12,12 +12,9 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
+from overlapviz._qt.translation import translate
 from overlapviz.app.model import LessonOnShow
-
-DEPARTED = (
-    "You have changed the settings since this lesson ran: the timeline shows your own run."
-    " Start it again from the Lessons menu to see its run."
-)
+from overlapviz.core.i18n import grouped
 
 
 class LessonPanel(QWidget):
@@ -35,14 +32,14 @@ class LessonPanel(QWidget):
         self.position.setObjectName("lesson_position")
         close = QToolButton(self)
         close.setText("\u2715")
-        close.setToolTip("Hide the lesson")
+        close.setToolTip(translate("LessonPanel", "Hide the lesson"))
         close.clicked.connect(self.close_clicked)
         self.title = self._label("lesson_title")
         self.text = self._label("lesson_text")
         self.note = self._label("lesson_note")
         self.departed = self._label("lesson_departed")
-        self.previous_button = QPushButton("\u25c0 Previous", self)
-        self.next_button = QPushButton("Next \u25b6", self)
+        self.previous_button = QPushButton(translate("LessonPanel", "\u25c0 Previous"), self)
+        self.next_button = QPushButton(translate("LessonPanel", "Next \u25b6"), self)
         self.previous_button.clicked.connect(self.previous_clicked)
         self.next_button.clicked.connect(self.next_clicked)
         header = QHBoxLayout()
@@ -65,12 +62,18 @@ class LessonPanel(QWidget):
             self.hide()
             return
         index, count = lesson.index, lesson.count
-        self.position.setText(f"Lesson {index + 1} of {count}")
+        position = translate("LessonPanel", "Lesson {number} of {count}")
+        self.position.setText(position.format(number=grouped(index + 1), count=grouped(count)))
         self.title.setText(f"<b>{html.escape(lesson.preset.title)}</b>")
         self.text.setText(lesson.preset.text)
         self.note.setText(lesson.note)
         self.note.setVisible(bool(lesson.note))
-        self.departed.setText(DEPARTED if lesson.departed else "")
+        departed = translate(
+            "LessonPanel",
+            "You have changed the settings since this lesson ran: the timeline shows your own run."
+            " Start it again from the Lessons menu to see its run.",
+        )
+        self.departed.setText(departed if lesson.departed else "")
         self.departed.setVisible(lesson.departed)
         self.previous_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < count - 1)

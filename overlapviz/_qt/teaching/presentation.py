@@ -23,6 +23,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from overlapviz._qt.export.caption import join_values
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.font_scale import FontScale
 from overlapviz._qt.widgets.held_paint import HeldPaint
 from overlapviz._qt.widgets.metrics_panel import metric_texts
@@ -30,11 +31,11 @@ from overlapviz._qt.widgets.taken_keys import take_key
 from overlapviz.app.lessons import Lessons
 from overlapviz.app.model import AppModel, LessonOnShow
 from overlapviz.core.analysis.metrics import Metrics
+from overlapviz.core.i18n import grouped
 from overlapviz.view.formatting import format_percent
 
 PROJECTOR_THEME = "projector"
 TEXT_SCALE = 1.8  # about 18 pt from a 10 pt desktop font: readable from the back of a hall
-HINT = "\u2190 \u2192 lessons  \u00b7  Space replay  \u00b7  Esc leaves"
 
 
 class PresentationHost(Protocol):
@@ -178,11 +179,18 @@ class PresentationMode(QObject):
 def headline(metrics: Metrics) -> str:
     """``Makespan 5.93 ms · copy time hidden 86 % · efficiency 90 % · host blocked none · H2D ... · D2H ...``."""
     texts = metric_texts(metrics)
-    talking = [] if metrics.comm_hidden_pct is None else [f"communication hidden {texts['comm_hidden']}"]
+    talking = (
+        []
+        if metrics.comm_hidden_pct is None
+        else [translate("Presentation", "communication hidden {value}").format(value=texts["comm_hidden"])]
+    )
     return join_values([
-        f"Makespan {texts['makespan']}", f"copy time hidden {texts['copy_hidden']}", *talking,
-        f"efficiency {format_percent(metrics.efficiency_pct)}", f"host blocked {texts['blocked']}",
-        f"H2D {texts['h2d_bandwidth']}", f"D2H {texts['d2h_bandwidth']}",
+        translate("Presentation", "Makespan {value}").format(value=texts["makespan"]),
+        translate("Presentation", "copy time hidden {value}").format(value=texts["copy_hidden"]),
+        *talking,
+        translate("Presentation", "efficiency {value}").format(value=format_percent(metrics.efficiency_pct)),
+        translate("Presentation", "host blocked {value}").format(value=texts["blocked"]),
+        f"H2D {texts['h2d_bandwidth']}", f"D2H {texts['d2h_bandwidth']}",  # the same in every language
     ])  # fmt: skip
 
 
@@ -208,14 +216,23 @@ def caption_html(lesson: LessonOnShow | None, count: int, numbers: str = "") -> 
     A lesson the user has changed the settings of gives way to "your own settings", naming the
     lesson it started from, so that its words never caption a run it did not make.
     """
-    lines = [f"<b>Press \u2192 for the first of {count} lessons</b>"]
-    if lesson is not None and lesson.departed:
-        where = f"{lesson.index + 1}/{count} \u00b7 {html.escape(lesson.preset.title)}"
-        lines = [f"<b>Your own settings</b> (changed from lesson {where})"]
-    elif lesson is not None:
-        lines = [f"<b>{lesson.index + 1}/{count} \u00b7 {html.escape(lesson.preset.title)}</b>",
-                 html.escape(lesson.preset.text)]  # fmt: skip
+    first = (
+        translate("Presentation", "Press \u2192 for the lesson") if count == 1
+        else translate("Presentation", "Press \u2192 for the first of {count} lessons").format(count=grouped(count))
+    )  # fmt: skip
+    lines = [f"<b>{html.escape(first)}</b>"]
+    if lesson is not None:
+        where = f"{grouped(lesson.index + 1)}/{grouped(count)} \u00b7 {html.escape(lesson.preset.title)}"
+        if lesson.departed:
+            lines = [
+                translate("Presentation", "<b>Your own settings</b> (changed from lesson {lesson})").format(
+                    lesson=where
+                )
+            ]
+        else:
+            lines = [f"<b>{where}</b>", html.escape(lesson.preset.text)]
     if numbers:
         lines.append(f"<b>{html.escape(numbers)}</b>")
-    lines.append(f"<span style='font-size: small'>{html.escape(HINT)}</span>")
+    keys = translate("Presentation", "\u2190 \u2192 lessons  \u00b7  Space replay  \u00b7  Esc leaves")
+    lines.append(f"<span style='font-size: small'>{html.escape(keys)}</span>")
     return "<br>".join(lines)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QElapsedTimer, QObject, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QElapsedTimer, QObject, QTimer, Signal
 
 from overlapviz._qt.timeline.widget import TimelineWidget
 
@@ -22,7 +22,7 @@ FRAME_MS = 33
 class ReplaySpeed:
     """How fast to play: a fraction of real time, or the whole run in a number of seconds."""
 
-    title: str
+    title: str  # in English; the speed menu shows it translated (context "ReplaySpeed")
     factor: float | None = None  # trace time per real time
     whole_run_s: float | None = None
 
@@ -33,13 +33,14 @@ class ReplaySpeed:
         return run_ms / (1000.0 * (self.whole_run_s or 1.0))
 
 
+# QT_TRANSLATE_NOOP marks each title for the catalogue and gives it back unchanged (typed as object)
 SPEEDS = (
-    ReplaySpeed("Whole run in 5 s", whole_run_s=5),
-    ReplaySpeed("Whole run in 10 s", whole_run_s=10),
-    ReplaySpeed("Whole run in 30 s", whole_run_s=30),
-    ReplaySpeed("1/1,000 of real time", factor=1e-3),
-    ReplaySpeed("1/10,000 of real time", factor=1e-4),
-    ReplaySpeed("1/100,000 of real time", factor=1e-5),
+    ReplaySpeed(str(QT_TRANSLATE_NOOP("ReplaySpeed", "Whole run in 5 s")), whole_run_s=5),
+    ReplaySpeed(str(QT_TRANSLATE_NOOP("ReplaySpeed", "Whole run in 10 s")), whole_run_s=10),
+    ReplaySpeed(str(QT_TRANSLATE_NOOP("ReplaySpeed", "Whole run in 30 s")), whole_run_s=30),
+    ReplaySpeed(str(QT_TRANSLATE_NOOP("ReplaySpeed", "1/1,000 of real time")), factor=1e-3),
+    ReplaySpeed(str(QT_TRANSLATE_NOOP("ReplaySpeed", "1/10,000 of real time")), factor=1e-4),
+    ReplaySpeed(str(QT_TRANSLATE_NOOP("ReplaySpeed", "1/100,000 of real time")), factor=1e-5),
 )
 DEFAULT_SPEED = 1  # the whole run in 10 s
 

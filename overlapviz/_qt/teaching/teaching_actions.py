@@ -6,12 +6,15 @@ explanations on the timeline, replay, the bandwidth plot and presentation mode.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QToolBar
 
 from overlapviz._qt.teaching.replay import DEFAULT_SPEED, SPEEDS
+from overlapviz._qt.teaching.window_menus import run_menu, view_menu
+from overlapviz._qt.translation import translate
 from overlapviz.presets import Preset
 
 
@@ -37,11 +40,20 @@ class TeachingActions:
     toolbar: QToolBar
 
 
+# A mnemonic as English writes it ("&Replay") and as Chinese does, at the end ("重放(&R)")
+MNEMONIC = re.compile(r"\(&[^&]\)|&(?=[^&])")
+
+
+def plain_text(text: str) -> str:
+    """An action's text without its mnemonic, for a tooltip: "&Replay" is "Replay", "重放(&R)" is "重放"."""
+    return MNEMONIC.sub("", text)
+
+
 def _action(window: QMainWindow, text: str, shortcut: str = "", tip: str = "", checkable: bool = False) -> QAction:
     action = QAction(text, window)
     if shortcut:
         action.setShortcut(QKeySequence(shortcut))
-    action.setToolTip(f"{tip or text.replace('&', '')} ({shortcut})" if shortcut else tip or text.replace("&", ""))
+    action.setToolTip(f"{tip or plain_text(text)} ({shortcut})" if shortcut else tip or plain_text(text))
     action.setStatusTip(tip)
     action.setCheckable(checkable)
     return action
@@ -51,38 +63,68 @@ def build_teaching_actions(window: QMainWindow, lessons: list[Preset]) -> Teachi
     """Create the actions, their menus and the toolbar."""
     speed = QComboBox(window)
     speed.setObjectName("replay_speed")
-    speed.setToolTip("How fast the replay plays")
+    speed.setToolTip(translate("TeachingActions", "How fast the replay plays"))
     for choice in SPEEDS:
-        speed.addItem(choice.title)
+        speed.addItem(translate("ReplaySpeed", choice.title))
     speed.setCurrentIndex(DEFAULT_SPEED)
     actions = TeachingActions(
-        pin_a=_action(window, "&Pin this run as A", "Ctrl+P", "Keep this run on show as A; change anything and run B"),
-        compare_file=_action(window, "Compare with a &file\u2026",
-                             tip="Keep what is on show as A and open a trace or session as B (before / after)"),
-        pageable_vs_pinned=_action(window, "Pageable &vs pinned", "Ctrl+Shift+P",
-                                   "Run this pipeline from pageable memory (A) and from pinned memory (B)"),
-        unpin=_action(window, "&Stop comparing", "Ctrl+Shift+U", "Back to one timeline"),
-        shared_axis=_action(window, "Sh&ared time axis", tip="A and B on one time axis: one time, one x in both",
-                            checkable=True),
-        own_axis=_action(window, "Each side on its &own axis",
-                         tip="A and B each fitted to its own run: a short run gets the whole width; x differs",
-                         checkable=True),
-        explanations=_action(window, "&Explanations on the timeline", "Ctrl+Shift+X",
-                             "Draw the findings as callouts on their spans", checkable=True),
-        replay_play=_action(window, "&Replay", "F6", "Play the run back slowly, spans appearing as they start",
-                            checkable=True),
-        replay_restart=_action(window, "Replay from the &start", "Shift+F6"),
-        bandwidth=_action(window, "&Bandwidth vs transfer size\u2026", "Ctrl+B",
-                          "H2D and D2H bandwidth by copy size, pinned and pageable, on the chosen device"),
-        presentation=_action(window, "&Presentation mode", "F5",
-                             "Full screen, projector theme, large type; arrow keys step through the lessons",
-                             checkable=True),
-        next_lesson=_action(window, "&Next lesson", "Ctrl+]"),
-        previous_lesson=_action(window, "P&revious lesson", "Ctrl+["),
+        pin_a=_action(
+            window, translate("TeachingActions", "&Pin this run as A"), "Ctrl+P",
+            translate("TeachingActions", "Keep this run on show as A; change anything and run B"),
+        ),
+        compare_file=_action(
+            window, translate("TeachingActions", "Compare with a &file\u2026"),
+            tip=translate(
+                "TeachingActions", "Keep what is on show as A and open a trace or session as B (before / after)"
+            ),
+        ),
+        pageable_vs_pinned=_action(
+            window, translate("TeachingActions", "Pageable &vs pinned"), "Ctrl+Shift+P",
+            translate("TeachingActions", "Run this pipeline from pageable memory (A) and from pinned memory (B)"),
+        ),
+        unpin=_action(
+            window, translate("TeachingActions", "&Stop comparing"), "Ctrl+Shift+U",
+            translate("TeachingActions", "Back to one timeline"),
+        ),
+        shared_axis=_action(
+            window, translate("TeachingActions", "Sh&ared time axis"),
+            tip=translate("TeachingActions", "A and B on one time axis: one time, one x in both"), checkable=True,
+        ),
+        own_axis=_action(
+            window, translate("TeachingActions", "Each side on its &own axis"),
+            tip=translate(
+                "TeachingActions", "A and B each fitted to its own run: a short run gets the whole width; x differs"
+            ),
+            checkable=True,
+        ),
+        explanations=_action(
+            window, translate("TeachingActions", "&Explanations on the timeline"), "Ctrl+Shift+X",
+            translate("TeachingActions", "Draw the findings as callouts on their spans"), checkable=True,
+        ),
+        replay_play=_action(
+            window, translate("TeachingActions", "&Replay"), "F6",
+            translate("TeachingActions", "Play the run back slowly, spans appearing as they start"), checkable=True,
+        ),
+        replay_restart=_action(window, translate("TeachingActions", "Replay from the &start"), "Shift+F6"),
+        bandwidth=_action(
+            window, translate("TeachingActions", "&Bandwidth vs transfer size\u2026"), "Ctrl+B",
+            translate(
+                "TeachingActions", "H2D and D2H bandwidth by copy size, pinned and pageable, on the chosen device"
+            ),
+        ),
+        presentation=_action(
+            window, translate("TeachingActions", "&Presentation mode"), "F5",
+            translate(
+                "TeachingActions", "Full screen, projector theme, large type; arrow keys step through the lessons"
+            ),
+            checkable=True,
+        ),
+        next_lesson=_action(window, translate("TeachingActions", "&Next lesson"), "Ctrl+]"),
+        previous_lesson=_action(window, translate("TeachingActions", "P&revious lesson"), "Ctrl+["),
         lessons=[_action(window, f"&{preset.lesson}. {preset.title}" if (preset.lesson or 0) < 10
                          else f"{preset.lesson}. {preset.title}", tip=preset.text) for preset in lessons],
         replay_speed=speed,
-        toolbar=QToolBar("Teaching", window),
+        toolbar=QToolBar(translate("TeachingActions", "Teaching"), window),
     )  # fmt: skip
     actions.explanations.setChecked(True)
     actions.unpin.setEnabled(False)
@@ -99,26 +141,27 @@ def build_teaching_actions(window: QMainWindow, lessons: list[Preset]) -> Teachi
 
 def _build_menus(window: QMainWindow, a: TeachingActions) -> None:
     bar = window.menuBar()
-    compare = QMenu("&Compare", window)
+    compare = QMenu(translate("TeachingActions", "&Compare"), window)
+    compare.setObjectName("compare_menu")
     compare.addActions([a.pin_a, a.compare_file, a.pageable_vs_pinned, a.unpin])
     compare.addSeparator()
     compare.addActions([a.shared_axis, a.own_axis])
-    lessons = QMenu("L&essons", window)
+    lessons = QMenu(translate("TeachingActions", "L&essons"), window)
     lessons.setObjectName("lessons_menu")
     lessons.addActions(a.lessons)
     lessons.addSeparator()
     lessons.addActions([a.previous_lesson, a.next_lesson])
-    before = next((m for m in bar.actions() if m.text() == "&View"), None)  # View and Help stay last
+    view, run = view_menu(window), run_menu(window)
+    before = None if view is None else view.menuAction()  # View and Help stay last
     for menu in (compare, lessons):
         bar.insertMenu(before, menu) if before is not None else bar.addMenu(menu)
-    for menu in bar.findChildren(QMenu):
-        if menu.title() == "&Run":
-            menu.addSeparator()
-            menu.addActions([a.replay_play, a.replay_restart])
-        elif menu.title() == "&View":
-            menu.setToolTipsVisible(True)  # a greyed action's tooltip says why (the bandwidth sweep on the lab GPU)
-            menu.addSeparator()
-            menu.addActions([a.explanations, a.bandwidth, a.presentation])
+    if run is not None:
+        run.addSeparator()
+        run.addActions([a.replay_play, a.replay_restart])
+    if view is not None:
+        view.setToolTipsVisible(True)  # a greyed action's tooltip says why (the bandwidth sweep on the lab GPU)
+        view.addSeparator()
+        view.addActions([a.explanations, a.bandwidth, a.presentation])
 
 
 def _build_toolbar(window: QMainWindow, a: TeachingActions) -> None:

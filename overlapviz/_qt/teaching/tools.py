@@ -8,7 +8,7 @@ keeps the actions' checks in step with the model, so the window only has to make
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject
 from PySide6.QtWidgets import QMainWindow
 
 from overlapviz._qt.bandwidth.bandwidth_dialog import BandwidthDialog
@@ -18,6 +18,7 @@ from overlapviz._qt.teaching.presentation import PresentationHost, PresentationM
 from overlapviz._qt.teaching.replay import ReplayController
 from overlapviz._qt.teaching.teaching_actions import build_teaching_actions
 from overlapviz._qt.themes import get_theme
+from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.font_scale import FontScale
 from overlapviz.app.controller import AppController
 from overlapviz.app.lab_connection import is_lab
@@ -27,9 +28,13 @@ from overlapviz.app.runs import NO_BACKEND
 
 # The sweep times copies on a device of this machine; the lab server runs pipelines only, so on
 # the lab GPU the action is off rather than measuring something other than what the window shows.
-BANDWIDTH_HERE_ONLY = (
-    "Bandwidth vs transfer size measures a device of this machine, not the lab GPU:"
-    " choose one of this machine's devices in Run on to sweep it"
+# (In English; shown translated. QT_TRANSLATE_NOOP marks it for the catalogue and gives it back unchanged.)
+BANDWIDTH_HERE_ONLY = str(
+    QT_TRANSLATE_NOOP(
+        "TeachingTools",
+        "Bandwidth vs transfer size measures a device of this machine, not the lab GPU:"
+        " choose one of this machine's devices in Run on to sweep it",
+    )
 )
 
 
@@ -91,7 +96,8 @@ class TeachingTools(QObject):
     def _show_bandwidth_reach(self, target: RunTarget | None) -> None:
         on_lab = is_lab(target)
         self.actions.bandwidth.setEnabled(not on_lab)
-        self.actions.bandwidth.setToolTip(BANDWIDTH_HERE_ONLY if on_lab else self._bandwidth_tip)
+        here_only = translate("TeachingTools", BANDWIDTH_HERE_ONLY)
+        self.actions.bandwidth.setToolTip(here_only if on_lab else self._bandwidth_tip)
 
     def toggle_replay(self) -> None:
         """Play or pause the replay; the button shows whether it plays (not with nothing to play)."""
@@ -105,7 +111,7 @@ class TeachingTools(QObject):
             self._controller.runs.messages.show_error(NO_BACKEND)
             return None
         if is_lab(target):
-            self._controller.runs.messages.show_error(BANDWIDTH_HERE_ONLY)
+            self._controller.runs.messages.show_error(translate("TeachingTools", BANDWIDTH_HERE_ONLY))
             return None
         self.close_bandwidth()
         dialog = BandwidthDialog(target, get_theme(self._host.theme_name()), self._window)
