@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import html
-import re
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMainWindow, QScrollArea, QTabWidget, QVBoxLayout
 
-from overlapviz._qt.translation import translate
+from overlapviz._qt.translation import translate, without_mnemonic
 from overlapviz.app.glossary import glossary_in_language
 
 SHORTCUTS_TAB, GLOSSARY_TAB = 0, 1
@@ -25,8 +24,6 @@ TIMELINE_KEYS = (
         )),
     ),
 )  # fmt: skip
-# a menu entry's keyboard mnemonic: "&Open" in English, "打开(&O)" in Chinese
-MNEMONIC = re.compile(r"\(&[^&\s]\)|&(?=[^&])")
 
 
 class HelpDialogs:
@@ -84,7 +81,7 @@ def shortcut_rows(window: QMainWindow) -> list[tuple[str, str]]:
 
 def plain_name(text: str) -> str:
     """A menu entry's name as a sentence names it: no mnemonic, no closing ellipsis ("&Open…" -> "Open")."""
-    return MNEMONIC.sub("", text).replace("&&", "&").rstrip("\u2026")
+    return without_mnemonic(text).rstrip("\u2026")
 
 
 def shortcuts_html(window: QMainWindow) -> str:

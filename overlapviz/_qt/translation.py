@@ -13,6 +13,7 @@ the menu applies at the next start: every widget reads its words once, when it i
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
@@ -26,6 +27,8 @@ QM_DIR = Path(__file__).resolve().parent / "i18n"
 QM_PREFIX = "overlapviz_"
 # Qt's own words (the buttons of its file and message dialogs) come with PySide6
 QT_CATALOGUE = "qtbase_"
+# a menu entry's keyboard mnemonic: "&Open" in English, "打开(&O)" in Chinese ("&&" is a plain "&")
+MNEMONIC = re.compile(r"\(&[^&\s]\)|&(?=[^&])")
 
 
 def translate(context: str, text: str, disambiguation: str | None = None, n: int = -1) -> str:
@@ -34,6 +37,11 @@ def translate(context: str, text: str, disambiguation: str | None = None, n: int
     ``n`` picks the plural form of a ``%n`` in `text` (Qt's numerus forms).
     """
     return QCoreApplication.translate(context, text, disambiguation, n)
+
+
+def without_mnemonic(text: str) -> str:
+    """A menu entry's text as a sentence or a tooltip names it: "&Replay" is "Replay", "重放(&R)" is "重放"."""
+    return MNEMONIC.sub("", text).replace("&&", "&")
 
 
 def chosen_language(settings: QSettings) -> str:

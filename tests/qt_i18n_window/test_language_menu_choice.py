@@ -28,7 +28,7 @@ def test_the_menu_offers_the_system_language_then_each_shipped_one_in_its_own_wo
     assert "zh_CN" in available_languages()
     assert _entries(window) == ["&System language", *(native_name(code) for code in available_languages())]
     assert {"English", "简体中文"} <= set(_entries(window))
-    view = next(action.menu() for action in window.menuBar().actions() if action.text() == "&View")
+    view = window.findChild(QMenu, "view_menu")
     assert _language_menu(window).menuAction() in view.actions()
 
 

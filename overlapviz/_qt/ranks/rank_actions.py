@@ -10,9 +10,6 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 from overlapviz._qt.translation import translate
 
 COMPARE_RANKS_KEYS = "Ctrl+Shift+R"  # free beside Ctrl+Shift+C (Copy picture); R as in the menu's "&ranks"
-# The menus the actions join, found by object name: their titles are in the user's language. The
-# English title finds a menu built without one.
-MENU_TITLES = {"file_menu": "&File", "view_menu": "&View", "compare_menu": "&Compare"}
 
 
 @dataclass(frozen=True)
@@ -61,10 +58,8 @@ def _action(window: QMainWindow, text: str, shortcuts: list[str], tip: str) -> Q
 
 
 def _menu(window: QMainWindow, name: str) -> QMenu | None:
-    """The menu bar's menu called `name` (a key of `MENU_TITLES`)."""
-    menus = window.menuBar().findChildren(QMenu)
-    named = next((menu for menu in menus if menu.objectName() == name), None)
-    return named or next((menu for menu in menus if menu.title() == MENU_TITLES[name]), None)
+    """The window's menu with object name `name`: found by name, since its title is in the user's language."""
+    return window.findChild(QMenu, name)
 
 
 def _place(window: QMainWindow, a: RankActions) -> None:

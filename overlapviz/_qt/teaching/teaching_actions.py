@@ -6,7 +6,6 @@ explanations on the timeline, replay, the bandwidth plot and presentation mode.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -14,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QToolBar
 
 from overlapviz._qt.teaching.replay import DEFAULT_SPEED, SPEEDS
 from overlapviz._qt.teaching.window_menus import run_menu, view_menu
-from overlapviz._qt.translation import translate
+from overlapviz._qt.translation import translate, without_mnemonic
 from overlapviz.presets import Preset
 
 
@@ -40,20 +39,11 @@ class TeachingActions:
     toolbar: QToolBar
 
 
-# A mnemonic as English writes it ("&Replay") and as Chinese does, at the end ("重放(&R)")
-MNEMONIC = re.compile(r"\(&[^&]\)|&(?=[^&])")
-
-
-def plain_text(text: str) -> str:
-    """An action's text without its mnemonic, for a tooltip: "&Replay" is "Replay", "重放(&R)" is "重放"."""
-    return MNEMONIC.sub("", text)
-
-
 def _action(window: QMainWindow, text: str, shortcut: str = "", tip: str = "", checkable: bool = False) -> QAction:
     action = QAction(text, window)
     if shortcut:
         action.setShortcut(QKeySequence(shortcut))
-    action.setToolTip(f"{tip or plain_text(text)} ({shortcut})" if shortcut else tip or plain_text(text))
+    action.setToolTip(f"{tip or without_mnemonic(text)} ({shortcut})" if shortcut else tip or without_mnemonic(text))
     action.setStatusTip(tip)
     action.setCheckable(checkable)
     return action

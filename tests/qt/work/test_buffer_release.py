@@ -50,7 +50,7 @@ def test_the_run_menu_releases_the_buffers(qtbot, settings, monkeypatch):
     qtbot.addWidget(window)
     monkeypatch.setattr(registry, "_loaded", {"cupy": Keeps()})
     try:
-        run_menu = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Run")
+        run_menu = window.findChild(QMenu, "run_menu")
         assert "Release &buffers" in [action.text() for action in run_menu.actions()]
         window.window_actions.release_buffers.trigger()
         qtbot.waitUntil(lambda: bool(released), timeout=5000)
