@@ -58,7 +58,7 @@ class ExportDialog:
         for size in SIZES:
             self.size.addItem(translate("ExportDialog", size.name))
         for name, spec in THEMES.items():
-            self.theme.addItem(spec.title, name)
+            self.theme.addItem(translate("Theme", spec.title), name)
         self.theme.setCurrentIndex(list(THEMES).index(theme))
         buttons = child(form, QDialogButtonBox, "button_box")
         buttons.accepted.connect(form.accept)

@@ -137,7 +137,7 @@
     </message>
     <message>
         <source>copy time hidden {percent}</source>
-        <translation>拷贝时间隐藏 {percent}</translation>
+        <translation>隐藏的拷贝时间 {percent}</translation>
     </message>
     <message>
         <source>communication hidden {percent}</source>
@@ -242,243 +242,235 @@
     </message>
     <message>
         <source>Pipeline</source>
-        <translation type="unfinished"></translation>
+        <translation>流水线</translation>
     </message>
     <message>
         <source>Streams</source>
-        <translation type="unfinished"></translation>
+        <translation>流</translation>
     </message>
     <message>
         <source>How many CUDA streams carry the chunks (chunk c runs on stream c mod streams)</source>
-        <translation type="unfinished"></translation>
+        <translation>承载各分块的 CUDA 流的数量（分块 c 在第 c mod 流数 个流上运行）</translation>
     </message>
     <message>
         <source>Chunks</source>
-        <translation type="unfinished"></translation>
+        <translation>分块</translation>
     </message>
     <message>
         <source>How many equal pieces the buffer is cut into; only counts that divide it evenly are offered</source>
-        <translation type="unfinished"></translation>
+        <translation>缓冲区被切成多少个等大的分块；只提供能整除它的数量</translation>
     </message>
     <message>
         <source>Total size</source>
-        <translation type="unfinished"></translation>
+        <translation>总大小</translation>
     </message>
     <message>
         <source>Bytes copied to the device and back (float32 values)</source>
-        <translation type="unfinished"></translation>
+        <translation>拷贝到设备再拷回的字节数（float32 数值）</translation>
     </message>
     <message>
         <source>Kernel work</source>
-        <translation type="unfinished"></translation>
+        <translation>内核工作量</translation>
     </message>
     <message>
         <source>FMA iterations per element; 0 copies only</source>
-        <translation type="unfinished"></translation>
+        <translation>每个元素的 FMA 迭代次数；0 表示只做拷贝</translation>
     </message>
     <message>
         <source>CUDA Graph</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA Graph</translation>
     </message>
     <message>
         <source>Issue as one graph</source>
-        <translation type="unfinished"></translation>
+        <translation>作为一个图发出</translation>
     </message>
     <message>
         <source>Capture the pipeline once and launch it as one CUDA Graph per run: one host call instead of one per op</source>
-        <translation type="unfinished"></translation>
+        <translation>把流水线捕获一次，每次运行作为一个 CUDA Graph 启动：只需一次主机调用，而不是每个操作一次</translation>
     </message>
     <message>
         <source>GPUs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>One GPU: each chunk&apos;s H2D copy, kernel and D2H copy on GPU 0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>2</source>
-        <translation type="unfinished"></translation>
+        <translation>一块 GPU：每个分块的 H2D 拷贝、内核和 D2H 拷贝都在 GPU 0 上</translation>
     </message>
     <message>
         <source>Two GPUs of one host, sharing the work as the Layout says. Runs on a model with a peer link (h200x2-nvlink, not calibrated on two real GPUs); the CuPy backend runs one GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>同一主机上的两块 GPU，按“布局”的设定分担工作。在带对等链路的模型上运行（h200x2-nvlink，未在两块真实 GPU 上校准）；CuPy 后端只运行一块 GPU</translation>
     </message>
     <message>
         <source>Layout</source>
-        <translation type="unfinished"></translation>
+        <translation>布局</translation>
     </message>
     <message>
         <source>Chain</source>
-        <translation type="unfinished"></translation>
+        <translation>链式</translation>
     </message>
     <message>
         <source>With 2 GPUs: every chunk through both, H2D and the kernel on GPU 0, a peer copy to GPU 1, the kernel again and D2H there</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 2 块 GPU 时：每个分块都经过两块 GPU，先在 GPU 0 上做 H2D 和内核，再对等拷贝到 GPU 1，在那里再运行一次内核并做 D2H</translation>
     </message>
     <message>
         <source>Split</source>
-        <translation type="unfinished"></translation>
+        <translation>拆分</translation>
     </message>
     <message>
         <source>With 2 GPUs: the chunks shared out, chunk c on GPU c mod 2 (H2D, kernel, D2H there, no peer copy); both GPUs pull from one portable pinned host buffer at once, each over its own link</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 2 块 GPU 时：分块分给两块 GPU，分块 c 在 GPU c mod 2 上（H2D、内核、D2H 都在那里，没有对等拷贝）；两块 GPU 同时从同一个可移植的页锁定主机缓冲区读取，各走自己的链路</translation>
     </message>
     <message>
         <source>Peer access</source>
-        <translation type="unfinished"></translation>
+        <translation>对等访问</translation>
     </message>
     <message>
         <source>Direct GPU-to-GPU copies</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 之间直接拷贝</translation>
     </message>
     <message>
         <source>With 2 GPUs in a chain: cudaDeviceEnablePeerAccess, so peer copies go GPU to GPU over NVLink; off, the driver stages each one through pinned host memory. Split makes no peer copies</source>
-        <translation type="unfinished"></translation>
+        <translation>两块 GPU 串联时：调用 cudaDeviceEnablePeerAccess，对等拷贝经 NVLink 在 GPU 之间直接进行；关闭时，驱动程序把每个对等拷贝经由页锁定主机内存中转。拆分布局不做对等拷贝</translation>
     </message>
     <message>
         <source>Host memory</source>
-        <translation type="unfinished"></translation>
+        <translation>主机内存</translation>
     </message>
     <message>
         <source>Pinned</source>
-        <translation type="unfinished"></translation>
+        <translation>页锁定</translation>
     </message>
     <message>
         <source>cudaMallocHost: page-locked, the copy engine reads it directly</source>
-        <translation type="unfinished"></translation>
+        <translation>cudaMallocHost：页锁定，拷贝引擎直接读取它</translation>
     </message>
     <message>
         <source>Pageable</source>
-        <translation type="unfinished"></translation>
+        <translation>可分页</translation>
     </message>
     <message>
         <source>Plain malloc: the driver stages every copy through a pinned buffer, and the host waits</source>
-        <translation type="unfinished"></translation>
+        <translation>普通 malloc：驱动程序把每个拷贝经由一个页锁定缓冲区中转，主机要等待</translation>
     </message>
     <message>
         <source>Registered</source>
-        <translation type="unfinished"></translation>
+        <translation>注册</translation>
     </message>
     <message>
         <source>cudaHostRegister: existing memory pinned after the fact</source>
-        <translation type="unfinished"></translation>
+        <translation>cudaHostRegister：已有的内存在事后被页锁定</translation>
     </message>
     <message>
         <source>Write-combined</source>
-        <translation type="unfinished"></translation>
+        <translation>写合并</translation>
     </message>
     <message>
         <source>cudaHostAlloc(cudaHostAllocWriteCombined): pinned and uncached on the host; host reads of it can be slow</source>
-        <translation type="unfinished"></translation>
+        <translation>cudaHostAlloc(cudaHostAllocWriteCombined)：页锁定，且在主机上不经缓存；主机读取它可能很慢</translation>
     </message>
     <message>
         <source>Mapped</source>
-        <translation type="unfinished"></translation>
+        <translation>映射</translation>
     </message>
     <message>
         <source>cudaHostAllocMapped: no copies, the kernels read and write host memory across PCIe</source>
-        <translation type="unfinished"></translation>
+        <translation>cudaHostAllocMapped：没有拷贝，内核跨 PCIe 直接读写主机内存</translation>
     </message>
     <message>
         <source>Managed</source>
-        <translation type="unfinished"></translation>
+        <translation>托管</translation>
     </message>
     <message>
         <source>cudaMallocManaged without prefetch: pages migrate on first touch, inside the kernels</source>
-        <translation type="unfinished"></translation>
+        <translation>cudaMallocManaged，不预取：页面在内核中被首次访问时迁移</translation>
     </message>
     <message>
         <source>Managed + prefetch</source>
-        <translation type="unfinished"></translation>
+        <translation>托管 + 预取</translation>
     </message>
     <message>
         <source>cudaMallocManaged with cudaMemPrefetchAsync to the GPU before each kernel and back after</source>
-        <translation type="unfinished"></translation>
+        <translation>cudaMallocManaged，并在每个内核之前用 cudaMemPrefetchAsync 预取到 GPU，之后再预取回主机</translation>
     </message>
     <message>
         <source>Staged ring</source>
-        <translation type="unfinished"></translation>
+        <translation>暂存环</translation>
     </message>
     <message>
         <source>Pageable data copied by the host thread through a ring of pinned slots</source>
-        <translation type="unfinished"></translation>
+        <translation>可分页数据由主机线程经由页锁定槽位组成的环形缓冲拷贝</translation>
     </message>
     <message>
         <source>Ring slots</source>
-        <translation type="unfinished"></translation>
+        <translation>环槽数</translation>
     </message>
     <message>
         <source>Pinned buffers of the staging ring (staged memory only): the RAM pinned is the slots, not the data</source>
-        <translation type="unfinished"></translation>
+        <translation>暂存环的页锁定缓冲区（仅用于暂存环）：锁页的内存是这些槽位，而不是数据本身</translation>
     </message>
     <message>
         <source>Issue order</source>
-        <translation type="unfinished"></translation>
+        <translation>发出顺序</translation>
     </message>
     <message>
         <source>Depth first</source>
-        <translation type="unfinished"></translation>
+        <translation>深度优先</translation>
     </message>
     <message>
         <source>H2D, kernel, D2H of chunk 0, then of chunk 1, ...</source>
-        <translation type="unfinished"></translation>
+        <translation>先发出分块 0 的 H2D、内核、D2H，再发出分块 1 的，依此类推</translation>
     </message>
     <message>
         <source>Breadth first</source>
-        <translation type="unfinished"></translation>
+        <translation>广度优先</translation>
     </message>
     <message>
         <source>Every H2D copy, then every kernel, then every D2H copy</source>
-        <translation type="unfinished"></translation>
+        <translation>先发出全部 H2D 拷贝，再发出全部内核，最后发出全部 D2H 拷贝</translation>
     </message>
     <message>
         <source>Streams used</source>
-        <translation type="unfinished"></translation>
+        <translation>使用的流</translation>
     </message>
     <message>
         <source>Non-blocking</source>
-        <translation type="unfinished"></translation>
+        <translation>非阻塞流</translation>
     </message>
     <message>
         <source>cudaStreamNonBlocking streams, one per slider step</source>
-        <translation type="unfinished"></translation>
+        <translation>cudaStreamNonBlocking 流，滑块每一档对应一个流</translation>
     </message>
     <message>
         <source>Legacy default</source>
-        <translation type="unfinished"></translation>
+        <translation>传统默认流</translation>
     </message>
     <message>
         <source>Every op on the legacy default stream, which serialises them</source>
-        <translation type="unfinished"></translation>
+        <translation>所有操作都在传统默认流上，它让操作逐个串行执行</translation>
     </message>
     <message>
         <source>Run on</source>
-        <translation type="unfinished"></translation>
+        <translation>运行于</translation>
     </message>
     <message>
         <source>The real GPU when there is one, and every simulated device</source>
-        <translation type="unfinished"></translation>
+        <translation>真实 GPU（如果有）以及每个模拟设备</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Run the pipeline once (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
+        <translation>运行一次流水线（Ctrl+Return）</translation>
     </message>
     <message>
         <source>Live</source>
-        <translation type="unfinished"></translation>
+        <translation>实时</translation>
     </message>
     <message>
         <source>Run again on every change</source>
-        <translation type="unfinished">每次更改后重新运行</translation>
+        <translation>每次更改后重新运行</translation>
     </message>
 </context>
 <context>
@@ -601,43 +593,43 @@
     </message>
     <message>
         <source>Export picture</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图片</translation>
     </message>
     <message>
         <source>Size</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸</translation>
     </message>
     <message>
         <source>Theme</source>
-        <translation type="unfinished"></translation>
+        <translation>主题</translation>
     </message>
     <message>
         <source>Background</source>
-        <translation type="unfinished"></translation>
+        <translation>背景</translation>
     </message>
     <message>
         <source>The theme&apos;s colour</source>
-        <translation type="unfinished"></translation>
+        <translation>主题的颜色</translation>
     </message>
     <message>
         <source>Transparent</source>
-        <translation type="unfinished"></translation>
+        <translation>透明</translation>
     </message>
     <message>
         <source>Time range</source>
-        <translation type="unfinished"></translation>
+        <translation>时间范围</translation>
     </message>
     <message>
         <source>What the timeline shows now</source>
-        <translation type="unfinished"></translation>
+        <translation>时间线当前显示的部分</translation>
     </message>
     <message>
         <source>The whole run</source>
-        <translation type="unfinished">整个运行</translation>
+        <translation>整个运行</translation>
     </message>
     <message>
         <source>Caption with config, device, makespan, efficiency and copy time hidden</source>
-        <translation type="unfinished"></translation>
+        <translation>附带标题说明：配置、设备、总跨度、效率和隐藏的拷贝时间</translation>
     </message>
 </context>
 <context>
@@ -1169,91 +1161,87 @@ lower bound {duration}</source>
     </message>
     <message>
         <source>Metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>指标</translation>
     </message>
     <message>
         <source>Makespan</source>
-        <translation type="unfinished"></translation>
+        <translation>总跨度</translation>
     </message>
     <message>
         <source>First device op&apos;s start to the last one&apos;s end</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>—</source>
-        <translation type="unfinished"></translation>
+        <translation>从第一个设备操作开始到最后一个设备操作结束</translation>
     </message>
     <message>
         <source>Serial</source>
-        <translation type="unfinished"></translation>
+        <translation>串行时间</translation>
     </message>
     <message>
         <source>The ops&apos; durations added up: the run with nothing overlapped</source>
-        <translation type="unfinished"></translation>
+        <translation>各操作耗时之和：没有任何重叠时的运行时间</translation>
     </message>
     <message>
         <source>Time saved</source>
-        <translation type="unfinished"></translation>
+        <translation>节省的时间</translation>
     </message>
     <message>
         <source>Copy time hidden</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏的拷贝时间</translation>
     </message>
     <message>
         <source>Communication hidden</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏的通信</translation>
     </message>
     <message>
         <source>Engines busy together</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎同时忙碌</translation>
     </message>
     <message>
         <source>Efficiency</source>
-        <translation type="unfinished"></translation>
+        <translation>效率</translation>
     </message>
     <message>
         <source>Wall</source>
-        <translation type="unfinished"></translation>
+        <translation>墙钟时间</translation>
     </message>
     <message>
         <source>Host blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>主机阻塞</translation>
     </message>
     <message>
         <source>Time the host thread waited inside API calls for its own copies</source>
-        <translation type="unfinished"></translation>
+        <translation>主机线程在 API 调用中等待自己的拷贝所花的时间</translation>
     </message>
     <message>
         <source>H2D bandwidth</source>
-        <translation type="unfinished"></translation>
+        <translation>H2D 带宽</translation>
     </message>
     <message>
         <source>Bytes copied to the device over the H2D copies&apos; busy time</source>
-        <translation type="unfinished"></translation>
+        <translation>拷贝到设备的字节数除以 H2D 拷贝的忙碌时间</translation>
     </message>
     <message>
         <source>D2H bandwidth</source>
-        <translation type="unfinished"></translation>
+        <translation>D2H 带宽</translation>
     </message>
     <message>
         <source>Bytes copied back over the D2H copies&apos; busy time</source>
-        <translation type="unfinished"></translation>
+        <translation>拷回的字节数除以 D2H 拷贝的忙碌时间</translation>
     </message>
     <message>
         <source>Busy</source>
-        <translation type="unfinished"></translation>
+        <translation>忙碌</translation>
     </message>
     <message>
         <source>Share of the makespan each unit was working</source>
-        <translation type="unfinished"></translation>
+        <translation>各单元在总跨度中处于工作状态的比例</translation>
     </message>
     <message>
         <source>Findings</source>
-        <translation type="unfinished"></translation>
+        <translation>发现</translation>
     </message>
     <message>
         <source>Click a finding to outline its spans on the timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>点击一条发现，在时间线上勾出它的区段</translation>
     </message>
 </context>
 <context>
@@ -1311,7 +1299,7 @@ lower bound {duration}</source>
     </message>
     <message>
         <source>copy time hidden {value}</source>
-        <translation>拷贝时间隐藏 {value}</translation>
+        <translation>隐藏的拷贝时间 {value}</translation>
     </message>
     <message>
         <source>efficiency {value}</source>
