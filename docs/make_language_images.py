@@ -19,9 +19,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
-
 from make_gallery import wait_ms, wait_until  # the gallery's own ways of letting the window settle
+from PySide6.QtCore import QSettings
 
 from overlapviz._qt.app import ensure_app
 from overlapviz._qt.cjk_fonts import missing_font_note
