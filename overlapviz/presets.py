@@ -21,7 +21,7 @@ from overlapviz.core.config.setting import Setting
 from overlapviz.core.config.settings import SETTINGS
 from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.core.files.toml_text import TomlError, parse_toml
-from overlapviz.core.i18n import content_text
+from overlapviz.core.i18n import _, content_text
 from overlapviz.resources import asset_path
 
 PRESET_SUFFIX = ".toml"
@@ -125,10 +125,11 @@ def _check_lesson_numbers(folder: Path, presets: dict[str, Preset]) -> None:
         if preset.lesson is None:
             continue
         if preset.lesson in owners:
-            raise PresetError(
-                f"{folder}: {owners[preset.lesson]}.toml and {name}.toml are both lesson {preset.lesson};"
-                " give each lesson its own number"
+            message = _(
+                "{folder}: {first}.toml and {second}.toml are both lesson {lesson}; give each lesson its own number"
             )
+            first = owners[preset.lesson]
+            raise PresetError(message.format(folder=folder, first=first, second=name, lesson=preset.lesson))
         owners[preset.lesson] = name
 
 
@@ -151,8 +152,9 @@ def get_preset(name: str, folder: Path | None = None) -> Preset:
     folder = presets_folder() if folder is None else folder
     path = folder / f"{name}{PRESET_SUFFIX}"
     if "/" in name or "\\" in name or not _is_file(path):
-        known = ", ".join(preset_names(folder)) or "none"
-        raise UnknownPresetError(f"unknown preset {name!r}; the presets are: {known}")
+        known = ", ".join(preset_names(folder)) or _("none")
+        message = _("unknown preset {name}; the presets are: {known}")
+        raise UnknownPresetError(message.format(name=repr(name), known=known))
     return load_preset(path)
 
 
@@ -177,9 +179,10 @@ def load_preset(path: Path) -> Preset:
         data = parse_toml(read_input_bytes(path, what="preset", max_bytes=MAX_PRESET_BYTES).decode("utf-8-sig"))
         return _preset_from(path.stem, data)
     except OSError as error:
-        raise PresetError(f"{path}: cannot be read ({error.strerror or error})") from None
+        message = _("{file}: cannot be read ({error})")
+        raise PresetError(message.format(file=path, error=error.strerror or error)) from None
     except (TomlError, UnicodeDecodeError) as error:
-        raise PresetError(f"{path}: not valid TOML ({error})") from None
+        raise PresetError(_("{file}: not valid TOML ({error})").format(file=path, error=error)) from None
     except (PresetError, ConfigError) as error:
         raise PresetError(f"{path}: {error}") from None
 
@@ -187,11 +190,14 @@ def load_preset(path: Path) -> Preset:
 def _preset_from(name: str, data: dict[str, Any]) -> Preset:
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise PresetError(f"unknown key {unknown[0]!r}; allowed: {', '.join(sorted(_TOP_KEYS))}")
+        allowed = ", ".join(sorted(_TOP_KEYS))
+        raise PresetError(_("unknown key {key}; allowed: {allowed}").format(key=repr(unknown[0]), allowed=allowed))
     tables = _config_tables(data)
     backend = _optional_text(data, "backend")
     if backend is not None and backend not in _BACKENDS:
-        raise PresetError(f"backend {backend!r} is not one of: {', '.join(_BACKENDS)}")
+        allowed = ", ".join(_BACKENDS)
+        message = _("backend {backend} is not one of: {allowed}")
+        raise PresetError(message.format(backend=repr(backend), allowed=allowed))
     device = _optional_text(data, "device")
     # The words are read in the active language (the files are their English source): it is
     # chosen once, at start, before any preset is loaded.
@@ -212,7 +218,7 @@ def _side_device(table_name: str, table: dict[str, Any], default: str | None) ->
     if "device" not in table:
         return default
     if table_name == "config":
-        raise PresetError("[config] cannot name a device; give it at the top of the file (device = ...)")
+        raise PresetError(_("[config] cannot name a device; give it at the top of the file (device = ...)"))
     try:
         return _optional_text(table, "device")
     except PresetError as error:
@@ -224,7 +230,8 @@ def _lesson_number(data: dict[str, Any]) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise PresetError(f"lesson must be a whole number from 1 (its place among the lessons), not {value!r}")
+        message = _("lesson must be a whole number from 1 (its place among the lessons), not {value}")
+        raise PresetError(message.format(value=repr(value)))
     return value
 
 
@@ -232,10 +239,10 @@ def _config_tables(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """[("config", table)] or [("a", table), ("b", table)], or why neither is there."""
     present = [key for key in ("config", "a", "b") if key in data]
     if present not in (["config"], ["a", "b"]):
-        raise PresetError("give either a [config] table, or two tables [a] and [b] to compare")
+        raise PresetError(_("give either a [config] table, or two tables [a] and [b] to compare"))
     for key in present:
         if not isinstance(data[key], dict):
-            raise PresetError(f"{key} must be a table, written [{key}]")
+            raise PresetError(_("{key} must be a table, written [{key}]").format(key=key))
     return [(key, data[key]) for key in present]
 
 
@@ -268,7 +275,7 @@ def _rename(values: dict[str, Any], setting: Setting[object]) -> None:
     if setting.preset_key not in values:
         return
     if setting.name in values:
-        raise PresetError(f"gives both {setting.preset_key} and {setting.name}; keep one")
+        raise PresetError(_("gives both {key} and {name}; keep one").format(key=setting.preset_key, name=setting.name))
     value = values.pop(setting.preset_key)
     values[setting.name] = parse_size(value) if setting.is_size and isinstance(value, str) else value
 
@@ -278,19 +285,19 @@ def _label_of(table_name: str, table: dict[str, Any], data: dict[str, Any]) -> s
         return str(table.get("label", data.get("title", "")))
     label = table.get("label")
     if not isinstance(label, str) or not label.strip():
-        raise PresetError(f"[{table_name}] needs a label, e.g. label = \"pinned\"")
+        raise PresetError(_("[{table}] needs a label, e.g. label = \"pinned\"").format(table=table_name))
     return label
 
 
 def _required_text(data: dict[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise PresetError(f"{key} is missing or empty")
+        raise PresetError(_("{key} is missing or empty").format(key=key))
     return " ".join(value.split())  # a text wrapped over several lines reads as one paragraph
 
 
 def _optional_text(data: dict[str, Any], key: str) -> str | None:
     value = data.get(key)
     if value is not None and (not isinstance(value, str) or not value.strip()):
-        raise PresetError(f"{key} must be a non-empty string")
+        raise PresetError(_("{key} must be a non-empty string").format(key=key))
     return value

@@ -7,7 +7,6 @@ definitions themselves live in `overlapviz.core.analysis.metrics.METRIC_DEFINITI
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,27 +16,29 @@ from overlapviz.core.analysis.time_window import Window
 from overlapviz.core.config import PipelineConfig, format_size
 from overlapviz.core.devices.names import shown_device_name
 from overlapviz.core.findings.finding import Finding
-from overlapviz.core.i18n import _, grouped
+from overlapviz.core.i18n import N_, _, grouped
+from overlapviz.core.i18n.text_width import display_width, ljust
 from overlapviz.core.number_text import counted, duration_text, fixed, rate_text
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.session import RunResult
 
 # The order and the words in which `overlapviz run --help` defines the headline figures.
 _HELP_FIGURES = (
-    ("copy time hidden", "copy_hidden"),
-    ("communication hidden", "comm_hidden"),
-    ("engines together", "engines_together"),
-    ("efficiency", "efficiency"),
-    ("lower bound", "lower_bound"),
-    ("saved", "time_saved"),
-    ("wall", "wall"),
+    (N_("copy time hidden"), "copy_hidden"),
+    (N_("communication hidden"), "comm_hidden"),
+    (N_("engines together"), "engines_together"),
+    (N_("efficiency"), "efficiency"),
+    (N_("lower bound"), "lower_bound"),
+    (N_("saved"), "time_saved"),
+    (N_("wall"), "wall"),
 )
 
 
 def figures_help() -> str:
-    """The headline figures, one definition a line, for ``--help``."""
-    width = max(len(title) for title, _ in _HELP_FIGURES)
-    return "\n".join(f"  {title:<{width}}  {METRIC_DEFINITIONS[key]}" for title, key in _HELP_FIGURES)
+    """The headline figures, one definition a line, for ``--help`` (the titles padded by display width)."""
+    titles = [(_(title), key) for title, key in _HELP_FIGURES]
+    width = max(display_width(title) for title, _key in titles)
+    return "\n".join(f"  {ljust(title, width)}  {METRIC_DEFINITIONS[key]}" for title, key in titles)
 
 
 def summary_lines(config: PipelineConfig | None, result: RunResult) -> list[str]:
@@ -81,8 +82,7 @@ def labelled(label: str, text: str, **values: str) -> str:
 
     The column counts display width, so a label of wide (CJK) characters lines up with the rest.
     """
-    width = sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in label)
-    return f"{label}{' ' * max(1, 11 - width)}{text.format(**values)}"
+    return f"{label}{' ' * max(1, 11 - display_width(label))}{text.format(**values)}"
 
 
 def gpu_lines(title: str, metrics: Metrics, findings: Sequence[Finding]) -> list[str]:

@@ -20,6 +20,7 @@ from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
 from overlapviz.core.devices.figures import trace_findings
 from overlapviz.core.findings import Finding
+from overlapviz.core.i18n import _
 from overlapviz.core.run_errors import BackendError
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.read import read_trace_file
@@ -33,7 +34,11 @@ class SweepUnsupportedError(BackendError):
     """The chosen backend has no bandwidth sweep."""
 
     def __init__(self, backend: str) -> None:
-        super().__init__(f"the {backend} backend cannot sweep copy bandwidth in this version; the model can")
+        super().__init__(
+            _("the {backend} backend cannot sweep copy bandwidth in this version; the model can").format(
+                backend=backend
+            )
+        )
         self.backend = backend
 
 
@@ -98,8 +103,15 @@ def find_backend(name: str = "auto", device: str | None = None) -> Backend:
         if device in device_keys(backend):
             return backend
     known = sorted({key for backend in candidates for key in device_keys(backend)})
-    where = "any usable backend" if auto else f"the {candidates[0].name} backend"
-    raise UnknownDeviceError(f"unknown device {device!r} for {where}; choose one of: {', '.join(known)}")
+    if auto:
+        message = _("unknown device {device} for any usable backend; choose one of: {known}").format(
+            device=repr(device), known=", ".join(known)
+        )
+    else:
+        message = _("unknown device {device} for the {backend} backend; choose one of: {known}").format(
+            device=repr(device), backend=candidates[0].name, known=", ".join(known)
+        )
+    raise UnknownDeviceError(message)
 
 
 def device_keys(backend: Backend) -> list[str]:

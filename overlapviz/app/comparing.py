@@ -12,8 +12,9 @@ from __future__ import annotations
 from overlapviz.app.model import CompareAxis, Pinned, Shown
 from overlapviz.app.pair_run import PairResult, SideRequest, pageable_vs_pinned, pair_job
 from overlapviz.app.runs import NO_BACKEND, Controls, Runs
+from overlapviz.core.i18n import N_, _
 
-NOTHING_TO_PIN = "There is no run to pin yet: run the pipeline or open a trace first."
+NOTHING_TO_PIN = N_("There is no run to pin yet: run the pipeline or open a trace first.")
 
 
 class Comparing:
@@ -27,7 +28,7 @@ class Comparing:
         """Pin the run on show as A; the next runs are B."""
         shown = self._model.shown
         if shown is None:
-            self._runs.messages.show_error(NOTHING_TO_PIN)
+            self._runs.messages.show_error(_(NOTHING_TO_PIN))
             return False
         self._model.set_lesson(None)
         self._model.set_pinned(Pinned(shown.as_side()))
@@ -51,10 +52,10 @@ class Comparing:
         """Run the controls' pipeline from pageable memory (A) and from pinned memory (B)."""
         target = self._model.target
         if target is None:
-            self._runs.messages.show_error(NO_BACKEND)
+            self._runs.messages.show_error(_(NO_BACKEND))
             return False
         self._model.set_lesson(None)
-        self.run_pair(pageable_vs_pinned(self._model.config, target), "Pageable vs pinned")
+        self.run_pair(pageable_vs_pinned(self._model.config, target), _("Pageable vs pinned"))
         return True
 
     def set_axis(self, axis: CompareAxis) -> None:

@@ -29,6 +29,7 @@ from overlapviz.app.runs import Controls, Runs
 from overlapviz.app.session_file import SessionData
 from overlapviz.app.time_window_control import Windowing
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.i18n import _
 from overlapviz.presets import Preset
 from overlapviz.view.prepared import PreparedView
 
@@ -166,7 +167,9 @@ class AppController:
             self.runs.messages.clear_error()
             pinned = self.model.pinned
             if pinned is not None:
-                self.runs.messages.show_notice(f"{source.name} is B, against {_side_name(pinned.a)} as A")
+                self.runs.messages.show_notice(
+                    _("{file} is B, against {pinned} as A").format(file=source.name, pinned=_side_name(pinned.a))
+                )
             self.runs.show(Shown(view, source, source.name if pinned is not None else ""))
             self.model.set_controls_set_aside(data.config is None)
 
@@ -212,4 +215,4 @@ class AppController:
 
 
 def _side_name(side: Side) -> str:
-    return side.label or (side.source.name if side.source else "the pinned run")
+    return side.label or (side.source.name if side.source else _("the pinned run"))

@@ -15,6 +15,7 @@ from typing import Generic, Protocol, TypeVar
 
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import ConfigError, PipelineConfig
+from overlapviz.core.i18n import _
 from overlapviz.core.run_errors import BackendError, RunCancelled
 from overlapviz.session import RunResult
 from overlapviz.view.prepared import PreparedView, prepare_view
@@ -62,7 +63,9 @@ def outcome_of(job: Job[T], cancel: CancelToken) -> Outcome[T]:
     except (BackendError, ConfigError, OSError) as error:
         return Outcome(error=str(error))
     except Exception as error:
-        return Outcome(error=f"the run failed unexpectedly: {type(error).__name__}: {error}")
+        return Outcome(
+            error=_("the run failed unexpectedly: {kind}: {error}").format(kind=type(error).__name__, error=error)
+        )
 
 
 def run_job(run: RunFunction, config: PipelineConfig, backend: str, device: str | None) -> Job[PreparedView]:

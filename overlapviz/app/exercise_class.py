@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.app.exercise_session import ExerciseOnShow, Phase
+from overlapviz.core.i18n import N_, _, ncount
 from overlapviz.exercises import Exercise, ExerciseKind
 
-SENT_NOTICE = "Your instructor sent an exercise: {title}"
-NO_ANSWERS = "No predictions yet"
+SENT_NOTICE = N_("Your instructor sent an exercise: {title}")  # said with `_` where shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +42,19 @@ class ClassHistogram:
     def heading(self) -> str:
         """``The class: 12 predictions (round 3)``, or that none came yet."""
         if self.count == 0:
-            return f"The class: {NO_ANSWERS.lower()}" + (f" (round {self.round})" if self.round else "")
-        noun = "prediction" if self.count == 1 else "predictions"
-        return f"The class: {self.count} {noun} (round {self.round})"
+            none_yet = (
+                _("The class: no predictions yet (round {round})") if self.round else _("The class: no predictions yet")
+            )
+            return none_yet.format(round=self.round)
+        return ncount(
+            "The class: {count} prediction (round {round})",
+            "The class: {count} predictions (round {round})",
+            self.count,
+            round=self.round,
+        )
+
+
+UNREADABLE = N_("the lab server sent predictions this version cannot read")
 
 
 class HistogramError(ValueError):
@@ -63,9 +73,9 @@ def histogram_of(answer: dict[str, Any]) -> ClassHistogram:
         bars = tuple(_bar(item) for item in answer["histogram"])
         exercise, round_number, count = answer["exercise"], answer["round"], answer["count"]
     except (KeyError, TypeError, ValueError):
-        raise HistogramError("the lab server sent predictions this version cannot read") from None
+        raise HistogramError(_(UNREADABLE)) from None
     if not isinstance(exercise, str) or not isinstance(round_number, int) or not isinstance(count, int):
-        raise HistogramError("the lab server sent predictions this version cannot read")
+        raise HistogramError(_(UNREADABLE))
     measured = answer.get("measured")
     return ClassHistogram(exercise, round_number, count, bars, measured if isinstance(measured, str | float) else None)
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 
 from overlapviz.app.events import Event
 from overlapviz.app.ports import SettingsStore
+from overlapviz.core.i18n import N_, _
 
 PROGRESS_KEY = "exercises/progress"
-DROPPED = "Your exercise progress could not be read, so it starts afresh."
+DROPPED = N_("Your exercise progress could not be read, so it starts afresh.")
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class ExerciseProgress:
                 raise ValueError("the progress is not a table")
             return {str(key): ExerciseRecord.from_dict(value) for key, value in data.items()}
         except (ValueError, RecursionError):
-            self.note = DROPPED
+            self.note = _(DROPPED)
             if self._store is not None:
                 self._store.remove(PROGRESS_KEY)
             return {}

@@ -18,6 +18,7 @@ from overlapviz.app.exercise_highlight import highlight_rows
 from overlapviz.app.exercise_runs import ExerciseRuns, RunFailed
 from overlapviz.app.exercise_text import figure_words, given_text, goal_text, limit_text, value_text
 from overlapviz.core.config import PipelineConfig, format_size
+from overlapviz.core.i18n import _, pgettext
 from overlapviz.exercises import Exercise, ExerciseKind, Goal, Limit
 from overlapviz.exercises.figures import figure_table, figure_value
 from overlapviz.exercises.goals import GoalResult, check_goal, check_limit
@@ -56,7 +57,7 @@ class Reveal:
     @property
     def verdict(self) -> str:
         """``✓ Right`` or ``✗ Not this time``."""
-        return f"{RIGHT} Right" if self.passed else f"{NOT_YET} Not this time"
+        return _("{mark} Right").format(mark=RIGHT) if self.passed else _("{mark} Not this time").format(mark=NOT_YET)
 
     def pointing_at(self, runs: ExerciseRuns, exercise: Exercise) -> Reveal:
         """The same reveal, outlining the spans of `runs` that the explanation names."""
@@ -67,8 +68,10 @@ class Reveal:
 def grade_quiz(exercise: Exercise, answer: Answer) -> Reveal:
     """A quiz's answer against its own."""
     passed = answer is not None and answer == exercise.answer
-    said = f"You chose {_choice_words(exercise, answer)}; the answer is {_choice_words(exercise, exercise.answer)}."
-    return _reveal(exercise, (Mark("your answer", passed),), said)
+    said = _("You chose {choice}; the answer is {answer}.").format(
+        choice=_choice_words(exercise, answer), answer=_choice_words(exercise, exercise.answer)
+    )
+    return _reveal(exercise, (Mark(_("your answer"), passed),), said)
 
 
 def reveal_of(
@@ -98,7 +101,7 @@ def _challenge(exercise: Exercise, settings: PipelineConfig | None, measured: Me
     limits = [check_limit(limit, settings) for limit in checked] if settings is not None else []
     if measured.refused is not None:
         goals = [GoalResult(goal.describe(), None, False) for goal in exercise.goals]
-        said = f"The run was refused: {measured.refused}"
+        said = _("The run was refused: {reason}").format(reason=measured.refused)
     else:
         goals = [check_goal(goal, measured.reports[0]) for goal in exercise.goals]
         said = ""
@@ -114,22 +117,30 @@ def _prediction(exercise: Exercise, answer: Answer, measured: Measured) -> Revea
         figure = prediction.figure or ""
         margin = None if expected is None else tolerance_of(prediction, float(expected))
         passed = margin is not None and expected is not None and abs(answer - float(expected)) <= margin
-        said = f"You said ~{given_text(figure, answer)}; measured {value_text(figure, _number(expected))}."
+        said = _("You said ~{guess}; measured {measured}.").format(
+            guess=given_text(figure, answer), measured=value_text(figure, _number(expected))
+        )
         written = prediction.tolerance is not None  # the file's own number, else a share of what was measured
         shown = "" if margin is None else (given_text if written else value_text)(figure, margin)
-        within = f" (within {shown} counts as right)" if shown else ""
-        return _reveal(exercise, (Mark(f"your guess of the {figure_words(figure)}{within}", passed),), said)
+        guess = (
+            _("your guess of the {figure} (within {margin} counts as right)")
+            if shown
+            else _("your guess of the {figure}")
+        ).format(figure=figure_words(figure), margin=shown)
+        return _reveal(exercise, (Mark(guess, passed),), said)
     passed = expected is not None and answer == expected
-    said = f"You said {_choice_words(exercise, answer)}; the run shows {_choice_words(exercise, expected)}."
+    said = _("You said {choice}; the run shows {shown}.").format(
+        choice=_choice_words(exercise, answer), shown=_choice_words(exercise, expected)
+    )
     figures = _choice_figures(exercise, measured)
-    return _reveal(exercise, (Mark("your prediction", passed),), f"{said} {figures}".strip())
+    return _reveal(exercise, (Mark(_("your prediction"), passed),), f"{said} {figures}".strip())
 
 
 def _choice_figures(exercise: Exercise, measured: Measured) -> str:
     """``Measured makespan: the pageable run 8.12 ms, the pinned run 0.95 ms.`` where choices name figures."""
     prediction = exercise.prediction
     if prediction is None or prediction.figure is None or not measured.reports:
-        return f"The run was refused: {measured.refused}" if measured.refused else ""
+        return _("The run was refused: {reason}").format(reason=measured.refused) if measured.refused else ""
     figure, parts = prediction.figure, []
     for choice in exercise.choices:
         if choice.side:
@@ -139,7 +150,11 @@ def _choice_figures(exercise: Exercise, measured: Measured) -> str:
             value = figure_table(measured.reports["ab".index(prediction.side)], figure).get(choice.key)
         if value is not None:
             parts.append(f"{choice.text} {value_text(_unit_of(figure, choice.side), value)}")
-    return f"Measured {figure_words(figure)}: {', '.join(parts)}." if parts else ""
+    if not parts:
+        return ""
+    return _("Measured {figure}: {values}.").format(
+        figure=figure_words(figure), values=pgettext("list", ", ").join(parts)
+    )
 
 
 def _unit_of(figure: str, side: str | None) -> str:
@@ -148,19 +163,20 @@ def _unit_of(figure: str, side: str | None) -> str:
 
 def _goal_line(goal: Goal, result: GoalResult) -> str:
     measured = result.measured
-    shown = value_text(goal.figure, float(measured)) if isinstance(measured, int | float) else "nothing measured"
-    return f"{goal_text(goal)}: measured {shown}"
+    if not isinstance(measured, int | float):
+        return _("{goal}: nothing measured").format(goal=goal_text(goal))
+    return _("{goal}: measured {value}").format(goal=goal_text(goal), value=value_text(goal.figure, float(measured)))
 
 
 def _limit_line(limit: Limit, result: GoalResult) -> str:
     yours = result.measured
     shown = format_size(yours) if limit.setting == "size" and isinstance(yours, int) else str(yours)
-    return f"{limit_text(limit)}: yours is {shown}"
+    return _("{limit}: yours is {value}").format(limit=limit_text(limit), value=shown)
 
 
 def _choice_words(exercise: Exercise, key: object) -> str:
     if key is None:
-        return "nothing"
+        return _("nothing")
     text = next((choice.text for choice in exercise.choices if choice.key == key), str(key))
     return f"\u201c{text}\u201d"
 

@@ -20,6 +20,7 @@ from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.session_file import open_file
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.i18n import _
 from overlapviz.core.run_errors import RunCancelled
 from overlapviz.exercises import Setup
 from overlapviz.presets import Preset
@@ -94,7 +95,7 @@ def trace_job(file_name: str) -> Job[ExerciseRuns | RunFailed]:
     def measure(cancel: CancelToken) -> ExerciseRuns:
         data = open_file(path)
         if data.trace is None:
-            raise OSError(f"{path.name} holds no trace")
+            raise OSError(_("{file} holds no trace").format(file=path.name))
         view = prepare_trace(data.trace, cancel=cancel)
         return ExerciseRuns({"a": MeasuredSide(view, data.config, "", path)})
 
@@ -108,6 +109,6 @@ def _never_raising(measure: Job[ExerciseRuns]) -> Job[ExerciseRuns | RunFailed]:
             raise RunCancelled()
         if outcome.result is not None:
             return outcome.result
-        return RunFailed(outcome.error or "the run did not complete")
+        return RunFailed(outcome.error or _("the run did not complete"))
 
     return job

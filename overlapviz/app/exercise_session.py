@@ -28,11 +28,12 @@ from overlapviz.app.pair_run import Side, SideRequest
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.runs import NO_BACKEND, Controls, Runs
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.i18n import N_, _
 from overlapviz.exercises import Exercise, ExerciseKind, Pick, Setup
 
 __all__ = ["Answer", "ExerciseOnShow", "Exercising", "Phase"]
-SUPERSEDED = "Another run took the check's place: run and check again."
-PREDICT_FIRST = "Predict first: the run shows once you run and check."
+SUPERSEDED = N_("Another run took the check's place: run and check again.")
+PREDICT_FIRST = N_("Predict first: the run shows once you run and check.")
 
 
 class Phase(StrEnum):
@@ -92,7 +93,7 @@ class Exercising:
         self._model.set_pinned(None)
         if exercise.kind is ExerciseKind.PREDICT:
             self._runs.clear_result()  # the answer is not on show before the learner gives one
-            self._runs.messages.show_notice(PREDICT_FIRST)
+            self._runs.messages.show_notice(_(PREDICT_FIRST))
         elif self._model.live:  # a challenge's starting point, as any change of the controls runs in live mode
             self._runs.run()
         return True
@@ -150,7 +151,7 @@ class Exercising:
         if exercise.kind is ExerciseKind.CHALLENGE or setup is None:
             target = self._model.target
             if target is None:
-                self._runs.messages.show_error(NO_BACKEND)
+                self._runs.messages.show_error(_(NO_BACKEND))
                 return None
             sides: tuple[SideRequest, ...] = (SideRequest(self._model.config, target),)
         elif setup.trace is not None:
@@ -169,7 +170,9 @@ class Exercising:
         if now is None or now.exercise is not asked.exercise or now.phase is not asked.phase:
             return  # the learner moved on meanwhile
         if isinstance(measured, RunFailed) and not _refusal_answers(now.exercise):
-            self._runs.messages.show_error(f"The exercise's run did not complete: {measured.reason}")
+            self._runs.messages.show_error(
+                _("The exercise's run did not complete: {reason}").format(reason=measured.reason)
+            )
             self._set(dataclasses.replace(now, phase=Phase.ASKING))
             return
         if isinstance(measured, ExerciseRuns):
@@ -201,7 +204,7 @@ class Exercising:
         now = self.on_show
         if self._showing_own or now is None or now.phase is not Phase.RUNNING:
             return
-        self._runs.messages.show_notice(SUPERSEDED)
+        self._runs.messages.show_notice(_(SUPERSEDED))
         self._set(dataclasses.replace(now, phase=Phase.ASKING))
 
     def _put_on_controls(self, setup: Setup) -> None:

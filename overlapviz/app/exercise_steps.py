@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from overlapviz.app.events import Event
 from overlapviz.core.findings import Finding
+from overlapviz.core.i18n import _
 from overlapviz.view.prepared import PreparedView
 
 NS_PER_MS = 1e6
@@ -35,7 +36,7 @@ class Stop:
     @property
     def heading(self) -> str:
         """``Finding 2 of 5``."""
-        return f"Finding {self.index + 1} of {self.count}"
+        return _("Finding {number} of {count}").format(number=self.index + 1, count=self.count)
 
 
 def stops_of(view: PreparedView) -> list[Stop]:

@@ -28,8 +28,8 @@ _DEFINED_WHERE: dict[str, str] = {
 
 
 def _defined(key: str) -> Term:
-    name = FIGURE_NAMES[key]
-    return Term(name[:1].upper() + name[1:], METRIC_DEFINITIONS[key] + ".", _DEFINED_WHERE[key])
+    name = FIGURE_NAMES.source(key)  # the glossary is English here; `glossary_in_language` translates it
+    return Term(name[:1].upper() + name[1:], METRIC_DEFINITIONS.source(key) + ".", _DEFINED_WHERE[key])
 
 
 FIGURE_TERMS: tuple[Term, ...] = (

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.devices.figures import findings_per_device, gpu_title, metrics_per_device
 from overlapviz.core.findings.finding import Finding
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.lanes import gpus_of
 from overlapviz.core.trace.spans import Trace
 
-ALL_GPUS = "All GPUs"
+ALL_GPUS = N_("All GPUs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,7 @@ def gpu_options(trace: Trace) -> tuple[GpuOption, ...]:
     gpus = gpus_of(trace)
     if len(gpus) < 2:
         return ()
-    return (GpuOption(None, ALL_GPUS), *(GpuOption(device, gpu_title(trace.meta, device)) for device in gpus))
+    return (GpuOption(None, _(ALL_GPUS)), *(GpuOption(device, gpu_title(trace.meta, device)) for device in gpus))
 
 
 class GpuChoice:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from overlapviz.app.rank_processes import Progress, read_ranks
 from overlapviz.core.cancel import CancelToken
+from overlapviz.core.i18n import _
 from overlapviz.job.discovery import JobInputError, folder_traces
 from overlapviz.job.pool import RankResult, local_workers
 from overlapviz.job.reduce import JobSummary, reduce_job
@@ -57,7 +58,10 @@ def read_job_folder(folder: Path, cancel: CancelToken, progress: Progress, worke
     try:
         files = folder_traces(folder)
     except OSError as error:
-        raise JobInputError(f"{folder}: the folder cannot be read: {error.strerror or error}") from None
+        reason = error.strerror or error
+        raise JobInputError(
+            _("{folder}: the folder cannot be read: {reason}").format(folder=folder, reason=reason)
+        ) from None
     sources = rank_sources(files)
     progress(0, len(sources))
     results = map_with_progress(sources, cancel, progress, workers)

@@ -17,12 +17,13 @@ from overlapviz.backends import registry
 from overlapviz.backends.sim.backend import SimBackend
 from overlapviz.backends.sim.ops import kernel_cost
 from overlapviz.core.config import KernelKind, PipelineConfig
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.run_errors import BackendError
 from overlapviz.view.formatting import format_duration
 from overlapviz.view.kernel_time import KernelRate, kernel_work
 
-NO_KERNEL_WORK = "copies only: no kernel work"
-BEFORE_A_RUN = "kernel time per chunk: after the first run on this device"
+NO_KERNEL_WORK = N_("copies only: no kernel work")
+BEFORE_A_RUN = N_("kernel time per chunk: after the first run on this device")
 
 
 class Placement(Protocol):
@@ -53,9 +54,9 @@ class KernelTimeHint:
     def text(self, config: PipelineConfig, target: Placement | None) -> str:
         """``≈ 0.300 ms per chunk`` for `config` on `target`; what is known when the time is not."""
         if not config.has_kernel_work:
-            return NO_KERNEL_WORK
+            return _(NO_KERNEL_WORK)
         ns = None if target is None else self._kernel_ns(config, target)
-        return BEFORE_A_RUN if ns is None else f"\u2248 {format_duration(ns)} per chunk"
+        return _(BEFORE_A_RUN) if ns is None else _("\u2248 {duration} per chunk").format(duration=format_duration(ns))
 
     def _kernel_ns(self, config: PipelineConfig, target: Placement) -> float | None:
         if target.backend == "sim":

@@ -17,6 +17,7 @@ from overlapviz.app.ports import SettingsStore
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.run_errors import RunCancelled
 from overlapviz.lab.client import LabClient, LabError, LabUnreachable, new_client_id
 from overlapviz.lab.client_result import lab_run
@@ -24,9 +25,9 @@ from overlapviz.lab.client_wait import run_waiting
 from overlapviz.session import RunResult
 
 LAB_BACKEND = "lab"
-LAB_TARGET = RunTarget(LAB_BACKEND, "", "Lab GPU\u2026", simulated=False)
+LAB_TARGET = RunTarget(LAB_BACKEND, "", N_("Lab GPU\u2026"), simulated=False)
 URL_KEY, CODE_KEY, CLIENT_KEY = "lab/url", "lab/code", "lab/client"
-NOT_SET = "no lab server is set: choose Run \u25b8 Lab GPU\u2026 and give its address and your join code"
+NOT_SET = N_("no lab server is set: choose Run \u25b8 Lab GPU\u2026 and give its address and your join code")
 
 
 class LabNotReached(RunCancelled):
@@ -82,7 +83,7 @@ class LabConnection:
             None is set, or its address is no address.
         """
         if self.settings is None:
-            raise LabError(NOT_SET)
+            raise LabError(_(NOT_SET))
         return LabClient(self.settings.url, self.settings.code, self.client_id)
 
     def run_function(self, local: RunFunction) -> RunFunction:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from overlapviz.app.pair_run import SideRequest
 from overlapviz.app.run_targets import RunTarget
+from overlapviz.core.i18n import _, pgettext
 from overlapviz.presets import Preset
 
 
@@ -51,15 +52,19 @@ def _target_for(
     for target in targets:
         if (device is None or target.device == device) and wanted_backend in (None, target.backend):
             return target
-    what = f"the device {device!r}" if device else f"the {wanted_backend} backend"
-    raise LessonUnavailableError(f"This lesson runs on {what}, which is not available here.")
+    if device:
+        message = _("This lesson runs on the device {device}, which is not available here.").format(device=repr(device))
+    else:
+        message = _("This lesson runs on the {backend} backend, which is not available here.").format(
+            backend=wanted_backend
+        )
+    raise LessonUnavailableError(message)
 
 
 def _model_note(chosen: list[RunTarget], default: RunTarget | None) -> str:
     if default is None or default.simulated or all(not target.simulated for target in chosen):
         return ""
-    models = ", ".join(dict.fromkeys(target.title for target in chosen if target.simulated))
-    return (
-        f"Simulated: this lesson runs on the model ({models}), not on {default.title}, because it is"
-        " about that machine."
-    )
+    models = pgettext("list", ", ").join(dict.fromkeys(target.title for target in chosen if target.simulated))
+    return _(
+        "Simulated: this lesson runs on the model ({models}), not on {device}, because it is about that machine."
+    ).format(models=models, device=default.title)

@@ -10,6 +10,7 @@ from overlapviz.app.executor import RunFunction
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.config import HostMemory, PipelineConfig
+from overlapviz.core.i18n import _
 from overlapviz.session import RunResult
 from overlapviz.view.prepared import PreparedView, prepare_view
 
@@ -71,6 +72,6 @@ def pageable_vs_pinned(config: PipelineConfig, target: RunTarget) -> tuple[SideR
     A fresh output buffer is a pageable thing only: the pinned side drops it.
     """
     return (
-        SideRequest(config.replace(memory=HostMemory.PAGEABLE), target, "pageable"),
-        SideRequest(config.replace(memory=HostMemory.PINNED, fresh_output=False), target, "pinned"),
+        SideRequest(config.replace(memory=HostMemory.PAGEABLE), target, _("pageable")),
+        SideRequest(config.replace(memory=HostMemory.PINNED, fresh_output=False), target, _("pinned")),
     )

@@ -17,6 +17,7 @@ from overlapviz.app.controller import AppController
 from overlapviz.app.model import Pinned, Shown
 from overlapviz.app.pair_run import Side
 from overlapviz.core.cancel import CancelToken
+from overlapviz.core.i18n import _
 from overlapviz.view.formatting import format_duration
 from overlapviz.view.prepared import PreparedView
 from overlapviz.view.rank_overview import RankRow, pair_shifts
@@ -34,13 +35,16 @@ class RankPair:
     def title(self) -> str:
         """``Rank 0 (A) and rank 5 (B) on the job's clock``."""
         a, b = self.rows
-        return f"Rank {a.rank} (A) and rank {b.rank} (B) on the job's clock"
+        return _("Rank {a} (A) and rank {b} (B) on the job's clock").format(a=a.rank, b=b.rank)
 
     @property
     def notice(self) -> str:
         """What the status bar says: the title, and which side was drawn later by how much."""
         moved = [(row, shift) for row, shift in zip(self.rows, self.shifts_ns, strict=True) if shift]
-        later = "".join(f": rank {row.rank} drawn {format_duration(shift)} later" for row, shift in moved)
+        later = "".join(
+            _(": rank {rank} drawn {duration} later").format(rank=row.rank, duration=format_duration(shift))
+            for row, shift in moved
+        )
         return f"{self.title}{later}"
 
 
@@ -59,8 +63,8 @@ def show_rank_pair(controller: AppController, pair: RankPair) -> None:
     controller.runs.cancel()
     model.set_lesson(None)
     (row_a, row_b), (view_a, view_b) = pair.rows, pair.views
-    model.set_pinned(Pinned(Side(view_a, f"rank {row_a.rank}", Path(row_a.file)), pair.title))
-    model.set_shown(Shown(view_b, Path(row_b.file), f"rank {row_b.rank}"))
+    model.set_pinned(Pinned(Side(view_a, _("rank {rank}").format(rank=row_a.rank), Path(row_a.file)), pair.title))
+    model.set_shown(Shown(view_b, Path(row_b.file), _("rank {rank}").format(rank=row_b.rank)))
     model.set_controls_set_aside(True)
     controller.runs.messages.clear_error()
     controller.runs.messages.show_notice(pair.notice)

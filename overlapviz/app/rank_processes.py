@@ -18,6 +18,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from overlapviz.core.cancel import CancelToken
+from overlapviz.core.i18n import _, current_language, set_language
 from overlapviz.job.pool import RankResult
 from overlapviz.job.summary import RankProblem
 from overlapviz.job.worker import RankSource, summarise_file
@@ -43,12 +44,14 @@ def read_ranks(sources: Sequence[RankSource], count: int, cancel: CancelToken, p
         workers.stop()
 
 
-def _work(slot: int, reading: Any, tasks: Any, results: Any) -> None:
+def _work(slot: int, reading: Any, tasks: Any, results: Any, language: str) -> None:
     """A worker's life: each (index, source) from `tasks` summarised into `results`, until a None.
 
     The rank begun is written to shared memory at once (`reading[slot]`), not sent through a
-    queue whose buffered messages a killed process would take with it.
+    queue whose buffered messages a killed process would take with it. A spawned process starts
+    in English: it speaks the window's `language`, so that a rank's problem reads as the rest.
     """
+    set_language(language)
     for index, source in iter(tasks.get, None):
         reading[slot] = index
         results.put((index, summarise_file(source)))
@@ -83,7 +86,7 @@ class _Workers:
     def stop(self) -> None:
         """Let the workers go once all is read; terminate them where not (a cancelled read)."""
         unfinished = len(self._done) < len(self._sources)
-        for _ in self._processes:
+        for _slot in self._processes:
             self._tasks.put(None)
         for process in self._processes.values():
             if unfinished:
@@ -97,7 +100,8 @@ class _Workers:
             channel.cancel_join_thread()  # what a terminated worker left unread is not waited for
 
     def _start(self, slot: int) -> None:
-        process = _SPAWN.Process(target=_work, args=(slot, self._reading, self._tasks, self._results), daemon=True)
+        args = (slot, self._reading, self._tasks, self._results, current_language())
+        process = _SPAWN.Process(target=_work, args=args, daemon=True)
         process.start()
         self._processes[slot] = process
 
@@ -118,7 +122,9 @@ class _Workers:
             index = int(self._reading[slot])
             if index >= 0 and index not in self._done:
                 path = self._sources[index].path
-                self._done[index] = RankProblem(path, f"{path}: the worker reading it stopped ({_why(process)})")
+                self._done[index] = RankProblem(
+                    path, _("{file}: the worker reading it stopped ({why})").format(file=path, why=_why(process))
+                )
             if len(self._done) < len(self._sources):
                 self._start(slot)
             else:
@@ -128,5 +134,5 @@ class _Workers:
 def _why(process: BaseProcess) -> str:
     code = process.exitcode
     if code == -9:
-        return "killed, perhaps for want of memory"
-    return f"exit code {code}"
+        return _("killed, perhaps for want of memory")
+    return _("exit code {code}").format(code=code)

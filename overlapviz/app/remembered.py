@@ -17,6 +17,7 @@ from overlapviz.app.model import AppModel, CompareAxis
 from overlapviz.app.ports import SettingsStore
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.core.config import ConfigError, PipelineConfig
+from overlapviz.core.i18n import N_, _, pgettext
 
 CONFIG_KEY = "controls/config"
 TARGET_KEY = "controls/target"
@@ -31,13 +32,13 @@ KEYS = (CONFIG_KEY, TARGET_KEY, LIVE_KEY, EXPLANATIONS_KEY, AXIS_KEY, THEME_KEY,
 LENIENT = (THEME_KEY, TEXT_SCALE_KEY)
 TRUE, FALSE = "true", "false"
 WHAT = {  # each key's fact, as a note of what was dropped names it
-    CONFIG_KEY: "the pipeline's settings",
-    TARGET_KEY: "the device",
-    LIVE_KEY: "live mode",
-    EXPLANATIONS_KEY: "the callouts switch",
-    AXIS_KEY: "the comparison's axis",
-    THEME_KEY: "the theme",
-    TEXT_SCALE_KEY: "the text size",
+    CONFIG_KEY: N_("the pipeline's settings"),
+    TARGET_KEY: N_("the device"),
+    LIVE_KEY: N_("live mode"),
+    EXPLANATIONS_KEY: N_("the callouts switch"),
+    AXIS_KEY: N_("the comparison's axis"),
+    THEME_KEY: N_("the theme"),
+    TEXT_SCALE_KEY: N_("the text size"),
 }
 
 
@@ -101,7 +102,7 @@ def restore(model: AppModel, store: SettingsStore, targets: list[RunTarget]) -> 
         if value is not None:
             put(value)
         elif kept and key not in LENIENT:
-            dropped.append(f"{WHAT[key]} ({kept})" if key == TARGET_KEY else WHAT[key])
+            dropped.append(f"{_(WHAT[key])} ({kept})" if key == TARGET_KEY else _(WHAT[key]))
             store.remove(key)
     return dropped_note(dropped)
 
@@ -110,7 +111,9 @@ def dropped_note(dropped: list[str]) -> str | None:
     """What the window says of the remembered settings that could not be used (None: none)."""
     if not dropped:
         return None
-    return f"Remembered from last time but no longer usable, so the defaults are used: {', '.join(dropped)}."
+    return _("Remembered from last time but no longer usable, so the defaults are used: {settings}.").format(
+        settings=pgettext("list", ", ").join(dropped)
+    )
 
 
 def remember(model: AppModel, store: SettingsStore) -> None:

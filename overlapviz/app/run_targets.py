@@ -6,17 +6,27 @@ import os
 from dataclasses import dataclass
 
 from overlapviz.backends.registry import BACKEND_ENV, load_backend, probe_backends
+from overlapviz.core.i18n import _
 from overlapviz.core.run_errors import BackendError
 
 
 @dataclass(frozen=True, slots=True)
 class RunTarget:
-    """One backend and one of its devices."""
+    """One backend and one of its devices, and the title "Run on" gives it.
+
+    `words` is the title as made: a device's name with what it is (`target_title`), or words of
+    the app's own marked with `N_`, so that `title` says them in the language active when shown.
+    """
 
     backend: str
     device: str
-    title: str
+    words: str
     simulated: bool
+
+    @property
+    def title(self) -> str:
+        """The target's title in the active language."""
+        return _(self.words) if self.words else ""  # gettext's "" is the catalogue's header
 
 
 def available_targets() -> list[RunTarget]:
@@ -38,8 +48,8 @@ def available_targets() -> list[RunTarget]:
 def target_title(name: str, backend: str, simulated: bool) -> str:
     """``NVIDIA H200 (real GPU, cupy)`` or ``Tesla C1060 (model)``: real or simulated, always said."""
     if not simulated:
-        return f"{name} (real GPU, {backend})"
-    return name if "(model)" in name or "simulated" in name.lower() else f"{name} (model)"
+        return _("{name} (real GPU, {backend})").format(name=name, backend=backend)
+    return name if "(model)" in name or "simulated" in name.lower() else _("{name} (model)").format(name=name)
 
 
 def default_target(targets: list[RunTarget]) -> RunTarget | None:

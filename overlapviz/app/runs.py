@@ -20,10 +20,11 @@ from overlapviz.app.ports import Messages
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.undo import UndoHistory
 from overlapviz.core.config import PipelineConfig
+from overlapviz.core.i18n import N_, _
 from overlapviz.view.prepared import PreparedView
 
 T = TypeVar("T")
-NO_BACKEND = "No backend can run here: see `overlapviz devices` for why."
+NO_BACKEND = N_("No backend can run here: see `overlapviz devices` for why.")  # said with `_` where shown
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Runs:
         """Run the model's config on its target, superseding any run in flight; False: nothing can run."""
         target = self.model.target
         if target is None:
-            self.messages.show_error(NO_BACKEND)
+            self.messages.show_error(_(NO_BACKEND))
             return False
         self.submit(run_job(self._run_function, self.model.config, target.backend, target.device), self._on_run)
         return True
@@ -130,7 +131,7 @@ class Runs:
 
     def _finish(self, outcome: Outcome[T], done: Callable[[T], None]) -> None:
         if outcome.error is not None:
-            self.messages.show_error(f"The run did not complete: {outcome.error}")
+            self.messages.show_error(_("The run did not complete: {error}").format(error=outcome.error))
         elif outcome.result is not None:
             self.messages.clear_error()
             done(outcome.result)

@@ -20,6 +20,7 @@ from overlapviz.core.analysis.time_window import (
 )
 from overlapviz.core.analysis.time_window_names import range_names, range_window
 from overlapviz.core.cancel import CancelToken
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.spans import Trace
 from overlapviz.view.formatting import format_duration
 from overlapviz.view.prepared import PreparedView, prepare_trace
@@ -78,7 +79,8 @@ def text_window(trace: Trace, text: str) -> TimeWindow:
     except WindowError as error:
         if ":" not in text:
             raise
-        raise WindowError(f"{text[:40]!r} is not START:END in ms (e.g. 2:4.5 or 10:); as a name: {error}") from None
+        message = _("{text} is not START:END in ms (e.g. 2:4.5 or 10:); as a name: {error}")
+        raise WindowError(message.format(text=repr(text[:40]), error=error)) from None
 
 
 def pair_range_windows(a: Trace, b: Trace, name: str) -> tuple[TimeWindow | None, TimeWindow | None]:
@@ -91,7 +93,7 @@ def pair_range_windows(a: Trace, b: Trace, name: str) -> tuple[TimeWindow | None
     """
     windows = tuple(_range_or_none(trace, name) for trace in (a, b))
     if windows == (None, None):
-        raise WindowError(f"neither A nor B has a range named {name[:80]!r}")
+        raise WindowError(_("neither A nor B has a range named {name}").format(name=repr(name[:80])))
     return windows[0], windows[1]
 
 
@@ -108,7 +110,9 @@ def lacking_note(windows: tuple[TimeWindow | None, TimeWindow | None], name: str
     if not lacking:
         return ""
     side = lacking[0]
-    return f"{side} has no range named {name[:80]!r}: {side}'s figures are of its whole run"
+    return _("{side} has no range named {name}: {side}'s figures are of its whole run").format(
+        side=side, name=repr(name[:80])
+    )
 
 
 def span_window(t0_ms: float, t1_ms: float) -> TimeWindow:
@@ -121,7 +125,7 @@ def span_window(t0_ms: float, t1_ms: float) -> TimeWindow:
     """
     start, end = sorted((max(round(t0_ms * NS_PER_MS), 0), max(round(t1_ms * NS_PER_MS), 0)))
     if end <= start:
-        raise WindowError("the time span is empty: zoom the timeline to the part you want first")
+        raise WindowError(_("the time span is empty: zoom the timeline to the part you want first"))
     return TimeWindow(Window(start, end))
 
 
@@ -169,10 +173,10 @@ def window_status(b: TimeWindow | None, a: TimeWindow | None = None, *, comparin
     Empty when the figures are of the whole run (of both runs, when comparing).
     """
     if not comparing:
-        return "" if b is None else f"Window: {b.describe()}"
+        return "" if b is None else _("Window: {window}").format(window=b.describe())
     if a is None and b is None:
         return ""
     if a == b and b is not None:
-        return f"Window (A and B): {b.describe()}"
-    sides = zip(SIDES, (a, b), strict=True)
-    return "Window: " + "; ".join(f"{side} {window.describe() if window else 'whole run'}" for side, window in sides)
+        return _("Window (A and B): {window}").format(window=b.describe())
+    a_text, b_text = (window.describe() if window else _("whole run") for window in (a, b))
+    return _("Window: A {a}; B {b}").format(a=a_text, b=b_text)

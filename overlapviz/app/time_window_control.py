@@ -27,10 +27,11 @@ from overlapviz.app.time_window import (
 )
 from overlapviz.core.analysis.time_window import WindowError
 from overlapviz.core.cancel import CancelToken
+from overlapviz.core.i18n import N_, _
 from overlapviz.view.prepared import PreparedView
 
 _Asked = tuple[int, Pinned | None, Shown | None]  # which window was asked for, and of what pair
-NOTHING_ON_SHOW = "There is no run to cut to a time window yet: run the pipeline or open a trace first."
+NOTHING_ON_SHOW = N_("There is no run to cut to a time window yet: run the pipeline or open a trace first.")
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class Windowing:
                 return self._cut(shown, named_window(_whole(shown).trace, name))
             windows = pair_range_windows(pinned.lined_up.trace, _whole(shown).trace, name)
         except WindowError as error:
-            self._runs.messages.show_error(f"Time window: {error}")
+            self._runs.messages.show_error(_("Time window: {error}").format(error=error))
             return False
         note = lacking_note(windows, name)
         if note:
@@ -78,7 +79,7 @@ class Windowing:
         try:
             window = span_window(t0_ms, t1_ms)
         except WindowError as error:
-            self._runs.messages.show_error(f"Time window: {error}")
+            self._runs.messages.show_error(_("Time window: {error}").format(error=error))
             return False
         pinned = self._model.pinned
         if pinned is None:
@@ -97,7 +98,7 @@ class Windowing:
     def _shown_or_say(self) -> Shown | None:
         shown = self._model.shown
         if shown is None:
-            self._runs.messages.show_error(NOTHING_ON_SHOW)
+            self._runs.messages.show_error(_(NOTHING_ON_SHOW))
         return shown
 
     def _cut(self, shown: Shown, window: TimeWindow) -> bool:
@@ -108,7 +109,7 @@ class Windowing:
             try:
                 view = window_view(whole, window, cancel)
             except WindowError as error:  # no span in it: words, not a failed run
-                return f"Time window: {error}"
+                return _("Time window: {error}").format(error=error)
             return dataclasses.replace(shown, view=view, window=window, whole=whole)
 
         self._runs.submit(job, lambda cut: self._on_cut(asked, cut))
@@ -142,7 +143,7 @@ class Windowing:
                 try:
                     cuts.append(None if window is None else window_view(whole, window, cancel))
                 except WindowError as error:  # the window holds nothing of this side
-                    return f"Time window: {side}: {error}"
+                    return _("Time window: {side}: {error}").format(side=side, error=error)
             return _PairCut(cuts[0], cuts[1])
 
         self._runs.submit(job, lambda cut: self._on_pair_cut(asked, windows, cut))

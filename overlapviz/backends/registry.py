@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from overlapviz.backends.base import Backend
 from overlapviz.backends.sim.profile import ProfileError, load_profile
 from overlapviz.backends.sim.profile_files import is_profile_path
+from overlapviz.core.i18n import _
 from overlapviz.core.run_errors import BackendError
 
 BACKEND_NAMES = ("cupy", "sim")
@@ -34,14 +35,17 @@ class BackendStatus:
 def load_backend(name: str) -> Backend:
     """The backend called `name`, created once per process; `BackendError` says why not."""
     if name not in _MODULES:
-        raise BackendError(f"unknown backend {name!r}; choose one of: auto, {', '.join(BACKEND_NAMES)}")
+        names = ", ".join(("auto", *BACKEND_NAMES))
+        raise BackendError(_("unknown backend {name}; choose one of: {names}").format(name=repr(name), names=names))
     if name not in _loaded:
         if name == "cupy" and importlib.util.find_spec("cupy") is None:
-            raise BackendError("CuPy is not installed (install overlapviz[cuda12] or overlapviz[cuda13])")
+            raise BackendError(_("CuPy is not installed (install overlapviz[cuda12] or overlapviz[cuda13])"))
         try:
             module = importlib.import_module(_MODULES[name])
         except ImportError as error:
-            raise BackendError(f"the {name} backend cannot be loaded: {error}") from error
+            raise BackendError(
+                _("the {name} backend cannot be loaded: {error}").format(name=name, error=error)
+            ) from error
         _loaded[name] = module.create_backend()
     return _loaded[name]
 
@@ -76,7 +80,7 @@ def probe_backends() -> list[BackendStatus]:
         try:
             backend = load_backend(name)
             usable = bool(backend.devices())
-            reason = "ready" if usable else "no device found"
+            reason = _("ready") if usable else _("no device found")
         except BackendError as error:
             usable, reason = False, str(error)
         statuses.append(BackendStatus(name, usable, reason))
@@ -92,4 +96,4 @@ def resolve_backend(name: str = "auto") -> Backend:
     for status in probe_backends():
         if status.usable:
             return load_backend(status.name)
-    raise BackendError("no backend is usable")  # the model always is, so this means a broken install
+    raise BackendError(_("no backend is usable"))  # the model always is, so this means a broken install

@@ -15,9 +15,9 @@ from typing import Any
 
 from overlapviz.backends import registry
 from overlapviz.commands.errors import EXIT_FAILED, UsageError
-from overlapviz.core.i18n import N_, _
-from overlapviz.core.i18n.text_width import ljust
-from overlapviz.exercises import Exercise, ExerciseError, get_exercise, load_exercises
+from overlapviz.core.i18n import N_, _, pgettext
+from overlapviz.core.i18n.text_width import display_width, ljust
+from overlapviz.exercises import Exercise, ExerciseError, ExerciseKind, get_exercise, load_exercises
 from overlapviz.exercises.grading import Grade, check_answer, check_settings, read_settings
 from overlapviz.run_report import labelled
 
@@ -61,18 +61,33 @@ def add_exercises(commands: Any) -> None:
 
 
 def exercises_command(args: argparse.Namespace) -> int:
-    """Print one exercise per line: its name, its kind, its title."""
+    """Print one exercise per line: its name, its kind, its title (the columns padded by display width)."""
     found = _exercise_errors_as_usage(load_exercises)
-    width = max((len(name) for name in found), default=0)
-    for name, exercise in found.items():
-        print(f"{name:<{width}}  {exercise.kind:<9}  {exercise.title}")
+    rows = [(name, kind_words(exercise.kind), exercise.title) for name, exercise in found.items()]
+    widths = [max((display_width(row[column]) for row in rows), default=0) for column in (0, 1)]
+    for name, kind, title in rows:
+        print(f"{ljust(name, widths[0])}  {ljust(kind, widths[1])}  {title}")
     return 0
+
+
+def kind_words(kind: ExerciseKind) -> str:
+    """An exercise's kind as the listing names it, in the active language."""
+    # Translators: an exercise's kind in `overlapviz exercises`: predict (then run), challenge, quiz
+    words = {
+        ExerciseKind.PREDICT: pgettext("exercise kind", "predict"),
+        ExerciseKind.CHALLENGE: pgettext("exercise kind", "challenge"),
+        ExerciseKind.QUIZ: pgettext("exercise kind", "quiz"),
+    }
+    return words[kind]
 
 
 def show_command(args: argparse.Namespace) -> int:
     """Print the exercise's title, question, choices and hints."""
     exercise: Exercise = _exercise_errors_as_usage(lambda: get_exercise(args.name))
-    lines = [f"{exercise.name}: {exercise.title} ({exercise.kind})", *textwrap.wrap(exercise.question, 88)]
+    heading = _("{name}: {title} ({kind})").format(
+        name=exercise.name, title=exercise.title, kind=kind_words(exercise.kind)
+    )
+    lines = [heading, *textwrap.wrap(exercise.question, 88)]
     lines += [f"  {choice.key:<14} {choice.text}" for choice in exercise.choices]
     lines += [labelled(_("goal"), "{goal}", goal=goal.describe()) for goal in exercise.goals]
     lines += [labelled(_("limit"), "{limit}", limit=limit.describe()) for limit in exercise.limits]

@@ -12,16 +12,19 @@ from typing import Any
 from overlapviz.commands.errors import UsageError
 from overlapviz.commands.outputs import check_writable
 from overlapviz.core.config.cli_flags import count_argument as count
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.spans import Trace
 
 PICTURE_SUFFIXES = (".png", ".svg")  # the formats a picture is written in, told by the name's ending
-PICTURE_FORMATS_HELP = "The name must end in .png (PNG) or .svg (SVG); any other ending is refused."
+PICTURE_FORMATS_HELP = N_("The name must end in .png (PNG) or .svg (SVG); any other ending is refused.")
 
 
 def add_picture_options(group: Any) -> None:
     """Add ``--width`` and ``--theme`` to a command's parser (or group) that draws a picture."""
-    group.add_argument("--width", type=count, default=1920, metavar="W", help="picture width in pixels (default 1920)")
-    group.add_argument("--theme", default="light", metavar="THEME", help="light, dark or projector (default light)")
+    group.add_argument(
+        "--width", type=count, default=1920, metavar="W", help=_("picture width in pixels (default 1920)")
+    )
+    group.add_argument("--theme", default="light", metavar="THEME", help=_("light, dark or projector (default light)"))
 
 
 def check_picture(path: Path, width: int, theme: str, flag: str) -> None:
@@ -33,8 +36,11 @@ def check_picture(path: Path, width: int, theme: str, flag: str) -> None:
         raise UsageError(f"--width/--theme: {error}") from None
     check_writable(path)
     if path.suffix.lower() not in PICTURE_SUFFIXES:
-        ending = f"not {path.suffix}" if path.suffix else "not a name without one"
-        raise UsageError(f"{flag} {path}: a picture is written as .png or .svg, {ending}")
+        if path.suffix:
+            message = _("{flag} {path}: a picture is written as .png or .svg, not {suffix}")
+        else:
+            message = _("{flag} {path}: a picture is written as .png or .svg, not a name without one")
+        raise UsageError(message.format(flag=flag, path=path, suffix=path.suffix))
 
 
 def draw(traces: list[Trace], labels: list[str], path: Path, width: int, theme: str, title: str = "") -> Path:
@@ -50,7 +56,7 @@ def draw(traces: list[Trace], labels: list[str], path: Path, width: int, theme: 
             return Path(render.render_comparison_svg(traces, labels, path, theme=theme, title=title))
         return Path(render.render_comparison_png(traces, labels, path, width=width, theme=theme, title=title))
     except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+        raise UsageError(_("cannot write {path}: {error}").format(path=path, error=error.strerror or error)) from None
 
 
 def render_module() -> Any:
@@ -58,6 +64,7 @@ def render_module() -> Any:
     try:
         from overlapviz._qt import render
     except ImportError as error:
-        raise UsageError(f"pictures need the desktop app's libraries, which this build lacks ({error})") from None
+        message = _("pictures need the desktop app's libraries, which this build lacks ({error})")
+        raise UsageError(message.format(error=error)) from None
     render.quiet_platform_notes()
     return render

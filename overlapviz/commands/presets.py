@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from overlapviz.core.i18n import _
+from overlapviz.core.i18n.text_width import display_width, ljust
 from overlapviz.presets import lessons, load_presets
 
 
@@ -21,12 +22,12 @@ def presets_command(args: argparse.Namespace) -> int:
     """Print one preset per line: its name, then its title (or the lessons, numbered, in order)."""
     if args.lessons:
         ordered = lessons()
-        width = max((len(preset.name) for preset in ordered), default=0)
+        width = max((display_width(preset.name) for preset in ordered), default=0)
         for preset in ordered:
-            print(f"{preset.lesson:>2}  {preset.name:<{width}}  {preset.title}")
+            print(f"{preset.lesson:>2}  {ljust(preset.name, width)}  {preset.title}")
         return 0
     presets = load_presets()
-    width = max((len(name) for name in presets), default=0)
+    width = max((display_width(name) for name in presets), default=0)
     for name, preset in presets.items():
-        print(f"{name:<{width}}  {preset.title}")
+        print(f"{ljust(name, width)}  {preset.title}")
     return 0

@@ -38,7 +38,7 @@ def add_render(commands: Any) -> None:
     render = commands.add_parser(
         "render",
         help=_("draw a trace file (overlapviz, PyTorch profiler or Nsight Systems) to a PNG or SVG"),
-        description=_(_RENDER_HELP).format(formats=PICTURE_FORMATS_HELP),
+        description=_(_RENDER_HELP).format(formats=_(PICTURE_FORMATS_HELP)),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     render.set_defaults(command=render_command)

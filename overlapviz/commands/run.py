@@ -28,16 +28,18 @@ from overlapviz.core.config import (
     format_size,
 )
 from overlapviz.core.config.cli_flags import FLAG_FIELDS, add_pipeline_flags, reason
+from overlapviz.core.i18n import N_, _
 from overlapviz.presets import Preset, get_preset
-from overlapviz.run_report import figures_help, json_run, summary_lines
+from overlapviz.run_report import figures_help, json_run, labelled, summary_lines
 from overlapviz.session import RunResult, find_backend, run_on
 
-_RUN_HELP = f"""\
+# Formatted as every translated text is, so its literal braces are doubled.
+_RUN_HELP = N_("""\
 Run the pipeline once and print its metrics and findings.
 
 Settings not given take the preset's values with --preset, else the defaults:
-{format_size(DEFAULT_SIZE_BYTES)}, {DEFAULT_CHUNKS} chunks, {DEFAULT_STREAMS} streams, pinned, depth, nonblocking,
-fma kernel with {DEFAULT_ITERS} iterations, backend auto (the real GPU if usable, else the model).
+{size}, {chunks} chunks, {streams} streams, pinned, depth, nonblocking,
+fma kernel with {iters} iterations, backend auto (the real GPU if usable, else the model).
 Flags given next to --preset override the preset's values.
 
 A preset that compares two pipelines runs both (each on its own device when the preset
@@ -47,34 +49,42 @@ write one file per run, named FILE-a.json and FILE-b.json (likewise for CSV); --
 both in one picture, A above B on one time axis.
 
 The figures, each 0-100 % where it is a share:
-{figures_help()}
-"""
+{figures}
+""")
+
+
+def _run_help() -> str:
+    """The run command's description in the active language, the defaults and the figures filled in."""
+    return _(_RUN_HELP).format(
+        size=format_size(DEFAULT_SIZE_BYTES), chunks=DEFAULT_CHUNKS, streams=DEFAULT_STREAMS, iters=DEFAULT_ITERS,
+        figures=figures_help(),
+    )  # fmt: skip
 
 
 def add_run(commands: Any) -> None:
     """Add ``overlapviz run``."""
     run = commands.add_parser(
         "run",
-        help="run the pipeline once and print its metrics and findings",
-        description=_RUN_HELP,
+        help=_("run the pipeline once and print its metrics and findings"),
+        description=_run_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.set_defaults(command=run_command)
-    where = run.add_argument_group("where to run")
-    where.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), help="default: auto")
-    where.add_argument("--device", metavar="PROFILE", help="a simulated profile or a GPU (see 'overlapviz devices')")
-    where.add_argument("--preset", metavar="NAME", help="start from a preset (see 'overlapviz presets')")
+    where = run.add_argument_group(_("where to run"))
+    where.add_argument("--backend", choices=("auto", *registry.BACKEND_NAMES), help=_("default: auto"))
+    where.add_argument("--device", metavar="PROFILE", help=_("a simulated profile or a GPU (see 'overlapviz devices')"))
+    where.add_argument("--preset", metavar="NAME", help=_("start from a preset (see 'overlapviz presets')"))
     add_server_options(where)
     add_pipeline_flags(run)
-    output = run.add_argument_group("output")
-    output.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
+    output = run.add_argument_group(_("output"))
+    output.add_argument("--json", action="store_true", help=_("print one JSON object instead of the summary"))
     output.add_argument("--trace", type=Path, metavar="FILE.json",
-                        help="write the trace as Chrome trace JSON (for Perfetto), or as columns, which open"
-                        " in a fraction of the time, when FILE ends in .ovz")
-    output.add_argument("--csv", type=Path, metavar="FILE", help="write the spans as CSV")
+                        help=_("write the trace as Chrome trace JSON (for Perfetto), or as columns, which open"
+                               " in a fraction of the time, when FILE ends in .ovz"))
+    output.add_argument("--csv", type=Path, metavar="FILE", help=_("write the spans as CSV"))
     output.add_argument("--png", type=Path, metavar="FILE.png",
-                        help="draw the timeline (both, for a comparison preset) as the app exports it, to FILE.png"
-                        " or FILE.svg (any other ending is refused)")
+                        help=_("draw the timeline (both, for a comparison preset) as the app exports it, to FILE.png"
+                               " or FILE.svg (any other ending is refused)"))
     _add_picture_options(output)
 
 
@@ -141,10 +151,11 @@ def _text_report(
 ) -> str:
     lines: list[str] = []
     if preset is not None:
-        lines += [f"preset     {preset.name}: {preset.title}", *textwrap.wrap(preset.text, 88), ""]
+        preset_line = labelled(_("preset"), "{name}: {title}", name=preset.name, title=preset.title)
+        lines += [preset_line, *textwrap.wrap(preset.text, 88), ""]
     for index, (config, label, result) in enumerate(zip(configs, labels, results, strict=True)):
         if len(configs) > 1:
             lines += [""] * (index > 0) + [f"== {'AB'[index]}: {label} =="]
         lines += summary_lines(config, result)
-    lines += [f"wrote      {path}" for path in written]
+    lines += [labelled(_("wrote"), "{path}", path=str(path)) for path in written]
     return "\n".join(lines)

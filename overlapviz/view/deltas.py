@@ -6,7 +6,8 @@ import html
 from dataclasses import dataclass
 
 from overlapviz.core.analysis.metrics import Metrics
-from overlapviz.core.number_text import count_text
+from overlapviz.core.i18n import N_, _, ncount
+from overlapviz.core.number_text import fixed
 from overlapviz.view.formatting import (
     NO_COMMUNICATION,
     NO_COPIES,
@@ -18,9 +19,9 @@ from overlapviz.view.formatting import (
 from overlapviz.view.unit_text import elide_middle, unbreakable
 
 MINUS = "\u2212"
-SAME = "same"
+SAME = N_("same")
 DASH = "\u2014"  # a figure one side lacks, and its change
-CHANGE_TITLE = "B vs A"
+CHANGE_TITLE = N_("B vs A")
 NAME_LIMIT = 40  # characters of a side's name in the window's table: a long file name would widen every row
 
 
@@ -43,24 +44,27 @@ def delta_rows(a: Metrics, b: Metrics) -> list[DeltaRow]:
     """
     communicates = a.comm_hidden_pct is not None or b.comm_hidden_pct is not None
     return [
-        DeltaRow("Makespan", format_duration(a.makespan_ns), format_duration(b.makespan_ns),
+        DeltaRow(_("Makespan"), format_duration(a.makespan_ns), format_duration(b.makespan_ns),
                  _time_change(a.makespan_ns, b.makespan_ns)),
-        _share_row("Copy time hidden", a.copy_hidden_pct, b.copy_hidden_pct, NO_COPIES),
-        *([_share_row("Communication hidden", a.comm_hidden_pct, b.comm_hidden_pct, NO_COMMUNICATION)]
+        _share_row(_("Copy time hidden"), a.copy_hidden_pct, b.copy_hidden_pct, NO_COPIES),
+        *([_share_row(_("Communication hidden"), a.comm_hidden_pct, b.comm_hidden_pct, NO_COMMUNICATION)]
           if communicates else []),
-        _share_row("Engines busy together", a.engines_together_pct, b.engines_together_pct),
-        _share_row("Efficiency", a.efficiency_pct, b.efficiency_pct),
-        DeltaRow("Time saved", _saved(a), _saved(b), _signed_duration(b.time_saved_ns - a.time_saved_ns)),
-        DeltaRow("Wall", format_duration(a.wall_ns), format_duration(b.wall_ns), _time_change(a.wall_ns, b.wall_ns)),
-        DeltaRow("Host blocked", _blocked(a), _blocked(b), _signed_duration(b.host_blocked_ns - a.host_blocked_ns)),
-        *(_bandwidth_row(title, a.bandwidth_gbps.get(key), b.bandwidth_gbps.get(key))
-          for key, title in (("h2d", "H2D bandwidth"), ("d2h", "D2H bandwidth"))),
+        _share_row(_("Engines busy together"), a.engines_together_pct, b.engines_together_pct),
+        _share_row(_("Efficiency"), a.efficiency_pct, b.efficiency_pct),
+        DeltaRow(_("Time saved"), _saved(a), _saved(b), _signed_duration(b.time_saved_ns - a.time_saved_ns)),
+        DeltaRow(_("Wall"), format_duration(a.wall_ns), format_duration(b.wall_ns), _time_change(a.wall_ns, b.wall_ns)),
+        DeltaRow(_("Host blocked"), _blocked(a), _blocked(b), _signed_duration(b.host_blocked_ns - a.host_blocked_ns)),
+        *(_bandwidth_row(_(title), a.bandwidth_gbps.get(key), b.bandwidth_gbps.get(key))
+          for key, title in (("h2d", N_("H2D bandwidth")), ("d2h", N_("D2H bandwidth")))),
     ]  # fmt: skip
 
 
 def delta_line(rows: list[DeltaRow]) -> str:
     """The rows as one line: ``Makespan 67.4 ms → 5.93 ms (−61.4 ms, 11.4× faster) · ...``."""
-    return "  \u00b7  ".join(f"{row.name} {row.a} \u2192 {row.b} ({row.change})" for row in rows)
+    return "  \u00b7  ".join(
+        _("{figure} {a} \u2192 {b} ({change})").format(figure=row.name, a=row.a, b=row.b, change=row.change)
+        for row in rows
+    )
 
 
 def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B"), name_limit: int | None = None) -> str:
@@ -75,7 +79,7 @@ def delta_html(rows: list[DeltaRow], labels: tuple[str, str] = ("A", "B"), name_
     head = "<tr><td></td>" + "".join(title_cell.format(html.escape(r.name)) for r in rows) + "</tr>"
     lines = [head]
     for title, values in ((labels[0], [r.a for r in rows]), (labels[1], [r.b for r in rows]),
-                          (CHANGE_TITLE, [r.change for r in rows])):  # fmt: skip
+                          (_(CHANGE_TITLE), [r.change for r in rows])):  # fmt: skip
         body = "".join(cell.format(_keep_together(value)) for value in values)
         name = title if name_limit is None else elide_middle(title, name_limit)
         lines.append(f"<tr>{title_cell.format(html.escape(name))}{body}</tr>")
@@ -97,15 +101,15 @@ def _keep_together(value: str) -> str:
 
 def _time_change(a_ns: int, b_ns: int) -> str:
     if a_ns == b_ns or a_ns <= 0 or b_ns <= 0:
-        return SAME if a_ns == b_ns else _signed_duration(b_ns - a_ns)
+        return _(SAME) if a_ns == b_ns else _signed_duration(b_ns - a_ns)
     ratio = a_ns / b_ns if b_ns < a_ns else b_ns / a_ns
-    how = "faster" if b_ns < a_ns else "slower"
-    return f"{_signed_duration(b_ns - a_ns)}, {ratio:.{1 if ratio < 100 else 0}f}\u00d7 {how}"
+    said = _("{change}, {ratio}\u00d7 faster") if b_ns < a_ns else _("{change}, {ratio}\u00d7 slower")
+    return said.format(change=_signed_duration(b_ns - a_ns), ratio=fixed(ratio, 1 if ratio < 100 else 0))
 
 
 def _signed_duration(diff_ns: int) -> str:
     if diff_ns == 0:
-        return SAME
+        return _(SAME)
     sign = "+" if diff_ns > 0 else MINUS
     return f"{sign}{format_duration(abs(diff_ns))}"
 
@@ -115,8 +119,10 @@ def _points_change(a: float | None, b: float | None) -> str:
         return DASH
     diff = round(b) - round(a)  # the change between the shares as shown
     if diff == 0:
-        return SAME
-    return f"{'+' if diff > 0 else MINUS}{count_text(abs(diff), 'point')}"
+        return _(SAME)
+    # Translators: a change between two shares in percentage points, as in "+12 points"
+    points = ncount("{count} point", "{count} points", abs(diff))
+    return f"{'+' if diff > 0 else MINUS}{points}"
 
 
 def _share_row(title: str, a: float | None, b: float | None, missing: str = DASH) -> DeltaRow:
@@ -128,14 +134,14 @@ def _saved(metrics: Metrics) -> str:
 
 
 def _blocked(metrics: Metrics) -> str:
-    return format_duration(metrics.host_blocked_ns) if metrics.host_blocked_ns else "none"
+    return format_duration(metrics.host_blocked_ns) if metrics.host_blocked_ns else _("none")
 
 
 def _bandwidth_row(title: str, a: float | None, b: float | None) -> DeltaRow:
     if a is None or b is None or a <= 0:
         change = DASH
     elif abs(b - a) < 0.05:
-        change = SAME
+        change = _(SAME)
     else:
         change = f"{'+' if b > a else MINUS}{format_bandwidth(abs(b - a))}, \u00d7{b / a:.2g}"
     return DeltaRow(title, format_bandwidth(a), format_bandwidth(b), change)

@@ -12,12 +12,13 @@ from overlapviz.core.analysis.metrics import Metrics
 from overlapviz.core.analysis.migrations import NO_COPIES as NO_COPIES  # the copy time hidden of a run without copies
 from overlapviz.core.analysis.migrations import no_copies_text
 from overlapviz.core.config import format_size
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.number_text import NS_PER_MS, duration_text, fixed, rate_text
 
 __all__ = ["NS_PER_MS", "format_bandwidth", "format_bytes", "format_duration", "format_percent", "format_time_saved"]
 
-NO_COMMUNICATION = "no communication"  # the communication hidden of a run without any
-UNKNOWN_RATE = "unknown"  # the bandwidth of copies whose bytes the trace does not record
+NO_COMMUNICATION = N_("no communication")  # the communication hidden of a run without any
+UNKNOWN_RATE = N_("unknown")  # the bandwidth of copies whose bytes the trace does not record
 
 
 def format_duration(ns: float) -> str:
@@ -36,7 +37,7 @@ def direction_bandwidth_text(metrics: Metrics, key: str) -> str:
     """A copy direction's rate (``h2d``, ``d2h``); ``unknown`` where it copied but the trace records no bytes."""
     rate = metrics.bandwidth_gbps.get(key)
     if rate is None and metrics.busy_ns.get(key, 0) > 0:
-        return UNKNOWN_RATE
+        return _(UNKNOWN_RATE)
     return format_bandwidth(rate)
 
 
@@ -46,8 +47,10 @@ def copy_hidden_text(metrics: Metrics) -> str:
 
 
 def format_percent(value: float | None, missing: str = "\u2014") -> str:
-    """``87 %``; `missing` (a dash unless told) when undefined."""
-    return missing if value is None else f"{round(value):d} %"  # round(): no "-0 %"
+    """``87 %``; `missing` when undefined: a dash unless told, else marked words (`N_`) said in the active language."""
+    if value is None:
+        return _(missing) if missing else missing  # gettext's "" is the catalogue's header
+    return f"{round(value):d} %"  # round(): no "-0 %"
 
 
 def format_time_saved(saved_ns: int, speedup: float, *, short: bool = False) -> str:
@@ -60,9 +63,9 @@ def format_time_saved(saved_ns: int, speedup: float, *, short: bool = False) -> 
     if saved_ns > 0:
         return f"{format_duration(saved_ns)} ({fixed(speedup, 2)}\u00d7)"
     if saved_ns == 0:
-        return "none" if short else "none: the same\nas back to back"
-    slower = f"none: {format_duration(-saved_ns)} slower"
-    return slower if short else f"{slower}\nthan back to back"
+        return _("none") if short else _("none: the same\nas back to back")
+    slower = _("none: {duration} slower") if short else _("none: {duration} slower\nthan back to back")
+    return slower.format(duration=format_duration(-saved_ns))
 
 
 def format_bytes(n_bytes: int) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from overlapviz.core.i18n import _, ncount
 from overlapviz.core.trace.lanes import Lane, gpus_of, lanes_of
 from overlapviz.core.trace.spans import Trace
 
@@ -32,5 +33,11 @@ def lanes_drawn(trace: Trace) -> list[Lane]:
 def not_drawn_title(hidden: Sequence[int]) -> str:
     """The one line that stands for the GPUs not drawn: how many, and which, in few words."""
     if len(hidden) == 1:
-        return f"1 more GPU ({hidden[0]}), not drawn"
-    return f"{len(hidden)} more GPUs ({hidden[0]} to {hidden[-1]}), not drawn"
+        return _("1 more GPU ({gpu}), not drawn").format(gpu=hidden[0])
+    return ncount(
+        "{count} more GPU ({first} to {last}), not drawn",
+        "{count} more GPUs ({first} to {last}), not drawn",
+        len(hidden),
+        first=hidden[0],
+        last=hidden[-1],
+    )

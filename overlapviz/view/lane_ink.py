@@ -16,11 +16,13 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import N_, _
 from overlapviz.view.formatting import format_percent
 from overlapviz.view.palette import SpanStyle
 
 FloatArray = npt.NDArray[np.float64]
-INK_MEANING = (
+# The legend's tooltip, said with `_` where shown (the glossary quotes it in English, its source)
+INK_MEANING = N_(
     "Where spans are narrower than a pixel, the height of the colour shows the share of the time busy:"
     " a column a third full was busy a third of its time."
 )
@@ -49,4 +51,6 @@ def ink_bases(layers: Sequence[tuple[str, SpanStyle, FloatArray]]) -> list[Float
 
 def column_text(share: float) -> str:
     """What a pixel column of ink means, for a tooltip: `share` (0 to 1) of its time busy."""
-    return f"This pixel column: {format_percent(100 * share)} busy with ops narrower than a pixel (zoom in to see them)"
+    return _("This pixel column: {percent} busy with ops narrower than a pixel (zoom in to see them)").format(
+        percent=format_percent(100 * share)
+    )

@@ -22,6 +22,7 @@ from itertools import groupby
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.lanes import Lane, LaneGroup
 from overlapviz.view.gpus_drawn import not_drawn_title
 from overlapviz.view.lane_rows import LaneRows
@@ -36,8 +37,8 @@ VIEW_PAD = 0.1  # empty space above the first lane and below the last, in lane h
 MAX_CALLOUT_SHARE = 0.5  # of the plot's height: the lanes keep at least the rest
 
 GROUP_TITLES = {
-    LaneGroup.HOST: "HOST", LaneGroup.ANNOTATIONS: "ANNOTATIONS", LaneGroup.STREAMS: "STREAMS",
-    LaneGroup.HARDWARE: "HARDWARE",
+    LaneGroup.HOST: N_("HOST"), LaneGroup.ANNOTATIONS: N_("ANNOTATIONS"), LaneGroup.STREAMS: N_("STREAMS"),
+    LaneGroup.HARDWARE: N_("HARDWARE"),
 }  # fmt: skip
 
 
@@ -181,7 +182,7 @@ def layout_lanes(
             y += callouts * callout_height
             placed.append(PlacedLane(member.lane, y, member.rows, span_margin, callouts, callout_height, height))
             y += height
-        groups.append(GroupBand(group, GROUP_TITLES[group], top, y))
+        groups.append(GroupBand(group, _(GROUP_TITLES[group]), top, y))
         if devices and devices[-1].device == device:
             devices[-1] = DeviceBand(device, devices[-1].title, devices[-1].top, y)
         y += GROUP_GAP

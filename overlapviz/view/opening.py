@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from overlapviz.core.analysis.time_window import Window
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.answer_cache import kept_per_trace
 from overlapviz.core.trace.spans import Trace
 from overlapviz.view.formatting import NS_PER_MS, format_duration
@@ -63,7 +64,9 @@ def opening_note(trace: Trace) -> str:
     if opening is None:
         return ""
     shown = Window(round(opening[0] * NS_PER_MS), round(opening[1] * NS_PER_MS)).describe()
-    return f"Showing the GPU work, {shown} of a {format_duration(_extent_ms(trace)[1] * NS_PER_MS)} trace"
+    return _("Showing the GPU work, {window} of a {duration} trace").format(
+        window=shown, duration=format_duration(_extent_ms(trace)[1] * NS_PER_MS)
+    )
 
 
 def pair_opening_ms(traces: Iterable[Trace]) -> Span | None:

@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from overlapviz.core.i18n import N_, _
+
 
 class SpanStyle(StrEnum):
     """How one span (or part of it) is painted."""
@@ -80,32 +82,37 @@ WAITING_HATCH_ALPHA = 0.9  # its diagonal hatching, in the kind's own colour
 
 @dataclass(frozen=True, slots=True)
 class LegendEntry:
-    """One swatch of the legend."""
+    """One swatch of the legend: its words as written (marked with `N_`), said as `label`."""
 
-    label: str
+    words: str
     colour: str
     waiting: bool = False
 
+    @property
+    def label(self) -> str:
+        """The swatch's words in the active language."""
+        return _(self.words)
+
 
 LEGEND: tuple[LegendEntry, ...] = (
-    LegendEntry("H2D copy", KIND_COLOURS[SpanStyle.H2D]),
-    LegendEntry("Kernel", KIND_COLOURS[SpanStyle.KERNEL]),
-    LegendEntry("D2H copy", KIND_COLOURS[SpanStyle.D2H]),
-    LegendEntry("Host API call", KIND_COLOURS[SpanStyle.API]),
-    LegendEntry("Host blocked", KIND_COLOURS[SpanStyle.BLOCKED]),
-    LegendEntry("Waiting (ready \u2192 start)", OKABE_ITO["grey"], waiting=True),
+    LegendEntry(N_("H2D copy"), KIND_COLOURS[SpanStyle.H2D]),
+    LegendEntry(N_("Kernel"), KIND_COLOURS[SpanStyle.KERNEL]),
+    LegendEntry(N_("D2H copy"), KIND_COLOURS[SpanStyle.D2H]),
+    LegendEntry(N_("Host API call"), KIND_COLOURS[SpanStyle.API]),
+    LegendEntry(N_("Host blocked"), KIND_COLOURS[SpanStyle.BLOCKED]),
+    LegendEntry(N_("Waiting (ready \u2192 start)"), OKABE_ITO["grey"], waiting=True),
 )
 # Named only where a trace has them: most runs have none, and a key of swatches a picture
 # does not show would only be read for what is not there.
 OPTIONAL_LEGEND: dict[SpanStyle, LegendEntry] = {
-    SpanStyle.MEMSET: LegendEntry("Memset", KIND_COLOURS[SpanStyle.MEMSET]),
-    SpanStyle.D2D: LegendEntry("D2D copy", KIND_COLOURS[SpanStyle.D2D]),
-    SpanStyle.PEER: LegendEntry("Peer copy", KIND_COLOURS[SpanStyle.PEER]),
-    SpanStyle.MIGRATION: LegendEntry("Unified-memory migration", KIND_COLOURS[SpanStyle.MIGRATION]),
-    SpanStyle.ANNOTATION: LegendEntry("Range (NVTX, record_function)", KIND_COLOURS[SpanStyle.ANNOTATION]),
-    SpanStyle.PREFETCH: LegendEntry("Prefetch (managed memory)", KIND_COLOURS[SpanStyle.PREFETCH]),
-    SpanStyle.HOST_COPY: LegendEntry("Host copy (staging ring)", KIND_COLOURS[SpanStyle.HOST_COPY]),
-    SpanStyle.COMMUNICATION: LegendEntry("Communication (NCCL)", KIND_COLOURS[SpanStyle.COMMUNICATION]),
+    SpanStyle.MEMSET: LegendEntry(N_("Memset"), KIND_COLOURS[SpanStyle.MEMSET]),
+    SpanStyle.D2D: LegendEntry(N_("D2D copy"), KIND_COLOURS[SpanStyle.D2D]),
+    SpanStyle.PEER: LegendEntry(N_("Peer copy"), KIND_COLOURS[SpanStyle.PEER]),
+    SpanStyle.MIGRATION: LegendEntry(N_("Unified-memory migration"), KIND_COLOURS[SpanStyle.MIGRATION]),
+    SpanStyle.ANNOTATION: LegendEntry(N_("Range (NVTX, record_function)"), KIND_COLOURS[SpanStyle.ANNOTATION]),
+    SpanStyle.PREFETCH: LegendEntry(N_("Prefetch (managed memory)"), KIND_COLOURS[SpanStyle.PREFETCH]),
+    SpanStyle.HOST_COPY: LegendEntry(N_("Host copy (staging ring)"), KIND_COLOURS[SpanStyle.HOST_COPY]),
+    SpanStyle.COMMUNICATION: LegendEntry(N_("Communication (NCCL)"), KIND_COLOURS[SpanStyle.COMMUNICATION]),
 }
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import N_, _, ncount, pgettext
 from overlapviz.core.number_text import duration_text
 from overlapviz.job.buckets import BUCKET_KINDS, TimeBuckets
 from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
@@ -34,7 +35,17 @@ KIND_ORDER = tuple(BUCKET_KINDS)  # compute, communication, copies
 KIND_STYLES: dict[str, SpanStyle] = {
     "compute": SpanStyle.KERNEL, "communication": SpanStyle.COMMUNICATION, "copies": SpanStyle.H2D,
 }  # fmt: skip
-KIND_TITLES = {"compute": "Compute", "communication": "Communication", "copies": "Copies", "idle": "Idle"}
+KIND_TITLES = {
+    "compute": N_("Compute"),
+    "communication": N_("Communication"),
+    "copies": N_("Copies"),
+    "idle": N_("Idle"),
+}
+# What `job.clocks.aligned_on` says the ranks' clocks were aligned on, each said in the active language
+ALIGNED_ON_WORDS = {
+    "collectives": N_("collectives"), "base time": N_("base time"),
+    "base time and collectives": N_("base time and collectives"),
+}  # fmt: skip
 IDLE_COLOUR = OKABE_ITO["grey"]
 TIP_WIDTH = 80  # characters of a tooltip's line: a finding's sentence wrapped, not one line across the screen
 IDLE_ALPHA = 0.18  # idle time inside a rank's run: faint, so that the busy cells carry the picture
@@ -56,7 +67,7 @@ class RankRow:
     @property
     def label(self) -> str:
         """``rank 3``, and a star where it is marked: the worst of the job at something, or its straggler."""
-        return f"rank {self.rank}" + (" \u2605" if self.marks else "")
+        return _("rank {rank}").format(rank=self.rank) + (" \u2605" if self.marks else "")
 
     @property
     def job_zero_ns(self) -> int:
@@ -147,10 +158,11 @@ def _rgb(colour: str) -> npt.NDArray[np.float64]:
 def _row(job: JobSummary, rank: RankSummary, offset_ns: int, zero_ns: int) -> RankRow:
     number = rank.rank if rank.rank is not None else 0
     marks = rank_marks(job, rank.rank)
-    figures = [f"{title} {figure_text(rank.figures, figure)}" for title, figure in FIGURE_COLUMNS]
-    lines = [f"rank {number}: {Path(rank.file).name}", *figures]
+    figures = [f"{_(title)} {figure_text(rank.figures, figure)}" for title, figure in FIGURE_COLUMNS]
+    lines = [_("rank {rank}: {file}").format(rank=number, file=Path(rank.file).name), *figures]
     if marks.worst_at:
-        lines.append(f"worst of the job at {', '.join(marks.worst_at)}")
+        worst = pgettext("list", ", ").join(_(title) for title in marks.worst_at)
+        lines.append(_("worst of the job at {figures}").format(figures=worst))
     for finding in marks.findings:
         lines += textwrap.wrap(f"{finding.code}: {finding.message}", TIP_WIDTH)
     return RankRow(
@@ -162,13 +174,22 @@ def _row(job: JobSummary, rank: RankSummary, offset_ns: int, zero_ns: int) -> Ra
 def job_heading(job: JobSummary) -> str:
     """``2 ranks of 128 · makespan 1231.2 ms · clocks aligned on collectives, to within 134.0 ms``."""
     world = job.world_size
-    of = f" of {world}" if world is not None and world > len(job.ranks) else ""
+    count = len(job.ranks)
+    if world is not None and world > count:
+        ranks = ncount("{count} rank of {world}", "{count} ranks of {world}", count, world=world)
+    else:
+        ranks = ncount("{count} rank", "{count} ranks", count)
     uncertainty = job_uncertainty_ns(job.clocks)
-    within = "to within an unknown margin" if uncertainty is None else f"to within {duration_text(uncertainty)}"
-    return (
-        f"{len(job.ranks)} ranks{of} \u00b7 makespan {duration_text(job.makespan_ns)}"
-        f" \u00b7 clocks aligned on {aligned_on(job.clocks)}, {within}"
-    )
+    aligned = aligned_on(job.clocks)
+    clocks = _(ALIGNED_ON_WORDS.get(aligned, aligned))
+    if uncertainty is None:
+        said = _("{ranks} \u00b7 makespan {makespan} \u00b7 clocks aligned on {clocks}, to within an unknown margin")
+    else:
+        said = _("{ranks} \u00b7 makespan {makespan} \u00b7 clocks aligned on {clocks}, to within {uncertainty}")
+    return said.format(
+        ranks=ranks, makespan=duration_text(job.makespan_ns), clocks=clocks,
+        uncertainty=duration_text(uncertainty or 0),
+    )  # fmt: skip
 
 
 def pair_shifts(a: RankRow, b: RankRow) -> tuple[int, int]:
@@ -181,7 +202,8 @@ RANK_LEGEND: tuple[LegendEntry, ...] = (
     *(LegendEntry(KIND_TITLES[kind], KIND_COLOURS[KIND_STYLES[kind]]) for kind in KIND_ORDER),
     LegendEntry(KIND_TITLES["idle"], IDLE_COLOUR),
 )
-LEGEND_MEANING = (
+# The legend's tooltip, said with `_` where shown
+LEGEND_MEANING = N_(
     "Each cell is coloured by the kind that covered most of its time, as opaque as the share of it"
     " that was busy; idle time inside a rank's run is faint grey, time outside it clear."
 )

@@ -7,21 +7,29 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import N_, _, pgettext
 from overlapviz.core.trace.communication import communication_rule
 from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace, Unit
 from overlapviz.view.formatting import format_bandwidth, format_bytes, format_duration
 
+# Each kind's title and note, said with `_` where a tooltip shows them
 KIND_TITLES = {
-    OpKind.H2D: "H2D copy", OpKind.KERNEL: "Kernel", OpKind.D2H: "D2H copy", OpKind.API: "Host API call",
-    OpKind.MEMSET: "Memset", OpKind.D2D: "D2D copy", OpKind.PEER: "Peer copy",
-    OpKind.MIGRATION: "Unified-memory migration", OpKind.ANNOTATION: "Range", OpKind.PREFETCH: "Prefetch",
-    OpKind.HOST_COPY: "Host copy", OpKind.COMMUNICATION: "Communication",
+    OpKind.H2D: N_("H2D copy"), OpKind.KERNEL: N_("Kernel"), OpKind.D2H: N_("D2H copy"),
+    OpKind.API: N_("Host API call"), OpKind.MEMSET: N_("Memset"), OpKind.D2D: N_("D2D copy"),
+    OpKind.PEER: N_("Peer copy"), OpKind.MIGRATION: N_("Unified-memory migration"), OpKind.ANNOTATION: N_("Range"),
+    OpKind.PREFETCH: N_("Prefetch"), OpKind.HOST_COPY: N_("Host copy"), OpKind.COMMUNICATION: N_("Communication"),
 }  # fmt: skip
 _KIND_NOTES = {
-    OpKind.MIGRATION: "Moved by the driver (unified memory), not a copy the program issued",
-    OpKind.PREFETCH: "Managed pages moved by cudaMemPrefetchAsync: on a copy engine, not counted as copy bytes",
-    OpKind.HOST_COPY: "The host thread's own memcpy into or out of a pinned staging slot",
+    OpKind.MIGRATION: N_("Moved by the driver (unified memory), not a copy the program issued"),
+    OpKind.PREFETCH: N_("Managed pages moved by cudaMemPrefetchAsync: on a copy engine, not counted as copy bytes"),
+    OpKind.HOST_COPY: N_("The host thread's own memcpy into or out of a pinned staging slot"),
 }
+# The host memory a copy reached, as the tooltip's "Host memory ..." line names it
+MEMORY_WORDS = {
+    MemoryKind.NONE: N_("none"), MemoryKind.PAGEABLE: N_("pageable"), MemoryKind.PINNED: N_("pinned"),
+    MemoryKind.REGISTERED: N_("registered"), MemoryKind.WRITE_COMBINED: N_("write-combined"),
+    MemoryKind.MAPPED: N_("mapped"), MemoryKind.MANAGED: N_("managed"),
+}  # fmt: skip
 _KERNELS = (OpKind.KERNEL, OpKind.COMMUNICATION)  # ran on the SMs: no copy bytes of their own
 HOST_SIDED = (OpKind.H2D, OpKind.D2H)  # the kinds whose host memory is worth a line even when not known
 
@@ -41,25 +49,30 @@ def describe_span(
         return "\n".join(_host_lines(trace, span, 0 if blocked_ns is None else int(blocked_ns[row])))
     if kind is OpKind.ANNOTATION:
         return "\n".join(_range_lines(span))
-    lines = [f"{KIND_TITLES[kind]}: {span['name']}" + (" (waiting)" if waiting else "")]
+    said = _("{kind}: {name} (waiting)") if waiting else _("{kind}: {name}")
+    lines = [said.format(kind=_(KIND_TITLES[kind]), name=span["name"])]
     lines.append(_place_line(span))
-    lines.append(f"Duration {format_duration(span['end_ns'] - span['start_ns'])}")
+    lines.append(_duration_line(span))
     if kind is OpKind.COMMUNICATION:
         lines.append(communication_rule(span["name"]))
     if kind not in _KERNELS:
-        lines.append(f"Bytes {format_bytes(span['bytes'])}")
+        lines.append(_("Bytes {size}").format(size=format_bytes(span["bytes"])))
         bandwidth = math.nan if bandwidth_gbps is None else float(bandwidth_gbps[row])
         if kind in _RATE_OF_OWN and math.isnan(bandwidth):
             bandwidth = _rate_gbps(span)
-        lines.append(f"Bandwidth {format_bandwidth(bandwidth)}")
+        lines.append(_("Bandwidth {rate}").format(rate=format_bandwidth(bandwidth)))
     elif span["bytes"] > 0:  # a kernel reaching host memory itself (mapped, managed)
-        lines.append(f"Over the link {format_bytes(span['bytes'])} at {format_bandwidth(_rate_gbps(span))}")
+        lines.append(
+            _("Over the link {size} at {rate}").format(
+                size=format_bytes(span["bytes"]), rate=format_bandwidth(_rate_gbps(span))
+            )
+        )
     if kind in HOST_SIDED or span["memory"] != MemoryKind.NONE:
-        lines.append(f"Host memory {MemoryKind(span['memory']).label}")
+        lines.append(_("Host memory {memory}").format(memory=_(MEMORY_WORDS[MemoryKind(span["memory"])])))
     if kind in _KIND_NOTES:
-        lines.append(_KIND_NOTES[kind])
+        lines.append(_(_KIND_NOTES[kind]))
     lines.append(_waited_line(span))
-    lines.append(f"Ran {format_duration(span['start_ns'])} \u2192 {format_duration(span['end_ns'])}")
+    lines.append(_("Ran {start} \u2192 {end}").format(**_ends(span)))
     return "\n".join(lines)
 
 
@@ -74,38 +87,50 @@ def _rate_gbps(span: dict[str, int]) -> float:
 
 def _place_line(span: dict[str, int]) -> str:
     """Where a device op ran: its stream and chunk where it has them (its lane names its GPU)."""
-    parts = ["Host thread"] if span["unit"] == Unit.HOST else []  # its own copy (a staging ring's)
+    parts = [_("Host thread")] if span["unit"] == Unit.HOST else []  # its own copy (a staging ring's)
     if span["stream"] >= 0:
-        parts.append(f"Stream {span['stream']}")
+        parts.append(_("Stream {stream}").format(stream=span["stream"]))
     if span["chunk"] >= 0 or span["stream"] >= 0:
-        parts.append(f"chunk {span['chunk']}" if span["chunk"] >= 0 else "no chunk")
-    return ", ".join(parts) if parts else "No stream"
+        parts.append(_("chunk {chunk}").format(chunk=span["chunk"]) if span["chunk"] >= 0 else _("no chunk"))
+    return pgettext("list", ", ").join(parts) if parts else _("No stream")
+
+
+def _duration_line(span: dict[str, int]) -> str:
+    return _("Duration {duration}").format(duration=format_duration(span["end_ns"] - span["start_ns"]))
+
+
+def _ends(span: dict[str, int]) -> dict[str, str]:
+    """The span's start and end as the tooltip writes them."""
+    return {"start": format_duration(span["start_ns"]), "end": format_duration(span["end_ns"])}
 
 
 def _range_lines(span: dict[str, int]) -> list[str]:
-    lines = [f"{KIND_TITLES[OpKind.ANNOTATION]}: {span['name']}"]
+    lines = [_("{kind}: {name}").format(kind=_(KIND_TITLES[OpKind.ANNOTATION]), name=span["name"])]
     if span["thread"] >= 0:
-        lines.append(f"Host thread {span['thread']}")
-    lines.append(f"Duration {format_duration(span['end_ns'] - span['start_ns'])}")
-    lines.append(f"From {format_duration(span['start_ns'])} \u2192 {format_duration(span['end_ns'])}")
+        lines.append(_("Host thread {thread}").format(thread=span["thread"]))
+    lines.append(_duration_line(span))
+    lines.append(_("From {start} \u2192 {end}").format(**_ends(span)))
     return lines
 
 
 def _waited_line(span: dict[str, int]) -> str:
     if span["ready_ns"] < 0:
-        return "Waited: not recorded"
-    return f"Waited {format_duration(span['start_ns'] - span['ready_ns'])} (ready \u2192 start)"
+        return _("Waited: not recorded")
+    return _("Waited {duration} (ready \u2192 start)").format(
+        duration=format_duration(span["start_ns"] - span["ready_ns"])
+    )
 
 
 def _host_lines(trace: Trace, span: dict[str, int], blocked: int) -> list[str]:
-    lines = [
-        f"{KIND_TITLES[OpKind.API]}: {span['name']}",
-        f"Duration {format_duration(span['end_ns'] - span['start_ns'])}",
-    ]
+    lines = [_("{kind}: {name}").format(kind=_(KIND_TITLES[OpKind.API]), name=span["name"]), _duration_line(span)]
     if blocked > 0:
-        lines.append(f"Host blocked {format_duration(blocked)} while its op ran")
+        lines.append(_("Host blocked {duration} while its op ran").format(duration=format_duration(blocked)))
     if span["op"] >= 0:
         op = trace.row(span["op"])
-        lines.append(f"Issued {KIND_TITLES[OpKind(op['kind'])]} of chunk {op['chunk']} on stream {op['stream']}")
-    lines.append(f"Called {format_duration(span['start_ns'])} \u2192 {format_duration(span['end_ns'])}")
+        lines.append(
+            _("Issued {kind} of chunk {chunk} on stream {stream}").format(
+                kind=_(KIND_TITLES[OpKind(op["kind"])]), chunk=op["chunk"], stream=op["stream"]
+            )
+        )
+    lines.append(_("Called {start} \u2192 {end}").format(**_ends(span)))
     return lines

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from overlapviz.core.config import format_size
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.run_report import caveat_of, recorded_by
 from overlapviz.view.formatting import format_duration
 
-SIMULATED = "simulated"
+SIMULATED = N_("simulated")
 
 
 def status_parts(meta: TraceMeta, wall_s: float, source: Path | None = None) -> list[str]:
@@ -21,22 +22,26 @@ def status_parts(meta: TraceMeta, wall_s: float, source: Path | None = None) -> 
     """
     recorder = recorded_by(meta)
     if recorder is not None:  # another tool's trace
-        parts = [f"Recorded by {recorder}"]
+        parts = [_("Recorded by {tool}").format(tool=recorder)]
     else:
+        unknown = _("unknown")
         parts = [
-            f"Backend: {meta.backend or 'unknown'}",
-            f"Device: {meta.device_name or meta.device or 'unknown'}",
-            f"Timing: {meta.timing or 'unknown'}",
+            _("Backend: {backend}").format(backend=meta.backend or unknown),
+            _("Device: {device}").format(device=meta.device_name or meta.device or unknown),
+            _("Timing: {timing}").format(timing=meta.timing or unknown),
         ]
     if meta.simulated:
-        parts.append(SIMULATED)
+        parts.append(_(SIMULATED))
     if source is not None:
-        parts.append(f"Opened {source.name}")
+        parts.append(_("Opened {file}").format(file=source.name))
     else:
-        parts.append(f"Run took {format_duration(wall_s * 1e9)}")
+        parts.append(_("Run took {duration}").format(duration=format_duration(wall_s * 1e9)))
     kept = meta.pinned_kept_bytes
     if kept is not None and kept > 0:
-        parts.append(f"{format_size(kept)} pinned kept for the next run (Run \u25b8 Release buffers)")
+        # Translators: "Run ▸ Release buffers" is the menu item, as the window's menus name it
+        parts.append(
+            _("{size} pinned kept for the next run (Run \u25b8 Release buffers)").format(size=format_size(kept))
+        )
     caveat = caveat_of(meta)
     if caveat is not None:
         parts.append(caveat)

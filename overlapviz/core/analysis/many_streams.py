@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.analysis.intervals import union_ns
+from overlapviz.core.i18n import ncount
 from overlapviz.core.trace.lanes import Lane, LaneGroup, lane_rows
 from overlapviz.core.trace.spans import Trace
 
@@ -118,7 +119,8 @@ def _folded(quiet: list[Lane]) -> Lane:
     device = quiet[0].device
     streams = tuple(sorted(lane.stream for lane in quiet if lane.stream is not None))
     prefix = "" if device is None else f"gpu{device}-"
-    title = f"{len(streams)} quiet streams" if device is None else f"GPU {device}: {len(streams)} quiet streams"
+    title = ncount("{count} quiet stream", "{count} quiet streams", len(streams))
+    title = title if device is None else f"GPU {device}: {title}"  # as `lanes` names a lane of one GPU of several
     return Lane(
         key=f"{prefix}streams-quiet", title=title, group=LaneGroup.STREAMS, unit=None, stream=None, device=device,
         streams=streams,

@@ -76,6 +76,7 @@ from overlapviz.core.analysis.issuing import pageable_copy_calls as pageable_cop
 from overlapviz.core.analysis.migrations import Moved, migrations_by_direction
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.config.pinning import pipeline_pinned_bytes
+from overlapviz.core.i18n import N_, TranslatedTable
 from overlapviz.core.trace.answer_cache import kept_per_trace, kept_per_trace_and_key, once_per_trace
 from overlapviz.core.trace.spans import DEVICE_KINDS, OpKind, Trace
 
@@ -92,29 +93,31 @@ ALLOCATION_CALLS = frozenset({
 _API_VERSION_SUFFIX = re.compile(r"_v\d+$")  # CUPTI names calls like cudaMallocHost_v3020
 
 # One line per headline figure: the tooltips, `overlapviz run --help` and docs/metrics.md say these.
-METRIC_DEFINITIONS: dict[str, str] = {
-    "copy_hidden": "share of all copy time during which some compute kernel ran too: copy time that cost nothing",
-    "comm_hidden": "share of the time communication (NCCL) ran during which some compute kernel ran too",
-    "engines_together": "share of the makespan with two or more of the H2D engine, compute and D2H engine busy",
-    "efficiency": "lower bound / makespan: how close the run came to what any chunking and issue order could reach",
-    "lower_bound": "the busiest engine's busy time (one copy engine: H2D and D2H add up): no schedule beats it",
-    "time_saved": "serial - makespan: what overlapping saved against running every op back to back",
-    "wall": "first host call to last, allocation included: what the program waited for",
-    "best_for_chunking": "the fill and drain bound of these very ops: the best this chunking allows",
-    "pinned": "host RAM the run kept page-locked: both buffers when pinned, only the slots of a staging ring",
-}
+METRIC_DEFINITIONS = TranslatedTable({
+    "copy_hidden": N_("share of all copy time during which some compute kernel ran too: copy time that cost nothing"),
+    "comm_hidden": N_("share of the time communication (NCCL) ran during which some compute kernel ran too"),
+    "engines_together": N_("share of the makespan with two or more of the H2D engine, compute and D2H engine busy"),
+    "efficiency": N_(
+        "lower bound / makespan: how close the run came to what any chunking and issue order could reach"
+    ),
+    "lower_bound": N_("the busiest engine's busy time (one copy engine: H2D and D2H add up): no schedule beats it"),
+    "time_saved": N_("serial - makespan: what overlapping saved against running every op back to back"),
+    "wall": N_("first host call to last, allocation included: what the program waited for"),
+    "best_for_chunking": N_("the fill and drain bound of these very ops: the best this chunking allows"),
+    "pinned": N_("host RAM the run kept page-locked: both buffers when pinned, only the slots of a staging ring"),
+})
 # Each defined figure's name, as docs/metrics.md, the panel's rows and the glossary write it.
-FIGURE_NAMES: dict[str, str] = {
-    "copy_hidden": "copy time hidden",
-    "comm_hidden": "communication hidden",
-    "engines_together": "engines busy together",
-    "efficiency": "efficiency",
-    "lower_bound": "lower bound",
-    "time_saved": "time saved",
-    "wall": "wall",
-    "best_for_chunking": "best for this chunking",
-    "pinned": "RAM pinned",
-}
+FIGURE_NAMES = TranslatedTable({
+    "copy_hidden": N_("copy time hidden"),
+    "comm_hidden": N_("communication hidden"),
+    "engines_together": N_("engines busy together"),
+    "efficiency": N_("efficiency"),
+    "lower_bound": N_("lower bound"),
+    "time_saved": N_("time saved"),
+    "wall": N_("wall"),
+    "best_for_chunking": N_("best for this chunking"),
+    "pinned": N_("RAM pinned"),
+})
 
 
 @dataclass(frozen=True, slots=True)

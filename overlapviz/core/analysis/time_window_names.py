@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.analysis.time_window import Window, WindowError
+from overlapviz.core.i18n import _, grouped, ncount, pgettext
 from overlapviz.core.trace.answer_cache import kept_per_trace
 from overlapviz.core.trace.spans import OpKind, Trace
 
@@ -48,11 +49,15 @@ def range_window(trace: Trace, text: str) -> Window:
         k = int(nth["k"])
         found = _matches(trace, rows, nth["name"])
         if found.size and not 1 <= k <= found.size:
-            count = "there is 1 range" if found.size == 1 else f"there are {found.size} ranges"
-            raise WindowError(f"{count} named {_shown(nth['name'])}, so none is #{k} (count from 1)")
+            message = ncount(
+                "there is {count} range named {name}, so none is #{k} (count from 1)",
+                "there are {count} ranges named {name}, so none is #{k} (count from 1)",
+                int(found.size), name=_shown(nth["name"]), k=k,
+            )  # fmt: skip
+            raise WindowError(message)
         found = found[k - 1 : k]
     if found.size == 0:
-        raise WindowError(f"no range is named {_shown(text)}; {_which_exist(trace)}")
+        raise WindowError(_("no range is named {name}; {names}").format(name=_shown(text), names=_which_exist(trace)))
     row = int(found[0])
     return Window(int(trace["start_ns"][row]), int(trace["end_ns"][row]))
 
@@ -70,9 +75,11 @@ def _matches(trace: Trace, rows: npt.NDArray[np.intp], name: str) -> npt.NDArray
 def _which_exist(trace: Trace) -> str:
     names = range_names(trace)
     if not names:
-        return "this trace has no named ranges (NVTX, record_function, ProfilerStep#N)"
-    more = f" and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else ""
-    return f"the trace has {', '.join(_shown(name) for name in names[:SHOWN_NAMES])}{more}"
+        return _("this trace has no named ranges (NVTX, record_function, ProfilerStep#N)")
+    shown = pgettext("list", ", ").join(_shown(name) for name in names[:SHOWN_NAMES])
+    if len(names) > SHOWN_NAMES:
+        return _("the trace has {names} and {more} more").format(names=shown, more=grouped(len(names) - SHOWN_NAMES))
+    return _("the trace has {names}").format(names=shown)
 
 
 def _shown(name: str) -> str:

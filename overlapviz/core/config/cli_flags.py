@@ -14,22 +14,23 @@ from typing import Any
 from overlapviz.core.config.setting import Setting
 from overlapviz.core.config.settings import SETTINGS
 from overlapviz.core.config.values import ConfigError, parse_count, parse_size
+from overlapviz.core.i18n import N_, _
 
-PIPELINE_GROUP = "the pipeline (default: the preset's value, else the default)"
+PIPELINE_GROUP = N_("the pipeline (default: the preset's value, else the default)")
 # the argparse destination of each flag (--kernel-iters: kernel_iters) -> the setting it sets
 FLAG_FIELDS: dict[str, str] = {setting.flag.replace("-", "_"): setting.name for setting in SETTINGS}
 
 
 def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
     """Add the group of pipeline flags to `parser`, one per setting, in the declarations' order."""
-    group = parser.add_argument_group(PIPELINE_GROUP)
+    group = parser.add_argument_group(_(PIPELINE_GROUP))
     for setting in SETTINGS:
         group.add_argument(f"--{setting.flag}", **flag_options(setting))
 
 
 def flag_options(setting: Setting[object]) -> dict[str, Any]:
     """The keyword arguments of `add_argument` for `setting`'s flag."""
-    options: dict[str, Any] = {"help": setting.help.format(default=setting.default_text())}
+    options: dict[str, Any] = {"help": _(setting.help).format(default=setting.default_text())}
     if setting.kind is bool:
         options["action"] = argparse.BooleanOptionalAction
     elif issubclass(setting.kind, StrEnum):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from overlapviz.core.config import GIB, HostMemory, PipelineConfig
+from overlapviz.core.i18n import _
 
 DEFAULT_PINNED_SHARE = 0.5
 PINNED_SHARE_ENV = "OVERLAPVIZ_PINNED_SHARE"
@@ -44,7 +45,8 @@ def configured_pinned_share() -> float:
     except ValueError:
         share = float("nan")
     if not 0.0 < share <= 1.0:  # also false for NaN
-        raise ValueError(f"{PINNED_SHARE_ENV}={text!r} is not a number above 0 and at most 1 (e.g. 0.5)")
+        message = _("{variable}={value} is not a number above 0 and at most 1 (e.g. 0.5)")
+        raise ValueError(message.format(variable=PINNED_SHARE_ENV, value=repr(text)))
     return share
 
 
@@ -88,13 +90,18 @@ def check_pinned_request(n_bytes: int, available_bytes: int, share: float | None
     limit = share * available_bytes
     if n_bytes <= limit:
         return
-    raise PinnedMemoryRefused(
-        f"refusing to pin {gib(n_bytes)} of host memory: that is more than {share:.0%} of the"
-        f" {gib(available_bytes)} of RAM available (at most {gib(limit)}). Pinned pages cannot be"
-        " swapped out, so pinning that much would starve the operating system and every other"
-        " program of memory. Use a smaller size or pageable memory, or raise the share with"
-        f" {PINNED_SHARE_ENV}."
+    message = _(
+        "refusing to pin {size} of host memory: that is more than {share} of the {available} of RAM available"
+        " (at most {limit}). Pinned pages cannot be swapped out, so pinning that much would starve the operating"
+        " system and every other program of memory. Use a smaller size or pageable memory, or raise the share"
+        " with {variable}."
     )
+    raise PinnedMemoryRefused(
+        message.format(
+            size=gib(n_bytes), share=f"{share:.0%}", available=gib(available_bytes), limit=gib(limit),
+            variable=PINNED_SHARE_ENV,
+        )
+    )  # fmt: skip
 
 
 def gib(n_bytes: float) -> str:

@@ -165,7 +165,8 @@ class PipelineConfig:
         """Build from `to_dict` output (or a preset); unknown keys are an error, a size may be text."""
         unknown = sorted(set(data) - set(declared.BY_NAME))
         if unknown:
-            raise ConfigError(unknown[0], f"unknown setting; known: {', '.join(sorted(declared.BY_NAME))}")
+            known = ", ".join(sorted(declared.BY_NAME))
+            raise ConfigError(unknown[0], _("unknown setting; known: {settings}").format(settings=known))
         values = dict(data)
         for setting in declared.SETTINGS:
             if setting.is_size and isinstance(values.get(setting.name), str):

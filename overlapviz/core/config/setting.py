@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Generic, TypeVar
 
 from overlapviz.core.config.values import ConfigError, check_int, format_size
+from overlapviz.core.i18n import _, pgettext
 
 T = TypeVar("T", covariant=True)
 BACKENDS = ("sim", "cupy")  # the backends' names, as `backends.registry` knows them
@@ -30,8 +31,9 @@ class Control(StrEnum):
 class Setting(Generic[T]):
     """One field of `PipelineConfig`: its type, range, default and how each front end shows it.
 
-    `help` is the command line's text for the flag; ``{default}`` in it becomes the default as
-    the command line writes it. `doc` is the text of docs/presets.md's table.
+    `help` is the command line's text for the flag, marked for translation (`N_`); ``{default}``
+    in it becomes the default as the command line writes it. `doc` is the text of
+    docs/presets.md's table (English).
     """
 
     name: str
@@ -66,7 +68,8 @@ class Setting(Generic[T]):
     def default_text(self) -> str:
         """The default as the command line's help writes it: on/off, a choice's name, a number."""
         if isinstance(self.default, bool):
-            return "on" if self.default else "off"
+            # Translators: a switch's default in the command line's help, "(default on)"
+            return pgettext("switch", "on") if self.default else pgettext("switch", "off")
         return str(self.default.value if isinstance(self.default, StrEnum) else self.default)
 
     def choices(self) -> tuple[object, ...]:
@@ -81,7 +84,7 @@ class Setting(Generic[T]):
             return _coerce_enum(self.name, self.kind, value)
         if self.kind is bool:
             if not isinstance(value, bool):
-                raise ConfigError(self.name, "must be true or false")
+                raise ConfigError(self.name, _("must be true or false"))
             return value
         check_int(self.name, value, self.low, self.high, self.show)
         return value
@@ -92,4 +95,6 @@ def _coerce_enum(name: str, enum: type[StrEnum], value: object) -> StrEnum:
         return enum(str(value)) if not isinstance(value, enum) else value
     except ValueError:
         allowed = ", ".join(member.value for member in enum)
-        raise ConfigError(name, f"{value!r} is not one of: {allowed}") from None
+        raise ConfigError(
+            name, _("{value} is not one of: {allowed}").format(value=repr(value), allowed=allowed)
+        ) from None

@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
+from overlapviz.core.i18n import _
+
 FLOAT32_BYTES = 4
 KIB = 1024
 MIB = 1024 * KIB
@@ -30,10 +32,13 @@ class ConfigError(ValueError):
 def check_int(name: str, value: object, low: int, high: int, show: Callable[[int], str] = str) -> None:
     """Refuse `value` unless it is a whole number (not a bool) from `low` to `high`."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(name, f"must be a whole number, got {value!r}")
+        raise ConfigError(name, _("must be a whole number, got {value}").format(value=repr(value)))
     if not low <= value <= high:
         shown = show(value) if abs(value) <= 2**63 else shown_text(value)  # no float overflow, no 400-digit line
-        raise ConfigError(name, f"{shown} is out of range; allowed {show(low)} to {show(high)}")
+        raise ConfigError(
+            name,
+            _("{value} is out of range; allowed {low} to {high}").format(value=shown, low=show(low), high=show(high)),
+        )
 
 
 _SIZE_UNITS = {
@@ -58,12 +63,15 @@ def parse_size(text: str) -> int:
     match = _SIZE_PATTERN.match(str(text))
     unit = match.group(2).lower() if match else ""
     if not match or unit not in _SIZE_UNITS:
-        raise ConfigError("size", f"{shown_text(text)} is not a size; write e.g. 256MiB, 1GiB or 1048576")
+        raise ConfigError(
+            "size", _("{text} is not a size; write e.g. 256MiB, 1GiB or 1048576").format(text=shown_text(text))
+        )
     if len(match.group(1)) > _MAX_SIZE_DIGITS:
-        raise ConfigError("size", f"{shown_text(text)} is far too large; at most {format_size(MAX_SIZE_BYTES)}")
+        message = _("{text} is far too large; at most {size}")
+        raise ConfigError("size", message.format(text=shown_text(text), size=format_size(MAX_SIZE_BYTES)))
     value = Fraction(match.group(1)) * _SIZE_UNITS[unit]
     if value.denominator != 1:
-        raise ConfigError("size", f"{shown_text(text)} is not a whole number of bytes")
+        raise ConfigError("size", _("{text} is not a whole number of bytes").format(text=shown_text(text)))
     return int(value)
 
 
@@ -71,16 +79,16 @@ def parse_count(text: str, field: str) -> int:
     """A whole number written in ASCII digits (an optional sign), as the CLI and presets take counts."""
     match = re.fullmatch(r"\s*([-+]?)([0-9]+)\s*", str(text), re.ASCII)
     if not match:
-        raise ConfigError(field, f"{shown_text(text)} is not a whole number")
+        raise ConfigError(field, _("{text} is not a whole number").format(text=shown_text(text)))
     if len(match.group(2).lstrip("0")) > _MAX_COUNT_DIGITS:
-        raise ConfigError(field, f"{shown_text(text)} is far too large")
+        raise ConfigError(field, _("{text} is far too large").format(text=shown_text(text)))
     return int(match.group(1) + match.group(2))
 
 
 def shown_text(text: object, limit: int = 40) -> str:
     """`text` quoted for a message, cut short: a message stays one readable line."""
     if isinstance(text, int) and text.bit_length() > 128:  # str() of a huge int is slow, or refused
-        return f"a number of about {int(text.bit_length() * 0.30103)} digits"
+        return _("a number of about {digits} digits").format(digits=int(text.bit_length() * 0.30103))
     shown = repr(str(text))
     return shown if len(shown) <= limit else shown[: limit - 4] + "...'"
 

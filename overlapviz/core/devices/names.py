@@ -8,6 +8,7 @@ wide as, and a terminal would wrap over a screen. Only the first `NAMED_GPUS` ar
 from __future__ import annotations
 
 from overlapviz.core.devices.figures import NAME_SEPARATOR
+from overlapviz.core.i18n import ncount
 
 NAMED_GPUS = 4
 
@@ -17,4 +18,9 @@ def shown_device_name(name: str) -> str:
     names = name.split(NAME_SEPARATOR)
     if len(names) <= NAMED_GPUS:
         return name
-    return f"{NAME_SEPARATOR.join(names[:NAMED_GPUS])} and {len(names) - NAMED_GPUS} more GPUs"
+    return ncount(
+        "{names} and {count} more GPU",
+        "{names} and {count} more GPUs",
+        len(names) - NAMED_GPUS,
+        names=NAME_SEPARATOR.join(names[:NAMED_GPUS]),
+    )

@@ -26,6 +26,7 @@ from pathlib import Path
 from overlapviz.core.files import posix
 from overlapviz.core.files.partial_files import partial_path, remove_stale_partials
 from overlapviz.core.files.write_destination import DestinationError, resolve_destination
+from overlapviz.core.i18n import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +125,7 @@ def _rename_all(staged: list[_Staged]) -> None:
     try:
         for each in staged:
             if resolve_destination(each.given) != each.target:
-                raise DestinationError(None, "it was replaced by a link while being written", str(each.given))
+                raise DestinationError(None, _("it was replaced by a link while being written"), str(each.given))
     except OSError:
         _discard(staged)
         raise
@@ -195,7 +196,7 @@ def _naming(error: OSError, target: Path) -> OSError:
     if isinstance(error, DestinationError):
         return error
     if error.errno is None:
-        return OSError(f"cannot write {target}: {error}")
+        return OSError(_("cannot write {file}: {why}").format(file=target, why=error))
     return OSError(error.errno, error.strerror or os.strerror(error.errno), str(target))
 
 

@@ -32,6 +32,7 @@ from overlapviz.core.files.columnar_write import (
 from overlapviz.core.files.session_document import SessionData, config_of
 from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.files.trace_import import parse_json
+from overlapviz.core.i18n import _, grouped, pgettext
 from overlapviz.core.trace.checks import MAX_ROWS, TraceValueError, short_repr
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.meta import TraceMeta
@@ -71,7 +72,7 @@ def columnar_trace(raw: bytes, source: str) -> Trace:
     """
     trace = _read(raw, source)[1]
     if trace is None:
-        raise TraceFormatError(f"{source}: a session without a trace")
+        raise TraceFormatError(_("{file}: a session without a trace").format(file=source))
     return trace
 
 
@@ -109,7 +110,8 @@ def _read(raw: bytes, source: str) -> tuple[dict[str, Any] | None, Trace | None]
     except (TraceFormatError, TraceValueError) as error:
         raise TraceFormatError(f"{source}: {error}") from None
     except _DAMAGED as error:
-        raise TraceFormatError(f"{source}: a damaged zip file ({str(error)[:200] or type(error).__name__})") from None
+        why = str(error)[:200] or type(error).__name__
+        raise TraceFormatError(_("{file}: a damaged zip file ({why})").format(file=source, why=why)) from None
 
 
 def _check_directory_size(raw: bytes) -> None:
@@ -128,7 +130,8 @@ def _check_directory_size(raw: bytes) -> None:
         if 0 <= record <= len(raw) - _ZIP64_END_RECORD.size:
             size = _ZIP64_END_RECORD.unpack_from(raw, record)[_ZIP64_DIRECTORY_SIZE]
     if size > _MAX_DIRECTORY_BYTES:
-        raise TraceFormatError(f"its directory takes {size:,} bytes, far more than a trace's columns need")
+        message = _("its directory takes {size} bytes, far more than a trace's columns need")
+        raise TraceFormatError(message.format(size=grouped(size)))
 
 
 def _contents(archive: zipfile.ZipFile, raw: bytes) -> tuple[dict[str, Any] | None, Trace | None]:
@@ -136,12 +139,14 @@ def _contents(archive: zipfile.ZipFile, raw: bytes) -> tuple[dict[str, Any] | No
     document = _document(archive.read(DOCUMENT_MEMBER))
     session, trace_part = document.get("session"), document.get("trace")
     if session is not None and not isinstance(session, dict):
-        raise TraceFormatError(f"{DOCUMENT_MEMBER}: session is not an object")
+        raise TraceFormatError(_("{member}: {name} is not an object").format(member=DOCUMENT_MEMBER, name="session"))
     expected = set() if trace_part is None else {column_member(name) for name in COLUMNS}
     if missing := sorted(expected - members):
-        raise TraceFormatError(f"the column {missing[0]} is missing")
+        raise TraceFormatError(_("the column {column} is missing").format(column=missing[0]))
     if extra := sorted(members - expected):
-        raise TraceFormatError(f"it holds {short_repr(extra[0])}, which is no column of a trace")
+        raise TraceFormatError(
+            _("it holds {member}, which is no column of a trace").format(member=short_repr(extra[0]))
+        )
     if trace_part is None:
         return session, None
     return session, _trace(archive, raw, trace_part)
@@ -151,50 +156,51 @@ def _check_members(archive: zipfile.ZipFile, size: int) -> set[str]:
     """The names of the column members; raises for a member not stored whole, twice or too large."""
     names = [info.filename for info in archive.infolist()]
     if DOCUMENT_MEMBER not in names:
-        raise TraceFormatError(
-            f"a zip file without {DOCUMENT_MEMBER}; overlapviz opens only the columnar files it wrote (.ovz)"
-        )
+        message = _("a zip file without {member}; overlapviz opens only the columnar files it wrote (.ovz)")
+        raise TraceFormatError(message.format(member=DOCUMENT_MEMBER))
     if len(set(names)) < len(names):
         twice = next(name for name, count in Counter(names).items() if count > 1)
-        raise TraceFormatError(f"it holds {short_repr(twice)} twice")
+        raise TraceFormatError(_("it holds {member} twice").format(member=short_repr(twice)))
     for info in archive.infolist():
         if info.compress_type != zipfile.ZIP_STORED:
-            raise TraceFormatError(
-                f"{short_repr(info.filename)} is compressed; overlapviz reads stored members"
-                " (gzip the whole file instead)"
-            )
+            message = _("{member} is compressed; overlapviz reads stored members (gzip the whole file instead)")
+            raise TraceFormatError(message.format(member=short_repr(info.filename)))
         if info.file_size > size:
-            raise TraceFormatError(f"{short_repr(info.filename)} declares {info.file_size:,} bytes, more than the file")
+            message = _("{member} declares {size} bytes, more than the file")
+            raise TraceFormatError(message.format(member=short_repr(info.filename), size=grouped(info.file_size)))
     return set(names) - {DOCUMENT_MEMBER}
 
 
 def _document(text: bytes) -> dict[str, Any]:
     document = parse_json(text, DOCUMENT_MEMBER)
     if not isinstance(document, dict):
-        raise TraceFormatError(f"{DOCUMENT_MEMBER} is not an object")
+        raise TraceFormatError(_("{member} is not an object").format(member=DOCUMENT_MEMBER))
     version = document.get(COLUMNAR_KEY)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise TraceFormatError(f"{DOCUMENT_MEMBER}: {COLUMNAR_KEY} is not a format version: {short_repr(version)}")
+        message = _("{member}: {key} is not a format version: {value}")
+        raise TraceFormatError(message.format(member=DOCUMENT_MEMBER, key=COLUMNAR_KEY, value=short_repr(version)))
     if version > COLUMNAR_VERSION:
-        raise TraceFormatError(
-            f"written in columnar format {version}; this overlapviz reads formats up to {COLUMNAR_VERSION}"
-            " (update overlapviz)"
+        message = _(
+            "written in columnar format {version}; this overlapviz reads formats up to {newest} (update overlapviz)"
         )
+        raise TraceFormatError(message.format(version=version, newest=COLUMNAR_VERSION))
     return document
 
 
 def _trace(archive: zipfile.ZipFile, raw: bytes, part: object) -> Trace:
     if not isinstance(part, dict):
-        raise TraceFormatError(f"{DOCUMENT_MEMBER}: trace is not an object")
+        raise TraceFormatError(_("{member}: {name} is not an object").format(member=DOCUMENT_MEMBER, name="trace"))
     names, meta = part.get("names"), part.get("meta", {})
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise TraceFormatError(f"{DOCUMENT_MEMBER}: trace.names is missing or is not a list of span names")
+        message = _("{member}: trace.names is missing or is not a list of span names")
+        raise TraceFormatError(message.format(member=DOCUMENT_MEMBER))
     if not isinstance(meta, dict):
-        raise TraceFormatError(f"{DOCUMENT_MEMBER}: trace.meta is not an object")
+        raise TraceFormatError(_("{member}: {name} is not an object").format(member=DOCUMENT_MEMBER, name="trace.meta"))
     columns = {name: _column(archive, raw, name) for name in COLUMNS}
     lengths = {len(values) for values in columns.values()}
     if len(lengths) > 1:
-        raise TraceFormatError(f"the columns differ in length ({', '.join(map(str, sorted(lengths)))} values)")
+        counts = pgettext("list", ", ").join(map(str, sorted(lengths)))
+        raise TraceFormatError(_("the columns differ in length ({counts} values)").format(counts=counts))
     _check_values(columns, len(names))
     trace = Trace(columns, tuple(names), TraceMeta.from_dict(meta))
     check_spans(trace)
@@ -213,12 +219,15 @@ def _column(archive: zipfile.ZipFile, raw: bytes, name: str) -> npt.NDArray[Any]
         length = _checked_header(stream, name)
         header = stream.tell()
     if info.file_size - header != length * dtype.itemsize:
-        raise TraceFormatError(f"{member} declares {length:,} values but holds another number of bytes")
+        message = _("{member} declares {count} values but holds another number of bytes")
+        raise TraceFormatError(message.format(member=member, count=grouped(length)))
     start = _data_start(raw, info)
     if start + info.file_size > len(raw):
-        raise TraceFormatError(f"{member} ends before its {length:,} values")
+        raise TraceFormatError(
+            _("{member} ends before its {count} values").format(member=member, count=grouped(length))
+        )
     if zlib.crc32(memoryview(raw)[start : start + info.file_size]) != info.CRC:
-        raise TraceFormatError(f"{member} is damaged: its checksum does not match")
+        raise TraceFormatError(_("{member} is damaged: its checksum does not match").format(member=member))
     column = np.frombuffer(raw, dtype=dtype, count=length, offset=start + header)
     if column.ctypes.data % dtype.itemsize:
         column = column.copy()  # unaligned values would slow every computation on them
@@ -236,14 +245,19 @@ def _checked_header(stream: IO[bytes], name: str) -> int:
     member = column_member(name)
     version = np.lib.format.read_magic(stream)
     if version not in _NPY_HEADER_READERS:
-        raise TraceFormatError(f"{member}: .npy format {version} (overlapviz reads 1.0 and 2.0)")
+        raise TraceFormatError(
+            _("{member}: .npy format {version} (overlapviz reads 1.0 and 2.0)").format(member=member, version=version)
+        )
     shape, _fortran, dtype = _NPY_HEADER_READERS[version](stream, max_header_size=_MAX_NPY_HEADER)
     if dtype != column_dtype(name):
-        raise TraceFormatError(f"{member} holds {dtype}; the column {name} is {column_dtype(name)}")
+        message = _("{member} holds {dtype}; the column {name} is {column_dtype}")
+        raise TraceFormatError(message.format(member=member, dtype=dtype, name=name, column_dtype=column_dtype(name)))
     if len(shape) != 1:
-        raise TraceFormatError(f"{member} has {len(shape)} dimensions; a column has one")
+        message = _("{member} has {count} dimensions; a column has one")
+        raise TraceFormatError(message.format(member=member, count=len(shape)))
     if not 0 <= shape[0] <= MAX_ROWS:
-        raise TraceFormatError(f"{member} declares {shape[0]:,} values; at most {MAX_ROWS:,}")
+        message = _("{member} declares {count} values; at most {most}")
+        raise TraceFormatError(message.format(member=member, count=grouped(shape[0]), most=grouped(MAX_ROWS)))
     return int(shape[0])
 
 
@@ -255,10 +269,12 @@ def _check_values(columns: dict[str, npt.NDArray[Any]], names: int) -> None:
             continue  # every value lies in a run of known ones: no need to look at each
         bad = np.flatnonzero(~np.isin(values, [int(value) for value in known]))
         if bad.size:
-            raise TraceFormatError(f"row {bad[0]}: {column} {columns[column][bad[0]]} is no {column} overlapviz knows")
+            message = _("row {row}: {column} {value} is no {column} overlapviz knows")
+            raise TraceFormatError(message.format(row=bad[0], column=column, value=columns[column][bad[0]]))
     bad = np.flatnonzero((columns["name"] < 0) | (columns["name"] >= names))
     if bad.size:
-        raise TraceFormatError(f"row {bad[0]}: name {columns['name'][bad[0]]} is not one of the {names} span names")
+        message = _("row {row}: name {value} is not one of the {count} span names")
+        raise TraceFormatError(message.format(row=bad[0], value=columns["name"][bad[0]], count=names))
     bad = np.flatnonzero(columns["end_ns"] < columns["start_ns"])
     if bad.size:
-        raise TraceFormatError(f"row {bad[0]} ends before it starts")
+        raise TraceFormatError(_("row {row} ends before it starts").format(row=bad[0]))

@@ -9,23 +9,27 @@ from __future__ import annotations
 import os
 import stat
 
+from overlapviz.core.i18n import N_, _
+
 DEFAULT_NAME_LIMIT = 255  # NAME_MAX on Linux, macOS and the BSDs, in bytes
-REGULAR_ONLY = "overlapviz reads and writes regular files only"
-NUL_IN_NAME = "the name holds a NUL character, which no file name can"
+# The words of a file's problem, said with `_` where a message is made of them
+REGULAR_ONLY = N_("overlapviz reads and writes regular files only")
+NUL_IN_NAME = N_("the name holds a NUL character, which no file name can")
 
 _KINDS = (
-    (stat.S_ISREG, "a regular file"),
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISLNK, "a symbolic link"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISREG, N_("a regular file")),
+    (stat.S_ISDIR, N_("a folder")),
+    (stat.S_ISLNK, N_("a symbolic link")),
+    (stat.S_ISFIFO, N_("a named pipe (FIFO)")),
+    (stat.S_ISCHR, N_("a character device")),
+    (stat.S_ISBLK, N_("a block device")),
+    (stat.S_ISSOCK, N_("a socket")),
 )
+_SPECIAL_FILE = N_("a special file")  # a kind this platform has beyond those
 
 
 def kind_of(mode: int) -> str:
-    """Name the kind of file `mode` (an ``st_mode``) describes, with its article.
+    """Name the kind of file `mode` (an ``st_mode``) describes, with its article, in the active language.
 
     Parameters
     ----------
@@ -38,7 +42,7 @@ def kind_of(mode: int) -> str:
         ``"a regular file"``, ``"a folder"``, ``"a named pipe (FIFO)"``, ``"a character
         device"``, ... or ``"a special file"`` for kinds this platform has beyond those.
     """
-    return next((words for test, words in _KINDS if test(mode)), "a special file")
+    return _(next((words for test, words in _KINDS if test(mode)), _SPECIAL_FILE))
 
 
 def name_limit(folder: str | os.PathLike[str]) -> int:

@@ -38,6 +38,7 @@ from typing import BinaryIO, Protocol, TypeVar
 
 from overlapviz.core.files import posix
 from overlapviz.core.files.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of
+from overlapviz.core.i18n import N_, _
 
 MAX_INPUT_ENV = "OVERLAPVIZ_MAX_INPUT_BYTES"
 DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3  # where the system does not say how much memory it has
@@ -48,6 +49,14 @@ _CHUNK = 1024**2  # read in pieces: never more than this held beyond the input i
 _IN_MEMORY_BYTES = _CHUNK  # gzip decompressed past this goes on to disk (`_unpack_gzip`)
 # what copy_file_range answers where the system cannot copy between these files: copied by hand then
 _NO_SYSTEM_COPY = frozenset({errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.EPERM, errno.EBADF})
+
+
+# What a file that cannot be read is said to be, by `InputFileError.what`
+_CANNOT_READ = {
+    "trace": N_("cannot read trace {file}: {why}"), "session": N_("cannot read session {file}: {why}"),
+    "preset": N_("cannot read preset {file}: {why}"), "exercise": N_("cannot read exercise {file}: {why}"),
+    "settings": N_("cannot read settings {file}: {why}"), "file": N_("cannot read file {file}: {why}"),
+}  # fmt: skip
 
 
 class _Readable(Protocol):
@@ -64,7 +73,10 @@ class InputFileError(OSError):
     what = "file"
 
     def __str__(self) -> str:
-        return f"cannot read {self.what} {self.filename}: {self.strerror}"
+        said = _CANNOT_READ.get(self.what)
+        if said is None:
+            return _("cannot read {what} {file}: {why}").format(what=self.what, file=self.filename, why=self.strerror)
+        return _(said).format(file=self.filename, why=self.strerror)
 
 
 class MissingInputFileError(InputFileError, FileNotFoundError):
@@ -209,7 +221,11 @@ def max_input_bytes(max_bytes: int | None = None) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise ValueError(f"{MAX_INPUT_ENV}={text!r} is not a whole number of bytes from 1")
+        raise ValueError(
+            _("{variable}={value} is not a whole number of bytes from 1").format(
+                variable=MAX_INPUT_ENV, value=repr(text)
+            )
+        )
     return value
 
 
@@ -251,7 +267,7 @@ def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, int]:
     except OSError as error:
         raise _refused(path, what, error.strerror or str(error), error.errno) from None
     except ValueError:  # the system cannot even be asked about such a name
-        raise _refused(path, what, NUL_IN_NAME, errno.EINVAL) from None
+        raise _refused(path, what, _(NUL_IN_NAME), errno.EINVAL) from None
     try:
         info = os.fstat(fd)
         _check_regular(path, what, info.st_mode)  # what was opened, should the path have changed
@@ -265,7 +281,7 @@ def _open_regular(path: str | os.PathLike[str], what: str) -> tuple[int, int]:
 
 def _check_regular(path: str | os.PathLike[str], what: str, mode: int) -> None:
     if not stat.S_ISREG(mode):
-        raise _refused(path, what, f"it is {kind_of(mode)}; {REGULAR_ONLY}", None)
+        raise _refused(path, what, _("it is {kind}; {rule}").format(kind=kind_of(mode), rule=_(REGULAR_ONLY)), None)
 
 
 def _read_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], what: str, from_memory: bool) -> bytes:
@@ -309,7 +325,9 @@ def _unpack_gzip(stream: BinaryIO, limit: int, path: str | os.PathLike[str], wha
             raise _refused(path, what, _too_big(limit, True, from_memory), errno.EFBIG)
     except (gzip.BadGzipFile, EOFError, zlib.error) as error:
         sink.close()
-        raise _refused(path, what, f"it starts like gzip but is not valid gzip ({error})", None) from None
+        raise _refused(
+            path, what, _("it starts like gzip but is not valid gzip ({error})").format(error=error), None
+        ) from None
     except BaseException:
         sink.close()
         raise
@@ -404,10 +422,17 @@ def _read_at_most(
 
 def _too_big(limit: int, decompressed: bool = False, from_memory: bool = False) -> str:
     """Why a file is refused for its size: a limit someone set, or the memory this machine has."""
-    size = "it decompresses to more than" if decompressed else "it is larger than"
     if from_memory:
-        return f"{size} this machine's memory ({limit} bytes) can hold"
-    return f"{size} the limit of {limit} bytes for input files (set {MAX_INPUT_ENV} to change it)"
+        if decompressed:
+            return _("it decompresses to more than this machine's memory ({limit} bytes) can hold").format(limit=limit)
+        return _("it is larger than this machine's memory ({limit} bytes) can hold").format(limit=limit)
+    if decompressed:
+        said = _(
+            "it decompresses to more than the limit of {limit} bytes for input files (set {variable} to change it)"
+        )
+    else:
+        said = _("it is larger than the limit of {limit} bytes for input files (set {variable} to change it)")
+    return said.format(limit=limit, variable=MAX_INPUT_ENV)
 
 
 def _refused(path: str | os.PathLike[str], what: str, why: str, code: int | None) -> InputFileError:

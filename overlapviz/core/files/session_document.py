@@ -16,6 +16,7 @@ from overlapviz.core.config import PipelineConfig
 from overlapviz.core.files.trace_export import chrome_dict
 from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.files.trace_import import trace_from_chrome
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.spans import Trace
 
 SESSION_KEY = "overlapviz_session"
@@ -59,7 +60,8 @@ def session_of(document: dict[str, Any]) -> SessionData:
     """
     version = document[SESSION_KEY]
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= SESSION_VERSION:
-        raise TraceFormatError(f"session format {version!r}: this overlapviz reads formats 1 to {SESSION_VERSION}")
+        message = _("session format {version}: this overlapviz reads formats 1 to {newest}")
+        raise TraceFormatError(message.format(version=repr(version), newest=SESSION_VERSION))
     trace = None if document.get("trace") is None else trace_from_chrome(document["trace"])
     backend, device = document.get("backend"), document.get("device")
     return SessionData(
@@ -81,5 +83,5 @@ def config_of(data: object) -> PipelineConfig | None:
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise TraceFormatError("the config is not an object of settings")
+        raise TraceFormatError(_("the config is not an object of settings"))
     return PipelineConfig.from_dict(data)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-NESTED_TOO_DEEPLY = "it nests arrays or tables too deeply"
+from overlapviz.core.i18n import N_, _
+
+NESTED_TOO_DEEPLY = N_("it nests arrays or tables too deeply")
 
 
 class TomlError(ValueError):
@@ -32,4 +34,4 @@ def parse_toml(text: str | bytes) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as error:
         raise TomlError(str(error)) from None
     except RecursionError:
-        raise TomlError(NESTED_TOO_DEEPLY) from None
+        raise TomlError(_(NESTED_TOO_DEEPLY)) from None

@@ -25,6 +25,7 @@ from overlapviz.core.files.trace_format import (
     WORD_COLUMNS,
     TraceFormatError,
 )
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.checks import MAX_ROWS, TraceValueError, check_int, column_range, short_repr
 from overlapviz.core.trace.columns import COLUMNS, PLACEMENT_COLUMNS
 from overlapviz.core.trace.meta import TraceMeta
@@ -32,7 +33,7 @@ from overlapviz.core.trace.spans import Trace, check_spans
 
 PYTHON_JSON_BYTES = 64 * 1024**2  # the largest JSON file read again as text when the strict reader refuses it
 _UTF8_BOM = b"\xef\xbb\xbf"
-_NOT_OURS = "overlapviz can only open traces it wrote"
+_NOT_OURS = N_("overlapviz can only open traces it wrote")
 
 
 def import_chrome(path: str | os.PathLike[str]) -> Trace:
@@ -86,10 +87,12 @@ def parse_json(raw: bytes, path: str | os.PathLike[str]) -> Any:
     try:
         return msgspec.json.decode(memoryview(raw)[len(_UTF8_BOM) :] if raw.startswith(_UTF8_BOM) else raw)
     except RecursionError:
-        raise TraceFormatError(f"{path}: its JSON is nested too deeply to be a trace") from None
+        raise TraceFormatError(_("{file}: its JSON is nested too deeply to be a trace").format(file=path)) from None
     except msgspec.DecodeError as error:
         if len(raw) > PYTHON_JSON_BYTES:
-            raise TraceFormatError(f"{path}: not a JSON file ({str(error)[:200]})") from None
+            raise TraceFormatError(
+                _("{file}: not a JSON file ({why})").format(file=path, why=str(error)[:200])
+            ) from None
     return _python_json(raw, path)
 
 
@@ -97,9 +100,9 @@ def _python_json(raw: bytes, path: str | os.PathLike[str]) -> Any:
     try:
         return json.loads(raw)
     except RecursionError:
-        raise TraceFormatError(f"{path}: its JSON is nested too deeply to be a trace") from None
+        raise TraceFormatError(_("{file}: its JSON is nested too deeply to be a trace").format(file=path)) from None
     except ValueError as error:
-        raise TraceFormatError(f"{path}: not a JSON file ({str(error)[:200]})") from None
+        raise TraceFormatError(_("{file}: not a JSON file ({why})").format(file=path, why=str(error)[:200])) from None
 
 
 def trace_from_chrome(data: object) -> Trace:
@@ -125,9 +128,9 @@ def trace_from_chrome(data: object) -> Trace:
     names = other.get("names")
     meta = other.get("meta", {})
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise TraceFormatError("otherData.names is missing or is not a list of span names")
+        raise TraceFormatError(_("otherData.names is missing or is not a list of span names"))
     if not isinstance(meta, dict):
-        raise TraceFormatError("otherData.meta is not an object")
+        raise TraceFormatError(_("{name} is not an object").format(name="otherData.meta"))
     name_index = {name: i for i, name in enumerate(names)}
     columns = _columns_at_once(events, name_index, int_args)
     if columns is None:  # something is wrong: the event-by-event reading finds it and says where
@@ -143,20 +146,21 @@ def trace_from_chrome(data: object) -> Trace:
 def _document_parts(data: object) -> tuple[list[Any], dict[str, Any]]:
     """Return the events and overlapviz's part of otherData; raise if the document is not ours."""
     if isinstance(data, list):
-        raise TraceFormatError(f"a Chrome trace in the plain array format; {_NOT_OURS}")
+        raise TraceFormatError(_("a Chrome trace in the plain array format; {rule}").format(rule=_(_NOT_OURS)))
     if not isinstance(data, dict) or not isinstance(data.get("traceEvents"), list):
-        raise TraceFormatError("not a Chrome trace: there is no traceEvents list")
+        raise TraceFormatError(_("not a Chrome trace: there is no traceEvents list"))
     other = data.get("otherData")
     if not isinstance(other, dict) or "overlapviz" not in other:
-        raise TraceFormatError(f"a Chrome trace without overlapviz data (otherData.overlapviz); {_NOT_OURS}")
+        message = _("a Chrome trace without overlapviz data (otherData.overlapviz); {rule}")
+        raise TraceFormatError(message.format(rule=_(_NOT_OURS)))
     version = other["overlapviz"]
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise TraceFormatError(f"otherData.overlapviz is not a format version: {version!r}")
+        raise TraceFormatError(_("otherData.overlapviz is not a format version: {value}").format(value=repr(version)))
     if version > FORMAT_VERSION:
-        raise TraceFormatError(
-            f"written in trace format {version}; this overlapviz reads formats up to {FORMAT_VERSION}"
-            " (update overlapviz)"
+        message = _(
+            "written in trace format {version}; this overlapviz reads formats up to {newest} (update overlapviz)"
         )
+        raise TraceFormatError(message.format(version=version, newest=FORMAT_VERSION))
     return data["traceEvents"], other
 
 
@@ -175,7 +179,7 @@ def _rows_one_by_one(
         if parsed is not None:
             row, values = parsed
             if row in rows:
-                raise TraceFormatError(f"event {number}: row {row} appears twice")
+                raise TraceFormatError(_("event {number}: row {row} appears twice").format(number=number, row=row))
             rows[row] = values
     return rows
 
@@ -325,20 +329,22 @@ def _span_of(
     `int_args` are the integer columns the file's format has; the others read as 0.
     """
     if not isinstance(event, dict):
-        raise TraceFormatError(f"event {number} is not an object")
+        raise TraceFormatError(_("event {number} is not an object").format(number=number))
     if event.get("ph") != "X":
         return None
     name = event.get("name")
     if not isinstance(name, str):
-        raise TraceFormatError(f"event {number}: its name is not text")
-    where = f"event {number} ({name[:60]!r})"
+        raise TraceFormatError(_("event {number}: its name is not text").format(number=number))
+    where = _("event {number} ({name})").format(number=number, name=repr(name[:60]))
     args = event.get("args")
     if not isinstance(args, dict) or ("row" not in args and "copy_of" not in args):
-        raise TraceFormatError(f"{where} has no overlapviz args (args.row); {_NOT_OURS}")
+        raise TraceFormatError(
+            _("{where} has no overlapviz args (args.row); {rule}").format(where=where, rule=_(_NOT_OURS))
+        )
     if "copy_of" in args:
         return None
     if event.get("name") not in name_index:
-        raise TraceFormatError(f"{where}: its name is not in otherData.names")
+        raise TraceFormatError(_("{where}: its name is not in otherData.names").format(where=where))
     values = dict.fromkeys(PLACEMENT_COLUMNS, 0)
     values.update({name: _int_arg(where, args, name) for name in ("row", *int_args)})
     values["kind"] = int(_word_arg(where, args, "kind", KIND_WORDS))
@@ -346,13 +352,13 @@ def _span_of(
     values["memory"] = int(_word_arg(where, args, "memory", MEMORY_WORDS))
     values["name"] = name_index[event["name"]]
     if values["end_ns"] < values["start_ns"]:
-        raise TraceFormatError(f"{where} ends before it starts")
+        raise TraceFormatError(_("{where} ends before it starts").format(where=where))
     return values.pop("row"), values
 
 
 def _int_arg(where: str, args: dict[str, Any], name: str) -> int:
     if name not in args:
-        raise TraceFormatError(f"{where}: args.{name} is missing")
+        raise TraceFormatError(_("{where}: {name} is missing").format(where=where, name=f"args.{name}"))
     try:
         return check_int(where, f"args.{name}", args[name], column=None if name == "row" else name)
     except TraceValueError as error:
@@ -362,7 +368,10 @@ def _int_arg(where: str, args: dict[str, Any], name: str) -> int:
 def _word_arg(where: str, args: dict[str, Any], name: str, allowed: dict[str, Any]) -> Any:
     value = args.get(name)
     if not isinstance(value, str) or value not in allowed:
-        raise TraceFormatError(f"{where}: args.{name} is {short_repr(value)}; expected one of {', '.join(allowed)}")
+        message = _("{where}: {name} is {value}; expected one of {allowed}")
+        raise TraceFormatError(
+            message.format(where=where, name=f"args.{name}", value=short_repr(value), allowed=", ".join(allowed))
+        )
     return allowed[value]
 
 
@@ -370,6 +379,7 @@ def _columns_of(rows: dict[int, dict[str, int]]) -> dict[str, npt.NDArray[Any]]:
     """Columns from rows numbered 0..n-1, each exactly once."""
     missing = sorted(set(range(len(rows))) - set(rows))
     if missing:
-        raise TraceFormatError(f"rows are not numbered 0 to {len(rows) - 1}: row {missing[0]} is missing")
+        message = _("rows are not numbered 0 to {last}: row {row} is missing")
+        raise TraceFormatError(message.format(last=len(rows) - 1, row=missing[0]))
     ordered = [rows[i] for i in range(len(rows))]
     return {name: np.array([r[name] for r in ordered], dtype=dtype) for name, dtype in COLUMNS.items()}

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from overlapviz.core.files import posix
 from overlapviz.core.files.file_system import NUL_IN_NAME, REGULAR_ONLY, kind_of, name_length, name_limit
+from overlapviz.core.i18n import _
 
 MAX_LINK_HOPS = 40  # the kernel's own limit before it answers ELOOP
 
@@ -33,7 +34,7 @@ class DestinationError(OSError):
     """
 
     def __str__(self) -> str:
-        return f"cannot write {self.filename}: {self.strerror}"
+        return _("cannot write {file}: {why}").format(file=self.filename, why=self.strerror)
 
 
 def resolve_destination(path: str | os.PathLike[str]) -> Path:
@@ -59,12 +60,13 @@ def resolve_destination(path: str | os.PathLike[str]) -> Path:
     """
     given = Path(path)
     current = given
-    for _ in range(MAX_LINK_HOPS + 1):
+    for _hop in range(MAX_LINK_HOPS + 1):
         _check_name_length(given, current)
         info = _lstat(given, current)
         if info is None:
             if current != given:
-                raise DestinationError(None, f"it is a symbolic link to {current}, which does not exist", str(given))
+                why = _("it is a symbolic link to {target}, which does not exist").format(target=current)
+                raise DestinationError(None, why, str(given))
             return current
         if stat.S_ISREG(info.st_mode):
             return current
@@ -72,9 +74,8 @@ def resolve_destination(path: str | os.PathLike[str]) -> Path:
             raise DestinationError(None, _not_regular(given, current, info.st_mode), str(given))
         _check_link_may_be_followed(given, current, info)
         current = current.parent / _read_link(given, current)
-    raise DestinationError(
-        errno.ELOOP, f"it is a chain of more than {MAX_LINK_HOPS} symbolic links, or a loop of them", str(given)
-    )
+    why = _("it is a chain of more than {count} symbolic links, or a loop of them").format(count=MAX_LINK_HOPS)
+    raise DestinationError(errno.ELOOP, why, str(given))
 
 
 def check_destination(path: str | os.PathLike[str]) -> Path:
@@ -98,10 +99,10 @@ def check_destination(path: str | os.PathLike[str]) -> Path:
     target = resolve_destination(path)
     folder = target.parent
     if not os.path.isdir(folder):
-        why = f"{folder} is not a folder" if os.path.lexists(folder) else f"the folder {folder} does not exist"
-        raise DestinationError(errno.ENOENT, why, str(path))
+        why = _("{folder} is not a folder") if os.path.lexists(folder) else _("the folder {folder} does not exist")
+        raise DestinationError(errno.ENOENT, why.format(folder=folder), str(path))
     if not os.access(folder, os.W_OK):
-        raise DestinationError(errno.EACCES, f"no permission to write in {folder}", str(path))
+        raise DestinationError(errno.EACCES, _("no permission to write in {folder}").format(folder=folder), str(path))
     return target
 
 
@@ -114,7 +115,7 @@ def _lstat(given: Path, current: Path) -> os.stat_result | None:
     except OSError as error:
         raise DestinationError(error.errno, error.strerror or str(error), str(given)) from None
     except ValueError:  # the system cannot even be asked about such a name
-        raise DestinationError(errno.EINVAL, NUL_IN_NAME, str(given)) from None
+        raise DestinationError(errno.EINVAL, _(NUL_IN_NAME), str(given)) from None
 
 
 def _read_link(given: Path, link: Path) -> str:
@@ -127,17 +128,22 @@ def _read_link(given: Path, link: Path) -> str:
 def _check_name_length(given: Path, current: Path) -> None:
     length, limit = name_length(current.name), name_limit(current.parent)
     if length > limit:
-        whose = "the name" if current == given else f"the name of its link target {current}"
-        raise DestinationError(
-            errno.ENAMETOOLONG, f"{whose} is {length} bytes long; this file system allows at most {limit}", str(given)
-        )
+        if current == given:
+            why = _("the name is {length} bytes long; this file system allows at most {limit}")
+        else:
+            why = _(
+                "the name of its link target {target} is {length} bytes long; this file system allows at most {limit}"
+            )
+        raise DestinationError(errno.ENAMETOOLONG, why.format(target=current, length=length, limit=limit), str(given))
 
 
 def _not_regular(given: Path, current: Path, mode: int) -> str:
-    kind = kind_of(mode)
+    kind, rule = kind_of(mode), _(REGULAR_ONLY)
     if current != given:
-        return f"it is a symbolic link to {current}, which is {kind}; {REGULAR_ONLY}"
-    return "it is a folder" if stat.S_ISDIR(mode) else f"it is {kind}; {REGULAR_ONLY}"
+        return _("it is a symbolic link to {target}, which is {kind}; {rule}").format(
+            target=current, kind=kind, rule=rule
+        )
+    return _("it is a folder") if stat.S_ISDIR(mode) else _("it is {kind}; {rule}").format(kind=kind, rule=rule)
 
 
 def _check_link_may_be_followed(given: Path, link: Path, info: os.stat_result) -> None:
@@ -152,7 +158,9 @@ def _check_link_may_be_followed(given: Path, link: Path, info: os.stat_result) -
     if shared and info.st_uid not in (os.geteuid(), folder.st_uid):
         raise DestinationError(
             errno.EACCES,
-            f"it is a symbolic link in the shared folder {link.parent} that belongs to someone else;"
-            " overlapviz does not write through such links",
+            _(
+                "it is a symbolic link in the shared folder {folder} that belongs to someone else; overlapviz does"
+                " not write through such links"
+            ).format(folder=link.parent),
             str(given),
         )

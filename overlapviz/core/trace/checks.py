@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from overlapviz.core.i18n import _, grouped
 from overlapviz.core.trace.columns import COLUMNS
 
 MAX_META_TEXT = 1024  # characters in one metadata string: a device name, a timing note
@@ -50,10 +51,12 @@ def check_int(where: str, name: str, value: object, column: str | None = None) -
     `name` is how the message calls the value (``args.start_ns``, say).
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TraceValueError(f"{where}: {name} is not a whole number: {short_repr(value)}")
+        message = _("{where}: {name} is not a whole number: {value}")
+        raise TraceValueError(message.format(where=where, name=name, value=short_repr(value)))
     low, high = column_range(column) if column is not None else (0, MAX_ROWS - 1)
     if not low <= value <= high:
-        raise TraceValueError(f"{where}: {name} {short_repr(value)} is out of range ({low} to {high})")
+        message = _("{where}: {name} {value} is out of range ({low} to {high})")
+        raise TraceValueError(message.format(where=where, name=name, value=short_repr(value), low=low, high=high))
     return value
 
 
@@ -65,15 +68,19 @@ def check_meta(meta: dict[str, Any]) -> None:
         if value is None:
             continue
         if not isinstance(value, str):
-            raise TraceValueError(f"meta.{key} is not text: {short_repr(value)}")
+            raise TraceValueError(_("{name} is not text: {value}").format(name=f"meta.{key}", value=short_repr(value)))
         if len(value) > MAX_META_TEXT:
-            raise TraceValueError(f"meta.{key} is {len(value):,} characters long; at most {MAX_META_TEXT:,}")
+            message = _("{name} is {count} characters long; at most {most}")
+            raise TraceValueError(
+                message.format(name=f"meta.{key}", count=grouped(len(value)), most=grouped(MAX_META_TEXT))
+            )
     if "device_facts" in meta and not isinstance(meta["device_facts"], dict):
-        raise TraceValueError(f"meta.device_facts is not an object: {short_repr(meta['device_facts'])}")
+        raise TraceValueError(_not_an_object("meta.device_facts", meta["device_facts"]))
     if meta.get("config") is not None and not isinstance(meta["config"], dict):
-        raise TraceValueError(f"meta.config is not an object: {short_repr(meta['config'])}")
+        raise TraceValueError(_not_an_object("meta.config", meta["config"]))
     if "simulated" in meta and not isinstance(meta["simulated"], bool):
-        raise TraceValueError(f"meta.simulated is not true or false: {short_repr(meta['simulated'])}")
+        message = _("{name} is not true or false: {value}")
+        raise TraceValueError(message.format(name="meta.simulated", value=short_repr(meta["simulated"])))
     for key in _COUNT_KEYS:
         if meta.get(key) is not None:
             _check_count(f"meta.{key}", meta[key])
@@ -84,9 +91,9 @@ def check_meta(meta: dict[str, Any]) -> None:
     if "copy_engines" in facts:
         engines = facts["copy_engines"]
         if isinstance(engines, bool) or not isinstance(engines, int) or not 1 <= engines <= MAX_COPY_ENGINES:
+            message = _("{name} is {value}; expected a whole number from 1 to {most}")
             raise TraceValueError(
-                f"meta.device_facts.copy_engines is {short_repr(engines)}; expected a whole number from 1 to"
-                f" {MAX_COPY_ENGINES}"
+                message.format(name="meta.device_facts.copy_engines", value=short_repr(engines), most=MAX_COPY_ENGINES)
             )
 
 
@@ -95,11 +102,12 @@ def _check_window(window: object) -> None:
     if window is None:
         return
     if not isinstance(window, list) or len(window) != 2:
-        raise TraceValueError(f"meta.window is {short_repr(window)}; expected [start_ns, end_ns]")
+        raise TraceValueError(_("meta.window is {value}; expected [start_ns, end_ns]").format(value=short_repr(window)))
     start = check_int("meta", "window start", window[0], column="start_ns")
     end = check_int("meta", "window end", window[1], column="end_ns")
     if not 0 <= start <= end:
-        raise TraceValueError(f"meta.window {start} to {end} ns is not a time range from the run's start")
+        message = _("meta.window {start} to {end} ns is not a time range from the run's start")
+        raise TraceValueError(message.format(start=start, end=end))
 
 
 def _check_legacy_streams(streams: object) -> None:
@@ -107,7 +115,9 @@ def _check_legacy_streams(streams: object) -> None:
     if streams is None:
         return
     if not isinstance(streams, list):
-        raise TraceValueError(f"meta.legacy_streams is not a list: {short_repr(streams)}")
+        raise TraceValueError(
+            _("{name} is not a list: {value}").format(name="meta.legacy_streams", value=short_repr(streams))
+        )
     for stream in streams:
         check_int("meta", "legacy_streams entry", stream, column="stream")
 
@@ -117,7 +127,7 @@ def _check_not_shown(counts: object) -> None:
     if counts is None:
         return
     if not isinstance(counts, dict):
-        raise TraceValueError(f"meta.not_shown is not an object: {short_repr(counts)}")
+        raise TraceValueError(_not_an_object("meta.not_shown", counts))
     for what, count in counts.items():
         _check_count(f"meta.not_shown[{short_repr(what)}]", count)
 
@@ -125,9 +135,14 @@ def _check_not_shown(counts: object) -> None:
 def _check_count(name: str, value: object) -> None:
     """A number of bytes, records or nanoseconds: whole, not negative, within 64 bits."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TraceValueError(f"{name} is not a whole number: {short_repr(value)}")
+        raise TraceValueError(_("{name} is not a whole number: {value}").format(name=name, value=short_repr(value)))
     if not 0 <= value <= column_range("bytes")[1]:
-        raise TraceValueError(f"{name} is {short_repr(value)}; expected a whole number from 0 to 2**63 - 1")
+        message = _("{name} is {value}; expected a whole number from 0 to 2**63 - 1")
+        raise TraceValueError(message.format(name=name, value=short_repr(value)))
+
+
+def _not_an_object(name: str, value: object) -> str:
+    return _("{name} is not an object: {value}").format(name=name, value=short_repr(value))
 
 
 def _check_depth(meta: dict[str, Any]) -> None:
@@ -136,7 +151,7 @@ def _check_depth(meta: dict[str, Any]) -> None:
     while pending:
         value, depth = pending.pop()
         if depth > MAX_META_DEPTH:
-            raise TraceValueError(f"meta is nested more than {MAX_META_DEPTH} levels deep")
+            raise TraceValueError(_("meta is nested more than {depth} levels deep").format(depth=MAX_META_DEPTH))
         if isinstance(value, dict):
             pending.extend((item, depth + 1) for item in value.values())
         elif isinstance(value, list):
@@ -146,9 +161,9 @@ def _check_depth(meta: dict[str, Any]) -> None:
 def short_repr(value: object, limit: int = 40) -> str:
     """`value` for a message, cut short so the message stays one line (and never recurses)."""
     if isinstance(value, dict | list):
-        return "an object" if isinstance(value, dict) else "a list"
+        return _("an object") if isinstance(value, dict) else _("a list")
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
-        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+        return _("a number of about {digits} digits").format(digits=int(value.bit_length() * 0.30103))
     if isinstance(value, str) and len(value) > limit:
         value = value[:limit]
     text = repr(value)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from overlapviz.core.i18n import _
+
 _WITH_COLLECTIVE = re.compile(r"^(?P<kernel>.*) \[(?P<collective>[^\[\]]+)\]$", re.DOTALL)
 _IN_GROUP = ", process group "
 _RCCL = re.compile(r"^(?:void\s+)?rccl", re.IGNORECASE)
@@ -48,7 +50,10 @@ def communication_rule(name: str) -> str:
     library = "RCCL" if _RCCL.match(name) else "NCCL"
     collective = collective_of(name)
     if collective is None:
-        return f"communication: {library} kernel"
+        return _("communication: {library} kernel").format(library=library)
     group = process_group_of(name)
-    in_group = "" if group is None else f" in process group {group}"
-    return f"communication: {library} collective ({collective}){in_group}"
+    if group is None:
+        return _("communication: {library} collective ({collective})").format(library=library, collective=collective)
+    return _("communication: {library} collective ({collective}) in process group {group}").format(
+        library=library, collective=collective, group=group
+    )

@@ -24,6 +24,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.answer_cache import kept_per_trace
 from overlapviz.core.trace.frozen_columns import few_distinct
 from overlapviz.core.trace.meta import TraceMeta
@@ -37,8 +38,8 @@ UNIT_ORDER = (
     Unit.H2D_ENGINE, Unit.COPY_ENGINE, Unit.COMPUTE, Unit.D2H_ENGINE, Unit.COMMUNICATION, Unit.DEVICE_COPY,
     Unit.MEMSET, Unit.MIGRATION,
 )  # fmt: skip
-ANNOTATION_TITLE = "Annotations"
-LEGACY_STREAM_TITLE = "Legacy default stream"
+ANNOTATION_TITLE = N_("Annotations")
+LEGACY_STREAM_TITLE = N_("Legacy default stream")
 MAX_TABLE = 1 << 20  # values this close together are told apart by a table, not by sorting them all
 LEGACY_STREAMS_META = "legacy_streams"  # the stream indices a file names as the legacy default stream
 
@@ -71,8 +72,14 @@ class Lane:
     streams: tuple[int, ...] = ()
 
 
-HOST_LANE = Lane(key="host", title=Unit.HOST.title, group=LaneGroup.HOST, unit=Unit.HOST, stream=None)
-ANNOTATION_LANE = Lane(key="annotations", title=ANNOTATION_TITLE, group=LaneGroup.ANNOTATIONS, unit=None, stream=None)
+def host_lane() -> Lane:
+    """The one host lane of a trace of one host thread (titled in the active language, hence made when asked)."""
+    return Lane(key="host", title=Unit.HOST.title, group=LaneGroup.HOST, unit=Unit.HOST, stream=None)
+
+
+def annotation_lane() -> Lane:
+    """The lane of the named ranges (titled in the active language, hence made when asked)."""
+    return Lane(key="annotations", title=_(ANNOTATION_TITLE), group=LaneGroup.ANNOTATIONS, unit=None, stream=None)
 
 
 def lanes_of(trace: Trace) -> list[Lane]:
@@ -117,16 +124,16 @@ def _host_lanes(trace: Trace) -> list[Lane]:
     calls = np.flatnonzero(trace.mask(*HOST_KINDS))
     threads = _in_order_of_first(trace["thread"][calls], trace["start_ns"][calls])
     if len(threads) <= 1:
-        return [HOST_LANE]
+        return [host_lane()]
     return [
-        Lane(key=f"host-{t}", title=f"{Unit.HOST.title} {t if t >= 0 else '(unknown)'}", group=LaneGroup.HOST,
-             unit=Unit.HOST, stream=None, thread=t)
+        Lane(key=f"host-{t}", title=_("Host thread {thread}").format(thread=t if t >= 0 else _("(unknown)")),
+             group=LaneGroup.HOST, unit=Unit.HOST, stream=None, thread=t)
         for t in threads
     ]  # fmt: skip
 
 
 def _annotation_lanes(trace: Trace) -> list[Lane]:
-    return [ANNOTATION_LANE] if trace.mask(OpKind.ANNOTATION).any() else []
+    return [annotation_lane()] if trace.mask(OpKind.ANNOTATION).any() else []
 
 
 def _gpu_lanes(trace: Trace, device: int | None) -> list[Lane]:
@@ -141,7 +148,7 @@ def _gpu_lanes(trace: Trace, device: int | None) -> list[Lane]:
 
 def stream_lane(stream: int, device: int | None, legacy: bool = False) -> Lane:
     """The lane of one stream (`device` None for the one GPU of a trace)."""
-    title = LEGACY_STREAM_TITLE if legacy else f"Stream {stream}"
+    title = _(LEGACY_STREAM_TITLE) if legacy else _("Stream {stream}").format(stream=stream)
     return Lane(
         key=_on_gpu_key(f"stream-{stream}", device), title=_on_gpu_title(title, device), group=LaneGroup.STREAMS,
         unit=None, stream=stream, device=device,

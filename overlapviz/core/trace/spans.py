@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.checks import TraceValueError
 from overlapviz.core.trace.columns import COLUMNS
 from overlapviz.core.trace.frozen_columns import freeze_columns
@@ -84,20 +85,20 @@ class Unit(IntEnum):
 
     @property
     def title(self) -> str:
-        """Lane title."""
-        return _UNIT_TITLES[self]
+        """Lane title, in the active language."""
+        return _(_UNIT_TITLES[self])
 
 
 _UNIT_TITLES = {
-    Unit.HOST: "Host thread",
-    Unit.H2D_ENGINE: "H2D engine",
-    Unit.COMPUTE: "Compute",
-    Unit.D2H_ENGINE: "D2H engine",
-    Unit.COPY_ENGINE: "Copy engine",
-    Unit.DEVICE_COPY: "Peer / D2D copies",
-    Unit.MEMSET: "Memsets",
-    Unit.MIGRATION: "Unified memory",
-    Unit.COMMUNICATION: "Communication",
+    Unit.HOST: N_("Host thread"),
+    Unit.H2D_ENGINE: N_("H2D engine"),
+    Unit.COMPUTE: N_("Compute"),
+    Unit.D2H_ENGINE: N_("D2H engine"),
+    Unit.COPY_ENGINE: N_("Copy engine"),
+    Unit.DEVICE_COPY: N_("Peer / D2D copies"),
+    Unit.MEMSET: N_("Memsets"),
+    Unit.MIGRATION: N_("Unified memory"),
+    Unit.COMMUNICATION: N_("Communication"),
 }
 
 
@@ -296,15 +297,21 @@ def check_spans(trace: Trace) -> None:
     for name in ("enqueue_ns", "ready_ns", "start_ns", "end_ns"):
         bad = np.flatnonzero(trace[name] < UNKNOWN)
         if bad.size:
-            raise TraceValueError(f"row {bad[0]}: {name} is negative ({trace[name][bad[0]]})")
+            raise TraceValueError(_negative(int(bad[0]), name, int(trace[name][bad[0]])))
     for name in ("start_ns", "end_ns"):
         bad = np.flatnonzero(trace[name] == UNKNOWN)
         if bad.size:
-            raise TraceValueError(f"row {bad[0]}: {name} is unknown; every span needs its start and end")
+            message = _("row {row}: {name} is unknown; every span needs its start and end")
+            raise TraceValueError(message.format(row=bad[0], name=name))
     op = trace["op"]
     bad = np.flatnonzero((op < UNKNOWN) | (op >= n))
     if bad.size:
-        raise TraceValueError(f"row {bad[0]}: op {op[bad[0]]} is not a row of this trace (0 to {n - 1})")
+        message = _("row {row}: op {op} is not a row of this trace (0 to {last})")
+        raise TraceValueError(message.format(row=bad[0], op=op[bad[0]], last=n - 1))
     bad = np.flatnonzero(trace["bytes"] < 0)
     if bad.size:
-        raise TraceValueError(f"row {bad[0]}: bytes is negative ({trace['bytes'][bad[0]]})")
+        raise TraceValueError(_negative(int(bad[0]), "bytes", int(trace["bytes"][bad[0]])))
+
+
+def _negative(row: int, name: str, value: int) -> str:
+    return _("row {row}: {name} is negative ({value})").format(row=row, name=name, value=value)
