@@ -71,7 +71,9 @@ PLANTS = {
     "cupti in a command": _plant("record_block.py", "from cupti import cupti", CUDA),
     # Babel builds the catalogues; the program reads them with gettext alone
     "Babel at run time": _plant("run_report.py", "import babel.numbers", BABEL),
-    "the translation layer importing the trace": _plant("core/i18n/planted.py", "import overlapviz.core.trace", I18N),
+    "the translation layer importing the trace": _plant(
+        "core/i18n/planted.py", "import overlapviz.core.trace", I18N, CYCLES
+    ),
     # the backends' own layers
     "sim importing cupy": _plant("backends/sim/planted.py", "import overlapviz.backends.cupy", BACKENDS),
     "cupy importing sim": _plant("backends/cupy/planted.py", "import overlapviz.backends.sim", BACKENDS),

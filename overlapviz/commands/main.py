@@ -157,4 +157,5 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         path = file_to_open(sys.argv[1:] if argv is None else argv)
         if path is None:
             raise
-        return argparse.Namespace(command=lambda _args: open_in_app(path, f"{path} cannot be opened"))
+        refused = _("{path} cannot be opened").format(path=path)
+        return argparse.Namespace(command=lambda _args: open_in_app(path, refused))

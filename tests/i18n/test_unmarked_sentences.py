@@ -4,12 +4,13 @@ Every literal of those modules that reads as words (three or more of them) is ei
 (``_``, ``N_``, ``ncount``, ``ngettext``, ``pgettext``), a docstring, English on purpose (the
 docs' tables: a finding rule's ``fires_when`` and ``points_at``, a setting's ``doc``, a preset's
 keys; the notes a calibrated profile's file carries for every reader of it; the names of the
-pipeline's ops in a trace, data as CUDA's names are), a key to look words up by, or a message for the program's developer: a ``raise`` of one of Python's own errors, which
-the program raises for a mistake in its code, or catches and words itself. What reaches the user
-is raised as one of overlapviz's own errors (``ConfigError``, ``PresetError``, ``BackendError``,
-``WindowError``, ...), so its words are checked. The glossary is teaching content, translated by
-the content catalogue as the lessons are (docs/translating.md), and is left to that catalogue's
-own checks. Anything else would reach the learner in English whatever the language asked for.
+pipeline's ops in a trace, data as CUDA's names are), a key to look words up by, or a message
+for the program's developer: a ``raise`` of one of Python's own errors, which the program raises
+for a mistake in its code, or catches and words itself. What reaches the user is raised as one
+of overlapviz's own errors (``ConfigError``, ``PresetError``, ``BackendError``, ``WindowError``,
+...), so its words are checked. The glossary is teaching content, translated by the content
+catalogue as the lessons are (docs/translating.md), and is left to that catalogue's own checks.
+Anything else would reach the learner in English whatever the language asked for.
 """
 
 import ast
@@ -24,12 +25,10 @@ FINDING_MODULES = [*sorted((PACKAGE / "core" / "findings").glob("*.py")), PACKAG
 # Where the window's and the command line's words are written, beside the findings
 SHOWN_FOLDERS = ("view", "app", "commands", "core/analysis", "core/config", "core/devices", "core/files", "core/trace")
 SHOWN_FILES = ("presets.py", "run_report.py", "session.py", "backends/registry.py")
-# Modules whose sentences are not marked yet: each is named here until it is, and then taken off
-NOT_YET_MARKED = {PACKAGE / "commands" / "app.py", PACKAGE / "commands" / "main.py"}
 CONTENT_MODULES = {PACKAGE / "app" / "glossary.py", PACKAGE / "app" / "glossary_findings.py"}
 SHOWN_MODULES = sorted(
     {*(path for folder in ("core", *SHOWN_FOLDERS) for path in (PACKAGE / folder).glob("*.py")),
-     *(PACKAGE / name for name in SHOWN_FILES)} - CONTENT_MODULES - NOT_YET_MARKED
+     *(PACKAGE / name for name in SHOWN_FILES)} - CONTENT_MODULES
 )  # fmt: skip
 MARKS = {"_", "N_", "ngettext", "ncount", "pgettext"}
 DOCS_KEYWORDS = {"fires_when", "points_at", "doc"}  # English on purpose: the docs' tables
@@ -144,11 +143,6 @@ def test_the_scan_leaves_the_docs_english(tmp_path):
 def test_every_finding_module_marks_its_sentences():
     found = [line for path in FINDING_MODULES for line in unmarked_sentences(path)]
     assert found == [], "mark these for translation with _() or ncount():\n" + "\n".join(found)
-
-
-def test_a_module_not_yet_marked_is_taken_off_that_list_once_it_is():
-    marked = sorted(str(path.relative_to(PACKAGE)) for path in NOT_YET_MARKED if not unmarked_sentences(path))
-    assert marked == [], "these mark every sentence now: take them off NOT_YET_MARKED"
 
 
 def test_the_window_and_the_command_line_mark_their_sentences():

@@ -21,7 +21,7 @@ from overlapviz.app.exercise_class import SENT_NOTICE, ClassHistogram, ClassRoun
 from overlapviz.app.exercise_session import ExerciseOnShow, Phase
 from overlapviz.app.lab_connection import LabConnection, LabSettings
 from overlapviz.app.ports import Messages
-from overlapviz.core.i18n import grouped
+from overlapviz.core.i18n import _, grouped
 from overlapviz.lab.client import LabClient, LabError
 from overlapviz.lab.follow_client import ExerciseSent
 
@@ -97,7 +97,7 @@ class ClassExerciseTools(QObject):
             return
         self._dock.open()
         session.choose(index)
-        self._messages.show_notice(SENT_NOTICE.format(title=session.exercises[index].title))
+        self._messages.show_notice(_(SENT_NOTICE).format(title=session.exercises[index].title))
 
     def _on_show(self, on_show: ExerciseOnShow | None) -> None:
         prediction = self.rounds.prediction_to_send(on_show)

@@ -27,6 +27,7 @@ from overlapviz._qt.themes import Theme
 from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.legend import LegendBar
 from overlapviz._qt.widgets.metrics_panel import fit_finding_rows
+from overlapviz.core.i18n import _
 from overlapviz.view.rank_overview import LEGEND_MEANING, RANK_LEGEND, RankOverview
 from overlapviz.view.unit_text import unbreakable
 
@@ -51,7 +52,7 @@ class RankOverviewPanel(QWidget):
         self.heading.setWordWrap(True)
         self.how.setWordWrap(True)
         self.legend = LegendBar(entries=RANK_LEGEND)
-        self.legend.setToolTip(LEGEND_MEANING)
+        self.legend.setToolTip(_(LEGEND_MEANING))
         self.plot = RankOverviewPlot()
         self.open_button = QPushButton(translate("RankOverviewPanel", "Open rank"))
         self.compare_button = QPushButton(translate("RankOverviewPanel", "Compare ranks"))

@@ -36,6 +36,17 @@ from overlapviz.view.formatting import format_percent
 
 PROJECTOR_THEME = "projector"
 TEXT_SCALE = 1.8  # about 18 pt from a 10 pt desktop font: readable from the back of a hall
+# The scale is for a full-HD slide. A 1280 x 720 projector draws the same picture as large with
+# two thirds of the pixels, so its text takes two thirds of the scale: the same share of the
+# screen, and room left for the timelines (at 1.8 on 720 px, a lesson's text, the captions and
+# the table of differences left a comparison's timelines a few pixels each).
+SLIDE_HEIGHT_PX = 1080
+SMALLEST_TEXT_SCALE = 1.0
+
+
+def text_scale(height_px: int) -> float:
+    """The presentation's text scale on a screen `height_px` tall: in proportion to a full-HD slide's."""
+    return max(SMALLEST_TEXT_SCALE, min(TEXT_SCALE, TEXT_SCALE * height_px / SLIDE_HEIGHT_PX))
 
 
 class PresentationHost(Protocol):
@@ -126,11 +137,11 @@ class PresentationMode(QObject):
         for panel in shown:
             panel.hide()
         w.set_theme(PROJECTOR_THEME, remember=False)
-        if fonts is not None:
-            fonts.set_scale(TEXT_SCALE)
+        self._fit_text()
         self._update_caption()
         w.presentation_caption.show()
         self._resize(w.showFullScreen)
+        self._fit_text()  # the size full screen gave at once (offscreen); a window manager's comes as a resize
         _application().installEventFilter(self)
         self.changed.emit(True)
 
@@ -164,8 +175,16 @@ class PresentationMode(QObject):
         self._held.release_when_resized(window.size() == size and not (at_screen_size and window.isFullScreen()))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        """Take the lesson keys before any widget or shortcut does."""
+        """Take the lesson keys before any widget or shortcut does; fit the text to the screen's size."""
+        if event.type() == QEvent.Type.Resize and watched is self._host.window():
+            self._fit_text()
         return take_key(event, self._keys)
+
+    def _fit_text(self) -> None:
+        """Scale the text for the window's height (the screen's, once full screen arrives)."""
+        scale = text_scale(self._host.window().height())
+        if self._fonts is not None and abs(self._fonts.scale - scale) > 1e-3:
+            self._fonts.set_scale(scale)
 
     def _update_caption(self) -> None:
         if not self.active:

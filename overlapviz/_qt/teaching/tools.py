@@ -25,6 +25,7 @@ from overlapviz.app.lab_connection import is_lab
 from overlapviz.app.model import CompareAxis
 from overlapviz.app.run_targets import RunTarget
 from overlapviz.app.runs import NO_BACKEND
+from overlapviz.core.i18n import _
 
 # The sweep times copies on a device of this machine; the lab server runs pipelines only, so on
 # the lab GPU the action is off rather than measuring something other than what the window shows.
@@ -108,7 +109,7 @@ class TeachingTools(QObject):
         """Open the bandwidth plot for the chosen device and sweep it."""
         target = self._model.target
         if target is None:
-            self._controller.runs.messages.show_error(NO_BACKEND)
+            self._controller.runs.messages.show_error(_(NO_BACKEND))
             return None
         if is_lab(target):
             self._controller.runs.messages.show_error(translate("TeachingTools", BANDWIDTH_HERE_ONLY))

@@ -9,10 +9,13 @@ recorded by another tool carry none.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+import math
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QWidget
 
+from overlapviz._qt.timeline.text_extent import text_size
 from overlapviz._qt.translation import translate
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.lab.client_result import lab_origin
@@ -20,6 +23,7 @@ from overlapviz.view.palette import OKABE_ITO
 
 BADGE_COLOUR = OKABE_ITO["orange"]  # no span's colour: it reads as a label, not as work done
 BADGE_TEXT_COLOUR = "#000000"  # contrast 9.3:1 on the orange (WCAG 2's formula), in every theme
+PADDING_PX = (2, 8)  # above and below, left and right: the sheet's padding
 BADGE_WORD = str(QT_TRANSLATE_NOOP("SimulatedBadge", "SIMULATED"))  # in the window's language: `badge_text`
 
 
@@ -44,7 +48,7 @@ class SimulatedBadge(QLabel):
         self.setObjectName("simulated_badge")
         self.setStyleSheet(
             f"#simulated_badge {{ background: {BADGE_COLOUR}; color: {BADGE_TEXT_COLOUR};"
-            " border-radius: 4px; padding: 2px 8px; }"
+            f" border-radius: 4px; padding: {PADDING_PX[0]}px {PADDING_PX[1]}px; }}"
         )  # its own sheet: an export's sheet for its labels does not reach it
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.set_font(self.font())
@@ -72,6 +76,17 @@ class SimulatedBadge(QLabel):
     def add_to(self, layout: QBoxLayout) -> None:
         """Put the badge in `layout`'s next row, at its right."""
         layout.addWidget(self, 0, Qt.AlignmentFlag.AlignRight)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """QLabel's hint, as tall as the text's line: a Chinese device word comes from a taller fallback font."""
+        hint = super().sizeHint()
+        text = text_size(self.font(), self.text())
+        room = QSize(math.ceil(text.width()) + 2 * PADDING_PX[1], math.ceil(text.height()) + 2 * PADDING_PX[0])
+        return hint.expandedTo(room)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """The whole text, never less: the badge is never cut."""
+        return self.sizeHint()
 
     def height_needed(self) -> int:
         """The height the badge takes when shown (0 when hidden)."""

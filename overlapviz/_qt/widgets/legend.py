@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.text_extent import line_height, text_size
+from overlapviz.core.i18n import _
 from overlapviz.view.lane_ink import INK_MEANING
 from overlapviz.view.palette import LEGEND, LegendEntry
 
@@ -43,7 +44,7 @@ class LegendBar(QWidget):
         super().__init__(parent)
         self._entries = entries
         self._text_colour: QColor | None = None
-        self.setToolTip(INK_MEANING)
+        self.setToolTip(_(INK_MEANING))
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)

@@ -4,7 +4,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 from teaching_helpers import make_window_fixture, run_and_wait  # noqa: F401 (the make_window fixture)
 
-from overlapviz._qt.teaching.presentation import TEXT_SCALE, caption_html, headline
+from overlapviz._qt.teaching.presentation import SMALLEST_TEXT_SCALE, TEXT_SCALE, caption_html, headline, text_scale
 from overlapviz._qt.themes import THEMES
 from overlapviz.app.model import LessonOnShow
 from overlapviz.core.config import PipelineConfig
@@ -125,6 +125,13 @@ def test_a_window_manager_that_never_answers_still_gets_the_window_painted(make_
     assert window.updatesEnabled()
 
 
+def test_the_presentations_text_takes_the_same_share_of_any_screen():
+    assert text_scale(1080) == pytest.approx(TEXT_SCALE)  # a full-HD slide: the scale it is chosen for
+    assert text_scale(720) == pytest.approx(TEXT_SCALE * 2 / 3)  # a 720p projector: as large on the wall
+    assert text_scale(2160) == pytest.approx(TEXT_SCALE)  # a 4K screen: no larger than on a full-HD one
+    assert text_scale(300) == pytest.approx(SMALLEST_TEXT_SCALE)  # never smaller than the desktop's
+
+
 def test_f5_presents_full_screen_in_the_projector_theme_with_large_type(make_window, qtbot, settings):
     window = make_window()
     run_and_wait(qtbot, window)
@@ -136,7 +143,7 @@ def test_f5_presents_full_screen_in_the_projector_theme_with_large_type(make_win
     assert presenting.active and window.isFullScreen() and window.teaching.actions.presentation.isChecked()
     assert window.theme_name() == "projector" and settings.value("theme") != "projector"
     assert "#FFFFFF; color: #000000" in QApplication.instance().styleSheet()
-    assert QApplication.font().pointSizeF() == pytest.approx(base_size * TEXT_SCALE)
+    assert QApplication.font().pointSizeF() == pytest.approx(base_size * text_scale(window.height()))
     for panel in (window.controls_column, window.right_column, window.menuBar(), window.statusBar()):
         assert panel.isHidden()
     assert not window.presentation_caption.isHidden()
