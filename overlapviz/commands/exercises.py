@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
 from overlapviz.backends import registry
 from overlapviz.commands.errors import EXIT_FAILED, UsageError
 from overlapviz.core.i18n import N_, _, pgettext
-from overlapviz.core.i18n.text_width import display_width, ljust
+from overlapviz.core.i18n.text_width import display_width, ljust, wrap
 from overlapviz.exercises import Exercise, ExerciseError, ExerciseKind, get_exercise, load_exercises
 from overlapviz.exercises.grading import Grade, check_answer, check_settings, read_settings
 from overlapviz.run_report import labelled
@@ -87,7 +86,7 @@ def show_command(args: argparse.Namespace) -> int:
     heading = _("{name}: {title} ({kind})").format(
         name=exercise.name, title=exercise.title, kind=kind_words(exercise.kind)
     )
-    lines = [heading, *textwrap.wrap(exercise.question, 88)]
+    lines = [heading, *wrap(exercise.question, 88)]
     lines += [f"  {choice.key:<14} {choice.text}" for choice in exercise.choices]
     lines += [labelled(_("goal"), "{goal}", goal=goal.describe()) for goal in exercise.goals]
     lines += [labelled(_("limit"), "{limit}", limit=limit.describe()) for limit in exercise.limits]

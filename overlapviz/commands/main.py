@@ -12,7 +12,7 @@ import io
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from overlapviz import __version__
 from overlapviz.commands.analyze import add_analyze
@@ -136,9 +136,20 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(commands)
-    for subparser in commands.choices.values():
+    for subparser in _every_subparser(commands):
         add_lang(subparser)
     return parser
+
+
+def _every_subparser(commands: argparse._SubParsersAction[Any]) -> list[argparse.ArgumentParser]:
+    """Each command's parser and those of its own commands (``exercise show``), to the bottom."""
+    found = []
+    for parser in commands.choices.values():
+        found.append(parser)
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found.extend(_every_subparser(action))
+    return found
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:

@@ -93,7 +93,7 @@ def profile_command(args: argparse.Namespace) -> int:
     _report(args, result, ending, written)
     if args.open and out is not None:
         sys.stdout.flush()  # the report comes before anything the app prints
-        opened = open_in_app(out)
+        opened = open_in_app(out, language=getattr(args, "lang", None))
         if opened != 0:
             return opened
     return EXIT_SCRIPT_FAILED if ending else 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from overlapviz.core.config import (
 )
 from overlapviz.core.config.cli_flags import FLAG_FIELDS, add_pipeline_flags, reason
 from overlapviz.core.i18n import N_, _
+from overlapviz.core.i18n.text_width import wrap
 from overlapviz.presets import Preset, get_preset
 from overlapviz.run_report import figures_help, json_run, labelled, summary_lines
 from overlapviz.session import RunResult, find_backend, run_on
@@ -152,7 +152,7 @@ def _text_report(
     lines: list[str] = []
     if preset is not None:
         preset_line = labelled(_("preset"), "{name}: {title}", name=preset.name, title=preset.title)
-        lines += [preset_line, *textwrap.wrap(preset.text, 88), ""]
+        lines += [preset_line, *wrap(preset.text, 88), ""]
     for index, (config, label, result) in enumerate(zip(configs, labels, results, strict=True)):
         if len(configs) > 1:
             lines += [""] * (index > 0) + [f"== {'AB'[index]}: {label} =="]

@@ -12,7 +12,6 @@ there are. Pure: no Qt here.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.i18n import N_, _, ncount, pgettext
+from overlapviz.core.i18n.text_width import wrap
 from overlapviz.core.number_text import duration_text
 from overlapviz.job.buckets import BUCKET_KINDS, TimeBuckets
 from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
@@ -164,7 +164,7 @@ def _row(job: JobSummary, rank: RankSummary, offset_ns: int, zero_ns: int) -> Ra
         worst = pgettext("list", ", ").join(_(title) for title in marks.worst_at)
         lines.append(_("worst of the job at {figures}").format(figures=worst))
     for finding in marks.findings:
-        lines += textwrap.wrap(f"{finding.code}: {finding.message}", TIP_WIDTH)
+        lines += wrap(f"{finding.code}: {finding.message}", TIP_WIDTH)
     return RankRow(
         number, Path(rank.file), rank.device_start_ns + offset_ns - zero_ns, rank.device_end_ns + offset_ns - zero_ns,
         offset_ns, rank.origin_ns or 0, marks.titles, "\n".join(lines),
