@@ -45,8 +45,9 @@ from typing import Any
 import msgspec
 import numpy.typing as npt
 
+from overlapviz.core.i18n import _
 from overlapviz.importers.activity import Activities
-from overlapviz.importers.kineto_batches import NOT_KINETO, Batches, EventBatches, wrong_value
+from overlapviz.importers.kineto_batches import Batches, EventBatches, wrong_value
 from overlapviz.importers.kineto_categories import FLOW_CATEGORY, KINETO_CATEGORIES
 from overlapviz.importers.kineto_columns import KinetoTable, Place
 from overlapviz.importers.kineto_errors import KinetoFormatError as KinetoFormatError  # what its readers catch
@@ -147,10 +148,10 @@ def _read(raw: bytes | mmap.mmap, source: str, helpers: Helpers) -> Activities:
     document = _decode(raw, source)
     events = document.trace_events
     if events is None:
-        raise kineto_error(source, f"{NOT_KINETO}: it has no traceEvents")
+        raise kineto_error(source, _("not a PyTorch profiler trace: it has no traceEvents"))
     batches = EventBatches(events, raw, source, BATCH_EVENTS, kineto_start=_starts_like_kineto(raw))
     if not _is_kineto(document, batches):
-        raise kineto_error(source, f"{NOT_KINETO}: no Kineto key or event category in it")
+        raise kineto_error(source, _("not a PyTorch profiler trace: no Kineto key or event category in it"))
     return _activities(raw, source, document, batches, helpers)
 
 
@@ -164,16 +165,16 @@ def _activities(raw: bytes | mmap.mmap, source: str, document: KinetoDocument, b
 
 def _decode(raw: bytes | mmap.mmap, source: str) -> KinetoDocument:
     if not raw or (raw[:SNIFF_BYTES].isspace() and bytes(raw).isspace()):
-        raise kineto_error(source, "the file is empty")
+        raise kineto_error(source, _("the file is empty"))
     data = memoryview(raw)[len(_BOM) :] if raw[: len(_BOM)] == _BOM else raw
     try:
         return DECODER.decode(data)
     except RecursionError:
-        raise kineto_error(source, "its JSON nests too deeply to be a trace") from None
+        raise kineto_error(source, _("its JSON nests too deeply to be a trace")) from None
     except msgspec.ValidationError as error:
         raise wrong_value(source, str(error), kineto_start=_starts_like_kineto(raw)) from None
     except msgspec.DecodeError as error:
-        raise kineto_error(source, f"not JSON ({error})") from None
+        raise kineto_error(source, _("not JSON ({error})").format(error=error)) from None
 
 
 def _batches(decoder: msgspec.json.Decoder[list[Any]], batches: Batches) -> Iterator[list[Any]]:

@@ -15,9 +15,9 @@ import msgspec
 import numpy as np
 
 from overlapviz.core.files.safe_read import release_pages
+from overlapviz.core.i18n import _
 from overlapviz.importers.kineto_errors import KinetoFormatError, kineto_error
 
-NOT_KINETO = "not a PyTorch profiler trace"
 _BATCH_PATH = re.compile(r"`\$\[(\d+)\]")  # where msgspec places a bad value inside a batch
 _BATCH_BYTE = re.compile(r" \(byte \d+\)")  # where in a batch, not in the file
 
@@ -32,18 +32,18 @@ def decode_batch(decoder: msgspec.json.Decoder[list[Any]], text: bytes | bytearr
     try:
         return decoder.decode(text)
     except RecursionError:
-        raise kineto_error(source, "its JSON nests too deeply to be a trace") from None
+        raise kineto_error(source, _("its JSON nests too deeply to be a trace")) from None
     except msgspec.ValidationError as error:
         raise wrong_value(source, _path_in_file(str(error), first), kineto_start=kineto_start) from None
     except msgspec.DecodeError as error:  # what skipping an event does not check, its UTF-8
-        raise kineto_error(source, f"not JSON ({_BATCH_BYTE.sub('', str(error))})") from None
+        raise kineto_error(source, _("not JSON ({error})").format(error=_BATCH_BYTE.sub("", str(error)))) from None
 
 
 def wrong_value(source: str, why: str, *, kineto_start: bool) -> KinetoFormatError:
     """The error of a value of the wrong type or range, `why` saying where."""
     if not kineto_start:
-        return kineto_error(source, f"{NOT_KINETO}: no Kineto key or event category at its start")
-    return kineto_error(source, f"a value of the wrong type or range: {why}")
+        return kineto_error(source, _("not a PyTorch profiler trace: no Kineto key or event category at its start"))
+    return kineto_error(source, _("a value of the wrong type or range: {why}").format(why=why))
 
 
 def _path_in_file(message: str, first: int) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import N_, _
 from overlapviz.core.trace.checks import short_repr
 from overlapviz.core.trace.communication import collective_in_group
 from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN, ActivityKind, empty_columns
@@ -25,11 +26,22 @@ from overlapviz.importers.kineto_categories import (
 )
 from overlapviz.importers.kineto_errors import KinetoFormatError, kineto_error
 from overlapviz.importers.kineto_schema import INT64_MAX, Event, EventArgs
-from overlapviz.importers.micros import MicrosTextError, micros_text_to_ns, profiler_micros_ns
+from overlapviz.importers.micros import (
+    NOT_A_NUMBER,
+    OUT_OF_RANGE,
+    MicrosTextError,
+    micros_text_to_ns,
+    profiler_micros_ns,
+)
 
 Place = tuple[int | str, int | str, bytes]  # an event's pid, tid and ts text: where a flow end meets it
 _Int8 = npt.NDArray[np.int8]
 _MAX_DEVICE = int(np.iinfo(ACTIVITY_COLUMNS["device"]).max)
+# What is wrong with a time's text (`MicrosTextError`), as the sentence about the event's field
+_TIME_TEXT_PROBLEMS = {
+    NOT_A_NUMBER: N_("its {field} {text} is not a number"),
+    OUT_OF_RANGE: N_("its {field} {text} is out of range"),
+}
 
 
 @dataclass
@@ -135,11 +147,11 @@ class _Rows:
         start, duration = self._micros("ts"), self._micros("dur")
         for values, field in ((start, "ts"), (duration, "dur")):
             if (values < 0).any():
-                raise self._event_error(int(np.argmax(values < 0)), f"its {field} is negative")
+                raise self._event_error(int(np.argmax(values < 0)), _("its {field} is negative").format(field=field))
         start += base_ns  # both below micros.MAX_NS: no overflow
         past = duration > INT64_MAX - start
         if past.any():
-            raise self._event_error(int(np.argmax(past)), "it ends past the last time int64 nanoseconds can hold")
+            raise self._event_error(int(np.argmax(past)), _("it ends past the last time int64 nanoseconds can hold"))
         return start, start + duration
 
     def _micros(self, field: str) -> npt.NDArray[np.int64]:
@@ -153,8 +165,8 @@ class _Rows:
         except MicrosTextError as error:
             text = texts[error.index]
             shown = short_repr(text.decode("utf-8", "replace"))
-            why = f"it has no {field}" if not text else f"its {field} {shown} is {error}"
-            raise self._event_error(error.index, why) from None
+            why = _("it has no {field}") if not text else _(_TIME_TEXT_PROBLEMS[str(error)])
+            raise self._event_error(error.index, why.format(field=field, text=shown)) from None
 
     def _placement(self) -> tuple[npt.NDArray[np.int64], ...]:
         """Device, stream, host thread and process: the args where they say, else the event's pid and tid.
@@ -166,7 +178,8 @@ class _Rows:
         too_high = self.device_row & (args_device > _MAX_DEVICE)
         if too_high.any():
             row = int(np.argmax(too_high))
-            raise self._event_error(row, f"its device {args_device[row]} is past the last index, {_MAX_DEVICE}")
+            why = _("its device {device} is past the last index, {last}")
+            raise self._event_error(row, why.format(device=args_device[row], last=_MAX_DEVICE))
         pid_device = np.where((pid >= 0) & (pid <= _MAX_DEVICE), pid, UNKNOWN)
         device = np.where(args_device >= 0, args_device, pid_device)
         stream = np.where(args_stream >= 0, args_stream, np.maximum(tid, UNKNOWN))
@@ -191,7 +204,7 @@ class _Rows:
         negative = sized & (given < 0) & (given != UNKNOWN)
         if negative.any():
             row = int(np.argmax(negative))
-            raise self._event_error(row, f"its byte count {given[row]} is negative")
+            raise self._event_error(row, _("its byte count {count} is negative").format(count=given[row]))
         return np.where(sized, np.maximum(given, 0), 0)
 
     def _ints(self, name: str) -> npt.NDArray[np.int64]:
@@ -218,7 +231,9 @@ class _Rows:
     def _event_error(self, row: int, why: str) -> KinetoFormatError:
         event = self.rows[row]
         number = self.first + next(i for i, candidate in enumerate(self.events) if candidate is event)
-        return kineto_error(self.source, f"event {number} ({event.cat} {short_repr(event.name)}): {why}")
+        message = _("event {number} ({category} {name}): {why}")
+        said = message.format(number=number, category=event.cat, name=short_repr(event.name), why=why)
+        return kineto_error(self.source, said)
 
 
 def _decimal(text: str) -> int:

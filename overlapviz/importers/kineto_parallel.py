@@ -6,7 +6,9 @@ each sent the text of a run of batches through a pipe. The reading process build
 run itself, then takes in the helpers' runs in file order, numbering their names as one
 reader would (`KinetoTable.merge`): columns, names and errors are the serial reader's, and of
 several bad events the first in the file is the one reported. A helper that cannot start or
-dies leaves its run to the reading process; with no helper, this is the serial reader.
+dies leaves its run to the reading process; with no helper, this is the serial reader. A
+helper words a bad event in the reading process's language (a fresh process would take the
+environment's, not the one chosen with ``--lang`` or in the window).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from types import TracebackType
 
 import numpy as np
 
+from overlapviz.core.i18n import current_language, set_language
 from overlapviz.core.system_memory import available_memory_bytes
 from overlapviz.importers.kineto_batches import Batches, decode_batch
 from overlapviz.importers.kineto_columns import KinetoTable, TablePart
@@ -44,6 +47,7 @@ class _Setup:
     source: str
     base_ns: int
     kineto_start: bool
+    language: str  # the reading process's, which the helper's messages speak
 
 
 def helper_count(size: int, min_bytes: int = PARALLEL_MIN_BYTES) -> int:
@@ -170,7 +174,7 @@ def read_batches(table: KinetoTable, batches: Batches, helpers: Helpers) -> None
     """Add every batch's rows to `table`, in file order, the helpers building all runs but the first."""
     runs = _runs(batches.firsts, len(helpers.links))
     if helpers.links:
-        setup = _Setup(batches.source, table.base_ns, batches.kineto_start)
+        setup = _Setup(batches.source, table.base_ns, batches.kineto_start, current_language())
         helpers.send(setup, runs[1:], batches)
     for first in runs[0]:
         table.add(first, batches.decoded(EVENTS_DECODER, first))
@@ -222,6 +226,7 @@ def _serve(link: Connection) -> None:
 
 
 def _built(setup: _Setup, count: int, link: Connection) -> TablePart | str | None:
+    set_language(setup.language)
     table = KinetoTable(setup.source, setup.base_ns)
     texts = _received_ahead(link, count)
     try:

@@ -30,6 +30,9 @@ _POWERS = np.array([10**k for k in range(20)], dtype=np.uint64)
 _ZERO, _NINE, _DOT, _MINUS, _NEWLINE = (ord(c) for c in "09.-\n")
 _EXPONENT = (ord("e"), ord("E"))
 _JSON_NUMBER = re.compile(rb"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+# What is wrong with a text (`MicrosTextError`'s words, which its callers turn into a sentence of theirs)
+NOT_A_NUMBER = "not a number"
+OUT_OF_RANGE = "out of range"
 
 
 class MicrosTextError(ValueError):
@@ -67,10 +70,10 @@ def micros_text_to_ns(texts: Sequence[bytes]) -> npt.NDArray[np.int64]:
     exponent = np.isin(chars, _EXPONENT).any(axis=1)
     plain_rows = rows[~exponent]
     values, not_number = _plain_ns(chars[~exponent])
-    failures = [(int(plain_rows[np.argmax(not_number)]), "not a number")] if not_number.any() else []
+    failures = [(int(plain_rows[np.argmax(not_number)]), NOT_A_NUMBER)] if not_number.any() else []
     over = np.abs(values) >= MAX_NS
     if over.any():
-        failures.append((int(plain_rows[np.argmax(over)]), "out of range"))
+        failures.append((int(plain_rows[np.argmax(over)]), OUT_OF_RANGE))
     result[plain_rows] = values
     first_failure = min(failures, default=(len(texts), ""))
     for row in np.union1d(rows[exponent], np.flatnonzero(lengths > _WIDEST_PLAIN)).tolist():
@@ -170,10 +173,10 @@ def _plain_ns(chars: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int64], npt.
 def _decimal_ns(row: int, text: bytes) -> int:
     """Nanoseconds of one number text with an exponent or many digits, exactly."""
     if _JSON_NUMBER.fullmatch(text) is None:
-        raise MicrosTextError(row, "not a number")
+        raise MicrosTextError(row, NOT_A_NUMBER)
     value = Decimal(text.decode("ascii"))
     if value.adjusted() >= _MAX_INTEGER_DIGITS or abs(value).scaleb(3) >= MAX_NS:
-        raise MicrosTextError(row, "out of range")
+        raise MicrosTextError(row, OUT_OF_RANGE)
     if value.adjusted() < -4:
         return 0  # under 0.1 ns
     with localcontext() as context:

@@ -35,6 +35,8 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.analysis.migrations import migration_name
+from overlapviz.core.files.trace_format import file_reason
+from overlapviz.core.i18n import _
 from overlapviz.importers import nsys_enums as enums
 from overlapviz.importers.activity import ACTIVITY_COLUMNS, UNKNOWN, Activities, ActivityKind, CopyKind, empty_columns
 from overlapviz.importers.nsys_facts import FACT_TABLES, export_meta
@@ -127,17 +129,16 @@ class _Export:
 
     def __init__(self, database: UntrustedDatabase, limit: int) -> None:
         if database.tables.isdisjoint(CUDA_TABLES):
-            raise DatabaseProblem(
-                "an SQLite database, but not an Nsight Systems export of CUDA activity: it has none of"
-                f" {', '.join(CUDA_TABLES)}"
+            message = _(
+                "an SQLite database, but not an Nsight Systems export of CUDA activity: it has none of {tables}"
             )
+            raise DatabaseProblem(message.format(tables=", ".join(CUDA_TABLES)))
         self.db = database
         read = (*CUDA_TABLES, NVTX, CUDA_EVENT, STRINGS, *FACT_TABLES, *(enum.table for enum in _ENUMS))
         records = sum(database.count(table) for table in read if table in database.tables)
         if records > limit:
-            raise DatabaseProblem(
-                f"it holds {records} records, more than the limit of {limit} (set {MAX_RECORDS_ENV} to change it)"
-            )
+            message = _("it holds {records} records, more than the limit of {limit} (set {variable} to change it)")
+            raise DatabaseProblem(message.format(records=records, limit=limit, variable=MAX_RECORDS_ENV))
         self.names = _Names()
         self._meanings = {enum.table: enums.meanings(database, enum) for enum in _ENUMS}
 
@@ -183,7 +184,7 @@ class _Export:
         )
         _check_sizes(MEMSET, size)
         memory_of, memories = enums.translate(memory, self._meanings[enums.MEM_KIND.table], enums.memory)
-        labels = [f"Memset ({word})" for _, word in memories]
+        labels = [f"Memset ({word})" for _value, word in memories]
         return {
             **_device_times(MEMSET, ActivityKind.MEMSET, start, end, device, stream, correlation),
             "process": _os_process(process),
@@ -294,8 +295,11 @@ class _Export:
         found = self.db.lookup(STRINGS, "id", "value", wanted) if wanted else {}
         missing = sorted(wanted - found.keys())
         if missing:
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise DatabaseProblem(f"{column} names string {missing[0]}{more}, which {STRINGS} does not hold")
+            if len(missing) == 1:
+                message = _("{column} names string {id}, which {table} does not hold")
+            else:
+                message = _("{column} names string {id} (and {count} more), which {table} does not hold")
+            raise DatabaseProblem(message.format(column=column, id=missing[0], count=len(missing) - 1, table=STRINGS))
         return [found.get(int(i), "") for i in ids]
 
 
@@ -333,10 +337,8 @@ def _times(table: str, start: npt.NDArray[np.int64], end: npt.NDArray[np.int64])
     backwards = end < start
     if backwards.any():
         row = int(np.argmax(backwards))
-        raise DatabaseProblem(
-            f"{table}: a record ends before it starts (start {start[row]}, end {end[row]}), in {int(backwards.sum())}"
-            " rows"
-        )
+        message = _("{table}: a record ends before it starts (start {start}, end {end}), in {count} rows")
+        raise DatabaseProblem(message.format(table=table, start=start[row], end=end[row], count=int(backwards.sum())))
     return {"start_ns": start, "end_ns": end}
 
 
@@ -351,7 +353,8 @@ def _device_times(
 ) -> _Part:
     outside = (device < UNKNOWN) | (device > _MAX_DEVICE)
     if outside.any():
-        raise DatabaseProblem(f"{table}.deviceId holds {device[np.argmax(outside)]}, not a device number")
+        message = _("{table}.deviceId holds {value}, not a device number")
+        raise DatabaseProblem(message.format(table=table, value=device[np.argmax(outside)]))
     return {
         **_times(table, start, end),
         "kind": np.full(len(start), kind),
@@ -363,7 +366,8 @@ def _device_times(
 
 def _check_sizes(table: str, size: npt.NDArray[np.int64]) -> None:
     if (size < 0).any():
-        raise DatabaseProblem(f"{table}.bytes holds {size[np.argmax(size < 0)]}, a negative size")
+        message = _("{table}.bytes holds {value}, a negative size")
+        raise DatabaseProblem(message.format(table=table, value=size[np.argmax(size < 0)]))
 
 
 def _correlation(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -381,7 +385,7 @@ def _os_process(global_id: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 def _firsts(meanings: Sequence[tuple[Any, str]]) -> npt.NDArray[np.int8]:
     """The enum value of each meaning, as int8 for indexing by row."""
-    return np.array([int(value) for value, _ in meanings] or [0], dtype=np.int8)
+    return np.array([int(value) for value, _meaning in meanings] or [0], dtype=np.int8)
 
 
 def _copy_label(kind: tuple[CopyKind, str], src: tuple[Any, str], dst: tuple[Any, str]) -> str:
@@ -394,7 +398,7 @@ def _copy_label(kind: tuple[CopyKind, str], src: tuple[Any, str], dst: tuple[Any
 def _record_limit(source: str, given: int | None) -> int:
     if given is not None:
         if isinstance(given, bool) or not isinstance(given, int) or given < 1:
-            raise ValueError(f"the record limit must be a whole number from 1, not {given!r}")
+            raise ValueError(_("the record limit must be a whole number from 1, not {given}").format(given=repr(given)))
         return given
     text = os.environ.get(MAX_RECORDS_ENV, "").strip()
     if not text:
@@ -404,10 +408,11 @@ def _record_limit(source: str, given: int | None) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise _error(source, f"{MAX_RECORDS_ENV}={text!r} is not a whole number of records from 1")
+        message = _("{variable}={value} is not a whole number of records from 1")
+        raise _error(source, message.format(variable=MAX_RECORDS_ENV, value=repr(text)))
     return value
 
 
 def _error(source: str, why: str) -> NsysFormatError:
-    message = f"{source}: {why}"
+    message = file_reason(source, why)
     return NsysFormatError(message.replace("\r", "\\r").replace("\n", "\\n"))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from overlapviz.core.files.trace_format import file_reason
 from overlapviz.importers.activity import Activities
 from overlapviz.importers.nsys import KERNEL, MEMCPY, MEMSET, NsysFormatError
 from overlapviz.importers.untrusted_sqlite import Column, DatabaseProblem, UntrustedDatabase
@@ -45,7 +46,7 @@ def gpu_processes(raw: bytes, source: str) -> list[GpuProcess]:
             ranks = _mpi_ranks(database)
             names = database.lookup(PROCESSES, "globalPid", "name", global_pids) if PROCESSES in database.tables else {}
     except DatabaseProblem as problem:
-        raise NsysFormatError(f"{source}: {problem}") from None
+        raise NsysFormatError(file_reason(source, problem)) from None
     return [GpuProcess(_pid(gp), ranks.get(_pid(gp)), names.get(gp, "")) for gp in global_pids]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from overlapviz.core.files.trace_export import CSV_HEADER
+from overlapviz.core.i18n import _
 from overlapviz.importers.untrusted_sqlite import SQLITE_MAGIC
 
 NSYS_REPORT_MAGIC = b"NVIDIA Tegra Profiler Report"
@@ -33,12 +34,14 @@ def what_to_open_instead(raw: bytes, source: str) -> str | None:
     """
     if _is_nsys_report(raw, source):
         name = os.path.basename(source)
-        return (
-            f"{source}: an Nsight Systems report, which overlapviz does not read: export it as SQLite"
-            f" (nsys export --type sqlite {name}) and open the .sqlite file"
-        )
+        return _(
+            "{file}: an Nsight Systems report, which overlapviz does not read: export it as SQLite"
+            " (nsys export --type sqlite {name}) and open the .sqlite file"
+        ).format(file=source, name=name)
     if raw.startswith(_CSV_START):
-        return f"{source}: this is overlapviz's CSV export, which it does not read back: open the .json trace instead"
+        return _(
+            "{file}: this is overlapviz's CSV export, which it does not read back: open the .json trace instead"
+        ).format(file=source)
     return None
 
 

@@ -27,7 +27,7 @@ from overlapviz.core.config import ConfigError
 from overlapviz.core.files.columnar_read import columnar_session, columnar_trace, is_columnar
 from overlapviz.core.files.safe_read import map_input
 from overlapviz.core.files.session_document import SessionData, config_of, is_session, session_of
-from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.files.trace_format import TraceFormatError, file_reason
 from overlapviz.core.files.trace_import import parse_json, trace_at_once, trace_from_bytes, trace_from_chrome
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.activity import Activities
@@ -169,7 +169,7 @@ def _own_file(raw: bytes, source: str) -> SessionData:
             return session_of(document)
         trace = trace_from_chrome(document)
     except (TraceFormatError, ConfigError, TypeError) as error:
-        raise TraceFormatError(f"{source}: {error}") from None
+        raise TraceFormatError(file_reason(source, error)) from None
     return _with_settings(trace)
 
 

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.core.trace.spans import UNKNOWN, MemoryKind, OpKind, Trace, Unit
 from overlapviz.importers.activity import NULL_STREAMS_META, Activities, ActivityKind, CopyKind, HostMemory
@@ -77,7 +78,8 @@ def activities_to_trace(activities: Activities) -> Trace:
     a = named_collectives(activities)
     device_rows = _device_rows(a)
     if device_rows.size == 0:
-        raise EmptyTraceError(f"{a.meta.get('source', 'the file')}: no copy, memset or kernel to show")
+        source = a.meta["source"] if "source" in a.meta else _("the file")
+        raise EmptyTraceError(_("{file}: no copy, memset or kernel to show").format(file=source))
     api_rows = np.flatnonzero(a.mask(ActivityKind.RUNTIME, ActivityKind.DRIVER))
     range_rows = np.flatnonzero(a.mask(ActivityKind.ANNOTATION) & (a["on_device"] == 0))
     order = device_rows[np.argsort(a["start_ns"][device_rows], kind="stable")]

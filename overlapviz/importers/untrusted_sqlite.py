@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from overlapviz.core.i18n import N_, _, ngettext
 from overlapviz.core.trace.checks import short_repr
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -30,11 +31,12 @@ _SHOWN_VALUE = 40  # characters of an offending value quoted in a message
 # Bytes 18 and 19 of the header say the file was last written in write-ahead-log mode, which
 # an in-memory database cannot open; as rollback-journal mode the same pages read the same.
 _WAL_HEADER = slice(18, 20)
+# SQLite's storage classes, as a message names a value of each (said with `_` where shown)
 _CLASS_WORDS = {
-    "integer": "a whole number",
-    "real": "a real number",
-    "text": "text",
-    "blob": "binary data",
+    "integer": N_("a whole number"),
+    "real": N_("a real number"),
+    "text": N_("text"),
+    "blob": N_("binary data"),
     "null": "NULL",
 }
 
@@ -70,7 +72,7 @@ class UntrustedDatabase:
 
     def __init__(self, raw: bytes) -> None:
         if not raw.startswith(SQLITE_MAGIC):
-            raise DatabaseProblem("not an SQLite database (it does not start with the SQLite header)")
+            raise DatabaseProblem(_("not an SQLite database (it does not start with the SQLite header)"))
         if raw[_WAL_HEADER] == b"\x02\x02":
             raw = raw[: _WAL_HEADER.start] + b"\x01\x01" + raw[_WAL_HEADER.stop :]
         self._connection = sqlite3.connect(":memory:")
@@ -192,12 +194,13 @@ class UntrustedDatabase:
     def _stored(self, table: str, column: str) -> bool:
         """Whether `table` has `column` as a stored column; a computed one is refused."""
         if table not in self.tables:
-            raise DatabaseProblem(f"it has no table {table}")
+            raise DatabaseProblem(_("it has no table {table}").format(table=table))
         if table in self._without_rowid:
-            raise DatabaseProblem(f"{table} is a table WITHOUT ROWID, which no export writes")
+            raise DatabaseProblem(_("{table} is a table WITHOUT ROWID, which no export writes").format(table=table))
         stored = self.columns(table).get(column)
         if stored is False:
-            raise DatabaseProblem(f"{table}.{column} is computed by SQL in the file, not stored")
+            message = _("{table}.{column} is computed by SQL in the file, not stored")
+            raise DatabaseProblem(message.format(table=table, column=column))
         return stored is True
 
     def _checked(self, table: str, columns: Sequence[Column], where: str, params: Sequence[int]) -> list[str]:
@@ -205,7 +208,7 @@ class UntrustedDatabase:
         present = [column for column in columns if self._stored(table, column.name)]
         for column in columns:
             if column.required and column not in present:
-                raise DatabaseProblem(f"{table} has no column {column.name}")
+                raise DatabaseProblem(_("{table} has no column {column}").format(table=table, column=column.name))
         if present:
             tests = [f"sum(typeof({_quoted(c.name)}) NOT IN ({_allowed(c)}))" for c in present]
             bad = self._one(f"SELECT {', '.join(tests)} FROM {_quoted(table)}{_where(where)}", tuple(params))
@@ -225,13 +228,19 @@ class UntrustedDatabase:
             tuple(params),
         )
         shown = short_repr(value, _SHOWN_VALUE)  # escaped: the file's text never reaches a terminal as it is
-        rows = f"{count} row" + ("" if count == 1 else "s")
         if storage == "null":
-            return DatabaseProblem(f"{table}.{column.name} is empty (NULL) in {rows}")
-        wanted = _CLASS_WORDS[column.storage]
+            message = ngettext("{table}.{column} is empty (NULL) in {count} row",
+                               "{table}.{column} is empty (NULL) in {count} rows", count)  # fmt: skip
+            return DatabaseProblem(message.format(table=table, column=column.name, count=count))
+        message = ngettext(
+            "{table}.{column} holds {found} ({value}) where {wanted} belongs, in {count} row",
+            "{table}.{column} holds {found} ({value}) where {wanted} belongs, in {count} rows",
+            count,
+        )
+        found = _(_CLASS_WORDS[str(storage)]) if str(storage) in _CLASS_WORDS else str(storage)
+        wanted = _(_CLASS_WORDS[column.storage])
         return DatabaseProblem(
-            f"{table}.{column.name} holds {_CLASS_WORDS.get(str(storage), str(storage))} ({shown}) where"
-            f" {wanted} belongs, in {rows}"
+            message.format(table=table, column=column.name, found=found, value=shown, wanted=wanted, count=count)
         )
 
     def _one(self, query: str, params: tuple[Any, ...] = ()) -> tuple[Any, ...]:
@@ -275,5 +284,5 @@ def _reader(column: Column, present: bool) -> str:
 
 def _damaged(error: BaseException) -> DatabaseProblem:
     if isinstance(error, MemoryError):
-        return DatabaseProblem("the database is too large to load into memory")
-    return DatabaseProblem(f"damaged or not an SQLite database ({error})")
+        return DatabaseProblem(_("the database is too large to load into memory"))
+    return DatabaseProblem(_("damaged or not an SQLite database ({error})").format(error=error))

@@ -17,6 +17,7 @@ from functools import partial
 from types import ModuleType
 from typing import Any, TextIO
 
+from overlapviz.core.i18n import _
 from overlapviz.job.pool import RankMap, RankResult
 from overlapviz.job.worker import RankSource
 
@@ -64,7 +65,8 @@ def import_distributed() -> ModuleType:
     try:
         import distributed
     except ImportError as error:
-        raise ClusterError(f"--dask needs Dask's distributed scheduler ({INSTALL_HINT}): {error}") from None
+        message = _("--dask needs Dask's distributed scheduler ({install}): {error}")
+        raise ClusterError(message.format(install=INSTALL_HINT, error=error)) from None
     return distributed
 
 
@@ -99,10 +101,11 @@ def show_progress(stream: TextIO | None, done: int, total: int) -> None:
     """``ranks summarised: 3/64``: on a terminal rewritten in place, elsewhere a line at each tenth."""
     if stream is None:
         return
+    line = _("ranks summarised: {done}/{total}").format(done=done, total=total)
     if stream.isatty():
-        stream.write(f"\rranks summarised: {done}/{total}" + ("\n" if done == total else ""))
+        stream.write(f"\r{line}" + ("\n" if done == total else ""))
     elif done == total or done * 10 // total != (done - 1) * 10 // total:
-        stream.write(f"ranks summarised: {done}/{total}\n")
+        stream.write(f"{line}\n")
     stream.flush()
 
 
@@ -111,7 +114,8 @@ def _connect(distributed: ModuleType, address: str) -> Iterator[Any]:
     try:
         client = distributed.Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
     except (OSError, ValueError, TypeError) as error:  # out of reach; an address Dask cannot parse
-        raise ClusterError(f"--dask {address}: cannot reach the Dask scheduler: {error}") from None
+        message = _("--dask {address}: cannot reach the Dask scheduler: {error}")
+        raise ClusterError(message.format(address=address, error=error)) from None
     with client:
         yield client
 
@@ -122,8 +126,12 @@ def _result(future: Any, source: RankSource) -> RankResult:
         result: RankResult = future.result()
     except Exception as error:  # whatever the worker raised, brought back by Dask: named, in one line
         if isinstance(error, import_distributed().KilledWorker):
-            raise ClusterError(f"{source.path}: the Dask workers reading it died (out of memory?)") from None
-        why = " (is overlapviz installed on every worker?)" if isinstance(error, ImportError) else ""
+            message = _("{file}: the Dask workers reading it died (out of memory?)")
+            raise ClusterError(message.format(file=source.path)) from None
         first = str(error).splitlines()[0] if str(error) else ""
-        raise ClusterError(f"{source.path}: a Dask worker failed: {type(error).__name__}: {first}{why}") from None
+        if isinstance(error, ImportError):
+            message = _("{file}: a Dask worker failed: {error} (is overlapviz installed on every worker?)")
+        else:
+            message = _("{file}: a Dask worker failed: {error}")
+        raise ClusterError(message.format(file=source.path, error=f"{type(error).__name__}: {first}")) from None
     return result

@@ -16,6 +16,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from overlapviz.core.i18n import _
+
 TRACE_SUFFIXES = (".json", ".json.gz", ".gz", ".ovz", ".sqlite", ".sqlite3", ".db")
 _RANK_IN_NAME = re.compile(r"(?:rank|worker|proc|process)[-_ ]?(\d{1,6})(?!\d)", re.IGNORECASE)
 _RANK_IN_PROCESS = re.compile(r"\brank[-_ :=]?(\d{1,6})\b", re.IGNORECASE)
@@ -40,7 +42,7 @@ def job_files(paths: Sequence[Path]) -> list[Path]:
         elif path.exists():
             files.append(path)
         else:
-            raise JobInputError(f"{path}: no such file or folder")
+            raise JobInputError(_("{path}: no such file or folder").format(path=path))
     return list(dict.fromkeys(files))
 
 
@@ -51,12 +53,10 @@ def folder_traces(folder: Path) -> list[Path]:
         found = [file for sub in sorted(folder.iterdir()) if sub.is_dir() and not _hidden(sub)
                  for file in _traces_in(sub)]  # fmt: skip
     if not found:
-        what = (
-            "is empty"
-            if not any(folder.iterdir())
-            else f"holds no trace (no file ending in {', '.join(TRACE_SUFFIXES)})"
-        )
-        raise JobInputError(f"{folder}: the folder {what}")
+        if not any(folder.iterdir()):
+            raise JobInputError(_("{folder}: the folder is empty").format(folder=folder))
+        message = _("{folder}: the folder holds no trace (no file ending in {suffixes})")
+        raise JobInputError(message.format(folder=folder, suffixes=", ".join(TRACE_SUFFIXES)))
     return sorted(found, key=natural_key)
 
 

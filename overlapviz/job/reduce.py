@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from overlapviz.core.i18n import _
 from overlapviz.job.clocks import RankClock, align_clocks
 from overlapviz.job.discovery import JobInputError
 from overlapviz.job.job_findings import JobFinding, job_findings
@@ -75,9 +76,12 @@ def _numbered(ranks: list[RankSummary]) -> list[RankSummary]:
     claimed: dict[int, str] = {}
     for rank in ranks:
         if rank.rank is not None and claimed.setdefault(rank.rank, rank.file) != rank.file:
-            raise JobInputError(f"rank {rank.rank} twice: {claimed[rank.rank]} and {rank.file} ({rank.rank_from})")
+            message = _("rank {rank} twice: {first} and {second} ({how})")
+            raise JobInputError(
+                message.format(rank=rank.rank, first=claimed[rank.rank], second=rank.file, how=rank.rank_from)
+            )
     free = (n for n in range(len(ranks) + len(claimed)) if n not in claimed)
-    return [rank if rank.rank is not None else rank.with_rank(next(free), "file order") for rank in ranks]
+    return [rank if rank.rank is not None else rank.with_rank(next(free), _("file order")) for rank in ranks]
 
 
 def _worst(ranks: Sequence[RankSummary]) -> dict[str, int]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from overlapviz.core.analysis.intervals import covered_ns, union_intervals
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.spans import MemoryKind, OpKind, Trace
 from overlapviz.job.anchors import CollectiveAnchors, collective_anchors
 from overlapviz.job.buckets import TimeBuckets, device_span, time_buckets
@@ -91,7 +92,7 @@ def _rank_of(trace: Trace, path: Path | str) -> tuple[int | None, str]:
     given = trace.meta.extra.get("rank")
     if isinstance(given, int):
         return given, "distributedInfo"
-    for rank, source in ((rank_from_process(trace.meta.process), "process"), (rank_from_name(path), "file name")):
+    for rank, source in ((rank_from_process(trace.meta.process), _("process")), (rank_from_name(path), _("file name"))):
         if rank is not None:
             return rank, source
     return None, ""

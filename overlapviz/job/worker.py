@@ -8,21 +8,27 @@ An Nsight Systems export of several processes that ran GPU work (``nsys profile 
 is several ranks: `rank_sources` makes one source per process, and its worker reads that
 process's rows alone. The rank is the process's MPI rank where the export's MPI trace records
 every process's (``MPI_RANKS``), else the process's place in the order of their ids.
+
+A source carries the language active where it was made, and its worker speaks it: a spawned
+process, or a Dask worker, would otherwise word a file's problem in its environment's language,
+not the one chosen with ``--lang`` or in the window.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import socket
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from overlapviz.core.analysis.time_window import Window, WindowError, clip_to_window, is_time_range, parse_window
 from overlapviz.core.analysis.time_window_names import range_window
 from overlapviz.core.files.safe_read import read_input_bytes
 from overlapviz.core.files.trace_format import TraceFormatError
+from overlapviz.core.i18n import UnknownLanguageError, _, current_language, set_language
 from overlapviz.core.trace.spans import Trace
 from overlapviz.importers.nsys import NsysFormatError, read_nsys
 from overlapviz.importers.nsys_processes import GpuProcess, gpu_processes, only_process
@@ -42,6 +48,7 @@ class RankSource:
     process: GpuProcess | None = None  # in an Nsight export of several processes: the one that is this rank
     rank: int | None = None  # where the export, not the trace, says it
     rank_from: str = ""
+    language: str = field(default_factory=current_language, compare=False)  # what its worker speaks
 
 
 def rank_sources(files: Sequence[Path | str], window: str | None = None) -> list[RankSource]:
@@ -52,21 +59,30 @@ def rank_sources(files: Sequence[Path | str], window: str | None = None) -> list
 def summarise_file(source: RankSource) -> RankSummary | RankProblem:
     """Read, analyse and reduce one rank's trace; a problem with the file, in one line, where it fails."""
     path = source.path
+    _speak(source.language)
     if not os.path.exists(path):
         where = socket.gethostname()  # on a cluster: which machine lacks the shared file system
-        return RankProblem(path, f"{path}: the worker on {where} cannot see the file (every worker needs the path)")
+        message = _("{file}: the worker on {host} cannot see the file (every worker needs the path)")
+        return RankProblem(path, message.format(file=path, host=where))
     try:
         trace = rank_trace(source)
         if source.window is not None:
             trace = clip_to_window(trace, _window(trace, source.window))
     except WindowError as error:
-        return RankProblem(path, f"{path}: --window: {error}")
+        return RankProblem(path, _("{file}: --window: {error}").format(file=path, error=error))
     except (TraceFormatError, EmptyTraceError, NsysFormatError) as error:
         return RankProblem(path, str(error))
     except OSError as error:
-        return RankProblem(path, f"cannot read {path}: {error.strerror or error}")
+        return RankProblem(path, _("cannot read {path}: {error}").format(path=path, error=error.strerror or error))
     summary = summarise(path, analyse(trace))
     return summary if source.rank is None else summary.with_rank(source.rank, source.rank_from)
+
+
+def _speak(language: str) -> None:
+    """Speak `language` in this process, as the process that made the source does (where this one knows it)."""
+    if language != current_language():
+        with contextlib.suppress(UnknownLanguageError):  # a worker of another install may lack the catalogue
+            set_language(language)
 
 
 def rank_trace(source: RankSource) -> Trace:
@@ -92,11 +108,14 @@ def _sources_of(path: str, window: str | None) -> list[RankSource]:
     by_mpi = bool(ranks) and None not in ranks and len(set(ranks)) == len(ranks)
     if len(processes) < 2:
         mpi = ranks[0] if by_mpi else None
-        return [RankSource(path, window, rank=mpi, rank_from="" if mpi is None else "MPI rank (MPI_RANKS)")]
-    how = "MPI rank (MPI_RANKS)" if by_mpi else "order of process ids"
+        return [RankSource(path, window, rank=mpi, rank_from="" if mpi is None else _("MPI rank (MPI_RANKS)"))]
+    if by_mpi:
+        numbers, how = [process.mpi_rank for process in processes], _("process {pid}: MPI rank (MPI_RANKS)")
+    else:
+        numbers, how = list(range(len(processes))), _("process {pid}: order of process ids")
     return [
-        RankSource(path, window, process, process.mpi_rank if by_mpi else number, f"process {process.pid}: {how}")
-        for number, process in enumerate(processes)
+        RankSource(path, window, process, number, how.format(pid=process.pid))
+        for number, process in zip(numbers, processes, strict=True)
     ]
 
 

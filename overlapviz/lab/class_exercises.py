@@ -16,11 +16,12 @@ from typing import Any
 
 from aiohttp import web
 
+from overlapviz.core.i18n import _
 from overlapviz.exercises import Exercise, ExerciseError, load_exercises
 from overlapviz.lab.class_predictions import ClassRounds, PredictionError, RoundFull
 from overlapviz.lab.credentials import Role
 from overlapviz.lab.follow import Followers
-from overlapviz.lab.http_errors import LabError
+from overlapviz.lab.http_errors import LabError, body_over_limit, body_too_slow
 from overlapviz.lab.job_run import one_line
 
 Authorize = Callable[[web.Request], tuple[Role, str]]
@@ -43,10 +44,12 @@ class ClassExercises:
             try:  # read once, off the event loop: checking the files runs the model once
                 self._exercises = await asyncio.to_thread(load_exercises)
             except ExerciseError as error:
-                raise LabError(400, f"the server's exercises could not be read: {error}") from None
+                message = _("the server's exercises could not be read: {error}")
+                raise LabError(400, message.format(error=error)) from None
         if not isinstance(name, str) or name not in self._exercises:
-            known = ", ".join(self._exercises) or "none"
-            raise LabError(400, one_line(f"unknown exercise {name!r}; the exercises are: {known}"))
+            known = ", ".join(self._exercises) or _("none")
+            message = _("unknown exercise {name}; the exercises are: {known}")
+            raise LabError(400, one_line(message.format(name=repr(name), known=known)))
         return self._exercises[name]
 
 
@@ -72,7 +75,7 @@ def _caller(request: web.Request, instructor: bool, refusal: str) -> tuple[Class
 
 async def post_exercise(request: web.Request) -> web.Response:
     """POST /v1/exercise ``{"exercise": NAME}``: send it to every follower as a new round."""
-    room, _ = _caller(request, True, "only the instructor sends exercises to the class")
+    room, _client = _caller(request, True, _("only the instructor sends exercises to the class"))
     body = await read_object(request, ("exercise",))
     exercise = await room.exercise(body.get("exercise"))
     number = room.rounds.send(exercise)
@@ -83,7 +86,9 @@ async def post_exercise(request: web.Request) -> web.Response:
 
 async def post_prediction(request: web.Request) -> web.Response:
     """POST /v1/predictions ``{"exercise", "round", "answer"}``: a learner's prediction, replacing their last."""
-    room, client = _caller(request, False, "the instructor's own prediction is not the class's: predict as a learner")
+    room, client = _caller(
+        request, False, _("the instructor's own prediction is not the class's: predict as a learner")
+    )
     body = await read_object(request, ("exercise", "round", "answer"))
     exercise = await room.exercise(body.get("exercise"))
     try:
@@ -97,35 +102,37 @@ async def post_prediction(request: web.Request) -> web.Response:
 
 async def get_predictions(request: web.Request) -> web.Response:
     """GET /v1/predictions?exercise=NAME: the class's predictions of its latest round, as counts."""
-    room, _ = _caller(request, True, "only the instructor sees the class's predictions")
+    room, _client = _caller(request, True, _("only the instructor sees the class's predictions"))
     name = request.query.get("exercise")
     if not name:
-        raise LabError(400, "give the exercise: GET /v1/predictions?exercise=NAME")
+        raise LabError(400, _("give the exercise: GET /v1/predictions?exercise=NAME"))
     return web.json_response(room.rounds.summary(await room.exercise(name)))
 
 
 async def read_object(request: web.Request, keys: tuple[str, ...]) -> dict[str, Any]:
     """The body as a JSON object of `keys` at most (413 over `MAX_BODY_BYTES`, 408 too slow, 400 otherwise)."""
     if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
-        raise LabError(413, f"the body is over the limit of {MAX_BODY_BYTES} bytes")
+        raise LabError(413, body_over_limit(MAX_BODY_BYTES))
     try:
         async with asyncio.timeout(BODY_LIMIT_S):
             raw = await request.content.read(MAX_BODY_BYTES + 1)
     except TimeoutError:
-        raise LabError(408, f"the body did not arrive within {BODY_LIMIT_S:g} s") from None
+        raise LabError(408, body_too_slow(BODY_LIMIT_S)) from None
     if len(raw) > MAX_BODY_BYTES:
-        raise LabError(413, f"the body is over the limit of {MAX_BODY_BYTES} bytes")
+        raise LabError(413, body_over_limit(MAX_BODY_BYTES))
+    not_object = _("the body must be a JSON object of: {keys}").format(keys=", ".join(keys))
     try:
         body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise LabError(400, f"the body must be a JSON object of: {', '.join(keys)}") from None
+        raise LabError(400, not_object) from None
     if not isinstance(body, dict):
-        raise LabError(400, f"the body must be a JSON object of: {', '.join(keys)}")
+        raise LabError(400, not_object)
     unknown = sorted(set(body) - set(keys))
     if unknown:
-        raise LabError(400, one_line(f"unknown key {unknown[0]!r}; the body may hold: {', '.join(keys)}"))
+        message = _("unknown key {key}; the body may hold: {keys}")
+        raise LabError(400, one_line(message.format(key=repr(unknown[0]), keys=", ".join(keys))))
     return body
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise ValueError(_("{name} is not a number JSON allows").format(name=name))

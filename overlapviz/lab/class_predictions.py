@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from overlapviz.core.i18n import _
 from overlapviz.exercises import Exercise, ExerciseKind
 from overlapviz.exercises.grading import tolerance_of
 
@@ -64,13 +65,17 @@ class ClassRounds:
         answer = answer_of(exercise, given)
         current = self._rounds.get(exercise.name)
         if current is None:
-            raise PredictionError(f"the instructor has not sent {exercise.name!r}: nothing to predict yet")
+            message = _("the instructor has not sent {exercise}: nothing to predict yet")
+            raise PredictionError(message.format(exercise=repr(exercise.name)))
         if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number != current.number:
-            over = f"round {round_number!r} of {exercise.name!r} is over"
-            raise PredictionError(f"{over}; the round now is {current.number}")
+            message = _("round {round} of {exercise} is over; the round now is {current}")
+            raise PredictionError(
+                message.format(round=repr(round_number), exercise=repr(exercise.name), current=current.number)
+            )
         key = _digest(client)
         if key not in current.answers and len(current.answers) >= MAX_PREDICTIONS:
-            raise RoundFull(f"round {current.number} already holds {MAX_PREDICTIONS} predictions")
+            message = _("round {round} already holds {count} predictions")
+            raise RoundFull(message.format(round=current.number, count=MAX_PREDICTIONS))
         current.answers[key] = answer
 
     def summary(self, exercise: Exercise) -> dict[str, Any]:
@@ -101,16 +106,19 @@ def answer_of(exercise: Exercise, given: Any) -> Answer:
         A challenge (it takes settings), a key that is no choice, or no sane number.
     """
     if exercise.kind is ExerciseKind.CHALLENGE:
-        raise PredictionError(f"{exercise.name!r} is a challenge: it takes settings, not a prediction")
+        message = _("{exercise} is a challenge: it takes settings, not a prediction")
+        raise PredictionError(message.format(exercise=repr(exercise.name)))
     if exercise.choices:
         keys = [choice.key for choice in exercise.choices]
         if not isinstance(given, str) or given not in keys:
-            raise PredictionError(f"answer: give one of the choices of {exercise.name!r}: {', '.join(keys)}")
+            message = _("answer: give one of the choices of {exercise}: {keys}")
+            raise PredictionError(message.format(exercise=repr(exercise.name), keys=", ".join(keys)))
         return given
     if isinstance(given, bool) or not isinstance(given, int | float) or not math.isfinite(given):
-        raise PredictionError(f"answer: {exercise.name!r} asks for a number")
+        raise PredictionError(_("answer: {exercise} asks for a number").format(exercise=repr(exercise.name)))
     if abs(given) > MAX_NUMBER:
-        raise PredictionError(f"answer: {given:g} is out of range (at most {MAX_NUMBER:g} either way)")
+        message = _("answer: {given} is out of range (at most {most} either way)")
+        raise PredictionError(message.format(given=f"{given:g}", most=f"{MAX_NUMBER:g}"))
     return float(given)
 
 

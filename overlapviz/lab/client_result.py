@@ -15,6 +15,7 @@ from typing import Any
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.files.trace_format import TraceFormatError
 from overlapviz.core.files.trace_import import trace_from_chrome
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.meta import TraceMeta
 from overlapviz.lab.client import LabError, server_host
 from overlapviz.session import RunResult, analyse
@@ -47,11 +48,12 @@ def lab_run(answer: dict[str, Any], url: str) -> LabRun:
     """
     document = answer.get("trace")
     if not isinstance(document, dict):
-        raise LabError(f"the lab server at {url} sent no trace with the run")
+        raise LabError(_("the lab server at {url} sent no trace with the run").format(url=url))
     try:
         trace = trace_from_chrome(document)
     except TraceFormatError as error:
-        raise LabError(f"the lab server at {url} sent a trace this version cannot read: {error}") from None
+        message = _("the lab server at {url} sent a trace this version cannot read: {error}")
+        raise LabError(message.format(url=url, error=error)) from None
     trace = dataclasses.replace(trace, meta=trace.meta.replace(**{LAB_SERVER_ENTRY: server_host(url)}))
     wall_s = answer.get("wall_s")
     result = analyse(trace, float(wall_s) if isinstance(wall_s, (int, float)) else 0.0)
@@ -65,14 +67,15 @@ def _config_of(table: object, url: str) -> PipelineConfig | None:
     try:
         return PipelineConfig.from_dict(table) if isinstance(table, dict) else None
     except (ConfigError, TypeError) as error:
-        raise LabError(f"the lab server at {url} sent settings this version cannot read: {error}") from None
+        message = _("the lab server at {url} sent settings this version cannot read: {error}")
+        raise LabError(message.format(url=url, error=error)) from None
 
 
 def lab_origin(meta: TraceMeta) -> str | None:
-    """``measured on NVIDIA H200 at lab:8765`` for a run made on a lab server; None for any other."""
+    """``measured on NVIDIA H200 at lab:8765`` for a run made on a lab server (active language); None for any other."""
     host = meta.extra.get(LAB_SERVER_ENTRY)
     if not isinstance(host, str) or not host:
         return None
-    device = meta.device_name or meta.device or "the lab GPU"
-    truth = "simulated" if meta.simulated else "measured"
-    return f"{truth} on {device} at {host}"
+    device = meta.device_name or meta.device or _("the lab GPU")
+    origin = _("simulated on {device} at {host}") if meta.simulated else _("measured on {device} at {host}")
+    return origin.format(device=device, host=host)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.client import LabClient, LabError
 from overlapviz.lab.credentials import Role
 
@@ -31,15 +32,28 @@ def followers(status: dict[str, Any]) -> int:
 
 
 def waiting_text(position: int) -> str:
-    """``Waiting for the lab GPU: 2nd in the queue``; '' when not waiting."""
+    """``Waiting for the lab GPU: 2nd in the queue`` in the active language; '' when not waiting.
+
+    Each English ordinal ending is a sentence of its own, so that a language puts the place
+    its own way (``第 2 位``).
+    """
     if position <= 0:
         return ""
     if position == 1:
-        return "Waiting for the lab GPU: next in the queue"
-    suffix = "th" if 10 <= position % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(position % 10, "th")
-    return f"Waiting for the lab GPU: {position}{suffix} in the queue"
+        return _("Waiting for the lab GPU: next in the queue")
+    ending = "th" if 10 <= position % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(position % 10, "th")
+    if ending == "st":
+        message = _("Waiting for the lab GPU: {position}st in the queue")
+    elif ending == "nd":
+        message = _("Waiting for the lab GPU: {position}nd in the queue")
+    elif ending == "rd":
+        message = _("Waiting for the lab GPU: {position}rd in the queue")
+    else:
+        message = _("Waiting for the lab GPU: {position}th in the queue")
+    return message.format(position=position)
 
 
 def followers_text(count: int, instructor: bool) -> str:
     """``3 following you`` on the instructor's status bar, ``3 following the instructor`` on a learner's."""
-    return f"{count} following {'you' if instructor else 'the instructor'}"
+    message = _("{count} following you") if instructor else _("{count} following the instructor")
+    return message.format(count=count)

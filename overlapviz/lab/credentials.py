@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from overlapviz.core.i18n import _
+
 # Letters and digits that read the same in any font: no 0/O, 1/I/L, 2/Z, 5/S, 8/B
 CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
 CODE_LENGTH = 8  # about 37 bits: out of reach at the server's limit on failed attempts
@@ -62,7 +64,7 @@ def join_code_of(token: str) -> str:
     """The join code derived from `token`: `CODE_LENGTH` letters of `CODE_ALPHABET`, a dash in the middle."""
     number = int.from_bytes(hashlib.sha256(f"overlapviz join code\n{token}".encode()).digest(), "big")
     letters = []
-    for _ in range(CODE_LENGTH):
+    for _place in range(CODE_LENGTH):
         number, digit = divmod(number, len(CODE_ALPHABET))
         letters.append(CODE_ALPHABET[digit])
     half = CODE_LENGTH // 2
@@ -100,10 +102,12 @@ def _class_token_in(path: Path) -> str:
         write_private(path, token + "\n")
         return token
     except (OSError, UnicodeDecodeError) as error:
-        raise CredentialsError(f"--token-file {path}: cannot be read ({error})") from None
+        message = _("--token-file {path}: cannot be read ({error})")
+        raise CredentialsError(message.format(path=path, error=error)) from None
     token = text.strip()
     if len(token) < 16 or any(char.isspace() for char in token):
-        raise CredentialsError(f"--token-file {path}: holds no token (one line of at least 16 characters, no spaces)")
+        message = _("--token-file {path}: holds no token (one line of at least 16 characters, no spaces)")
+        raise CredentialsError(message.format(path=path))
     return token
 
 
@@ -118,7 +122,7 @@ def write_private(path: Path, text: str) -> None:
     try:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as error:
-        raise CredentialsError(f"--token-file {path}: cannot be written ({error})") from None
+        raise CredentialsError(_cannot_write(path, error)) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:  # mkstemp made it 0600 already
             file.write(text)
@@ -127,4 +131,8 @@ def write_private(path: Path, text: str) -> None:
         os.replace(temporary, path)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
-        raise CredentialsError(f"--token-file {path}: cannot be written ({error})") from None
+        raise CredentialsError(_cannot_write(path, error)) from None
+
+
+def _cannot_write(path: Path, error: OSError) -> str:
+    return _("--token-file {path}: cannot be written ({error})").format(path=path, error=error)

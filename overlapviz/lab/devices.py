@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.dispatch import DeviceSpec
 from overlapviz.session import find_backend
 
@@ -35,6 +36,7 @@ def offered_devices(backend_name: str, wanted: list[str] | None) -> tuple[str, t
         elif item.isdigit() and int(item) < len(every):
             chosen.append(every[int(item)])
         else:
-            keys = ", ".join(by_key) or "none"
-            raise DeviceChoiceError(f"--devices: {item!r} is not a device of the {backend.name} backend; it has {keys}")
+            keys = ", ".join(by_key) or _("none")
+            message = _("--devices: {item} is not a device of the {backend} backend; it has {keys}")
+            raise DeviceChoiceError(message.format(item=repr(item), backend=backend.name, keys=keys))
     return backend.name, tuple(dict.fromkeys(chosen))

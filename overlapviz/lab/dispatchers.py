@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.dispatch import DeviceSpec, Dispatcher
 from overlapviz.lab.embedded import EmbeddedDispatcher
 
@@ -31,4 +32,5 @@ def dispatcher_for(queue_url: str | None, devices: tuple[DeviceSpec, ...], run_l
             return RedisDispatcher.connect(queue_url, run_limit_s)
         except QueueError as error:
             raise QueueUnavailable(str(error)) from None
-    raise QueueUnavailable(f"--queue {queue_url}: no queue of this kind is known to this build; give redis://HOST:PORT/DB")
+    message = _("--queue {url}: no queue of this kind is known to this build; give redis://HOST:PORT/DB")
+    raise QueueUnavailable(message.format(url=queue_url))

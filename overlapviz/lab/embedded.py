@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.device_lane import DeviceLane, Waiting, lanes_status
 from overlapviz.lab.dispatch import DeviceSpec, DispatchStatus
 from overlapviz.lab.job import Job, JobFailed, JobResult
@@ -36,7 +37,7 @@ class _LocalLane(DeviceLane):
         )  # fmt: skip
 
     async def close(self) -> None:
-        await self.stop("the server is shutting down")
+        await self.stop(_("the server is shutting down"))
         await asyncio.to_thread(self.worker.stop)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.client import LabClient, LabError, http_error
 
 FOLLOW_TIMEOUT_S = 40.0  # more than twice the server's keep-alive interval
@@ -71,7 +72,7 @@ class FollowStream:
             if self._connection is not None:
                 self._connection.close()
         if not self._closed:
-            raise LabError(f"the lab server at {self._client.url} ended the instructor's stream")
+            raise LabError(_("the lab server at {url} ended the instructor's stream").format(url=self._client.url))
 
     def close(self) -> None:
         """Stop following (from any thread): the iterator ends without an error."""
@@ -116,7 +117,7 @@ def _events(response: http.client.HTTPResponse) -> Iterator[tuple[str, str]]:
         elif text.startswith("data:"):
             size += len(line)
             if size > MAX_EVENT_BYTES:
-                raise LabError("the lab server sent an instructor's run too large to draw")
+                raise LabError(_("the lab server sent an instructor's run too large to draw"))
             data.append(text[5:].removeprefix(" "))
 
 
@@ -124,9 +125,9 @@ def _run_answer(data: str) -> dict[str, Any]:
     try:
         answer = json.loads(data)
     except (ValueError, RecursionError):
-        raise LabError("the lab server sent an instructor's run that is not JSON") from None
+        raise LabError(_("the lab server sent an instructor's run that is not JSON")) from None
     if not isinstance(answer, dict):
-        raise LabError("the lab server sent an instructor's run that is not a JSON object")
+        raise LabError(_("the lab server sent an instructor's run that is not a JSON object"))
     return answer
 
 
@@ -138,7 +139,7 @@ def _exercise_sent(data: str) -> ExerciseSent:
     name = sent.get("exercise") if isinstance(sent, dict) else None
     number = sent.get("round") if isinstance(sent, dict) else None
     if not isinstance(name, str) or isinstance(number, bool) or not isinstance(number, int):
-        raise LabError("the lab server sent an exercise this version cannot read")
+        raise LabError(_("the lab server sent an exercise this version cannot read"))
     return ExerciseSent(name, number)
 
 
@@ -148,4 +149,4 @@ def _reason(response: http.client.HTTPResponse) -> str:
     except (ValueError, OSError, RecursionError):
         body = None
     text = body.get("error") if isinstance(body, dict) else None
-    return " ".join(str(text or response.reason or "no reason given").split())
+    return " ".join(str(text or response.reason or _("no reason given")).split())

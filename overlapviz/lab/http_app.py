@@ -14,13 +14,14 @@ from typing import Any
 
 from aiohttp import web
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.cache import ResultCache
 from overlapviz.lab.class_exercises import add_class_routes
 from overlapviz.lab.credentials import Credentials, Role
 from overlapviz.lab.device_choice import alike_scope, least_busy
 from overlapviz.lab.dispatch import Dispatcher
 from overlapviz.lab.follow import Followers
-from overlapviz.lab.http_errors import LabError, json_errors
+from overlapviz.lab.http_errors import LabError, body_over_limit, body_too_slow, json_errors
 from overlapviz.lab.job import Job, JobFailed
 from overlapviz.lab.limits import ClientShares, FailedLogins, Limits, OverShare
 from overlapviz.lab.request import BadRequest, RunRequest, client_name, parse_run_request
@@ -78,11 +79,11 @@ def authorize(request: web.Request) -> tuple[Role, str]:
         lab.logins.check(peer)
     except OverShare as over:
         raise LabError(429, str(over), {"Retry-After": over.retry_after}) from None
-    scheme, _, credential = request.headers.get("Authorization", "").partition(" ")
+    scheme, _space, credential = request.headers.get("Authorization", "").partition(" ")
     role = lab.credentials.role_of(credential.strip()) if scheme.lower() == "bearer" else None
     if role is None:
         lab.logins.failed(peer)
-        raise LabError(401, "a valid credential is needed: Authorization: Bearer <class token or join code>")
+        raise LabError(401, _("a valid credential is needed: Authorization: Bearer <class token or join code>"))
     try:
         return role, client_name(request.headers.get("X-Overlapviz-Client"), peer)
     except BadRequest as error:
@@ -93,14 +94,14 @@ async def read_run_request(request: web.Request) -> RunRequest:
     """The body, read within the time limit and checked (413 over the size limit, 408 too slow, 400 bad)."""
     limits = _lab(request).limits
     if request.content_length is not None and request.content_length > limits.max_body_bytes:
-        raise LabError(413, f"the body is over the limit of {limits.max_body_bytes} bytes")
+        raise LabError(413, body_over_limit(limits.max_body_bytes))
     try:
         async with asyncio.timeout(limits.body_limit_s):
             body = await request.read()
     except TimeoutError:
-        raise LabError(408, f"the body did not arrive within {limits.body_limit_s:g} s") from None
+        raise LabError(408, body_too_slow(limits.body_limit_s)) from None
     except ConnectionError:  # the client went away mid-body: nobody reads the answer
-        raise LabError(400, "the connection closed before the body arrived") from None
+        raise LabError(400, _("the connection closed before the body arrived")) from None
     try:
         return parse_run_request(body)
     except BadRequest as error:
@@ -110,13 +111,14 @@ async def read_run_request(request: web.Request) -> RunRequest:
 def job_of(lab: Lab, asked: RunRequest) -> Job:
     """The job for `asked`: on its device, or on the least busy like the first (400 for a device the server lacks)."""
     if not lab.dispatcher.devices:  # a queue's workers all gone: the server's state, not the request's fault
-        raise LabError(503, "no device is serving runs now; try again shortly", {"Retry-After": "5"})
+        raise LabError(503, _("no device is serving runs now; try again shortly"), {"Retry-After": "5"})
     if asked.device is None:
         chosen = least_busy(lab.dispatcher.status("").devices)
         return Job(asked.config, chosen.device.key, asked.trace, alike=alike_scope(chosen))
     keys = [device.key for device in lab.dispatcher.devices]
     if asked.device not in keys:
-        raise LabError(400, f"unknown device {asked.device!r}; this server has: {', '.join(keys)}")
+        message = _("unknown device {device}; this server has: {keys}")
+        raise LabError(400, message.format(device=repr(asked.device), keys=", ".join(keys)))
     return Job(asked.config, asked.device, asked.trace)
 
 

@@ -4,6 +4,10 @@
 aiohttp's own HTTP errors (404, 405, 413) and anything unexpected into JSON; an unexpected
 failure while handling a request answers 400 and is logged, since whatever the client sent
 must not look like the server falling over.
+
+A reason is in the server's language (``overlapviz --lang LANG serve``): a request does not
+say its client's, and the class's server is started in the class's. The client wraps it in
+a sentence of its own language (`overlapviz.lab.client`).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.job_run import one_line
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -26,6 +31,16 @@ class LabError(Exception):
         super().__init__(reason)
         self.status = status
         self.headers = headers or {}
+
+
+def body_over_limit(limit_bytes: int) -> str:
+    """Why a request's body is refused for its size."""
+    return _("the body is over the limit of {limit} bytes").format(limit=limit_bytes)
+
+
+def body_too_slow(limit_s: float) -> str:
+    """Why a request whose body came too slowly is refused."""
+    return _("the body did not arrive within {seconds} s").format(seconds=f"{limit_s:g}")
 
 
 def error_response(status: int, reason: str, headers: dict[str, str] | None = None) -> web.Response:
@@ -46,7 +61,7 @@ async def json_errors(request: web.Request, handler: Handler) -> web.StreamRespo
         status = 400 if error.status >= 500 else error.status
         return error_response(status, error.text or error.reason)
     except ConnectionError:  # the client went away: an everyday event, not worth a traceback
-        return error_response(400, "the connection was lost")
+        return error_response(400, _("the connection was lost"))
     except Exception as error:  # a request the handlers did not foresee: the client's, never the server's fault
         LOG.exception("request %s %s failed", request.method, request.path)
-        return error_response(400, f"the request could not be handled: {type(error).__name__}")
+        return error_response(400, _("the request could not be handled: {error}").format(error=type(error).__name__))

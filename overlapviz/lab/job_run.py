@@ -12,6 +12,7 @@ from typing import Any
 from overlapviz.backends.base import Backend
 from overlapviz.core.config import ConfigError, PipelineConfig
 from overlapviz.core.files.trace_export import chrome_dict
+from overlapviz.core.i18n import _
 from overlapviz.core.run_errors import BackendError
 from overlapviz.lab.job import JobFailed
 from overlapviz.run_report import json_run
@@ -36,9 +37,15 @@ def run_payload(backend: Backend, payload: dict[str, Any]) -> Outcome:
     except (BackendError, ConfigError) as error:
         raise JobFailed(one_line(str(error))) from None
     except MemoryError:
-        raise JobFailed("the server ran out of memory for this run") from None
+        raise JobFailed(_("the server ran out of memory for this run")) from None
     except Exception as error:  # a bug of the run must not stop the worker that serves the class
-        raise JobFailed(one_line(f"the run failed: {type(error).__name__}: {error}")) from None
+        message = _("the run failed: {error}").format(error=f"{type(error).__name__}: {error}")
+        raise JobFailed(one_line(message)) from None
+
+
+def took_too_long(limit_s: float) -> str:
+    """Why a run stopped at the server's time limit (its worker's words, in the worker's language)."""
+    return _("the run took over the server's limit of {seconds} s and was stopped").format(seconds=f"{limit_s:g}")
 
 
 def one_line(text: str, limit: int = 300) -> str:

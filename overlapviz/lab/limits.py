@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from overlapviz.core.i18n import _
+
 MAX_BODY_BYTES = 64 * 1024  # a job is a few settings: a larger body is not one
 
 
@@ -71,7 +73,8 @@ class ClientShares:
         now = self._clock()
         self._seen[client] = now
         if self._in_flight.get(client, 0) >= self.limits.max_queued:
-            raise OverShare(f"you have {self.limits.max_queued} runs waiting already; wait for one to finish", 1.0)
+            message = _("you have {count} runs waiting already; wait for one to finish")
+            raise OverShare(message.format(count=self.limits.max_queued), 1.0)
         self._take_token(client, now)
         self._in_flight[client] = self._in_flight.get(client, 0) + 1
 
@@ -82,7 +85,8 @@ class ClientShares:
         bucket.at = now
         if bucket.tokens < 1:
             wait = (1 - bucket.tokens) / limits.rate_per_s
-            raise OverShare(f"too many runs; at most {limits.rate_per_s:g} a second (bursts of {limits.burst})", wait)
+            message = _("too many runs; at most {rate} a second (bursts of {burst})")
+            raise OverShare(message.format(rate=f"{limits.rate_per_s:g}", burst=limits.burst), wait)
         bucket.tokens -= 1
 
     def release(self, client: str) -> None:
@@ -124,7 +128,7 @@ class FailedLogins:
         recent = self._recent(address)
         if len(recent) >= self.limit:
             wait = recent[0] + self.WINDOW_S - self._clock()
-            raise OverShare("too many wrong credentials from your address; wait a minute", wait)
+            raise OverShare(_("too many wrong credentials from your address; wait a minute"), wait)
 
     def failed(self, address: str) -> None:
         """Count a wrong credential from `address`."""

@@ -14,6 +14,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.job_run import one_line
 
 if TYPE_CHECKING:
@@ -86,12 +87,14 @@ def connect(url: str) -> Redis:
     try:
         client: Redis = redis_module.Redis.from_url(url, socket_connect_timeout=CONNECT_LIMIT_S)
     except ValueError as error:
-        raise QueueError(one_line(f"--queue {shown}: not a Redis URL ({error}); e.g. redis://HOST:6379/0")) from None
+        message = _("--queue {url}: not a Redis URL ({error}); e.g. redis://HOST:6379/0")
+        raise QueueError(one_line(message.format(url=shown, error=error))) from None
     try:
         client.ping()
     except redis_module.RedisError as error:
         client.close()
-        raise QueueError(one_line(f"--queue {shown}: Redis cannot be reached ({error})")) from None
+        message = _("--queue {url}: Redis cannot be reached ({error})")
+        raise QueueError(one_line(message.format(url=shown, error=error))) from None
     return client
 
 
@@ -110,7 +113,8 @@ def _queue_packages() -> Any:
         import redis
         import rq  # noqa: F401 (the front and the workers both need it; say so before connecting)
     except ImportError as error:
-        raise QueueError(f"--queue needs the rq and redis packages ({error.name} is missing): {INSTALL_HINT}") from None
+        message = _("--queue needs the rq and redis packages ({package} is missing): {install}")
+        raise QueueError(message.format(package=error.name, install=INSTALL_HINT)) from None
     return redis
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.device_lane import DeviceLane, Waiting, lanes_status, settle
 from overlapviz.lab.dispatch import DeviceSpec, DispatchStatus
 from overlapviz.lab.job import Job, JobFailed, JobResult
@@ -60,29 +61,31 @@ class _RemoteLane(DeviceLane):
         try:
             rq_job = await self.owner.call(self.owner.enqueue, self.device.key, waiting.job, worker)
         except Exception as error:
-            return JobFailed(one_line(f"the job queue cannot be reached: {error}"))
+            return JobFailed(one_line(_("the job queue cannot be reached: {error}").format(error=error)))
         self._rq_job = rq_job
         deadline = time.monotonic() + limit_s + ANSWER_GRACE_S
         while True:
             try:
                 result = await self.owner.call(rq_job.latest_result, POLL_S)
             except Exception as error:  # Redis away for a moment: the worker may still answer
-                print(one_line(f"overlapviz serve: the job queue: {error}"), file=sys.stderr, flush=True)
+                _say_queue_away(error)
                 await asyncio.sleep(POLL_S)
                 continue
             if result is not None:
                 return self._outcome(result, waiting)
             if self.registration.worker != worker:  # another worker took the device over
                 await self.owner.call(_forget, rq_job)
-                return JobFailed(f"the worker of device {self.device.key} stopped; run it again")
+                return JobFailed(_worker_stopped(self.device.key))
             if time.monotonic() > deadline:  # the worker stops a run at the limit; give the caller its answer now
-                settle(waiting.done, JobFailed(f"the run took over the server's limit of {limit_s:g} s"))
+                message = _("the run took over the server's limit of {seconds} s").format(seconds=f"{limit_s:g}")
+                settle(waiting.done, JobFailed(message))
 
     def _outcome(self, result: Any, waiting: Waiting) -> JobResult | JobFailed:
         answer = result.return_value
         if not isinstance(answer, dict) or "report" not in answer:
             reason = answer.get("failed") if isinstance(answer, dict) else None
-            return JobFailed(one_line(str(reason or _last_line(result.exc_string) or "the run failed on its worker")))
+            said = reason or _last_line(result.exc_string) or _("the run failed on its worker")
+            return JobFailed(one_line(str(said)))
         started, ended = int(answer["started_ns"]), int(answer["ended_ns"])
         return JobResult(
             answer["report"], answer["trace"], self.device.key, str(answer["device_name"]), self.device.backend,
@@ -95,6 +98,15 @@ class _RemoteLane(DeviceLane):
         await self.stop(reason)
         if rq_job is not None:
             await self.owner.call(_forget, rq_job)
+
+
+def _worker_stopped(key: str) -> str:
+    return _("the worker of device {device} stopped; run it again").format(device=key)
+
+
+def _say_queue_away(error: Exception) -> None:
+    """Tell the server's terminal that Redis failed a call (it may answer again soon)."""
+    print(one_line(_("overlapviz serve: the job queue: {error}").format(error=error)), file=sys.stderr, flush=True)
 
 
 def _last_line(text: str | None) -> str:
@@ -154,13 +166,13 @@ class RedisDispatcher:
             try:
                 await self._refresh()
             except Exception as error:  # Redis away: keep the devices known until it answers again
-                print(one_line(f"overlapviz serve: the job queue: {error}"), file=sys.stderr, flush=True)
+                _say_queue_away(error)
 
     async def _refresh(self) -> None:
         live = {registration.key: registration for registration in await self.call(live_registrations, self.client)}
         for key in [key for key in self.lanes if key not in live]:
             lane = self.lanes.pop(key)
-            await lane.close(f"the worker of device {key} stopped; run it again")
+            await lane.close(_worker_stopped(key))
         for key, registration in live.items():
             if key not in self.lanes:
                 self.lanes[key] = _RemoteLane(self, registration)
@@ -172,7 +184,7 @@ class RedisDispatcher:
         """Queue `job` on its device behind `client`'s other jobs and wait for its result."""
         lane = self.lanes.get(job.device)
         if lane is None:
-            raise JobFailed(f"device {job.device} has no worker now")
+            raise JobFailed(_("device {device} has no worker now").format(device=job.device))
         return await lane.submit(client, job)
 
     def status(self, client: str) -> DispatchStatus:
@@ -184,7 +196,7 @@ class RedisDispatcher:
         if self._watcher is not None:
             self._watcher.cancel()
             await asyncio.gather(self._watcher, return_exceptions=True)
-        await asyncio.gather(*(lane.close("the server is shutting down") for lane in self.lanes.values()))
+        await asyncio.gather(*(lane.close(_("the server is shutting down")) for lane in self.lanes.values()))
         self.lanes.clear()
         self._threads.shutdown(wait=False, cancel_futures=True)
         self.client.close()

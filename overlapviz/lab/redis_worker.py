@@ -32,9 +32,10 @@ from rq.queue import Queue
 from rq.serializers import JSONSerializer
 
 from overlapviz.backends.base import Backend
+from overlapviz.core.i18n import _
 from overlapviz.lab.devices import offered_devices
 from overlapviz.lab.job import JobFailed
-from overlapviz.lab.job_run import run_payload
+from overlapviz.lab.job_run import run_payload, took_too_long
 from overlapviz.lab.redis_link import (
     HEARTBEAT_EVERY_S,
     HEARTBEAT_TTL_S,
@@ -63,7 +64,8 @@ class LabJob(RqJob):
     def func(self) -> Any:
         """`run_queued_job` when the job names it; any other name fails the job without importing it."""
         if self.func_name != RUN_FUNCTION:
-            raise JobFailed(f"this worker runs only {RUN_FUNCTION}, not {self.func_name!r}")
+            message = _("this worker runs only {function}, not {name}")
+            raise JobFailed(message.format(function=RUN_FUNCTION, name=repr(self.func_name)))
         return run_queued_job
 
     @property
@@ -105,20 +107,29 @@ def run_queued_job(payload: Any, limit_s: float, worker: str) -> dict[str, Any]:
     """
     serving = _serving
     if serving is None:
-        return {"failed": "no device is served in this process"}
+        return {"failed": _("no device is served in this process")}
     registration = serving.registration
     if worker != registration.worker or not isinstance(payload, dict) or payload.get("device") != registration.key:
-        return {"failed": f"this job was sent to an earlier worker of device {registration.key}"}
+        message = _("this job was sent to an earlier worker of device {device}")
+        return {"failed": message.format(device=registration.key)}
     started = time.time_ns()
     try:
         report, trace = run_payload(serving.backend, {"config": payload.get("config"), "device": serving.device})
     except JobFailed as failed:
         if time.time_ns() - started >= limit_s * 1e9:  # RQ's alarm stopped it; say so rather than how
-            return {"failed": f"the run took over the server's limit of {limit_s:g} s and was stopped"}
+            return {"failed": took_too_long(limit_s)}
         return {"failed": str(failed)}
     ended = time.time_ns()
     where = {"device_name": registration.name, "worker": f"{registration.host} pid {registration.pid}"}
     return {"report": report, "trace": trace, "started_ns": started, "ended_ns": ended, **where}
+
+
+def _already_served(key: str, holder: Registration | None) -> str:
+    """Why a worker cannot serve device `key`: `holder`, a live worker, does (None: its registration is unreadable)."""
+    if holder is None:
+        return _("device {device} already has a live worker: stop it first").format(device=key)
+    message = _("device {device} already has a live worker (host {host}, pid {pid}): stop it first")
+    return message.format(device=key, host=holder.host, pid=holder.pid)
 
 
 class DeviceClaim:
@@ -141,8 +152,7 @@ class DeviceClaim:
             if alive is False:  # its worker on this host is gone: no need to wait for its heartbeat to run out
                 self.client.delete(self._key)
             elif alive or time.monotonic() > deadline:
-                where = f" (host {holder.host}, pid {holder.pid})" if holder else ""
-                raise QueueError(f"device {self.registration.key} already has a live worker{where}: stop it first")
+                raise QueueError(_already_served(self.registration.key, holder))
             time.sleep(0.2)
         self._thread.start()
         return self

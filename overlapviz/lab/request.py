@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overlapviz.core.config import ConfigError, PipelineConfig
+from overlapviz.core.i18n import _
 from overlapviz.lab.job_run import one_line
 from overlapviz.presets import PresetError, config_from_table
 
@@ -47,26 +48,27 @@ def parse_run_request(body: bytes) -> RunRequest:
     try:
         data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise BadRequest(one_line(f"the body is not JSON: {error}")) from None
+        raise BadRequest(one_line(_("the body is not JSON: {error}").format(error=error))) from None
     if not isinstance(data, dict):
-        raise BadRequest('the body must be a JSON object: {"config": {...}}')
+        raise BadRequest(_("the body must be a JSON object: {example}").format(example='{"config": {...}}'))
     unknown = sorted(set(data) - set(REQUEST_KEYS))
     if unknown:
-        raise BadRequest(one_line(f"unknown key {unknown[0]!r}; a request may hold: {', '.join(REQUEST_KEYS)}"))
+        message = _("unknown key {key}; a request may hold: {keys}")
+        raise BadRequest(one_line(message.format(key=repr(unknown[0]), keys=", ".join(REQUEST_KEYS))))
     return RunRequest(_config(data.get("config")), _device(data.get("device")), _flag(data.get("trace", False)))
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise ValueError(_("{name} is not a number JSON allows").format(name=name))
 
 
 def _config(table: Any) -> PipelineConfig:
     if table is None:
-        raise BadRequest('"config" is missing: give the pipeline\'s settings as a preset\'s [config] keys')
+        raise BadRequest(_('"config" is missing: give the pipeline\'s settings as a preset\'s [config] keys'))
     if not isinstance(table, dict):
-        raise BadRequest('"config" must be an object of a preset\'s [config] keys')
+        raise BadRequest(_('"config" must be an object of a preset\'s [config] keys'))
     if "device" in table:
-        raise BadRequest('config: give the device beside the config ("device": KEY), not inside it')
+        raise BadRequest(_('config: give the device beside the config ("device": KEY), not inside it'))
     try:
         return config_from_table(table)
     except (PresetError, ConfigError, TypeError, ValueError, OverflowError) as error:
@@ -77,13 +79,13 @@ def _device(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not 0 < len(value) <= MAX_DEVICE_KEY:  # checked against the devices later
-        raise BadRequest('"device" must be a device key (see GET /v1/status)')
+        raise BadRequest(_('"device" must be a device key (see GET /v1/status)'))
     return value
 
 
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise BadRequest('"trace" must be true or false')
+        raise BadRequest(_('"trace" must be true or false'))
     return value
 
 
@@ -98,5 +100,5 @@ def client_name(header: str | None, peer: str) -> str:
     if header is None:
         return peer
     if not CLIENT_NAME.fullmatch(header):
-        raise BadRequest("X-Overlapviz-Client must be 1-64 characters of letters, digits, _ . -")
+        raise BadRequest(_("X-Overlapviz-Client must be 1-64 characters of letters, digits, _ . -"))
     return header

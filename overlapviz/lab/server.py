@@ -17,6 +17,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from overlapviz.core.i18n import _
 from overlapviz.lab.cache import DEFAULT_ENTRIES, ResultCache
 from overlapviz.lab.credentials import load_credentials
 from overlapviz.lab.devices import offered_devices
@@ -109,12 +110,13 @@ def tls_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
     if cert is None and key is None:
         return None
     if cert is None or key is None:
-        raise ValueError("--tls-cert and --tls-key go together: give both, or neither")
+        raise ValueError(_("--tls-cert and --tls-key go together: give both, or neither"))
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     try:
         context.load_cert_chain(cert, key)
     except (OSError, ssl.SSLError) as error:
-        raise ValueError(f"--tls-cert {cert} --tls-key {key}: cannot be loaded ({error})") from None
+        message = _("--tls-cert {cert} --tls-key {key}: cannot be loaded ({error})")
+        raise ValueError(message.format(cert=cert, key=key, error=error)) from None
     return context
 
 

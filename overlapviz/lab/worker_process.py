@@ -3,7 +3,8 @@
 The process loads its backend once (imports, CUDA context, compiled kernels) and then runs
 job after job, so a run costs the run, not the start-up. A run over the time limit, or one
 that kills its process, restarts the worker; a run that fails answers its reason and the
-worker goes on. `DeviceWorker.run` blocks: the server calls it from a thread.
+worker goes on. `DeviceWorker.run` blocks: the server calls it from a thread. The process
+speaks the server's language (a fresh process would take the environment's, not ``--lang``'s).
 """
 
 from __future__ import annotations
@@ -14,23 +15,26 @@ import signal
 from multiprocessing.connection import Connection
 from typing import Any
 
+from overlapviz.core.i18n import _, current_language, set_language
 from overlapviz.lab.job import JobFailed
-from overlapviz.lab.job_run import Outcome, one_line
+from overlapviz.lab.job_run import Outcome, one_line, took_too_long
 
 START_LIMIT_S = 120.0  # loading CuPy and a GPU's context can take tens of seconds on a busy machine
 STOP_LIMIT_S = 5.0
 
 
-def serve_jobs(connection: Connection, backend_name: str) -> None:
+def serve_jobs(connection: Connection, backend_name: str, language: str) -> None:
     """The worker process: load the backend, say ready, then answer each payload until None or the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the server's to handle: it stops the workers
+    set_language(language)
     from overlapviz.lab.job_run import run_payload
     from overlapviz.session import find_backend
 
     try:
         backend = find_backend(backend_name)
     except Exception as error:  # the server reports it at start
-        connection.send(("failed", one_line(f"the {backend_name} backend cannot start: {error}")))
+        message = _("the {backend} backend cannot start: {error}").format(backend=backend_name, error=error)
+        connection.send(("failed", one_line(message)))
         return
     connection.send(("ready",))
     while True:
@@ -69,19 +73,21 @@ class DeviceWorker:
         """
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe()
-        self._process = context.Process(
-            target=serve_jobs, args=(theirs, self.backend_name), name=f"overlapviz-{self.device}", daemon=True
-        )
+        arguments = (theirs, self.backend_name, current_language())
+        name = f"overlapviz-{self.device}"
+        self._process = context.Process(target=serve_jobs, args=arguments, name=name, daemon=True)
         self._process.start()
         theirs.close()
         self._connection = ours
         try:
-            answer = ours.recv() if ours.poll(START_LIMIT_S) else ("failed", f"not ready after {START_LIMIT_S:g} s")
+            late = _("not ready after {seconds} s").format(seconds=f"{START_LIMIT_S:g}")
+            answer = ours.recv() if ours.poll(START_LIMIT_S) else ("failed", late)
         except (EOFError, OSError):
-            answer = ("failed", f"the worker process ended at start (exit code {self._process.exitcode})")
+            message = _("the worker process ended at start (exit code {code})")
+            answer = ("failed", message.format(code=self._process.exitcode))
         if answer[0] != "ready":
             self.stop(graceful=False)
-            raise JobFailed(f"device {self.device}: {answer[1]}")
+            raise JobFailed(_("device {device}: {reason}").format(device=self.device, reason=answer[1]))
 
     def run(self, payload: dict[str, Any], limit_s: float) -> Outcome:
         """Run one payload; its report and trace.
@@ -93,7 +99,7 @@ class DeviceWorker:
             process (restarted too).
         """
         if self._connection is None:
-            raise JobFailed("the device's worker is not running")
+            raise JobFailed(_("the device's worker is not running"))
         self._connection.send(payload)
         answer = self._answer(limit_s)
         if answer[0] == "failed":
@@ -104,13 +110,14 @@ class DeviceWorker:
         assert self._connection is not None
         if not self._connection.poll(limit_s):
             self.restart()
-            raise JobFailed(f"the run took over the server's limit of {limit_s:g} s and was stopped")
+            raise JobFailed(took_too_long(limit_s))
         try:
             answer: tuple[Any, ...] = self._connection.recv()
         except (EOFError, OSError):
             code = self._process.exitcode if self._process is not None else None
             self.restart()
-            raise JobFailed(f"the run stopped its worker process (exit code {code}; out of memory?)") from None
+            message = _("the run stopped its worker process (exit code {code}; out of memory?)")
+            raise JobFailed(message.format(code=code)) from None
         return answer
 
     def restart(self) -> None:

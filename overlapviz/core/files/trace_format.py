@@ -21,8 +21,10 @@ Writing is `core.files.trace_export`'s, reading `core.files.trace_import`'s; bot
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+from overlapviz.core.i18n import _
 from overlapviz.core.trace.columns import PLACEMENT_COLUMNS
 from overlapviz.core.trace.spans import MemoryKind, OpKind, Unit
 
@@ -40,3 +42,8 @@ INT_ARGS = ("stream", "chunk", "enqueue_ns", "ready_ns", "start_ns", "end_ns", "
 
 class TraceFormatError(ValueError):
     """A file is not a trace overlapviz can read; the message says what is wrong."""
+
+
+def file_reason(source: str | os.PathLike[str], why: object) -> str:
+    """``PATH: why``: the one line that names the file a reason is about, in the active language."""
+    return _("{file}: {reason}").format(file=os.fspath(source), reason=why)
