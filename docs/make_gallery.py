@@ -51,7 +51,8 @@ overlapviz run --preset NAME --backend sim --png NAME.png
 
 The last lesson's run is refused by the RAM guard, so its picture is the app's window, with
 the lesson beside the timeline and the refusal above it. `python docs/make_gallery.py` draws
-the pictures and writes this page again.
+the pictures and writes this page again. The lessons speak Simplified Chinese too: lesson 2 in
+Chinese, and the app's window on it, are in [translating.md](translating.md#what-it-looks-like).
 """
 
 

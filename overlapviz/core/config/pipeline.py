@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any
 
 from overlapviz.core.config import settings as declared
+from overlapviz.core.config.kind_words import memory_words, order_words
 from overlapviz.core.config.kinds import (
     GRAPH_MEMORIES,
     IN_PLACE_MEMORIES,
@@ -198,8 +199,8 @@ class PipelineConfig:
             extras += chain.format(gpus=self.gpus)
         return _("{size}, {streams} x {chunks}, {memory}, {order}, {work}{extras}").format(
             size=format_size(self.size_bytes), streams=streams,
-            chunks=ncount("{count} chunk", "{count} chunks", self.chunks), memory=self.memory.value,
-            order=self.order.value, work=work, extras=extras,
+            chunks=ncount("{count} chunk", "{count} chunks", self.chunks), memory=memory_words(self.memory),
+            order=order_words(self.order), work=work, extras=extras,
         )  # fmt: skip
 
 
