@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from overlapviz.core.i18n import N_, _
 from overlapviz.job.matching import MatchedCollectives
 
 ON_COLLECTIVES = "collectives"
@@ -62,6 +63,18 @@ def aligned_on(clocks: Sequence[RankClock]) -> str:
     """``collectives``, ``base time``, or ``collectives and base time`` for a job of both."""
     kinds = {clock.aligned_on for clock in clocks if clock.aligned_on != REFERENCE} or {ON_BASE_TIME}
     return " and ".join(sorted(kinds))
+
+
+# `aligned_on`'s answers, as a sentence names them in the user's language (the JSON keeps the English)
+ALIGNED_ON_WORDS = {
+    "collectives": N_("collectives"), "base time": N_("base time"),
+    "base time and collectives": N_("base time and collectives"),
+}  # fmt: skip
+
+
+def aligned_on_words(aligned: str) -> str:
+    """`aligned_on`'s answer in the user's language."""
+    return _(ALIGNED_ON_WORDS.get(aligned, aligned))
 
 
 def _clock(differences: np.ndarray) -> RankClock:

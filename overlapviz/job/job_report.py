@@ -9,7 +9,7 @@ from overlapviz.core.analysis.metrics import ns_to_ms
 from overlapviz.core.i18n import N_, _, grouped, ngettext, pgettext
 from overlapviz.core.i18n.text_width import display_width, rjust
 from overlapviz.core.number_text import duration_text
-from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
+from overlapviz.job.clocks import aligned_on, aligned_on_words, job_uncertainty_ns
 from overlapviz.job.job_findings import JobFinding
 from overlapviz.job.reduce import JobSummary
 from overlapviz.job.summary import RankFigures, RankSummary
@@ -116,5 +116,6 @@ def _job_head(job: JobSummary) -> list[str]:
     clocks = _("aligned on {what} ({count} matched), {within}") if matched else _("aligned on {what}, {within}")
     return [
         labelled(_("job"), ranks, count=grouped(len(job.ranks)), of=of, makespan=duration_text(job.makespan_ns)),
-        labelled(_("clocks"), clocks, what=aligned_on(job.clocks), count=grouped(matched), within=within),
+        labelled(_("clocks"), clocks, what=aligned_on_words(aligned_on(job.clocks)), count=grouped(matched),
+                 within=within),
     ]

@@ -23,7 +23,7 @@ from overlapviz.core.i18n import N_, _, ncount, pgettext
 from overlapviz.core.i18n.text_width import wrap
 from overlapviz.core.number_text import duration_text
 from overlapviz.job.buckets import BUCKET_KINDS, TimeBuckets
-from overlapviz.job.clocks import aligned_on, job_uncertainty_ns
+from overlapviz.job.clocks import aligned_on, aligned_on_words, job_uncertainty_ns
 from overlapviz.job.job_findings import JobFinding
 from overlapviz.job.job_report import FIGURE_COLUMNS, figure_text, rank_marks
 from overlapviz.job.reduce import JobSummary
@@ -41,11 +41,6 @@ KIND_TITLES = {
     "copies": N_("Copies"),
     "idle": N_("Idle"),
 }
-# What `job.clocks.aligned_on` says the ranks' clocks were aligned on, each said in the active language
-ALIGNED_ON_WORDS = {
-    "collectives": N_("collectives"), "base time": N_("base time"),
-    "base time and collectives": N_("base time and collectives"),
-}  # fmt: skip
 IDLE_COLOUR = OKABE_ITO["grey"]
 TIP_WIDTH = 80  # characters of a tooltip's line: a finding's sentence wrapped, not one line across the screen
 IDLE_ALPHA = 0.18  # idle time inside a rank's run: faint, so that the busy cells carry the picture
@@ -181,7 +176,7 @@ def job_heading(job: JobSummary) -> str:
         ranks = ncount("{count} rank", "{count} ranks", count)
     uncertainty = job_uncertainty_ns(job.clocks)
     aligned = aligned_on(job.clocks)
-    clocks = _(ALIGNED_ON_WORDS.get(aligned, aligned))
+    clocks = aligned_on_words(aligned)
     if uncertainty is None:
         said = _("{ranks} \u00b7 makespan {makespan} \u00b7 clocks aligned on {clocks}, to within an unknown margin")
     else:
