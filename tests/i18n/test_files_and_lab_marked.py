@@ -13,6 +13,7 @@ import ast
 import re
 from pathlib import Path
 
+from literal_scan import called, inside, never_said, string_literals
 from test_unmarked_sentences import MARKS
 
 from overlapviz.core.number_text import COUNTED_LABELS
@@ -34,34 +35,20 @@ NOT_SAID_KEYWORDS = {"name"}  # a thread's name, a JSON field's name
 SAYING = MARKS - {"N_"}  # the calls that translate now; N_ only marks
 
 
-def _call_name(node: ast.Call) -> str | None:
-    return node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
-
-
 def _shown(path: Path) -> str:
     return path.relative_to(PACKAGE).as_posix() if path.is_relative_to(PACKAGE) else path.name
 
 
-def _inside(node: ast.AST) -> set[int]:
-    return {id(child) for child in ast.walk(node)}
-
-
 def not_sentences(tree: ast.Module) -> set[int]:
     """The literals of `tree` that are no sentence said to the user (see the module docstring)."""
-    exempt: set[int] = set()
+    exempt = never_said(tree)
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        first = body[0] if isinstance(body, list) and body else None
-        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-            exempt.add(id(first.value))  # a docstring
-        if isinstance(node, ast.Dict):
-            exempt |= {id(key) for key in node.keys if key is not None}
         if isinstance(node, ast.Call):
-            if _call_name(node) in MARKS:
-                exempt |= _inside(node)
+            if called(node) in MARKS:
+                exempt |= inside(node)
             for keyword in node.keywords:
                 if keyword.arg in NOT_SAID_KEYWORDS:
-                    exempt |= _inside(keyword.value)
+                    exempt |= inside(keyword.value)
     return exempt
 
 
@@ -71,9 +58,8 @@ def unmarked(path: Path) -> list[str]:
     exempt = not_sentences(tree)
     return [
         f"{_shown(path)}:{node.lineno}: {node.value!r}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in exempt
-        and WORDS.search(node.value) and not SQL.search(node.value)
+        for node in string_literals(tree, exempt)
+        if WORDS.search(node.value) and not SQL.search(node.value)
         and node.value not in NOT_SAID and node.value not in COUNTED_LABELS
     ]  # fmt: skip
 
@@ -85,7 +71,7 @@ def said_at_import(path: Path) -> list[str]:
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             return  # runs when called
-        if isinstance(node, ast.Call) and _call_name(node) in SAYING:
+        if isinstance(node, ast.Call) and called(node) in SAYING:
             found.append(f"{_shown(path)}:{node.lineno}")
         for child in ast.iter_child_nodes(node):
             visit(child)

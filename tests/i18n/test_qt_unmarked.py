@@ -12,6 +12,8 @@ import ast
 import re
 from pathlib import Path
 
+from literal_scan import called, inside, never_said, string_literals
+
 QT_PACKAGE = Path(__file__).resolve().parents[2] / "overlapviz" / "_qt"
 MARKS = {"translate", "QT_TRANSLATE_NOOP", "QT_TR_NOOP", "tr"}
 # calls whose string arguments the user reads
@@ -41,14 +43,6 @@ WORD = re.compile(r"[A-Za-z]{2,}")
 SENTENCE = re.compile(r"[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}")
 
 
-def _call_name(node: ast.Call) -> str | None:
-    return node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
-
-
-def _inside(node: ast.AST) -> set[int]:
-    return {id(child) for child in ast.walk(node)}
-
-
 def _literals(node: ast.AST) -> list[ast.Constant]:
     """The string constants of `node` that are words (inside f-strings too)."""
     return [c for c in ast.walk(node) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
@@ -57,31 +51,24 @@ def _literals(node: ast.AST) -> list[ast.Constant]:
 def unmarked_words(source: str, name: str) -> list[str]:
     """``name:line: text`` of every literal of `source` shown to the user (or reading as a sentence) and not marked."""
     tree = ast.parse(source)
-    exempt: set[int] = set()
+    exempt = never_said(tree)
     shown: set[int] = set()
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        first = body[0] if isinstance(body, list) and body else None
-        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-            exempt.add(id(first.value))  # a docstring
         if isinstance(node, ast.Raise):
-            exempt |= _inside(node)
-        if isinstance(node, ast.Dict):
-            exempt |= {id(key) for key in node.keys if key is not None}
+            exempt |= inside(node)
         if isinstance(node, ast.Subscript):
-            exempt |= _inside(node.slice)
+            exempt |= inside(node.slice)
         if isinstance(node, ast.Call):
-            called = _call_name(node)
-            if called in MARKS or called in NOT_SHOWN:
-                exempt |= _inside(node)
-            elif called in SHOWN:
+            name_called = called(node)
+            if name_called in MARKS or name_called in NOT_SHOWN:
+                exempt |= inside(node)
+            elif name_called in SHOWN:
                 for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
                     shown |= {id(literal) for literal in _literals(argument)}
     return [
         f"{name}:{node.lineno}: {node.value!r}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in exempt
-        and node.value not in NEVER_SHOWN
+        for node in string_literals(tree, exempt)
+        if node.value not in NEVER_SHOWN
         and ((id(node) in shown and WORD.search(node.value)) or SENTENCE.search(node.value))
     ]  # fmt: skip
 

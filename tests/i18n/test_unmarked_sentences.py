@@ -18,6 +18,8 @@ import builtins
 import re
 from pathlib import Path
 
+from literal_scan import called, inside, never_said, string_literals
+
 from overlapviz.core.findings.finding import UNIT_NOUNS
 
 PACKAGE = Path(__file__).resolve().parents[2] / "overlapviz"
@@ -48,14 +50,6 @@ WORDS = re.compile(r"[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}")
 LOOKUP_KEYS = set(UNIT_NOUNS)  # the keys `unit_text` looks a unit's words up by, never shown themselves
 
 
-def _inside(node: ast.AST) -> set[int]:
-    return {id(child) for child in ast.walk(node)}
-
-
-def _called(node: ast.Call) -> str | None:
-    return node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
-
-
 def _developer_error(node: ast.Raise) -> bool:
     """Whether `node` raises one of Python's own errors (see the module docstring)."""
     raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
@@ -64,28 +58,22 @@ def _developer_error(node: ast.Raise) -> bool:
 
 def exempt_literals(tree: ast.Module) -> set[int]:
     """The literals of `tree` that are not sentences said to the learner (see the module docstring)."""
-    exempt: set[int] = set()
+    exempt = never_said(tree)
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        first = body[0] if isinstance(body, list) and body else None
-        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-            exempt.add(id(first.value))  # a docstring
         if isinstance(node, ast.Raise) and _developer_error(node):
-            exempt |= _inside(node)
-        if isinstance(node, ast.Dict):
-            exempt |= {id(key) for key in node.keys if key is not None}
+            exempt |= inside(node)
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(target, ast.Name) and target.id in ENGLISH_NAMES for target in targets):
-                exempt |= _inside(node)
+                exempt |= inside(node)
         if isinstance(node, ast.FunctionDef) and node.name in ENGLISH_NAMES:
-            exempt |= _inside(node)
+            exempt |= inside(node)
         if isinstance(node, ast.Call):
-            if _called(node) in MARKS:
-                exempt |= _inside(node)
+            if called(node) in MARKS:
+                exempt |= inside(node)
             for keyword in node.keywords:
                 if keyword.arg in DOCS_KEYWORDS:
-                    exempt |= _inside(keyword.value)
+                    exempt |= inside(keyword.value)
     return exempt
 
 
@@ -95,10 +83,9 @@ def unmarked_sentences(path: Path) -> list[str]:
     exempt = exempt_literals(tree)
     return [
         f"{path.relative_to(path.parents[1])}:{node.lineno}: {node.value!r}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in exempt
-        and node.value not in LOOKUP_KEYS and WORDS.search(node.value)
-    ]  # fmt: skip
+        for node in string_literals(tree, exempt)
+        if node.value not in LOOKUP_KEYS and WORDS.search(node.value)
+    ]
 
 
 def test_the_scan_finds_an_unmarked_sentence(tmp_path):

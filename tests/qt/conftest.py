@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from overlapviz._qt.main_window import MainWindow
 from overlapviz._qt.widgets.metrics_panel import MetricsPanel
+from tests.qt_settings import settings_in_tmp  # noqa: F401 (a fixture: Qt's settings under tmp)
 
 _started_threads: weakref.WeakSet[QThread] = weakref.WeakSet()
 _started_timers: weakref.WeakSet[QTimer] = weakref.WeakSet()
@@ -46,14 +47,6 @@ def _track_threads_and_timers() -> Iterator[None]:
     QTimer.start = tracked_timer_start  # type: ignore[method-assign]
     yield
     QThread.start, QTimer.start = thread_start, timer_start  # type: ignore[method-assign]
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _settings_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
-    folder = tmp_path_factory.mktemp("qsettings")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
-        QSettings.setPath(QSettings.Format.IniFormat, scope, str(folder))
 
 
 @pytest.fixture

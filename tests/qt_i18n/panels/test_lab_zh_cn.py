@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from han import chinese
 from PySide6.QtWidgets import QDialogButtonBox, QFormLayout, QLabel
 from pytestqt.qtbot import QtBot
 
 from overlapviz._qt.lab.dialog import LabDialog
 from overlapviz._qt.lab.unreachable import LabUnreachableStrip
+from tests.qt_i18n.chinese import chinese
 
 pytestmark = pytest.mark.usefixtures("zh_cn")
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from han import chinese
 from PySide6.QtWidgets import QGroupBox, QListWidgetItem, QMainWindow
 from pytestqt.qtbot import QtBot
 
@@ -14,6 +13,7 @@ from overlapviz._qt.ranks.rank_actions import COMPARE_RANKS_KEYS, build_rank_act
 from overlapviz._qt.ranks.rank_panel import RankOverviewPanel
 from overlapviz.job.job_findings import JobFinding
 from overlapviz.view.rank_overview import RankOverview, RankRow
+from tests.qt_i18n.chinese import chinese
 
 pytestmark = pytest.mark.usefixtures("zh_cn")
 

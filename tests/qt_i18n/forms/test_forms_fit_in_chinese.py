@@ -8,14 +8,14 @@ glyphs are wider than the Latin letters they replace.
 from __future__ import annotations
 
 import pytest
-from form_strings import chinese
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QGroupBox, QLabel
 from pytestqt.qtbot import QtBot
-from text_room import clipped_texts
 
 from overlapviz._qt.export.export_dialog import ExportDialog
 from overlapviz._qt.main_window import MainWindow
+from tests.qt_i18n.chinese import chinese
+from tests.qt_i18n.forms.text_room import clipped_texts
 
 
 @pytest.fixture(autouse=True)

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from overlapviz.resources import ui_path
-
-HAN = re.compile(r"[\u4e00-\u9fff]")  # the CJK ideographs: a text with none is not Chinese
-
-
-def chinese(text: str) -> bool:
-    """Whether `text` is written (at least partly) in Chinese characters."""
-    return HAN.search(text) is not None
 
 
 @dataclass(frozen=True)

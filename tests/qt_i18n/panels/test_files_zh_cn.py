@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
-from han import chinese
 
 from overlapviz._qt.files.child_process import ChildStoppedError
 from overlapviz._qt.files.path_dialogs import CSV_FILTER, JSON_FILTER, OPEN_FILTER, PNG_FILTER, SVG_FILTER, shown_filter
 from overlapviz._qt.files.problem_words import problem_words
+from tests.qt_i18n.chinese import chinese
 
 pytestmark = pytest.mark.usefixtures("zh_cn")
 PATTERNS = re.compile(r" \(([^()]+)\)$")  # how Qt finds a filter entry's patterns: in ASCII brackets, at the end

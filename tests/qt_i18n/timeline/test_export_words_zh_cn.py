@@ -8,12 +8,9 @@ window's compiled catalogue; without either the tests say which is missing and s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QFontDatabase, QImage
-from written_words import cut, lane_titles, overlapping, written_words
+from PySide6.QtGui import QImage
 
 from overlapviz._qt.export.comparison_view import ComparisonPicture
 from overlapviz._qt.export.export_view import ExportOptions
@@ -21,30 +18,14 @@ from overlapviz._qt.export.image_export import canvas, picture_view, render_imag
 from overlapviz._qt.timeline.axes import TIME_LABEL
 from overlapviz._qt.timeline.callout_item import ELLIPSIS
 from overlapviz._qt.timeline.widget import TimelineWidget
-from overlapviz._qt.translation import install_translators, qm_path, translate
+from overlapviz._qt.translation import translate
 from overlapviz.core.config import PipelineConfig
-from overlapviz.core.i18n import set_language
 from overlapviz.core.i18n.text_width import display_width
 from overlapviz.session import run_pipeline
 from overlapviz.view.prepared import prepare_view
+from tests.qt_i18n.timeline.written_words import cut, lane_titles, overlapping, written_words
 
 SLIDES = [(1920, 1080), (3840, 2160)]
-
-
-@pytest.fixture
-def chinese(qapp) -> Iterator[None]:
-    """The window and the rest in zh_CN for the test; English again after it."""
-    if not QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese):
-        pytest.skip("no font with Chinese characters here (install fonts-noto-cjk)")
-    if not qm_path("zh_CN").is_file():
-        pytest.skip(f"the window's zh_CN catalogue is not compiled: {qm_path('zh_CN')} (make translations)")
-    set_language("zh_CN")
-    install_translators("zh_CN")
-    try:
-        yield
-    finally:
-        set_language("en")
-        install_translators("en")
 
 
 def _chinese(text: str) -> bool:
@@ -95,13 +76,13 @@ def _scene_titles(timeline: TimelineWidget) -> list[str]:
 
 
 @pytest.mark.parametrize(("width", "height"), SLIDES)
-def test_one_run_on_a_slide_writes_every_chinese_word_whole_and_apart(chinese, width, height):
+def test_one_run_on_a_slide_writes_every_chinese_word_whole_and_apart(zh_cn_font, width, height):
     view = _run(PipelineConfig(memory="pageable", streams=4))  # findings over its copies: callouts
     _check_words(view, ExportOptions(width=width, height=height), sides=1)
 
 
 @pytest.mark.parametrize(("width", "height"), SLIDES)
-def test_a_comparison_on_a_slide_writes_every_chinese_word_whole_and_apart(chinese, width, height):
+def test_a_comparison_on_a_slide_writes_every_chinese_word_whole_and_apart(zh_cn_font, width, height):
     views = (_run(PipelineConfig(memory="pageable")), _run(PipelineConfig(memory="pinned", streams=8)))
     picture = ComparisonPicture(views, ("可分页", "页锁定"), "可分页与页锁定内存")
     _check_words(picture, ExportOptions(width=width, height=height), sides=2)

@@ -18,15 +18,6 @@ from overlapviz._qt.main_window import MainWindow
 from overlapviz._qt.translation import start_language
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _settings_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """A plain QSettings() (the app's start paths make one) writes under tmp, never the user's own."""
-    folder = tmp_path_factory.mktemp("qsettings")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
-        QSettings.setPath(QSettings.Format.IniFormat, scope, str(folder))
-
-
 @pytest.fixture
 def settings(tmp_path: Path) -> QSettings:
     """A settings store of this test's own."""

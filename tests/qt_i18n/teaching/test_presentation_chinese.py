@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, QTimer
 
 from overlapviz.core.config import PipelineConfig
 from overlapviz.presets import lessons
-from tests.qt_i18n_teaching.text_fit import clipped_labels, overlapping_texts
+from tests.qt_i18n.teaching.text_fit import clipped_labels, overlapping_texts
 
 SLIDE_SIZES = [(1920, 1080), (1280, 720)]
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from form_strings import chinese, form_context, form_strings
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from overlapviz._qt.translation import translate
 from overlapviz._qt.widgets.forms import load_form
+from tests.qt_i18n.chinese import chinese
+from tests.qt_i18n.forms.form_strings import form_context, form_strings
 
 FORMS = ("controls.ui", "export.ui", "metrics.ui")
 # Names shown as they are in every language: CUDA's own term, and the hardware's
