@@ -10,7 +10,7 @@ from pyqtgraph.GraphicsScene.mouseEvents import MouseDragEvent
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QFontMetricsF
 
-from overlapviz._qt.timeline.text_extent import line_height, tallest
+from overlapviz._qt.timeline.text_extent import ink_height, tallest
 from overlapviz._qt.translation import translate
 from overlapviz.core.number_text import fixed
 from overlapviz.view.layout import HEADER_HEIGHT, TimelineLayout
@@ -153,18 +153,20 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
 
 
 def fitted_font(font: QFont, row_px: float, titles: Sequence[str] = ()) -> QFont:
-    """`font`, or a smaller one whose lines of `titles` are no taller than `row_px` (no smaller than `MIN_TITLE_PX`).
+    """`font`, or a smaller one whose rows of `titles` are no taller than `row_px` (no smaller than `MIN_TITLE_PX`).
 
-    A line is as tall as the font's, or as a title's where a fallback font's characters (Chinese)
-    make it taller. With no row height known yet (0) the font is left as it is.
+    A row is as tall as the font's line, or as a title's letters where they are taller; not as a
+    fallback font's line (Chinese), whose leading would only make Chinese titles smaller. Titles
+    are drawn unclipped, centred on their rows, so letters that fit their rows stay apart. With
+    no row height known yet (0) the font is left as it is.
     """
-    line = line_height(font, titles)
+    line = ink_height(font, titles)
     if row_px <= 0 or line <= row_px:
         return QFont(font)
     fitted = QFont(font)
     size = max(MIN_TITLE_PX, math.floor(row_px / line * _pixel_size(font)))
     fitted.setPixelSize(size)
-    while size > MIN_TITLE_PX and line_height(fitted, titles) > row_px:
+    while size > MIN_TITLE_PX and ink_height(fitted, titles) > row_px:
         size -= 1
         fitted.setPixelSize(size)
     return fitted

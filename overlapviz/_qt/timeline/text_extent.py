@@ -30,3 +30,13 @@ def line_height(font: QFont, texts: Iterable[str] = ()) -> float:
 def tallest(font: QFont, texts: Iterable[str]) -> str:
     """The one of `texts` whose line in `font` is tallest ("" for none): the one a row must hold."""
     return max(texts, key=lambda text: text_size(font, text).height(), default="")
+
+
+def ink_height(font: QFont, texts: Iterable[str] = ()) -> float:
+    """The height a row of `font` needs so that no two rows' letters touch: the font's own line, or taller ink.
+
+    A Chinese title's line is a quarter taller than its characters (the fallback font's leading),
+    so rows fitted to that line make Chinese titles smaller than English ones for no ink's sake.
+    """
+    metrics = QFontMetricsF(font)
+    return max([metrics.height(), *(metrics.tightBoundingRect(text).height() for text in texts)])

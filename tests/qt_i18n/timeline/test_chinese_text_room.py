@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 
 import pytest
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QFontMetricsF
 
 from overlapviz._qt.timeline.axes import fitted_font
 from overlapviz._qt.timeline.callout_item import ELLIPSIS, cut_points, elide_at_words
-from overlapviz._qt.timeline.text_extent import line_height, tallest, text_size
+from overlapviz._qt.timeline.text_extent import ink_height, line_height, tallest, text_size
 from overlapviz._qt.widgets.legend import LegendBar
 from overlapviz.core.i18n.text_width import display_width
 from overlapviz.view.palette import LEGEND, LegendEntry
@@ -70,11 +70,15 @@ def test_a_line_of_chinese_is_measured_on_the_characters_not_the_latin_font(cjk_
     )
 
 
-def test_lane_titles_in_chinese_shrink_until_their_own_lines_fit_the_rows(cjk_font):
-    title = "流 7 · 内核"
-    row_px = math.floor(line_height(cjk_font, [title])) - 1  # a row a pixel lower than the title's line
-    fitted = fitted_font(cjk_font, row_px, [title])
-    assert line_height(fitted, [title]) <= row_px < line_height(cjk_font, [title])
+def test_lane_titles_in_chinese_are_fitted_to_their_letters_as_english_ones_are(cjk_font):
+    chinese, english = "流 7 · 内核", "Stream 7 · Kernel"
+    row_px = math.floor(ink_height(cjk_font, [chinese])) - 1  # a row a pixel lower than the letters need
+    fitted = fitted_font(cjk_font, row_px, [chinese])
+    assert ink_height(fitted, [chinese]) <= row_px < ink_height(cjk_font, [chinese])
+    # the fallback font's taller line (blank leading) costs the Chinese title nothing against the English one
+    sizes = [QFontInfo(fitted_font(cjk_font, row_px, [title])).pixelSize() for title in (chinese, english)]
+    assert sizes[0] >= sizes[1]
+    assert ink_height(cjk_font, [chinese]) < line_height(cjk_font, [chinese])  # the leading that is left out
 
 
 @pytest.mark.parametrize("width", [2000, 500, 260])

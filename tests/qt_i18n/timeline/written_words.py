@@ -18,7 +18,7 @@ from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSizeF, Qt
 from PySide6.QtGui import QFont, QImage, QPainter, QTextDocument
 from PySide6.QtWidgets import QLabel, QWidget
 
-from overlapviz._qt.timeline.text_extent import text_size
+from overlapviz._qt.timeline.text_extent import ink_height, text_size
 from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz._qt.widgets.legend import LegendBar
 
@@ -162,7 +162,8 @@ def _axis_words(view: QWidget, timeline: TimelineWidget) -> list[Written]:
         font = QFont(axis.style["tickFont"] or QFont())
         room = _from_scene(view, timeline, axis.mapRectToScene(axis.boundingRect()))
         for rect, flags, text in _text_specs(axis):
-            box = _aligned(rect, int(flags), text_size(font, text))
+            # a title's letters, as wide as its line and as tall as its ink (a fallback font's leading is blank)
+            box = _aligned(rect, int(flags), QSizeF(text_size(font, text).width(), ink_height(font, (text,))))
             words.append(Written(part, text, _from_scene(view, timeline, axis.mapRectToScene(box)), room))
         label = axis.label
         if axis.labelText and label.isVisible():
