@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
-from overlapviz.core.i18n import DEFAULT_LANGUAGE, available_languages, set_language, supported_language
+from overlapviz.core.i18n import DEFAULT_LANGUAGE, available_languages, set_language
 from overlapviz.resources import ui_path
 
 LANGUAGE_KEY = "view/language"
@@ -63,7 +63,7 @@ def start_language(settings: QSettings, asked: str | None = None) -> str:
     """
     chosen = chosen_language(settings)
     if asked:
-        code = set_language(supported_language(asked))
+        code = set_language(asked)  # an unknown one raises UnknownLanguageError, naming those there are
     elif chosen != SYSTEM_LANGUAGE:
         code = set_language(chosen)
     else:
@@ -82,20 +82,19 @@ def install_translators(code: str) -> None:
         raise RuntimeError("install_translators needs a running QApplication")
     while _INSTALLED:
         app.removeTranslator(_INSTALLED.pop())
-    QLocale.setDefault(QLocale(DEFAULT_LANGUAGE if code == DEFAULT_LANGUAGE else code))
+    QLocale.setDefault(QLocale(code))
     if code == DEFAULT_LANGUAGE:
         return
     ours = QTranslator()
     if not ours.load(str(qm_path(code))):
         raise FileNotFoundError(f"the window's catalogue for {code} is missing: {qm_path(code)}")
+    app.installTranslator(ours)
+    _INSTALLED.append(ours)
     qt_own = QTranslator()
-    for translator in (ours, qt_own):
-        if translator is qt_own and not qt_own.load(
-            QT_CATALOGUE + code, QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-        ):
-            continue  # Qt's own buttons stay English where PySide6 lacks them: no error of the user's
-        app.installTranslator(translator)
-        _INSTALLED.append(translator)
+    # Qt's own buttons stay English where PySide6 lacks them: no error of the user's
+    if qt_own.load(QT_CATALOGUE + code, QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt_own)
+        _INSTALLED.append(qt_own)
 
 
 def qm_path(code: str) -> Path:
