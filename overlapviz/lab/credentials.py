@@ -77,7 +77,10 @@ def _plain_code(text: str) -> str:
 
 def new_token() -> str:
     """A fresh random token (URL-safe text)."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    while True:  # one that begins with "-" would read as an option after --token on the command line
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        if not token.startswith("-"):
+            return token
 
 
 def load_credentials(token_file: Path | None) -> Credentials:

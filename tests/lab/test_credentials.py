@@ -12,6 +12,7 @@ from overlapviz.lab.credentials import (
     Role,
     join_code_of,
     load_credentials,
+    new_token,
 )
 
 
@@ -59,3 +60,9 @@ def test_a_token_file_without_a_usable_token_is_refused(tmp_path, content):
 def test_a_token_file_in_a_folder_that_is_not_there_is_refused(tmp_path):
     with pytest.raises(CredentialsError, match="cannot be written"):
         load_credentials(tmp_path / "missing" / "token")
+
+
+def test_no_token_begins_with_a_dash_which_the_command_line_would_read_as_an_option():
+    tokens = [new_token() for _ in range(2000)]  # about 31 of 2000 would begin with "-" by chance alone
+    assert not [token for token in tokens if token.startswith("-")]
+    assert len(set(tokens)) == len(tokens)
