@@ -93,8 +93,9 @@ class MainWindow(QMainWindow):
         if font_note:
             self._say_at_start(font_note)
         self.runner = RunController(self)
-        for timeline in (self.timeline, self.compare.timeline_a):  # a zoom's finer levels are built off the GUI thread
-            timeline.build_in_background(RunController(self))
+        for timeline in (self.timeline, self.compare.timeline_a):  # no long stretch on the GUI thread:
+            timeline.build_in_background(RunController(self))  # a zoom's finer levels are built off it
+            timeline.paint_in_own_turn()  # and a new picture is built in one turn, painted in the next
         self._build_controller(run_function, available_targets() if targets is None else targets)
         if live is not None:
             self.model.set_live(live)

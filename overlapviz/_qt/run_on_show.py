@@ -56,7 +56,7 @@ class RunOnShow:
         self._metrics.show_results(view.metrics, view.findings, view.trace)
         self._show_status()
         self._controls.set_kernel_rate(view.kernel_rate)
-        self._drawn()
+        self._timeline.when_painted(self._drawn)
 
     def _show_status(self) -> None:
         """The run on show, and the time window its figures are of (both sides', when comparing)."""

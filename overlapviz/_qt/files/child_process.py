@@ -11,7 +11,8 @@ The child is started fresh (``spawn``: a process that runs Qt's threads is never
 so, as with any use of `multiprocessing`, a script that opens the window must keep its own
 top-level code under ``if __name__ == "__main__":``. The child speaks the language this
 process speaks (a fresh process would take the environment's, not the one chosen in the
-window). Pure: no Qt here, so that the child never loads it.
+window), and runs below the window's priority (`core.background_priority`). Pure: no Qt
+here, so that the child never loads it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy.typing as npt
 
 from overlapviz.app.file_problems import problem_of
 from overlapviz.app.session_file import SessionData, open_file, save_session
+from overlapviz.core.background_priority import lower_this_process
 from overlapviz.core.cancel import CancelToken
 from overlapviz.core.files.columnar_write import export_columnar, is_columnar_name
 from overlapviz.core.files.trace_export import export_chrome, export_csv
@@ -152,6 +154,7 @@ def receive_session(receive: Callable[[bool], Any]) -> SessionData:
 
 
 def _read_for_parent(connection: Connection, language: str, path: str) -> None:
+    lower_this_process()  # below the window's GUI thread, as the thread that started it
     set_language(language)
     try:
         data = open_file(path)
@@ -162,6 +165,7 @@ def _read_for_parent(connection: Connection, language: str, path: str) -> None:
 
 
 def _write_for_parent(connection: Connection, language: str, kind: str, path: str) -> None:
+    lower_this_process()  # below the window's GUI thread, as the thread that started it
     set_language(language)
     data = receive_session(lambda raw: connection.recv_bytes() if raw else connection.recv())
     try:

@@ -11,12 +11,14 @@ It shows a prepared trace (`prepared.prepare_view`, made on the run thread): not
 here reads a trace whole, so showing even a run of 10^6 spans only hands arrays to the items.
 Given an executor (`build_in_background`), the finer levels of detail a zoom reads and the
 hover index of a large lane are built on it, and the timeline draws again as they land
-(`background_built`); without one they are built where first needed.
+(`background_built`); without one they are built where first needed. The window's timelines
+paint a new picture in a turn of the event loop of their own (`paint_in_own_turn`).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidge
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
 from overlapviz._qt.timeline.background_builds import BackgroundBuilds
+from overlapviz._qt.timeline.paint_turn import PaintTurn
 from overlapviz._qt.timeline.scene import TimelineScene
 from overlapviz._qt.timeline.simulated_badge import SimulatedBadge
 from overlapviz._qt.timeline.stream_filter_bar import StreamFilterBar
@@ -52,7 +55,7 @@ KEYS = {
 
 
 class TimelineWidget(QWidget):
-    """Shows one trace; `drawn` fires once its items are in place for a new trace.
+    """Shows one trace; `drawn` fires once its items are in place for a new trace (and may paint).
 
     `window_changed` gives the visible time window (ms from the run's start) once it has
     settled after a zoom, a pan or a resize; `window_dragged` the span (ms) dragged out along
@@ -86,6 +89,7 @@ class TimelineWidget(QWidget):
         self._tooltip_text: str | None = None  # the span's tooltip on show, if any
         self._pointer: QPointF | None = None  # where the mouse last moved over the plot (scene coordinates)
         self._builds = BackgroundBuilds(self._on_built)
+        self._paint_turn: PaintTurn | None = None
         self._cursor_line = pg.InfiniteLine(angle=90, movable=False)
         self._cursor_line.setZValue(20)
         self._cursor_line.hide()
@@ -154,6 +158,22 @@ class TimelineWidget(QWidget):
         """Build finer levels of detail and large lanes' hover indexes on `executor` (None: where first needed)."""
         self._builds.use(executor)
 
+    def paint_in_own_turn(self) -> None:
+        """From now on, paint each new picture in a turn of the event loop after the one that builds it.
+
+        The window's timelines do (`paint_turn`); an export's, which is rendered at once, does not.
+        `drawn` then says when the picture may paint, and so does `when_painted`.
+        """
+        if self._paint_turn is None:
+            self._paint_turn = PaintTurn(self._plot, self)
+
+    def when_painted(self, then: Callable[[], None]) -> None:
+        """Call `then` once the picture on show may be painted (and grabbed): now, or when its turn comes."""
+        if self._paint_turn is None:
+            then()
+        else:
+            self._paint_turn.when_released(then)
+
     @property
     def building(self) -> bool:
         """Whether something asked of the background builds has not landed yet."""
@@ -175,6 +195,8 @@ class TimelineWidget(QWidget):
 
     def _show(self, view: PreparedView, keep_view: bool) -> None:
         previous = self._view_box.viewRange()[0] if keep_view and self._scene is not None else None
+        if self._paint_turn is not None:
+            self._paint_turn.hold()
         self._remove_scene()
         self._scene = TimelineScene(view, self._theme, explain=self._explain)
         self._scene.add_to(self._view_box)
@@ -191,7 +213,7 @@ class TimelineWidget(QWidget):
         if len(self._highlight):
             self._scene.highlight(self._highlight)
         self._apply_window()
-        self.drawn.emit()
+        self.when_painted(self.drawn.emit)
 
     def _fit(self) -> None:
         scene = self._scene

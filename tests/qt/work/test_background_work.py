@@ -2,6 +2,7 @@
 
 import gc
 import itertools
+import os
 import subprocess
 import sys
 import threading
@@ -14,6 +15,7 @@ from overlapviz._qt.files.background import BackgroundTasks
 from overlapviz._qt.files.stepwise import Stepwise
 from overlapviz._qt.worker import RunController
 from overlapviz.app.garbage_collection import collections_paused
+from overlapviz.core.background_priority import BACKGROUND_NICE
 from overlapviz.core.run_errors import RunCancelled
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -24,6 +26,17 @@ def tasks(qtbot):
     made = BackgroundTasks("test-files")
     yield made
     made.shutdown()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="nice values per thread are Linux's")
+def test_the_file_thread_runs_below_the_gui_thread(tasks, qtbot):
+    gui = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    outcomes = []
+    tasks.done.connect(outcomes.append)
+    tasks.submit(lambda _cancel: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+    qtbot.waitUntil(lambda: len(outcomes) == 1, timeout=10_000)
+    assert outcomes[0].result == max(BACKGROUND_NICE, gui)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == gui
 
 
 def test_tasks_run_in_order_off_the_gui_thread_and_every_one_reports(tasks, qtbot):
