@@ -4,9 +4,10 @@ The machine a benchmark runs on is often shared, so one timing says little. `rep
 takes samples until every timing it watches has a spread, ``(max - min) / median``, under
 `SPREAD_GOAL`, or until `max_repeats`; a result that never settled says so (``spread_ok:
 false``) rather than passing its median off as the truth. `LoadWatch` notes the load average
-when a benchmark starts and when it writes its result, and `benchmarks.machine.write_result`
-puts both in every result file. `add_options` gives every CPU benchmark the same ``--out``,
-``--tiny`` and ``--max-repeats``.
+when a benchmark starts and when it writes its result, and the CPU time the machine's
+hypervisor gave to other machines meanwhile (a virtual machine's "steal"), and
+`benchmarks.machine.write_result` puts them in every result file. `add_options` gives every
+CPU benchmark the same ``--out``, ``--tiny`` and ``--max-repeats``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +26,7 @@ MIN_REPEATS = 3
 MAX_REPEATS = 10
 TINY_REPEATS = 2  # --tiny checks that the benchmark runs, not what it measures
 BUSY_SHARE = 0.75  # a load average over this share of the cores: the timings wait for other work
+BUSY_STOLEN_SHARE = 0.01  # this share of the cores' time taken by the hypervisor: the timings wait for it
 
 
 def spread(values: list[float]) -> float:
@@ -115,21 +118,45 @@ def verdict(found: Mapping[str, Steady]) -> str:
 
 
 class LoadWatch:
-    """The load average when a benchmark started; `record` adds the one at its end."""
+    """The load average and the stolen CPU time when a benchmark started; `record` adds those at its end."""
 
     def __init__(self) -> None:
         self.at_start = os.getloadavg()
+        self._stolen_at_start = stolen_cpu_s()
+        self._began = time.monotonic()
 
     def record(self) -> dict[str, Any]:
-        """Cores, the 1/5/15-minute load averages at the start and now, and whether the machine was busy."""
+        """Cores, the load averages at the start and now, the CPU time stolen meanwhile, and whether it was busy.
+
+        The load averages are the 1, 5 and 15 minutes'. On a virtual machine the host may run
+        other machines on this one's cores: that time is "stolen" (Linux counts it,
+        `stolen_cpu_s`), and a timing that spans it is stretched as by a load the load average
+        does not show.
+        """
         at_end = os.getloadavg()
         cores = os.cpu_count() or 1
+        stolen_now = stolen_cpu_s()
+        stolen = None if stolen_now is None or self._stolen_at_start is None else stolen_now - self._stolen_at_start
+        stolen_share = None if stolen is None else stolen / max(1e-9, (time.monotonic() - self._began) * cores)
         return {
             "cpus": cores,
             "load_average_1_5_15_min": {"at_start": [round(x, 2) for x in self.at_start],
                                         "at_end": [round(x, 2) for x in at_end]},
-            "busy": max(self.at_start[0], at_end[0]) > BUSY_SHARE * cores,
+            "stolen_cpu_s": None if stolen is None else round(stolen, 2),
+            "stolen_share": None if stolen_share is None else round(stolen_share, 4),
+            "busy": max(self.at_start[0], at_end[0]) > BUSY_SHARE * cores
+                    or (stolen_share is not None and stolen_share > BUSY_STOLEN_SHARE),
         }  # fmt: skip
+
+
+def stolen_cpu_s() -> float | None:
+    """CPU seconds, all cores together, that the hypervisor has given to others since boot (None: not Linux)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()  # "cpu" user nice system idle iowait irq softirq steal ...
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def add_options(parser: argparse.ArgumentParser, results: Path) -> None:

@@ -45,6 +45,8 @@ def test_a_cpu_benchmark_runs_tiny_and_writes_its_result_with_the_load_and_the_s
     record = json.loads((tmp_path / f"{module}.json").read_text())
     assert record["load"]["cpus"] == os.cpu_count()
     assert set(record["load"]["load_average_1_5_15_min"]) == {"at_start", "at_end"}
+    stolen = record["load"]["stolen_cpu_s"]
+    assert stolen is None if not sys.platform.startswith("linux") else stolen >= 0
     if module != "model_check":  # a table of the model's errors: nothing timed, nothing to repeat
         assert isinstance(record["spread_ok"], bool)
 
