@@ -1,7 +1,7 @@
 """A new picture painted in a turn of the event loop of its own, after the turn that built it.
 
 Showing a big trace takes the GUI thread two long steps: building the picture's items
-(10 to 15 ms for a trace of 10^6 spans on two cores) and painting them (15 to 20 ms). Qt
+(10 to 15 ms for a trace of 10^6 spans, on a 2-core machine) and painting them (15 to 20 ms). Qt
 handles the paint it posts before the timers and the input that came due meanwhile, so the
 two ran as one stretch in which the window answered nothing: over 40 ms with another thread
 busy. Held here, the paint waits for a timer: the timers and the input that came due while the
