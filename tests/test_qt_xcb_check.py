@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fake_command import fake_command
 
 from tools import qt_xcb_check
 from tools.qt_xcb_check import PACKAGES, Need, apt_packages, check, missing_from_ldd, xcb_need
@@ -34,12 +35,7 @@ ALL_FOUND = "\tlibxcb.so.1 => /lib/libxcb.so.1 (0x1)\n\tlibX11.so.6 => /lib/libX
 
 def _fake_ldd(folder: Path, output: str, status: int = 0) -> Path:
     """An `ldd` that prints `output`, exits `status` and notes the file it was asked about."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "ldd.out").write_text(output)
-    ldd = folder / "ldd"
-    ldd.write_text(f'#!/bin/sh\necho "$1" >> "{folder}/asked"\ncat "{folder}/ldd.out"\nexit {status}\n')
-    ldd.chmod(0o755)
-    return ldd
+    return fake_command(folder, "ldd", output, status)
 
 
 def _fake_plugin(root: Path) -> Path:

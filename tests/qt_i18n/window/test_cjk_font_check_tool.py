@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fake_command import fake_command
+
 from overlapviz._qt.font_packages import DEBIAN_PACKAGE, FEDORA_PACKAGE
 from tools import cjk_font_check
 from tools.cjk_font_check import apt_packages, check, fc_list_fonts, fontconfig_tag
@@ -20,12 +22,7 @@ CHINESE = {"LANG": "zh_CN.UTF-8"}
 
 def _fake_fc_list(folder: Path, families: str, status: int = 0) -> Path:
     """An `fc-list` that prints `families`, exits `status` and notes what it was asked."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "fonts.out").write_text(families)
-    fc_list = folder / "fc-list"
-    fc_list.write_text(f'#!/bin/sh\necho "$@" >> "{folder}/asked"\ncat "{folder}/fonts.out"\nexit {status}\n')
-    fc_list.chmod(0o755)
-    return fc_list
+    return fake_command(folder, "fc-list", families, status)
 
 
 def test_fontconfig_names_languages_by_tag():
