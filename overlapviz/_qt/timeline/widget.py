@@ -162,7 +162,8 @@ class TimelineWidget(QWidget):
         """From now on, paint each new picture in a turn of the event loop after the one that builds it.
 
         The window's timelines do (`paint_turn`); an export's, which is rendered at once, does not.
-        `drawn` then says when the picture may paint, and so does `when_painted`.
+        `drawn` then says when the picture may paint, and so does `when_painted`. A zoom or pan
+        waits the same turn, so its spans paint once, already culled for the new window.
         """
         if self._paint_turn is None:
             self._paint_turn = PaintTurn(self._plot, self)
@@ -397,6 +398,8 @@ class TimelineWidget(QWidget):
             self.reset_view()
 
     def _schedule_window(self, *_args: object) -> None:
+        if self._paint_turn is not None:  # paint the moved spans once, culled for the new window
+            self._paint_turn.hold()
         self._window_timer.start()
 
     def _fit_callout_rows(self) -> None:

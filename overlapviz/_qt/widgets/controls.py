@@ -118,9 +118,11 @@ class ControlsPanel(QWidget):
             self.sliders[name].set_value(value)
         self._wanted_chunks = config.chunks
         for name, switch in self.switches.items():
-            switch.blockSignals(True)
-            switch.setChecked(getattr(config, name))
-            switch.blockSignals(False)
+            checked = bool(getattr(config, name))
+            if switch.isChecked() != checked:  # every setChecked animates the handle, even to the same state
+                switch.blockSignals(True)
+                switch.setChecked(checked)
+                switch.blockSignals(False)
         for name, group in self.choices.items():
             group.set_value(getattr(config, name))
         self._show_adjustments()

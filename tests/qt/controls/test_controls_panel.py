@@ -1,4 +1,5 @@
 import pytest
+from PySide6.QtCore import QEvent, QObject
 
 from overlapviz._qt.widgets.controls import ControlsPanel
 from overlapviz.app.run_targets import RunTarget
@@ -15,6 +16,16 @@ def panel(qtbot):
     qtbot.addWidget(panel)
     panel.show()
     return panel
+
+
+class _Paints(QObject):
+    """Counts the paints of the widgets it filters."""
+
+    count = 0
+
+    def eventFilter(self, _watched, event):  # noqa: N802 (Qt's name)
+        self.count += event.type() == QEvent.Type.Paint
+        return False
 
 
 def _drag(slider, value):
@@ -204,3 +215,18 @@ def test_two_gpus_on_memory_or_a_graph_they_refuse_is_explained_not_emitted(pane
     )
     panel.graph_switch.click()
     assert (committed[-1].gpus, committed[-1].graph) == (2, False)
+
+
+def test_showing_a_config_repaints_no_switch_it_leaves_as_it_was(panel, qtbot):
+    """A switch animates its handle on every setChecked, even to the state it has: several repaints of the panel."""
+    qtbot.waitExposed(panel)
+    qtbot.wait(200)  # the first paint
+    paints = _Paints()
+    for switch in panel.switches.values():
+        switch.installEventFilter(paints)
+    panel.set_config(PipelineConfig(streams=3))
+    qtbot.wait(200)  # a handle's animation lasts 120 ms
+    assert paints.count == 0
+    panel.set_config(PipelineConfig(streams=3, graph=True))
+    qtbot.wait(200)
+    assert paints.count > 0  # the switch that changed moves
