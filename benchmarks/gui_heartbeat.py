@@ -16,7 +16,8 @@ Each scenario runs from the request until its result is on show (or written), pl
 each scenario's longest gap agrees from pass to pass (`benchmarks.steady`). Prints the
 longest gap and the 99th percentile per scenario with their ratio to the goal, and writes
 benchmarks/results/gui_heartbeat.json (or into ``--out``) with the machine, its load and the
-date. Each scenario also gets the longest time the GUI thread spent in one of the app's own
+date, and the CPU time the hypervisor took during each pass (a virtual machine's steal
+stretches that pass's gaps). Each scenario also gets the longest time the GUI thread spent in one of the app's own
 handlers (showing a result, a step of a picture, a repaint): a gap much longer than that
 was another thread holding Python's lock. `--locks` names those holders: calls into C of
 20 ms or more on the run and file threads (the hook slows those threads). `--profile`
@@ -48,7 +49,15 @@ import numpy as np
 
 from benchmarks.heartbeat_locks import LongCalls
 from benchmarks.machine import RESULTS, write_result
-from benchmarks.steady import LoadWatch, add_options, all_steady, max_repeats, repeat_until_steady, verdict
+from benchmarks.steady import (
+    LoadWatch,
+    add_options,
+    all_steady,
+    max_repeats,
+    repeat_until_steady,
+    stolen_cpu_s,
+    verdict,
+)
 
 GOAL_MS = 50.0
 TICK_MS = 10
@@ -354,10 +363,18 @@ def main() -> None:
     ensure_app()
     steps = StepTimes()
     records: list[dict[str, dict[str, Any]]] = []
+    stolen_per_pass: list[float | None] = []  # a pass the hypervisor took CPU from is stretched by it
 
     def one_pass() -> dict[str, float]:
+        stolen_before = stolen_cpu_s()
         records.append(measure(trace_path, runs, steps, None, args.profile, big_chunks))
-        return {name: max(record["gaps"]) for name, record in records[-1].items()}
+        stolen_after = stolen_cpu_s()
+        stolen = None if stolen_before is None or stolen_after is None else round(stolen_after - stolen_before, 2)
+        stolen_per_pass.append(stolen)
+        gaps = {name: max(record["gaps"]) for name, record in records[-1].items()}
+        print(f"pass {len(records)}: " + ", ".join(f"{name} {gap:.1f} ms" for name, gap in gaps.items())
+              + f"; CPU taken by the hypervisor {stolen} s", flush=True)  # fmt: skip
+        return gaps
 
     found = repeat_until_steady(one_pass, max_repeats=max_repeats(args, 3))
     spans = records[-1]["open_1e6_spans"]["spans"]
@@ -382,6 +399,7 @@ def main() -> None:
         "goal_ms": GOAL_MS,
         "runs_4096": runs,
         "passes": len(records),
+        "stolen_cpu_s_per_pass": stolen_per_pass,
         **all_steady(found),
         "trace_file_spans": spans,
         "trace_file_bytes": trace_path.stat().st_size,

@@ -49,6 +49,10 @@ def test_a_cpu_benchmark_runs_tiny_and_writes_its_result_with_the_load_and_the_s
     assert stolen is None if not sys.platform.startswith("linux") else stolen >= 0
     if module != "model_check":  # a table of the model's errors: nothing timed, nothing to repeat
         assert isinstance(record["spread_ok"], bool)
+    if module == "gui_heartbeat":  # each pass with the CPU time stolen from it
+        per_pass = record["stolen_cpu_s_per_pass"]
+        assert len(per_pass) == record["passes"] >= 1
+        assert all(s is None if not sys.platform.startswith("linux") else s >= 0 for s in per_pass)
 
 
 @pytest.mark.parametrize("module", OTHER_SCRIPTS)
