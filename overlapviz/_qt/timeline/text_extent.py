@@ -15,11 +15,23 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 ROOM = 1 << 20  # px: more than any line needs, so that the measure is of the text alone
 ONE_LINE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextSingleLine
+KEPT_SIZES = 4096  # texts measured and kept; past that the kept ones are dropped and measured again
+
+# A layout out of the fonts that may write each character takes about 0.4 ms (a 2-core machine):
+# the key and the callouts measure their texts at every relayout, a dozen times a new picture.
+# The fonts a process can use do not change while it runs, so a size, once measured, holds.
+_sizes: dict[tuple[str, str], QSizeF] = {}
 
 
 def text_size(font: QFont, text: str) -> QSizeF:
     """The width and height Qt lays `text` out in, on one line in `font` (fallback fonts included)."""
-    return QFontMetricsF(font).boundingRect(QRectF(0, 0, ROOM, ROOM), ONE_LINE, text).size()
+    key = (font.key(), text)
+    size = _sizes.get(key)
+    if size is None:
+        if len(_sizes) >= KEPT_SIZES:
+            _sizes.clear()
+        size = _sizes[key] = QFontMetricsF(font).boundingRect(QRectF(0, 0, ROOM, ROOM), ONE_LINE, text).size()
+    return QSizeF(size)
 
 
 def line_height(font: QFont, texts: Iterable[str] = ()) -> float:

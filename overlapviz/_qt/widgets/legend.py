@@ -68,7 +68,8 @@ class LegendBar(QWidget):
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         """Every entry on one line."""
-        width = sum(self._entry_width(entry) for entry in self._entries)
+        height = self.fontMetrics().height()
+        width = sum(self._entry_width(entry, height) for entry in self._entries)
         return QSize(int(width), self._line_height())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
@@ -86,14 +87,14 @@ class LegendBar(QWidget):
     def rows(self, width: int) -> list[list[LegendEntry]]:
         """The entries line by line, as many on a line as fit in `width` (at least one)."""
         rows: list[list[LegendEntry]] = [[]]
-        used = 0.0
+        used, gap, height = 0.0, self._gap(), self.fontMetrics().height()
         for entry in self._entries:
-            needed = self._entry_width(entry) - self._gap()  # the last entry of a line needs no gap after it
-            if rows[-1] and used + needed > width:
+            entry_width = self._entry_width(entry, height)
+            if rows[-1] and used + entry_width - gap > width:  # the last entry of a line needs no gap after it
                 rows.append([])
                 used = 0.0
             rows[-1].append(entry)
-            used += self._entry_width(entry)
+            used += entry_width
         return rows
 
     def placed(self, width: int | None = None) -> list[PlacedEntry]:
@@ -142,6 +143,7 @@ class LegendBar(QWidget):
     def _gap(self) -> float:
         return self.fontMetrics().height() * GAP_EM
 
-    def _entry_width(self, entry: LegendEntry) -> float:
-        height = self.fontMetrics().height()
+    def _entry_width(self, entry: LegendEntry, height: int | None = None) -> float:
+        """How wide `entry` is with the gap after it (`height`: the font's line, when the caller has it)."""
+        height = self.fontMetrics().height() if height is None else height
         return height * (SWATCH_EM + SWATCH_GAP_EM + GAP_EM) + self._label_width(entry.label) + 2
