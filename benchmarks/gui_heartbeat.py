@@ -17,11 +17,12 @@ each scenario's longest gap agrees from pass to pass (`benchmarks.steady`). Prin
 longest gap and the 99th percentile per scenario with their ratio to the goal, and writes
 benchmarks/results/gui_heartbeat.json (or into ``--out``) with the machine, its load and the
 date, and the CPU time the hypervisor took during each pass (a virtual machine's steal
-stretches that pass's gaps). Each scenario also gets the longest time the GUI thread spent in one of the app's own
-handlers (showing a result, a step of a picture, a repaint): a gap much longer than that
-was another thread holding Python's lock. `--locks` names those holders: calls into C of
-20 ms or more on the run and file threads (the hook slows those threads). `--profile`
-prints, per scenario, where the GUI thread spent its time (cProfile on the GUI thread only).
+stretches that pass's gaps). Each scenario also gets the longest time the GUI thread spent
+in one of the app's own handlers (showing a result, a step of a picture, a repaint): a gap
+much longer than that was another thread holding Python's lock, or the host's other work.
+`--locks` names those holders: calls into C of 20 ms or more on the run and file threads
+(the hook slows those threads). `--profile` prints, per scenario, where the GUI thread spent
+its time (cProfile on the GUI thread only).
 
     python -m benchmarks.gui_heartbeat [--runs 30] [--locks] [--profile] [--trace-file PATH] [--tiny] [--out DIR]
 """
