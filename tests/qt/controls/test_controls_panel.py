@@ -1,5 +1,5 @@
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from paint_probes import Paints
 
 from overlapviz._qt.widgets.controls import ControlsPanel
 from overlapviz.app.run_targets import RunTarget
@@ -16,16 +16,6 @@ def panel(qtbot):
     qtbot.addWidget(panel)
     panel.show()
     return panel
-
-
-class _Paints(QObject):
-    """Counts the paints of the widgets it filters."""
-
-    count = 0
-
-    def eventFilter(self, _watched, event):  # noqa: N802 (Qt's name)
-        self.count += event.type() == QEvent.Type.Paint
-        return False
 
 
 def _drag(slider, value):
@@ -221,9 +211,7 @@ def test_showing_a_config_repaints_no_switch_it_leaves_as_it_was(panel, qtbot):
     """A switch animates its handle on every setChecked, even to the state it has: several repaints of the panel."""
     qtbot.waitExposed(panel)
     qtbot.wait(200)  # the first paint
-    paints = _Paints()
-    for switch in panel.switches.values():
-        switch.installEventFilter(paints)
+    paints = Paints(*panel.switches.values())
     panel.set_config(PipelineConfig(streams=3))
     qtbot.wait(200)  # a handle's animation lasts 120 ms
     assert paints.count == 0

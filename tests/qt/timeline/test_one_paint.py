@@ -1,44 +1,23 @@
 """A new picture, a zoom and a pan each paint the timeline once (a second paint: another stretch of the GUI thread)."""
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from paint_probes import Paints, window_timeline
 from PySide6.QtWidgets import QWidget
 from qt_traces import long_trace, two_chunk_trace
 
-from overlapviz._qt.themes import THEMES
-from overlapviz._qt.timeline.widget import TimelineWidget
 from overlapviz.view.prepared import prepare_trace
 
 SETTLE_MS = 200  # long enough for a second paint, had the first asked for one
 
 
-class _Paints(QObject):
-    """Counts the paints of the widget it watches."""
-
-    def __init__(self, watched: QWidget) -> None:
-        super().__init__()
-        self.count = 0
-        watched.installEventFilter(self)
-
-    def eventFilter(self, _watched, event):  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Paint:
-            self.count += 1
-        return False
-
-
 @pytest.fixture
 def shown(qtbot):
-    timeline = TimelineWidget(THEMES["light"])
-    qtbot.addWidget(timeline)
-    timeline.resize(1000, 600)
-    timeline.show()
-    qtbot.waitExposed(timeline)
-    timeline.paint_in_own_turn()
+    timeline = window_timeline(qtbot)
     with qtbot.waitSignal(timeline.drawn, timeout=2000):
         timeline.set_view(prepare_trace(two_chunk_trace()))
     qtbot.wait(SETTLE_MS)
     viewport = timeline.findChild(QWidget, "timeline_plot").viewport()
-    return timeline, _Paints(viewport)
+    return timeline, Paints(viewport)
 
 
 def test_a_new_picture_paints_once(shown, qtbot):

@@ -3,6 +3,7 @@
 import time
 
 import pytest
+from paint_probes import window_timeline
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QVBoxLayout, QWidget
@@ -107,12 +108,7 @@ def test_a_timer_that_came_due_while_the_picture_was_built_goes_before_its_paint
 
 
 def test_the_window_timeline_says_drawn_once_the_picture_may_paint(qtbot):
-    timeline = TimelineWidget(THEMES["light"])
-    qtbot.addWidget(timeline)
-    timeline.resize(800, 400)
-    timeline.show()
-    qtbot.waitExposed(timeline)
-    timeline.paint_in_own_turn()
+    timeline = window_timeline(qtbot, 800, 400)
     plot = timeline.findChild(QWidget, "timeline_plot")
     painted_when_drawn = []
     timeline.drawn.connect(lambda: painted_when_drawn.append(plot.updatesEnabled()))
