@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from overlapviz.core.analysis.intervals import by_start
-from overlapviz.core.analysis.lod import CoveredTime, column_edges, column_ink
+from overlapviz.core.analysis.lod import CoveredTime, column_edges, columns_ink
 
 Int64Array = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -143,20 +144,38 @@ class SpanLevels:
         With `cursor_ns`, only what started by then, cut at it (a replay). Unless `build`, from the
         levels built so far (`for_pixel`): the spans a missing level would add are drawn as ink.
         """
-        level = self.for_pixel(pixel_ns, build=build)
-        last = t1 if cursor_ns is None else min(t1, cursor_ns)
-        first = int(level.reach.searchsorted(_whole_ns(math.ceil(t0)), side="left"))
-        stop = max(int(level.starts.searchsorted(_whole_ns(math.floor(last)), side="right")), first)
+        return visible_together((self,), t0, t1, pixel_ns, cursor_ns, build=build)[0]
+
+
+def visible_together(
+    layers: Sequence[SpanLevels],
+    t0: float,
+    t1: float,
+    pixel_ns: float,
+    cursor_ns: float | None = None,
+    *,
+    build: bool = True,
+) -> list[ShownSpans]:
+    """`SpanLevels.visible` of each of `layers` at one window, their ink worked out at once (`columns_ink`)."""
+    last = t1 if cursor_ns is None else min(t1, cursor_ns)
+    first_key, last_key = _whole_ns(math.ceil(t0)), _whole_ns(math.floor(last))
+    cuts = []
+    for levels in layers:
+        level = levels.for_pixel(pixel_ns, build=build)
+        first = int(level.reach.searchsorted(first_key, side="left"))
+        stop = max(int(level.starts.searchsorted(last_key, side="right")), first)
         starts, ends = level.starts[first:stop], level.ends[first:stop]
         cut: Times = ends if cursor_ns is None else np.minimum(ends, cursor_ns)
         shown_s, shown_e = np.maximum(starts, t0), np.minimum(cut, t1)
         # before the level's reach passed t0, some spans may still end before it
         wide = (cut >= t0) & ((shown_e - shown_s) >= pixel_ns)
-        if pixel_ns <= 0:
-            return ShownSpans(shown_s[wide], shown_e[wide], NO_COLUMNS, NO_COLUMNS)
-        edges = column_edges(t0, t1, pixel_ns)
-        ink = column_ink(self.covered, CoveredTime.of(starts[wide], ends[wide]), edges, cursor_ns)
-        return ShownSpans(shown_s[wide], shown_e[wide], edges, ink)
+        cuts.append((starts[wide], ends[wide], shown_s[wide], shown_e[wide]))
+    if pixel_ns <= 0:
+        return [ShownSpans(shown_s, shown_e, NO_COLUMNS, NO_COLUMNS) for _, _, shown_s, shown_e in cuts]
+    edges = column_edges(t0, t1, pixel_ns)
+    edges.flags.writeable = False  # one array for every layer's columns
+    inks = columns_ink([levels.covered for levels in layers], [(s, e) for s, e, _, _ in cuts], edges, cursor_ns)
+    return [ShownSpans(shown_s, shown_e, edges, ink) for (_, _, shown_s, shown_e), ink in zip(cuts, inks, strict=True)]
 
 
 def _whole_ns(t: int) -> int:

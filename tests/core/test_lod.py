@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from overlapviz.core.analysis.lod import CoveredTime, column_edges, column_ink
+from overlapviz.core.analysis.lod import CoveredTime, column_edges, column_ink, columns_ink
 
 NONE = CoveredTime.of([], [])
 
@@ -93,3 +93,37 @@ def test_a_million_spans_ink_their_busy_time_and_no_more():
     shares = column_ink(spans, NONE, edges)
     assert len(shares) == 2001
     assert float((shares * np.diff(edges)).sum()) == pytest.approx(spans.total)
+
+
+layer_lists = st.lists(st.tuples(span_lists, st.integers(0, 41)), min_size=1, max_size=6)
+
+
+@settings(database=None, deadline=None, max_examples=200)
+@given(layers=layer_lists, t0=st.integers(-20, 100), columns=st.integers(1, 30), pixel=st.integers(1, 12),
+       cursor=st.one_of(st.none(), st.integers(-30, 300)))  # fmt: skip
+def test_layers_worked_out_together_ink_as_each_does_alone(layers, t0, columns, pixel, cursor):
+    edges = column_edges(t0, t0 + columns * pixel, pixel)
+    covered, drawn, alone = [], [], []
+    for raw, wide_from in layers:
+        pairs = sorted((s, s + d) for s, d in raw)
+        wide = [(s, e) for s, e in pairs if e - s >= wide_from]
+        covered.append(CoveredTime.of(*_columns(pairs)))
+        drawn.append(tuple(np.array(side, dtype=np.int64) for side in _columns(wide)))
+        left = _covered(pairs) & ~_covered(wide)
+        if cursor is not None:
+            left[max(cursor + 100, 0) :] = False
+        alone.append([left[a + 100 : a + 100 + pixel].mean() for a in range(t0, t0 + columns * pixel, pixel)])
+    together = columns_ink(covered, drawn, edges, cursor)
+    assert together.shape == (len(layers), columns)
+    assert together == pytest.approx(np.array(alone))
+
+
+def test_a_window_too_wide_to_lay_the_layers_end_to_end_inks_them_one_by_one():
+    far = 2**60  # three stretches this wide do not fit on int64's axis together
+    spans = [(-far, -far + 2**58), (0, 2**57), (far - 2**58, far)]
+    covered = [busy(span) for span in spans]
+    edges = column_edges(-far, far, 2**59)
+    nothing = [(np.zeros(0, np.int64), np.zeros(0, np.int64))] * 3
+    assert columns_ink(covered, nothing, edges).tolist() == [[0.5, 0, 0, 0], [0, 0, 0.25, 0], [0, 0, 0, 0.5]]
+    drawn = [(np.array([s]), np.array([e])) for s, e in spans]
+    assert (columns_ink(covered, drawn, edges) == 0).all()

@@ -64,28 +64,37 @@ def layers_ink_rects(
     if not inks:
         return []
     counts = np.array([len(ink) for ink in inks], dtype=np.intp)
-    layer = np.repeat(np.arange(len(inks)), counts)  # the layer of each column
-    x = np.rint(np.concatenate(edges_ms) * transform.m11() + transform.m31())
-    column_left = np.arange(len(layer)) + layer  # each layer before a column has one edge more than columns
+    ink = np.concatenate(inks)
+    # most columns of a layer are empty (a stream's few dozen ops over a thousand columns):
+    # only those with ink are read further
+    inked = np.flatnonzero(ink > 0)
+    layer = np.searchsorted(np.cumsum(counts), inked, side="right")  # the layer of each column inked
+    column_left = inked + layer  # each layer before a column has one edge more than columns
+    x = np.rint(np.concatenate(edges_ms)[np.concatenate((column_left, column_left + 1))] * transform.m11()
+                + transform.m31()).reshape(2, -1)  # fmt: skip
     lane_y = np.array(rows_y, dtype=np.float64).reshape(-1, 2) * transform.m22() + transform.m32()
     bottom, height = lane_y.max(axis=1)[layer], np.abs(lane_y[:, 1] - lane_y[:, 0])[layer]
-    base, ink = np.concatenate(bases), np.concatenate(inks)
-    low, high = np.minimum(base, 1.0), np.minimum(base + ink, 1.0)
-    left_x, right_x = x[column_left], x[column_left + 1]
-    left, right = np.minimum(left_x, right_x), np.maximum(left_x, right_x)
-    first, last = _runs_alike(np.flatnonzero((high > low) & (right > left)), low, high, layer)
+    base = np.concatenate(bases)[inked]
+    low, high = np.minimum(base, 1.0), np.minimum(base + ink[inked], 1.0)
+    left, right = np.minimum(x[0], x[1]), np.maximum(x[0], x[1])
+    first, last = _runs_alike(np.flatnonzero((high > low) & (right > left)), inked, low, high, layer)
     top = bottom[first] - high[first] * height[first]
     rects = np.column_stack((left[first], top, right[last] - left[first], (high - low)[first] * height[first]))
     return np.split(rects, np.cumsum(np.bincount(layer[first], minlength=len(inks)))[:-1])
 
 
-def _runs_alike(columns: IntpArray, low: FloatArray, high: FloatArray, layer: IntpArray) -> tuple[IntpArray, IntpArray]:
-    """The first and last of each run of neighbouring `columns` of one layer whose bars share `low` and `high`."""
-    if not len(columns):
-        return columns, columns
-    after, before = columns[1:], columns[:-1]
-    opens = np.ones(len(columns), dtype=bool)  # a bar that does not continue the one before it
-    apart = (after != before + 1) | (layer[after] != layer[before])
+def _runs_alike(
+    bars: IntpArray, columns: IntpArray, low: FloatArray, high: FloatArray, layer: IntpArray
+) -> tuple[IntpArray, IntpArray]:
+    """The first and last of each run of `bars` on neighbouring `columns` of one layer that share `low` and `high`.
+
+    `bars` index `columns` (the columns, laid end to end, that have ink) and the arrays beside it.
+    """
+    if not len(bars):
+        return bars, bars
+    after, before = bars[1:], bars[:-1]
+    opens = np.ones(len(bars), dtype=bool)  # a bar that does not continue the one before it
+    apart = (columns[after] != columns[before] + 1) | (layer[after] != layer[before])
     opens[1:] = apart | (low[after] != low[before]) | (high[after] != high[before])
     starts = np.flatnonzero(opens)
-    return columns[starts], columns[np.append(starts[1:] - 1, len(columns) - 1)]
+    return bars[starts], bars[np.append(starts[1:] - 1, len(bars) - 1)]

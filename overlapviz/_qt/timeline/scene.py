@@ -23,7 +23,7 @@ from overlapviz._qt.timeline.callout_item import CalloutItem
 from overlapviz._qt.timeline.highlight import HighlightItem
 from overlapviz._qt.timeline.picture_rects import PictureRects
 from overlapviz._qt.timeline.range_labels import RangeLabelItem
-from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem
+from overlapviz._qt.timeline.span_item import NS_PER_MS, SpanBatchItem, cull_together, recull
 from overlapviz.core.trace.lanes import LaneGroup
 from overlapviz.core.trace.spans import OpKind, Trace
 from overlapviz.view.callouts import rows_per_lane
@@ -101,8 +101,7 @@ class TimelineScene:
         self.range_labels.set_window(t0_ms, t1_ms)
         self.callout_item.set_window(t0_ms, t1_ms)
         build_now = builds is None or not builds.off_thread
-        for item in self.batches.values():
-            item.set_window(t0_ms, t1_ms, pixel_ms, build=build_now)
+        cull_together(list(self.batches.values()), t0_ms, t1_ms, pixel_ms, build=build_now)
         if builds is not None and not build_now:
             missing = (pair for item in self.batches.values() for pair in item.missing_levels())
             builds.want({("level", id(levels), i): functools.partial(levels.level, i) for levels, i in missing})
@@ -112,8 +111,9 @@ class TimelineScene:
         """Replay: show what started before `t_ms`, cut at it (None: everything)."""
         self.callout_item.set_cursor(t_ms)
         self.range_labels.set_cursor(t_ms)
-        moved = [item.set_cursor(t_ms) for item in self.batches.values()]
-        if any(moved):  # stacking every lane's ink again is the costly part of a new picture's first cull
+        moved = [item for item in self.batches.values() if item.set_cursor(t_ms)]
+        if moved:  # stacking every lane's ink again is the costly part of a new picture's first cull
+            recull(moved)
             self._stack_ink()
 
     def _stack_ink(self) -> None:

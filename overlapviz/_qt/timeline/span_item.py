@@ -39,7 +39,7 @@ from overlapviz.core.analysis.intervals import merge_runs
 from overlapviz.view.lane_ink import NOT_BUSY
 from overlapviz.view.layout import PlacedLane
 from overlapviz.view.palette import SpanStyle
-from overlapviz.view.span_levels import ShownSpans, SpanLevels
+from overlapviz.view.span_levels import ShownSpans, SpanLevels, visible_together
 from overlapviz.view.span_sets import SpanSet
 
 NS_PER_MS = 1e6
@@ -123,22 +123,36 @@ class SpanBatchItem(QGraphicsObject):
         Unless `build`, from the levels built so far (`missing_levels` names those it lacks).
         The scene stacks the layers of a lane afterwards (`set_ink_bases`).
         """
-        self._window = (t0_ms, t1_ms, pixel_ms, build)
-        t0, t1, pixel = t0_ms * NS_PER_MS, t1_ms * NS_PER_MS, max(pixel_ms * NS_PER_MS, 0.0)
-        self._shown = [layer.levels.visible(t0, t1, pixel, self._cursor_ns, build=build) for layer in self._layers]
-        self._ink_bases = [np.zeros_like(shown.ink) for shown in self._shown]
+        cull_together((self,), t0_ms, t1_ms, pixel_ms, build=build)
+
+    def take_window(self, window: tuple[float, float, float, bool], shown: list[ShownSpans]) -> None:
+        """Draw `shown`, what each layer shows at `window` (t0, t1 and pixel in ms, build): see `cull_together`."""
+        self._window = window
+        self._shown = shown
+        self._ink_bases = [np.zeros_like(one.ink) for one in shown]
         self._painted = None
         self.update()
 
     def set_cursor(self, t_ms: float | None) -> bool:
-        """Draw only what started before `t_ms`, cut at `t_ms` (None: everything); whether that changed anything."""
+        """Draw only what started before `t_ms`, cut at `t_ms` (None: everything), from the next cull on.
+
+        Returns whether that changed anything; if so, the caller culls again (`recull`).
+        """
         cursor_ns = None if t_ms is None else t_ms * NS_PER_MS
         if cursor_ns == self._cursor_ns:
             return False
         self._cursor_ns = cursor_ns
-        t0_ms, t1_ms, pixel_ms, build = self._window
-        self.set_window(t0_ms, t1_ms, pixel_ms, build=build)
         return True
+
+    @property
+    def culled_for(self) -> tuple[float, float, float, bool]:
+        """The window last culled for: t0, t1 and a pixel (ms), and whether missing levels were built."""
+        return self._window
+
+    @property
+    def cursor_ns(self) -> float | None:
+        """The replay's cursor (ns), None when everything is drawn."""
+        return self._cursor_ns
 
     def missing_levels(self) -> list[tuple[SpanLevels, int]]:
         """The levels, by layer, that the current window reads and that are not built yet."""
@@ -199,6 +213,32 @@ class SpanBatchItem(QGraphicsObject):
             if self.rects_stale(transform):  # alone, or its transform is not the others'
                 self.take_rects(transform, ink_layers_rects(self.ink_layers(), transform))
         return [] if self._painted is None else self._painted[1]
+
+
+def cull_together(items: Sequence[SpanBatchItem], t0_ms: float, t1_ms: float, pixel_ms: float, *, build: bool) -> None:
+    """Cull every item of `items` for the window [t0, t1] where one pixel is `pixel_ms` wide (see `set_window`).
+
+    The layers of all the items are culled at once (`visible_together`): a picture has a few
+    dozen to a few hundred layers, and their ink is worked out in one go, each item's at its own cursor.
+    """
+    t0, t1, pixel = t0_ms * NS_PER_MS, t1_ms * NS_PER_MS, max(pixel_ms * NS_PER_MS, 0.0)
+    by_cursor: dict[float | None, list[SpanBatchItem]] = {}
+    for item in items:
+        by_cursor.setdefault(item.cursor_ns, []).append(item)
+    for cursor_ns, alike in by_cursor.items():
+        shown = iter(visible_together([layer.levels for item in alike for layer in item.layers], t0, t1, pixel,
+                                      cursor_ns, build=build))  # fmt: skip
+        for item in alike:
+            item.take_window((t0_ms, t1_ms, pixel_ms, build), [next(shown) for _ in item.layers])
+
+
+def recull(items: Sequence[SpanBatchItem]) -> None:
+    """Cull `items` again for the window each was culled for last (after `set_cursor`)."""
+    by_window: dict[tuple[float, float, float, bool], list[SpanBatchItem]] = {}
+    for item in items:
+        by_window.setdefault(item.culled_for, []).append(item)
+    for (t0_ms, t1_ms, pixel_ms, build), alike in by_window.items():
+        cull_together(alike, t0_ms, t1_ms, pixel_ms, build=build)
 
 
 def _span_rects(
