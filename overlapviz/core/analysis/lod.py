@@ -28,6 +28,7 @@ FloatArray = npt.NDArray[np.float64]
 Int64Array = npt.NDArray[np.int64]
 IntpArray = npt.NDArray[np.intp]
 WHOLE_NS_LIMIT = 2.0**61  # windows are cut to this side of 0: a window's width in ns fits in int64 with room to spare
+SEARCH_ABOVE = 1  # a layer with more pieces in view than this many per edge has its edges searched
 INT64_AXIS = 2**62  # how far `_unions_within` lays the layers' stretches end to end, below int64's top
 INT64_MIN = int(np.iinfo(np.int64).min)
 
@@ -57,6 +58,13 @@ class CoveredTime:
     def total(self) -> int:
         """The time covered in all (ns)."""
         return int(self.before[-1] + self.lengths[-1])
+
+    def until(self, t: FloatArray) -> FloatArray:
+        """The time covered before each instant of `t` (ns, within `WHOLE_NS_LIMIT` of 0)."""
+        # whole-ns keys: a float key would have searchsorted convert every start to float first
+        last = self.starts.searchsorted(np.floor(t).astype(np.int64), side="right") - 1
+        inside: FloatArray = np.minimum(t - self.starts[last], self.lengths[last])
+        return self.before[last] + inside
 
 
 def _nothing_covered() -> CoveredTime:
@@ -109,25 +117,23 @@ def columns_ink(
     """`column_ink` of many layers at the same columns: row k for `covered[k]` less the spans `drawn[k]`.
 
     `drawn[k]` holds the starts and ends of the spans of layer k drawn as they are, sorted by
-    start, overlapping or not. A window of a big trace has a hundred layers of a few dozen
-    pieces each: layer by layer, the fixed cost of a dozen array operations would be most of
-    the work, and a binary search per column and layer the rest. So the time covered before
-    each edge is worked out for all the layers at once, from where each piece starts and
-    ends among the edges: inside a piece it grows with the edge, after it by its length.
+    start, overlapping or not. A window of a big trace has a hundred layers, most of a few
+    dozen pieces in view: layer by layer, the fixed cost of a dozen array operations would be
+    most of the work, and a binary search per column and layer the rest. So the time covered
+    before each edge is worked out for all those layers at once, from where each of their
+    pieces starts and ends among the edges: inside a piece it grows with the edge, after it
+    by its length. A layer with more pieces in view than edges (the whole of a big trace)
+    has each edge searched among its pieces instead (`CoveredTime.until`).
     """
     widths = edges[1:] - edges[:-1]
     if not len(covered) or not len(widths):
         return np.zeros((len(covered), len(widths)))
     upto = edges if cursor is None else np.minimum(edges, cursor)
     low, high = math.floor(upto[0]) - 1, math.floor(upto[-1]) + 1
-    # the pieces of each layer's covered time, past the empty one before any instant, then those drawn
-    covered_layer = np.repeat(np.arange(len(covered)), [len(time.starts) - 1 for time in covered])
-    covered_starts = np.concatenate([time.starts[1:] for time in covered])
-    covered_ends = covered_starts + np.concatenate([time.lengths[1:] for time in covered])
-    drawn_layer, drawn_starts, drawn_ends = _unions_within(drawn, low, high)
-    layer = np.concatenate((covered_layer, drawn_layer))
-    starts, ends = np.concatenate((covered_starts, drawn_starts)), np.concatenate((covered_ends, drawn_ends))
-    sign = np.concatenate((np.ones(len(covered_starts)), -np.ones(len(drawn_starts))))
+    searched, pieces = _pieces_in_view(covered, low, high, most=SEARCH_ABOVE * len(upto))
+    drawn_pieces = _unions_within(drawn, low, high)
+    layer, starts, ends = (np.concatenate(parts) for parts in zip(pieces, drawn_pieces, strict=True))
+    sign = np.concatenate((np.ones(len(pieces[1])), -np.ones(len(drawn_pieces[1]))))
     # the covered time not drawn, before each edge: its slope (1 inside a piece) and what it adds to edge * slope
     row = len(upto) + 1  # the edges, and one place for pieces past the last edge
     at = np.concatenate((layer * row + upto.searchsorted(starts), layer * row + upto.searchsorted(ends)))
@@ -136,11 +142,37 @@ def columns_ink(
     offset = np.bincount(at, weights=np.concatenate((-sign * starts, sign * ends)), minlength=size)
     before = slope[:, :-1].cumsum(axis=1) * upto
     before += offset.reshape(len(covered), row)[:, :-1].cumsum(axis=1)
+    for k in searched:
+        before[k] += covered[k].until(upto)
     left = before[:, 1:] - before[:, :-1]
     left[before[:, -1] - before[:, 0] <= 0] = 0.0  # drawn as spans, all of it: no ink, not what rounding leaves
     share = np.divide(left, widths, out=np.zeros_like(left), where=widths > 0)
     ink: FloatArray = np.clip(share, 0.0, 1.0)
     return ink
+
+
+def _pieces_in_view(
+    covered: Sequence[CoveredTime], low: int, high: int, most: int
+) -> tuple[list[int], tuple[IntpArray, Int64Array, Int64Array]]:
+    """Of each layer, the pieces that reach into [low, high]: their layer, starts and ends.
+
+    A layer with more than `most` of them is left out, and named in the list returned first.
+    """
+    searched: list[int] = []
+    kept, counts, starts, ends = [], [], [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for k, time in enumerate(covered):
+        # from the last piece to start by `low` (past the empty one before any instant) to the last by `high`
+        first, stop = time.starts.searchsorted((low, high), side="right").tolist()
+        first = max(first - 1, 1)
+        if stop - first > most:
+            searched.append(k)
+            continue
+        kept.append(k)
+        counts.append(stop - first)
+        starts.append(time.starts[first:stop])
+        ends.append(time.starts[first:stop] + time.lengths[first:stop])
+    layer = np.repeat(np.array(kept, dtype=np.intp), counts)
+    return searched, (layer, np.concatenate(starts), np.concatenate(ends))
 
 
 def _unions_within(
