@@ -341,6 +341,11 @@ class GpuModel(AloneRuns):
         """
         copies = self._copy_rate  # exactly the running copies
         if started >= 0:
+            if not copies and not self._several_gpus:  # alone on the link: at its full rate from now to its end
+                work = self._work_ns[started]
+                copies[started] = (1.0, work, time)
+                self._schedule_complete(started, time + max(work, 0.0))
+                return
             copies[started] = (0.0, self._work_ns[started], time)
         if self._several_gpus:
             rates = copy_shares(copies, self._paths, self.profile.bidirectional_factor)
