@@ -38,15 +38,23 @@ def ink_bases(layers: Sequence[tuple[str, SpanStyle, FloatArray]]) -> list[Float
     tops: dict[str, FloatArray] = {}
     bases_of_style: dict[tuple[str, SpanStyle], FloatArray] = {}
     bases: list[FloatArray] = []
+    nothing = _nothing_below(layers)
     for lane_key, style, ink in layers:
         below = PAINTED_OVER.get(style)
-        top = tops.get(lane_key, np.zeros_like(ink))
-        base = bases_of_style.get((lane_key, below), np.zeros_like(ink)) if below is not None else top
+        top = tops.get(lane_key, nothing)
+        base = bases_of_style.get((lane_key, below), nothing) if below is not None else top
         if below is None:
             bases_of_style.setdefault((lane_key, style), top)
             tops[lane_key] = top + ink
         bases.append(base)
     return bases
+
+
+def _nothing_below(layers: Sequence[tuple[str, SpanStyle, FloatArray]]) -> FloatArray:
+    """The base of a lane's first layer: no ink in any column (one read-only array for every lane)."""
+    nothing = np.zeros(len(layers[0][2]) if layers else 0)
+    nothing.flags.writeable = False
+    return nothing
 
 
 def column_text(share: float) -> str:

@@ -129,7 +129,9 @@ class SpanBatchItem(QGraphicsObject):
         """Draw `shown`, what each layer shows at `window` (t0, t1 and pixel in ms, build): see `cull_together`."""
         self._window = window
         self._shown = shown
-        self._ink_bases = [np.zeros_like(one.ink) for one in shown]
+        nothing = np.zeros(len(shown[0].ink) if shown else 0)  # every layer has the window's columns
+        nothing.flags.writeable = False
+        self._ink_bases = [nothing] * len(shown)
         self._painted = None
         self.update()
 
