@@ -12,8 +12,10 @@ the running maximum of the ends is too); the time the layer's spans cover
 (`core.analysis.lod.CoveredTime`, made once) gives the columns' ink, whatever the number of spans.
 
 Which levels a layer has is settled when it is made, by counting its spans at least each
-pixel wide; only the coarsest, the one the whole run in view reads, is built then. The finer
-ones are built the first time a zoom asks for them: at 10^7 spans, building them all would
+pixel wide (a layer of a few thousand spans has none: cutting it whole costs less than a
+level, and a picture of a pipeline has a hundred such layers); only the coarsest, the one
+the whole run in view reads, is built then. The finer ones are built the first time a zoom
+asks for them: at 10^7 spans, building them all would
 take seconds of the open, for windows the user may never look at. A level holds the layer's
 spans at least its pixel wide, whichever finer level it is cut from, so a level built late is
 the one that would have been built at once. Building one reads a whole finer level (a tenth of
@@ -45,6 +47,7 @@ COARSEST_PIXELS = 4096  # the coarsest level is for the layer's extent over this
 FINEST_STEPS = 8  # ... and the finest for pixels LEVEL_STEP**FINEST_STEPS times narrower
 INT64_MIN, INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 MIN_SHRINK = 2  # a level is kept only if it has at most half the spans of the one below
+FEW_SPANS = 2048  # a layer of no more spans has no coarser levels: cutting it whole costs less than making them
 NO_COLUMNS = np.zeros(0)
 
 
@@ -200,7 +203,7 @@ def span_levels(starts: npt.ArrayLike, ends: npt.ArrayLike) -> SpanLevels:
         base = _base_level(s, e)
         widths = base.ends - base.starts
         covered = _covered_time(base)
-    levels = SpanLevels(base, _level_pixels(base, widths), covered)
+    levels = SpanLevels(base, _level_pixels(base, widths) if len(s) > FEW_SPANS else (), covered)
     if levels.pixels:  # what the whole run in view shows first, cut from the widths already worked out
         pixel = levels.pixels[-1]
         wide = widths >= pixel

@@ -71,9 +71,9 @@ def _lane_keys(
     if v_span * d_span > MAX_TABLE:
         return None
     table = np.full((d_span, v_span), NO_LANE, dtype=np.int16)
-    grid_values, grid_devices = np.arange(v_low, v_low + v_span), np.arange(d_low, d_low + d_span)
+    grid_devices = np.arange(d_low, d_low + d_span)
     for position, (values_wanted, lane_device) in enumerate(zip(wanted, devices, strict=True)):
-        on_value = np.ones(v_span, bool) if values_wanted is None else np.isin(grid_values, values_wanted)
+        on_value = np.ones(v_span, bool) if values_wanted is None else _on_values(values_wanted, v_low, v_span)
         on_device = np.ones(d_span, bool) if lane_device is None else grid_devices == lane_device
         cells = on_device[:, None] & on_value[None, :]
         if (table[cells] != NO_LANE).any():
@@ -85,6 +85,13 @@ def _lane_keys(
         code += (device.astype(np.intp) - d_low) * v_span
     keys: npt.NDArray[np.int16] = table.reshape(-1)[code]
     return keys
+
+
+def _on_values(wanted: tuple[int, ...], low: int, span: int) -> npt.NDArray[np.bool_]:
+    """Which of the values `low` .. `low + span - 1` are `wanted` (a lane's few, set by index, not searched)."""
+    on = np.zeros(span, dtype=bool)
+    on[[value - low for value in wanted if 0 <= value - low < span]] = True
+    return on
 
 
 def _wanted_values(lane: Lane) -> tuple[int, ...] | None:
