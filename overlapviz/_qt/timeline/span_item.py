@@ -63,6 +63,7 @@ class SpanBatchItem(QGraphicsObject):
         self._layers = list(layers)
         self._brushes = [layer_brushes(layer) for layer in layers]
         self._opaque = [all(brush.isOpaque() for brush in brushes) for brushes in self._brushes]
+        self._paint_groups = paint_groups(self._layers)
         self._shown = [_NOTHING_SHOWN for _ in layers]
         self._ink_bases: list[FloatArray] = [_NO_INK for _ in layers]
         self._batch = RectBatch()
@@ -167,11 +168,15 @@ class SpanBatchItem(QGraphicsObject):
         return self._bounds
 
     def paint(self, painter: QPainter, *_args: Any) -> None:
-        """Fill each layer's wide spans and its ink columns in device pixels."""
+        """Fill each layer's wide spans and its ink columns in device pixels, by `paint_groups`."""
         rects = self.device_rects(painter.transform())
+        if not rects:  # not culled for a window yet
+            return
         painter.save()
         painter.resetTransform()
-        for brushes, (spans, ink) in zip(self._brushes, rects, strict=True):
+        for group in self._paint_groups:
+            spans, ink = (_joined([rects[i][part] for i in group]) for part in (0, 1))
+            brushes = self._brushes[group[0]]
             self._batch.draw(painter, spans, brushes)
             if len(ink):  # antialiased: a bar's top is where its share ends, to a fraction of a pixel
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -215,6 +220,37 @@ class SpanBatchItem(QGraphicsObject):
             if self.rects_stale(transform):  # alone, or its transform is not the others'
                 self.take_rects(transform, ink_layers_rects(self.ink_layers(), transform))
         return [] if self._painted is None else self._painted[1]
+
+
+def paint_groups(layers: Sequence[SpanSet]) -> list[list[int]]:
+    """The layers (by index) that may be filled in one call each, in the order to fill them.
+
+    A batch holds the same few styles in every lane (a stream's waiting and running copies,
+    say), and lanes never overlap: so every layer of one style and colour is filled at once,
+    a few calls an item rather than two a layer. That keeps each lane's own order only where
+    every lane has its styles in one order; otherwise each layer is filled alone, in order.
+    """
+    rank: dict[tuple[SpanStyle, str], int] = {}
+    last_in_lane: dict[str, int] = {}
+    groups: list[list[int]] = []
+    for index, layer in enumerate(layers):
+        key = (layer.style, layer.colour)
+        if key not in rank:
+            rank[key] = len(groups)
+            groups.append([])
+        if rank[key] < last_in_lane.get(layer.lane_key, 0):
+            return [[index] for index in range(len(layers))]  # a lane with its styles in another order
+        last_in_lane[layer.lane_key] = rank[key]
+        groups[rank[key]].append(index)
+    return groups
+
+
+def _joined(rects: list[FloatArray]) -> FloatArray:
+    """The rectangles of several layers as one array."""
+    filled = [part for part in rects if len(part)]
+    if len(filled) < 2:
+        return filled[0] if filled else NO_RECTS
+    return np.concatenate(filled)
 
 
 def cull_together(items: Sequence[SpanBatchItem], t0_ms: float, t1_ms: float, pixel_ms: float, *, build: bool) -> None:
