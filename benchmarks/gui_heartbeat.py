@@ -52,11 +52,11 @@ from benchmarks.heartbeat_locks import LongCalls
 from benchmarks.machine import RESULTS, write_result
 from benchmarks.steady import (
     LoadWatch,
+    Stolen,
     add_options,
     all_steady,
     max_repeats,
     repeat_until_steady,
-    stolen_cpu_s,
     verdict,
 )
 
@@ -367,10 +367,10 @@ def main() -> None:
     stolen_per_pass: list[float | None] = []  # a pass the hypervisor took CPU from is stretched by it
 
     def one_pass() -> dict[str, float]:
-        stolen_before = stolen_cpu_s()
+        taken = Stolen()
         records.append(measure(trace_path, runs, steps, None, args.profile, big_chunks))
-        stolen_after = stolen_cpu_s()
-        stolen = None if stolen_before is None or stolen_after is None else round(stolen_after - stolen_before, 2)
+        seconds = taken.seconds()
+        stolen = None if seconds is None else round(seconds, 2)
         stolen_per_pass.append(stolen)
         gaps = {name: max(record["gaps"]) for name, record in records[-1].items()}
         print(f"pass {len(records)}: " + ", ".join(f"{name} {gap:.1f} ms" for name, gap in gaps.items())

@@ -117,13 +117,30 @@ def verdict(found: Mapping[str, Steady]) -> str:
     return f"NOT steady after {repeats} repeats (spread over {SPREAD_GOAL:.0%}): {widest}"
 
 
+class Stolen:
+    """The CPU time the hypervisor took from this machine since this was made (None where Linux does not say)."""
+
+    def __init__(self) -> None:
+        self._at_start = stolen_cpu_s()
+        self._began = time.monotonic()
+
+    def seconds(self) -> float | None:
+        """CPU seconds taken, all cores together."""
+        now = stolen_cpu_s()
+        return None if now is None or self._at_start is None else now - self._at_start
+
+    def share(self) -> float | None:
+        """The share of the cores' time taken: above `BUSY_STOLEN_SHARE`, the timings meanwhile waited for it."""
+        taken = self.seconds()
+        return None if taken is None else taken / max(1e-9, (time.monotonic() - self._began) * (os.cpu_count() or 1))
+
+
 class LoadWatch:
     """The load average and the stolen CPU time when a benchmark started; `record` adds those at its end."""
 
     def __init__(self) -> None:
         self.at_start = os.getloadavg()
-        self._stolen_at_start = stolen_cpu_s()
-        self._began = time.monotonic()
+        self._stolen = Stolen()
 
     def record(self) -> dict[str, Any]:
         """Cores, the load averages at the start and now, the CPU time stolen meanwhile, and whether it was busy.
@@ -135,9 +152,7 @@ class LoadWatch:
         """
         at_end = os.getloadavg()
         cores = os.cpu_count() or 1
-        stolen_now = stolen_cpu_s()
-        stolen = None if stolen_now is None or self._stolen_at_start is None else stolen_now - self._stolen_at_start
-        stolen_share = None if stolen is None else stolen / max(1e-9, (time.monotonic() - self._began) * cores)
+        stolen, stolen_share = self._stolen.seconds(), self._stolen.share()
         return {
             "cpus": cores,
             "load_average_1_5_15_min": {"at_start": [round(x, 2) for x in self.at_start],

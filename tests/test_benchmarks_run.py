@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.steady import BUSY_STOLEN_SHARE
+
 ROOT = Path(__file__).resolve().parents[1]
 CPU = [
     "sim_speed",
@@ -53,6 +55,12 @@ def test_a_cpu_benchmark_runs_tiny_and_writes_its_result_with_the_load_and_the_s
         per_pass = record["stolen_cpu_s_per_pass"]
         assert len(per_pass) == record["passes"] >= 1
         assert all(s is None if not sys.platform.startswith("linux") else s >= 0 for s in per_pass)
+    if module == "slider_redraw":  # each batch with the share of the cores stolen from it, the quiet ones apart
+        shares = record["batch_stolen_share"]
+        assert len(shares) == record["repeats"] // record["releases_per_batch"] >= 1
+        quiet = sum(share is not None and share <= BUSY_STOLEN_SHARE for share in shares)
+        assert record["quiet_batches"] == quiet
+        assert (record["quiet_median_ms"] is None) == (quiet == 0)
 
 
 @pytest.mark.parametrize("module", OTHER_SCRIPTS)
