@@ -127,3 +127,9 @@ def test_a_window_too_wide_to_lay_the_layers_end_to_end_inks_them_one_by_one():
     assert columns_ink(covered, nothing, edges).tolist() == [[0.5, 0, 0, 0], [0, 0, 0.25, 0], [0, 0, 0, 0.5]]
     drawn = [(np.array([s]), np.array([e])) for s, e in spans]
     assert (columns_ink(covered, drawn, edges) == 0).all()
+
+
+def test_the_widest_window_inks_one_layer_on_its_own_stretch():
+    edges = column_edges(-(2.0**62), 2.0**62, 2.0**60)  # cut to the widest window there is
+    drawn = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    assert columns_ink([busy((0, 2**59))], [drawn], edges).tolist() == [[0, 0, 0.5, 0]]

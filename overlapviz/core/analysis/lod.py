@@ -186,7 +186,7 @@ def _unions_within(
     width = high - low + 2
     counts = [len(starts) for starts, _ in spans]
     layer = np.repeat(np.arange(len(spans)), counts)
-    if len(spans) * width >= INT64_AXIS:  # windows wider than 2^62 ns / layers: a layer at a time
+    if len(spans) > 1 and len(spans) * width >= INT64_AXIS:  # wider than 2^62 ns / layers: a layer at a time
         pieces = [_unions_within((pair,), low, high) for pair in spans]
         return (np.repeat(np.arange(len(spans)), [len(p[1]) for p in pieces]),
                 np.concatenate([p[1] for p in pieces]), np.concatenate([p[2] for p in pieces]))  # fmt: skip
