@@ -38,7 +38,7 @@ def ink_bases(layers: Sequence[tuple[str, SpanStyle, FloatArray]]) -> list[Float
     tops: dict[str, FloatArray] = {}
     bases_of_style: dict[tuple[str, SpanStyle], FloatArray] = {}
     bases: list[FloatArray] = []
-    nothing = _nothing_below(layers)
+    nothing = nothing_below(len(layers[0][2]) if layers else 0)
     for lane_key, style, ink in layers:
         below = PAINTED_OVER.get(style)
         top = tops.get(lane_key, nothing)
@@ -50,9 +50,9 @@ def ink_bases(layers: Sequence[tuple[str, SpanStyle, FloatArray]]) -> list[Float
     return bases
 
 
-def _nothing_below(layers: Sequence[tuple[str, SpanStyle, FloatArray]]) -> FloatArray:
-    """The base of a lane's first layer: no ink in any column (one read-only array for every lane)."""
-    nothing = np.zeros(len(layers[0][2]) if layers else 0)
+def nothing_below(columns: int) -> FloatArray:
+    """The base of a lane's first layer: no ink in any of `columns` (read-only, shared by every such layer)."""
+    nothing = np.zeros(columns)
     nothing.flags.writeable = False
     return nothing
 

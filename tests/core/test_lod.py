@@ -133,3 +133,8 @@ def test_the_widest_window_inks_one_layer_on_its_own_stretch():
     edges = column_edges(-(2.0**62), 2.0**62, 2.0**60)  # cut to the widest window there is
     drawn = (np.zeros(0, np.int64), np.zeros(0, np.int64))
     assert columns_ink([busy((0, 2**59))], [drawn], edges).tolist() == [[0, 0, 0.5, 0]]
+
+
+@pytest.mark.parametrize(("cursor", "expected"), [(-np.inf, [0.0, 0.0]), (np.inf, [0.5, 0.3]), (-5.0, [0.0, 0.0])])
+def test_a_cursor_before_or_past_the_window_inks_nothing_or_everything(cursor, expected):
+    assert ink(busy((0, 5), (10, 12), (16, 17)), 0, 20, 10, cursor=cursor) == expected

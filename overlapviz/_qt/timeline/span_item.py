@@ -36,7 +36,7 @@ from overlapviz._qt.timeline.brushes import solid_brush, waiting_brushes
 from overlapviz._qt.timeline.device_rects import FloatArray, RectBatch, to_device
 from overlapviz._qt.timeline.ink_bars import NO_RECTS, InkLayer, ink_layers_rects
 from overlapviz.core.analysis.intervals import merge_runs
-from overlapviz.view.lane_ink import NOT_BUSY
+from overlapviz.view.lane_ink import NOT_BUSY, nothing_below
 from overlapviz.view.layout import PlacedLane
 from overlapviz.view.palette import SpanStyle
 from overlapviz.view.span_levels import ShownSpans, SpanLevels, visible_together
@@ -130,9 +130,7 @@ class SpanBatchItem(QGraphicsObject):
         """Draw `shown`, what each layer shows at `window` (t0, t1 and pixel in ms, build): see `cull_together`."""
         self._window = window
         self._shown = shown
-        nothing = np.zeros(len(shown[0].ink) if shown else 0)  # every layer has the window's columns
-        nothing.flags.writeable = False
-        self._ink_bases = [nothing] * len(shown)
+        self._ink_bases = [nothing_below(len(shown[0].ink) if shown else 0)] * len(shown)  # one window's columns
         self._painted = None
         self.update()
 

@@ -128,7 +128,8 @@ def columns_ink(
     widths = edges[1:] - edges[:-1]
     if not len(covered) or not len(widths):
         return np.zeros((len(covered), len(widths)))
-    upto = edges if cursor is None else np.minimum(edges, cursor)
+    # a cursor outside the window inks as one at its nearer edge (and an infinite one would have no whole ns)
+    upto = edges if cursor is None else np.minimum(edges, min(max(cursor, edges[0]), edges[-1]))
     low, high = math.floor(upto[0]) - 1, math.floor(upto[-1]) + 1
     searched, pieces = _pieces_in_view(covered, low, high, most=SEARCH_ABOVE * len(upto))
     drawn_pieces = _unions_within(drawn, low, high)
