@@ -18,10 +18,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
+from overlapviz._qt.event_turns import in_a_turn_of_its_own
 from overlapviz._qt.export.export_dialog import ExportDialog
 from overlapviz._qt.export.export_view import ExportOptions
 from overlapviz._qt.export.image_export import Pieces, Subject, image_in_pieces, png_bytes, svg_in_pieces
@@ -215,7 +216,7 @@ class FileActions(QObject):
             said = translate("FileActions", "{name} holds settings but no trace; run it to see a timeline.")
             self._host.show_error(said.format(name=path.name))
         # writing the recent files to disk gets a turn of the event loop of its own, after the new picture's
-        QTimer.singleShot(0, self, partial(self._remember_opened, path))
+        in_a_turn_of_its_own(self, partial(self._remember_opened, path))
 
     def _remember_opened(self, path: Path) -> None:
         self._remember(path)

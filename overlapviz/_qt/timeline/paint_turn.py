@@ -5,8 +5,8 @@ Showing a big trace takes the GUI thread two long steps: building the picture's 
 handles the paint it posts before the timers and the input that came due meanwhile, so the
 two ran as one stretch in which the window answered nothing: over 40 ms with another thread
 busy. Held here, the paint waits for a timer: the timers and the input that came due while the
-picture was built are handled first (a zero-time `QTimer.singleShot` would not do: it is a
-posted call, handled before them). Then the paint has a turn of its own, and no stretch
+picture was built are handled first (`_qt.event_turns` says why a zero-time
+`QTimer.singleShot` would not do). Then the paint has a turn of its own, and no stretch
 takes the time of both.
 
 While held, the widget is not painted, nor is it in a grab of its window: whoever waits
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
-TURN_MS = 1  # a timer's turn: after the timers and input that came due before it
+from overlapviz._qt.event_turns import TURN_MS
 
 
 class PaintTurn(QObject):

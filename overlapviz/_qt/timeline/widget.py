@@ -27,6 +27,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QHelpEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidget
 
+from overlapviz._qt.event_turns import in_a_turn_of_its_own
 from overlapviz._qt.themes import DEFAULT_THEME, THEMES, Theme
 from overlapviz._qt.timeline.axes import LaneAxis, TimeAxis
 from overlapviz._qt.timeline.background_builds import BackgroundBuilds
@@ -287,7 +288,7 @@ class TimelineWidget(QWidget):
         if self._scene is not None:
             self._scene.remove_from(self._view_box)
             # freeing a large scene's items and arrays takes milliseconds: a turn of its own, after the new picture's
-            QTimer.singleShot(0, self, functools.partial(_let_go, self._scene))
+            in_a_turn_of_its_own(self, functools.partial(_let_go, [self._scene]))
             self._scene = None
         self._lane_axis.setTicks([[]])
         self.simulated_badge.show_for(None)
@@ -458,5 +459,10 @@ class TimelineWidget(QWidget):
         return self._scene.describe_at(point.x(), point.y(), tolerance_ms, self._builds)
 
 
-def _let_go(_scene: TimelineScene) -> None:
-    """Nothing: the last reference to a scene taken off the timeline goes when this returns."""
+def _let_go(held: list[TimelineScene]) -> None:
+    """Drop the last reference to a scene taken off the timeline: it is freed now, in this turn.
+
+    Not when the call is done with: a timer's call is deleted later, with the next turn's
+    posted events (the new picture's paint among them).
+    """
+    held.clear()
